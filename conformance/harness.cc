@@ -1,0 +1,542 @@
+#include "conformance/harness.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "fieldpath/fields_v1.h"
+#include "merge/updater.h"
+#include "schema/schema.h"
+#include "typed/emit.h"
+#include "typed/parse.h"
+#include "typed/typed.h"
+
+namespace smdx {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The error kinds of the format.
+constexpr char kInvalid[] = "invalid";
+constexpr char kSchemaError[] = "schema";
+constexpr char kParse[] = "parse";
+
+absl::StatusOr<std::string> ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", p.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A case failure: the reason and the diff lines.
+struct Failure {
+  std::string reason;
+  std::vector<std::string> diff;
+};
+
+const Value* Get(const Value& m, absl::string_view key) {
+  return m.IsMap() ? m.map().Find(key) : nullptr;
+}
+
+std::string StringOr(const Value* v, std::string def = "") {
+  return v != nullptr && v->IsString() ? v->AsString() : def;
+}
+
+// An object written inline, or as a string of YAML/JSON text.
+absl::StatusOr<Value> ObjectOf(const Value* v) {
+  if (v == nullptr) return Value::MakeMap();
+  if (v->IsString()) return ParseYamlOrJson(v->AsString());
+  return *v;
+}
+
+std::vector<std::string> YamlLines(const Value& v) {
+  std::string y = ToYaml(v);
+  std::vector<std::string> lines = absl::StrSplit(y, '\n');
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+// A compact line diff (longest common subsequence) of two YAML renderings.
+std::vector<std::string> DiffValues(const Value& want, const Value& got) {
+  std::vector<std::string> a = YamlLines(want), b = YamlLines(got);
+  size_t n = a.size(), m = b.size();
+  std::vector<std::string> out;
+  if (n * m > 4'000'000) {
+    out.push_back("  (objects too large to diff line by line)");
+    return out;
+  }
+  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+  for (size_t i = n; i-- > 0;) {
+    for (size_t j = m; j-- > 0;) {
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] == b[j]) {
+      out.push_back(absl::StrCat("    ", a[i]));
+      ++i;
+      ++j;
+    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out.push_back(absl::StrCat("  + ", b[j++]));
+    } else {
+      out.push_back(absl::StrCat("  - ", a[i++]));
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<Path> ParsePathList(const Value& v) {
+  if (!v.IsList()) return absl::InvalidArgumentError("a path must be a list of path elements");
+  Path p;
+  for (const Value& e : v.list()) {
+    if (!e.IsString()) return absl::InvalidArgumentError("a path element must be a string");
+    absl::StatusOr<PathElement> pe = ParsePathElement(e.AsString());
+    if (!pe.ok()) return pe.status();
+    p.push_back(*std::move(pe));
+  }
+  return p;
+}
+
+std::string PathRepr(const Path& p) {
+  std::vector<std::string> parts;
+  for (const PathElement& pe : p) parts.push_back(SerializePathElement(pe));
+  return absl::StrCat("[", absl::StrJoin(parts, ", "), "]");
+}
+
+absl::StatusOr<ManagedFields> ParseManaged(const Value& v) {
+  ManagedFields out;
+  if (v.IsNull()) return out;
+  if (!v.IsMap()) return absl::InvalidArgumentError("`managed` must be a map of managers");
+  for (const MapEntry& e : v.map()) {
+    const Value& m = e.value;
+    std::string op = StringOr(Get(m, "operation"), "Apply");
+    if (op != "Apply" && op != "Update") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("manager \"", e.key, "\": operation must be Apply or Update"));
+    }
+    const Value* f = Get(m, "fieldsV1");
+    absl::StatusOr<Set> set =
+        f == nullptr ? Set() : (f->IsString() ? ParseFieldsV1(f->AsString()) : FieldsV1FromValue(*f));
+    if (!set.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("manager \"", e.key, "\": ", set.status().message()));
+    }
+    out.emplace(e.key, VersionedSet(*std::move(set), StringOr(Get(m, "apiVersion")), op == "Apply"));
+  }
+  return out;
+}
+
+void DiffManaged(const ManagedFields& want, const ManagedFields& got, Failure* f) {
+  for (const auto& [name, w] : want) {
+    auto it = got.find(name);
+    if (it == got.end()) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": missing"));
+      continue;
+    }
+    const VersionedSet& g = it->second;
+    if (w.api_version() != g.api_version()) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": apiVersion want ", w.api_version(),
+                                     ", got ", g.api_version()));
+    }
+    if (w.applied() != g.applied()) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": operation want ",
+                                     w.applied() ? "Apply" : "Update", ", got ",
+                                     g.applied() ? "Apply" : "Update"));
+    }
+    w.set().Difference(g.set()).Iterate([&](const Path& p) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": missing ", PathString(p)));
+    });
+    g.set().Difference(w.set()).Iterate([&](const Path& p) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": unexpected ", PathString(p)));
+    });
+  }
+  for (const auto& [name, g] : got) {
+    if (want.count(name) == 0) {
+      f->diff.push_back(absl::StrCat("  manager \"", name, "\": unexpected, owns ",
+                                     SerializeFieldsV1(g.set())));
+    }
+  }
+}
+
+class CaseRunner {
+ public:
+  CaseRunner(fs::path dir) : dir_(std::move(dir)) {}
+
+  // Returns nullopt on success.
+  std::optional<Failure> Run(const Value& doc) {
+    if (const Value* fmt = Get(doc, "format")) {
+      if (!fmt->IsInt() || fmt->AsInt() != 1) {
+        return Failure{"unknown format version (this harness reads format 1)", {}};
+      }
+    }
+    const Value* schema = Get(doc, "schema");
+    if (schema == nullptr) return Failure{"the case has no schema", {}};
+    LoadSchema(*schema, StringOr(Get(doc, "type")));
+    if (!parse_error_.empty()) return Failure{parse_error_, {}};
+
+    if (const Value* ign = Get(doc, "ignoredFields"); ign != nullptr && !ign->IsNull()) {
+      if (!ign->IsMap()) return Failure{"ignoredFields must map apiVersions to path lists", {}};
+      for (const MapEntry& e : ign->map()) {
+        Set s;
+        if (!e.value.IsList()) return Failure{"ignoredFields: expected a list of paths", {}};
+        for (const Value& p : e.value.list()) {
+          absl::StatusOr<Path> path = ParsePathList(p);
+          if (!path.ok()) return Failure{absl::StrCat("ignoredFields: ", path.status().message()), {}};
+          s.Insert(*path);
+        }
+        ignored_[e.key] = std::move(s);
+      }
+    }
+    if (const Value* init = Get(doc, "initial"); init != nullptr && !init->IsNull()) {
+      absl::StatusOr<Value> obj = ObjectOf(Get(*init, "object"));
+      if (!obj.ok()) return Failure{absl::StrCat("initial.object: ", obj.status().message()), {}};
+      live_ = *std::move(obj);
+      if (const Value* m = Get(*init, "managed")) {
+        absl::StatusOr<ManagedFields> mf = ParseManaged(*m);
+        if (!mf.ok()) return Failure{absl::StrCat("initial.managed: ", mf.status().message()), {}};
+        managers_ = *std::move(mf);
+      }
+    }
+    const Value* ops = Get(doc, "ops");
+    if (ops != nullptr && !ops->IsNull()) {
+      if (!ops->IsList()) return Failure{"ops must be a list", {}};
+      for (size_t i = 0; i < ops->list().size(); ++i) {
+        if (std::optional<Failure> f = RunOp(ops->list()[i], i)) return f;
+      }
+    }
+    if (const Value* exp = Get(doc, "expect"); exp != nullptr && !exp->IsNull()) {
+      if (std::optional<Failure> f = CheckState(*exp, "final state", nullptr)) return f;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // Sets type_ or schema_error_ (a case may expect a schema error).
+  void LoadSchema(const Value& schema, const std::string& type_name) {
+    type_.reset();
+    schema_error_.clear();
+    if (!schema.IsMap()) {
+      parse_error_ = "schema must be a map";
+      return;
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> s;
+    if (const Value* d = Get(schema, "deduced"); d != nullptr && d->IsBool() && d->AsBool()) {
+      type_ = Type::Deduced();
+      return;
+    } else if (const Value* smd = Get(schema, "smd")) {
+      s = Schema::ParseSmd(StringOr(smd));
+    } else if (const Value* file = Get(schema, "smdFile")) {
+      absl::StatusOr<std::string> text = ReadFile(dir_ / StringOr(file));
+      if (!text.ok()) {
+        parse_error_ = std::string(text.status().message());
+        return;
+      }
+      s = Schema::ParseSmd(*text);
+    } else if (Get(schema, "openapi") != nullptr || Get(schema, "crdFile") != nullptr) {
+      parse_error_ = "openapi and crdFile schemas are not supported by this engine yet";
+      return;
+    } else {
+      parse_error_ = "schema needs one of smd, smdFile, openapi, crdFile or deduced";
+      return;
+    }
+    if (!s.ok()) {
+      schema_error_ = std::string(s.status().message());
+      return;
+    }
+    absl::StatusOr<Type> t = Type::Named(*s, type_name);
+    if (!t.ok()) {
+      schema_error_ = std::string(t.status().message());
+      return;
+    }
+    type_ = *std::move(t);
+  }
+
+  std::optional<Failure> RunOp(const Value& op, size_t index) {
+    std::string kind = StringOr(Get(op, "op"));
+    std::string where = absl::StrCat("op ", index, " (", kind, ")");
+    const Value* expect = Get(op, "expect");
+    std::string err_kind, err_msg;
+    Conflicts conflicts;
+    std::optional<Value> defaulted;
+
+    auto run = [&]() {
+      if (kind == "setSchema") {
+        const Value* schema = Get(op, "schema");
+        if (schema == nullptr) {
+          err_kind = kSchemaError;
+          err_msg = "setSchema needs a schema";
+          return;
+        }
+        std::optional<Type> old = type_;
+        LoadSchema(*schema, StringOr(Get(op, "type")));
+        if (!schema_error_.empty()) {
+          err_kind = kSchemaError;
+          err_msg = schema_error_;
+          type_ = old;
+          schema_error_.clear();
+          return;
+        }
+        if (absl::Status st = Validate(*type_, live_, ValidateOptions{true}); !st.ok()) {
+          err_kind = kInvalid;
+          err_msg = std::string(st.message());
+          type_ = old;
+        }
+        return;
+      }
+      if (!schema_error_.empty()) {
+        err_kind = kSchemaError;
+        err_msg = schema_error_;
+        return;
+      }
+      if (kind == "apply" || kind == "forceApply" || kind == "update" || kind == "validate") {
+        absl::StatusOr<Value> obj = ObjectOf(Get(op, "object"));
+        if (!obj.ok()) {
+          err_kind = kParse;
+          err_msg = std::string(obj.status().message());
+          return;
+        }
+        if (kind == "validate") {
+          if (absl::Status st = Validate(*type_, *obj); !st.ok()) {
+            err_kind = kInvalid;
+            err_msg = std::string(st.message());
+          }
+          return;
+        }
+        UpdaterOptions uo;
+        uo.ignored_fields = ignored_;
+        Updater u(*type_, uo);
+        std::string manager = StringOr(Get(op, "manager"));
+        std::string version = StringOr(Get(op, "apiVersion"));
+        OpResult r = kind == "update"
+                         ? u.Update(live_, *obj, version, managers_, manager)
+                         : u.Apply(live_, *obj, version, managers_, manager, kind == "forceApply");
+        if (r.kind == ErrorKind::kConflict) {
+          conflicts = r.conflicts;
+          err_kind = "conflict";
+          err_msg = r.conflicts.ToString();
+          return;
+        }
+        if (!r.ok()) {
+          err_kind = std::string(ErrorKindName(r.kind));
+          err_msg = std::string(r.status.message());
+          return;
+        }
+        live_ = std::move(r.object);
+        managers_ = std::move(r.managers);
+        return;
+      }
+      err_kind = "unsupported";
+      err_msg = absl::StrCat("op `", kind, "` is not supported by this engine yet");
+    };
+    run();
+
+    const Value* want_err = expect != nullptr ? Get(*expect, "error") : nullptr;
+    const Value* want_conf = expect != nullptr ? Get(*expect, "conflicts") : nullptr;
+    bool want_conflicts = want_conf != nullptr && want_conf->IsList() && !want_conf->list().empty();
+    if (err_kind == "conflict") {
+      if (!want_conflicts) {
+        return Failure{absl::StrCat(where, ": unexpected conflicts"), {absl::StrCat("  ", err_msg)}};
+      }
+    } else if (!err_kind.empty()) {
+      if (want_err == nullptr || StringOr(want_err) != err_kind) {
+        return Failure{absl::StrCat(where, ": unexpected error (", err_kind, ")",
+                                    want_err != nullptr ? absl::StrCat(", want error ", StringOr(want_err)) : ""),
+                       {absl::StrCat("  ", err_msg)}};
+      }
+    } else {
+      if (want_err != nullptr) {
+        return Failure{absl::StrCat(where, ": succeeded, want error ", StringOr(want_err)), {}};
+      }
+      if (want_conflicts) return Failure{absl::StrCat(where, ": succeeded, want conflicts"), {}};
+    }
+    if (want_conflicts) {
+      if (std::optional<Failure> f = CheckConflicts(*want_conf, conflicts, where)) return f;
+    }
+    if (expect != nullptr) {
+      return CheckState(*expect, where, defaulted ? &*defaulted : nullptr);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Failure> CheckConflicts(const Value& want, const Conflicts& got,
+                                        const std::string& where) {
+    std::vector<Conflict> expected;
+    for (const Value& c : want.list()) {
+      absl::StatusOr<Path> p = ParsePathList(Get(c, "path") ? *Get(c, "path") : Value());
+      if (!p.ok()) return Failure{absl::StrCat(where, ": bad expected conflict path"), {}};
+      expected.push_back(Conflict{StringOr(Get(c, "manager")), *std::move(p)});
+    }
+    Failure f{absl::StrCat(where, ": conflicts differ"), {}};
+    for (const Conflict& c : expected) {
+      if (std::find(got.list().begin(), got.list().end(), c) == got.list().end()) {
+        f.diff.push_back(absl::StrCat("  missing conflict with \"", c.manager, "\" at ", PathRepr(c.path)));
+      }
+    }
+    for (const Conflict& c : got.list()) {
+      if (std::find(expected.begin(), expected.end(), c) == expected.end()) {
+        f.diff.push_back(absl::StrCat("  unexpected conflict with \"", c.manager, "\" at ", PathRepr(c.path)));
+      }
+    }
+    if (f.diff.empty()) return std::nullopt;
+    return f;
+  }
+
+  std::optional<Failure> CheckState(const Value& expect, const std::string& where,
+                                    const Value* defaulted) {
+    if (const Value* obj = Get(expect, "object")) {
+      absl::StatusOr<Value> want = obj->IsString() ? ParseYamlOrJson(obj->AsString()) : *obj;
+      if (!want.ok()) return Failure{absl::StrCat(where, ": expect.object: ", want.status().message()), {}};
+      const Value& got = defaulted != nullptr ? *defaulted : live_;
+      if (!Equals(*want, got)) {
+        return Failure{absl::StrCat(where, ": object differs (- want, + got)"), DiffValues(*want, got)};
+      }
+    }
+    if (const Value* m = Get(expect, "managed")) {
+      absl::StatusOr<ManagedFields> want = ParseManaged(*m);
+      if (!want.ok()) return Failure{absl::StrCat(where, ": expect.managed: ", want.status().message()), {}};
+      Failure f{absl::StrCat(where, ": managed fields differ"), {}};
+      DiffManaged(*want, managers_, &f);
+      if (!f.diff.empty()) return f;
+    }
+    return std::nullopt;
+  }
+
+  fs::path dir_;
+  std::optional<Type> type_;
+  std::string schema_error_;
+  std::string parse_error_;
+  std::map<std::string, Set> ignored_;
+  Value live_;
+  ManagedFields managers_;
+};
+
+void CollectFiles(const fs::path& p, std::vector<fs::path>* out, ConformanceReport* report) {
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) {
+    std::vector<fs::path> found;
+    for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (ec) break;
+      if (it->is_regular_file() && it->path().extension() == ".yaml") found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    out->insert(out->end(), found.begin(), found.end());
+  } else if (fs::exists(p, ec)) {
+    out->push_back(p);
+  } else {
+    report->file_error = true;
+    report->failed++;
+    report->cases.push_back(
+        CaseResult{p.string(), "", CaseResult::Status::kFail, "no such file or folder"});
+  }
+}
+
+}  // namespace
+
+void RunConformanceText(const std::string& file, const std::string& text,
+                        const ConformanceOptions& opts, ConformanceReport* report) {
+  absl::StatusOr<std::vector<Value>> docs = ParseYamlDocuments(text);
+  if (!docs.ok()) {
+    report->file_error = true;
+    report->failed++;
+    report->cases.push_back(CaseResult{file, "", CaseResult::Status::kFail,
+                                       absl::StrCat("cannot parse: ", docs.status().message())});
+    return;
+  }
+  std::optional<std::regex> filter;
+  if (!opts.filter.empty()) filter.emplace(opts.filter);
+  fs::path dir = fs::path(file).parent_path();
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const Value& doc = (*docs)[i];
+    if (doc.IsNull()) continue;
+    CaseResult r;
+    r.file = file;
+    r.name = StringOr(Get(doc, "name"), absl::StrCat("document ", i + 1));
+    if (filter && !std::regex_search(absl::StrCat(r.file, "#", r.name), *filter)) continue;
+    if (const Value* skip = Get(doc, "skip"); skip != nullptr && !skip->IsNull()) {
+      r.status = CaseResult::Status::kSkip;
+      r.message = skip->IsString() ? skip->AsString() : ToJson(*skip);
+      report->skipped++;
+      report->cases.push_back(std::move(r));
+      continue;
+    }
+    CaseRunner runner(dir);
+    std::optional<Failure> f = runner.Run(doc);
+    if (f) {
+      r.status = CaseResult::Status::kFail;
+      r.message = f->reason;
+      for (const std::string& line : f->diff) absl::StrAppend(&r.message, "\n", line);
+      report->failed++;
+    } else {
+      report->passed++;
+    }
+    report->cases.push_back(std::move(r));
+  }
+}
+
+ConformanceReport RunConformance(const std::vector<std::string>& paths,
+                                 const ConformanceOptions& opts) {
+  ConformanceReport report;
+  std::vector<fs::path> files;
+  for (const std::string& p : paths) CollectFiles(p, &files, &report);
+  for (const fs::path& f : files) {
+    absl::StatusOr<std::string> text = ReadFile(f);
+    if (!text.ok()) {
+      report.file_error = true;
+      report.failed++;
+      report.cases.push_back(
+          CaseResult{f.string(), "", CaseResult::Status::kFail, std::string(text.status().message())});
+      continue;
+    }
+    RunConformanceText(f.string(), *text, opts, &report);
+  }
+  return report;
+}
+
+std::string FormatReportText(const ConformanceReport& report) {
+  std::string out;
+  for (const CaseResult& c : report.cases) {
+    if (c.status != CaseResult::Status::kFail) continue;
+    std::vector<std::string> lines = absl::StrSplit(c.message, '\n');
+    absl::StrAppend(&out, "FAIL ", c.file, "#", c.name, ": ", lines[0], "\n");
+    for (size_t i = 1; i < lines.size(); ++i) absl::StrAppend(&out, "    ", lines[i], "\n");
+  }
+  absl::StrAppend(&out, "conformance: ", report.passed, " passed, ", report.failed, " failed");
+  if (report.skipped > 0) absl::StrAppend(&out, ", ", report.skipped, " skipped");
+  out += "\n";
+  return out;
+}
+
+std::string FormatReportJson(const ConformanceReport& report) {
+  Map root;
+  root.Append("passed", Value(int64_t{report.passed}));
+  root.Append("failed", Value(int64_t{report.failed}));
+  root.Append("skipped", Value(int64_t{report.skipped}));
+  List cases;
+  for (const CaseResult& c : report.cases) {
+    Map m;
+    m.Append("file", Value(c.file));
+    m.Append("name", Value(c.name));
+    const char* st = c.status == CaseResult::Status::kPass   ? "pass"
+                     : c.status == CaseResult::Status::kFail ? "fail"
+                                                             : "skip";
+    m.Append("status", Value(st));
+    m.Append("message", Value(c.message));
+    cases.push_back(Value(std::move(m)));
+  }
+  root.Append("cases", Value(std::move(cases)));
+  return ToJson(Value(std::move(root))) + "\n";
+}
+
+}  // namespace smdx

@@ -1,0 +1,236 @@
+#include "fieldpath/fields_v1.h"
+
+#include <charconv>
+
+#include "absl/strings/str_cat.h"
+#include "typed/emit.h"
+#include "typed/parse.h"
+
+namespace smdx {
+
+namespace {
+
+void AppendPathElementRaw(std::string* out, const PathElement& pe) {
+  switch (pe.kind()) {
+    case PathElement::Kind::kField:
+      out->append("f:");
+      out->append(pe.field_name());
+      return;
+    case PathElement::Kind::kKey: {
+      out->append("k:{");
+      bool first = true;
+      for (const KeyField& f : pe.key()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendJsonString(out, f.name);
+        out->push_back(':');
+        AppendJson(out, f.value);
+      }
+      out->push_back('}');
+      return;
+    }
+    case PathElement::Kind::kValue:
+      out->append("v:");
+      AppendJson(out, pe.value());
+      return;
+    case PathElement::Kind::kIndex:
+      absl::StrAppend(out, "i:", pe.index());
+      return;
+  }
+}
+
+// Writes the contents of `set` (without braces). `include_self` adds the "."
+// marker, used when the node is itself a member.
+void WriteContents(std::string* out, const Set& set, bool include_self, std::string* scratch) {
+  bool first = true;
+  auto sep = [&] {
+    if (!first) out->push_back(',');
+    first = false;
+  };
+  if (include_self && !(set.members().empty() && set.children().empty())) {
+    sep();
+    out->append("\".\":{}");
+  }
+  const auto& members = set.members();
+  const auto& children = set.children();
+  size_t mi = 0, ci = 0;
+  auto write_key = [&](const PathElement& pe) {
+    scratch->clear();
+    AppendPathElementRaw(scratch, pe);
+    AppendJsonString(out, *scratch);
+    out->push_back(':');
+  };
+  while (mi < members.size() || ci < children.size()) {
+    int c;
+    if (mi == members.size()) {
+      c = 1;
+    } else if (ci == children.size()) {
+      c = -1;
+    } else {
+      c = Compare(members[mi], children[ci].pe);
+    }
+    sep();
+    if (c < 0) {
+      write_key(members[mi++]);
+      out->append("{}");
+    } else if (c > 0) {
+      write_key(children[ci].pe);
+      out->push_back('{');
+      WriteContents(out, children[ci].set, false, scratch);
+      out->push_back('}');
+      ++ci;
+    } else {
+      write_key(children[ci].pe);
+      out->push_back('{');
+      WriteContents(out, children[ci].set, true, scratch);
+      out->push_back('}');
+      ++mi;
+      ++ci;
+    }
+  }
+}
+
+Value ContentsToValue(const Set& set, bool include_self) {
+  Map out;
+  if (include_self && !(set.members().empty() && set.children().empty())) {
+    out.Append(".", Value::MakeMap());
+  }
+  const auto& members = set.members();
+  const auto& children = set.children();
+  size_t mi = 0, ci = 0;
+  while (mi < members.size() || ci < children.size()) {
+    int c;
+    if (mi == members.size()) {
+      c = 1;
+    } else if (ci == children.size()) {
+      c = -1;
+    } else {
+      c = Compare(members[mi], children[ci].pe);
+    }
+    if (c < 0) {
+      out.Append(SerializePathElement(members[mi++]), Value::MakeMap());
+    } else {
+      out.Append(SerializePathElement(children[ci].pe),
+                 ContentsToValue(children[ci].set, c == 0));
+      if (c == 0) ++mi;
+      ++ci;
+    }
+  }
+  return Value(std::move(out));
+}
+
+// Reads one node's object. Returns whether the node is a member ("." present
+// or no children at all).
+absl::Status ReadNode(const Value& v, std::string* where, Set* children, bool* is_member) {
+  if (!v.IsMap()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fieldsV1", *where, ": expected an object, got ", KindName(v.kind())));
+  }
+  bool any_child = false;
+  *is_member = false;
+  for (const MapEntry& e : v.map()) {
+    if (e.key == ".") {
+      if (!e.value.IsMap() || !e.value.map().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("fieldsV1", *where, ": \".\" must map to {}"));
+      }
+      *is_member = true;
+      continue;
+    }
+    absl::StatusOr<PathElement> pe = ParsePathElement(e.key);
+    if (!pe.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("fieldsV1", *where, ": bad key \"", e.key,
+                                                     "\": ", pe.status().message()));
+    }
+    size_t mark = where->size();
+    absl::StrAppend(where, "[", ToJson(Value(e.key)), "]");
+    Set grandchildren;
+    bool child_member = false;
+    absl::Status st = ReadNode(e.value, where, &grandchildren, &child_member);
+    where->resize(mark);
+    if (!st.ok()) return st;
+    any_child = true;
+    if (child_member) children->AppendMemberUnsorted(*pe);
+    if (!grandchildren.members().empty() || !grandchildren.children().empty()) {
+      children->AppendChildUnsorted(std::move(*pe), std::move(grandchildren));
+    }
+  }
+  if (!any_child) *is_member = true;
+  children->Normalize();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string SerializePathElement(const PathElement& pe) {
+  std::string out;
+  AppendPathElementRaw(&out, pe);
+  return out;
+}
+
+absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
+  if (s.size() < 2 || s[1] != ':') {
+    return absl::InvalidArgumentError("a path element starts with f:, k:, v: or i:");
+  }
+  absl::string_view rest = s.substr(2);
+  switch (s[0]) {
+    case 'f':
+      return PathElement::Field(std::string(rest));
+    case 'v': {
+      absl::StatusOr<Value> v = ParseJson(std::string(rest));
+      if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("value: ", v.status().message()));
+      return PathElement::OfValue(*std::move(v));
+    }
+    case 'k': {
+      absl::StatusOr<Value> v = ParseJson(std::string(rest));
+      if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("key: ", v.status().message()));
+      if (!v->IsMap()) return absl::InvalidArgumentError("key: expected a JSON object");
+      KeyFields fields;
+      for (MapEntry& e : v->map().entries()) fields.push_back(KeyField{e.key, std::move(e.value)});
+      return PathElement::Key(std::move(fields));
+    }
+    case 'i': {
+      int64_t i = 0;
+      const char* b = rest.data();
+      const char* e = rest.data() + rest.size();
+      if (!rest.empty() && *b == '+') ++b;
+      auto [ptr, ec] = std::from_chars(b, e, i);
+      if (rest.empty() || ec != std::errc() || ptr != e) {
+        return absl::InvalidArgumentError("index: expected an integer");
+      }
+      return PathElement::Index(i);
+    }
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown path element type '", s.substr(0, 1), ":'"));
+  }
+}
+
+std::string SerializeFieldsV1(const Set& set) {
+  std::string out = "{";
+  std::string scratch;
+  WriteContents(&out, set, false, &scratch);
+  out.push_back('}');
+  return out;
+}
+
+Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
+
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v) {
+  Set out;
+  bool is_member = false;
+  std::string where;
+  absl::Status st = ReadNode(v, &where, &out, &is_member);
+  if (!st.ok()) return st;
+  return out;
+}
+
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json) {
+  absl::StatusOr<Value> v = ParseJson(std::string(json));
+  if (!v.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("fieldsV1: ", v.status().message()));
+  }
+  return FieldsV1FromValue(*v);
+}
+
+}  // namespace smdx

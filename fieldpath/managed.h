@@ -1,0 +1,48 @@
+// ManagedFields: who owns which fields of an object.
+//
+// Each manager (a field manager name such as "kubectl" or
+// "kube-controller-manager") has one VersionedSet: the fields it owns, the
+// apiVersion it last used, and whether its last operation was an apply.
+// Sets are shared immutable data, so copying ManagedFields is cheap; an
+// operation that fails simply drops its copy.
+#ifndef SMDX_FIELDPATH_MANAGED_H_
+#define SMDX_FIELDPATH_MANAGED_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "fieldpath/set.h"
+
+namespace smdx {
+
+class VersionedSet {
+ public:
+  VersionedSet() : set_(std::make_shared<const Set>()) {}
+  VersionedSet(Set set, std::string api_version, bool applied)
+      : set_(std::make_shared<const Set>(std::move(set))),
+        api_version_(std::move(api_version)),
+        applied_(applied) {}
+  VersionedSet(std::shared_ptr<const Set> set, std::string api_version, bool applied)
+      : set_(std::move(set)), api_version_(std::move(api_version)), applied_(applied) {}
+
+  const Set& set() const { return *set_; }
+  const std::shared_ptr<const Set>& shared_set() const { return set_; }
+  const std::string& api_version() const { return api_version_; }
+  bool applied() const { return applied_; }
+
+ private:
+  std::shared_ptr<const Set> set_;
+  std::string api_version_;
+  bool applied_ = false;
+};
+
+// Keyed by manager name; std::map keeps iteration deterministic.
+using ManagedFields = std::map<std::string, VersionedSet>;
+
+bool operator==(const VersionedSet& a, const VersionedSet& b);
+inline bool operator!=(const VersionedSet& a, const VersionedSet& b) { return !(a == b); }
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDPATH_MANAGED_H_

@@ -1,0 +1,193 @@
+#include "fieldpath/path.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "typed/emit.h"
+
+namespace smdx {
+
+PathElement PathElement::Field(std::string name) { return PathElement(Rep(std::move(name))); }
+
+PathElement PathElement::Key(KeyFields fields) {
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const KeyField& a, const KeyField& b) { return a.name < b.name; });
+  return PathElement(Rep(std::move(fields)));
+}
+
+PathElement PathElement::OfValue(Value v) { return PathElement(Rep(std::move(v))); }
+
+PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }
+
+std::string ValueString(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kString: {
+      std::string out;
+      AppendJsonString(&out, v.AsString());
+      return out;
+    }
+    case Value::Kind::kList: {
+      std::string out = "[";
+      bool first = true;
+      for (const Value& item : v.list()) {
+        if (!first) out += ",";
+        first = false;
+        out += ValueString(item);
+      }
+      return out + "]";
+    }
+    case Value::Kind::kMap: {
+      std::string out = "{";
+      bool first = true;
+      for (const MapEntry& e : v.map()) {
+        if (!first) out += ";";
+        first = false;
+        absl::StrAppend(&out, e.key, "=", ValueString(e.value));
+      }
+      return out + "}";
+    }
+    default:
+      return ToJson(v);
+  }
+}
+
+void PathElement::AppendTo(std::string* out) const {
+  switch (kind()) {
+    case Kind::kField:
+      absl::StrAppend(out, ".", field_name());
+      return;
+    case Kind::kKey: {
+      out->push_back('[');
+      bool first = true;
+      for (const KeyField& f : key()) {
+        if (!first) out->push_back(',');
+        first = false;
+        absl::StrAppend(out, f.name, "=", ValueString(f.value));
+      }
+      out->push_back(']');
+      return;
+    }
+    case Kind::kValue:
+      absl::StrAppend(out, "[=", ValueString(value()), "]");
+      return;
+    case Kind::kIndex:
+      absl::StrAppend(out, "[", index(), "]");
+      return;
+  }
+}
+
+std::string PathElement::ToString() const {
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+namespace {
+int CompareKeys(const KeyFields& a, const KeyFields& b) {
+  for (size_t i = 0;; ++i) {
+    if (i >= a.size() && i >= b.size()) return 0;
+    if (i >= a.size()) return -1;
+    if (i >= b.size()) return 1;
+    if (int c = a[i].name.compare(b[i].name); c != 0) return c < 0 ? -1 : 1;
+    if (int c = Compare(a[i].value, b[i].value); c != 0) return c;
+  }
+}
+}  // namespace
+
+int Compare(const PathElement& a, const PathElement& b) {
+  if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
+  switch (a.kind()) {
+    case PathElement::Kind::kField: {
+      int c = a.field_name().compare(b.field_name());
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case PathElement::Kind::kKey:
+      return CompareKeys(a.key(), b.key());
+    case PathElement::Kind::kValue:
+      return Compare(a.value(), b.value());
+    case PathElement::Kind::kIndex:
+      return a.index() < b.index() ? -1 : (a.index() > b.index() ? 1 : 0);
+  }
+  return 0;
+}
+
+bool operator==(const PathElement& a, const PathElement& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case PathElement::Kind::kField:
+      return a.field_name() == b.field_name();
+    case PathElement::Kind::kKey: {
+      const KeyFields& ka = a.key();
+      const KeyFields& kb = b.key();
+      if (ka.size() != kb.size()) return false;
+      for (size_t i = 0; i < ka.size(); ++i) {
+        if (ka[i].name != kb[i].name || !Equals(ka[i].value, kb[i].value)) return false;
+      }
+      return true;
+    }
+    case PathElement::Kind::kValue:
+      return Equals(a.value(), b.value());
+    case PathElement::Kind::kIndex:
+      return a.index() == b.index();
+  }
+  return false;
+}
+
+std::string PathString(const Path& p) {
+  std::string out;
+  for (const PathElement& pe : p) pe.AppendTo(&out);
+  return out;
+}
+
+size_t HashValue(const Value& v) {
+  constexpr size_t kMix = 0x9e3779b97f4a7c15ULL;
+  switch (v.kind()) {
+    case Value::Kind::kNull:
+      return 0x51ed27;
+    case Value::Kind::kBool:
+      return v.AsBool() ? 0x1b873593 : 0xcc9e2d51;
+    case Value::Kind::kInt:
+    case Value::Kind::kFloat:
+      // Ints and floats that are equal must hash alike.
+      return std::hash<double>()(v.AsNumber()) * kMix;
+    case Value::Kind::kString:
+      return std::hash<std::string>()(v.AsString());
+    case Value::Kind::kList: {
+      size_t h = 0x2545f491;
+      for (const Value& item : v.list()) h = (h ^ HashValue(item)) * kMix;
+      return h;
+    }
+    case Value::Kind::kMap: {
+      // Order-independent: maps equal regardless of key order.
+      size_t h = 0x4f1bbcdc;
+      for (const MapEntry& e : v.map()) {
+        h += (std::hash<std::string>()(e.key) ^ HashValue(e.value)) * kMix;
+      }
+      return h;
+    }
+  }
+  return 0;
+}
+
+size_t HashPathElement(const PathElement& pe) {
+  switch (pe.kind()) {
+    case PathElement::Kind::kField:
+      return std::hash<std::string>()(pe.field_name());
+    case PathElement::Kind::kKey: {
+      size_t h = 0x7a3c;
+      for (const KeyField& f : pe.key()) {
+        h = (h ^ std::hash<std::string>()(f.name)) * 0x100000001b3ULL;
+        h = (h ^ HashValue(f.value)) * 0x100000001b3ULL;
+      }
+      return h;
+    }
+    case PathElement::Kind::kValue:
+      return HashValue(pe.value()) ^ 0x5bd1e995;
+    case PathElement::Kind::kIndex:
+      return std::hash<int64_t>()(pe.index()) ^ 0x27d4eb2d;
+  }
+  return 0;
+}
+
+}  // namespace smdx

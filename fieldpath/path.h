@@ -1,0 +1,95 @@
+// PathElement and Path: how smdx names a field inside an object.
+//
+// A path element is one step down into a value: a map field by name, an
+// associative-list item by its key fields, a set item by its value, or an
+// atomic-list item by index. A Path is a sequence of them from the root.
+//
+// Elements are totally ordered as in sigs.k8s.io/structured-merge-diff
+// (field names < keys < values < indexes, then by content); field sets keep
+// their members in that order, which is also the order of the `fieldsV1`
+// encoding.
+//
+// This layer depends only on typed/value.h.
+#ifndef SMDX_FIELDPATH_PATH_H_
+#define SMDX_FIELDPATH_PATH_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "typed/value.h"
+
+namespace smdx {
+
+// One key field of an associative-list item: `name=value`.
+struct KeyField {
+  std::string name;
+  Value value;
+};
+// Key fields, sorted by name.
+using KeyFields = std::vector<KeyField>;
+
+class PathElement {
+ public:
+  enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
+
+  static PathElement Field(std::string name);
+  // Sorts `fields` by name.
+  static PathElement Key(KeyFields fields);
+  static PathElement OfValue(Value v);
+  static PathElement Index(int64_t i);
+
+  PathElement() : v_(std::string()) {}
+
+  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  bool IsField() const { return kind() == Kind::kField; }
+  bool IsKey() const { return kind() == Kind::kKey; }
+  bool IsValue() const { return kind() == Kind::kValue; }
+  bool IsIndex() const { return kind() == Kind::kIndex; }
+
+  // REQUIRES: the element has that kind.
+  const std::string& field_name() const { return std::get<std::string>(v_); }
+  const KeyFields& key() const { return std::get<KeyFields>(v_); }
+  const Value& value() const { return std::get<Value>(v_); }
+  int64_t index() const { return std::get<int64_t>(v_); }
+
+  // The human form SMD prints: `.name`, `[k1="a",k2=1]`, `[="v"]`, `[3]`.
+  std::string ToString() const;
+  void AppendTo(std::string* out) const;
+
+ private:
+  using Rep = std::variant<std::string, KeyFields, Value, int64_t>;
+  explicit PathElement(Rep v) : v_(std::move(v)) {}
+  Rep v_;
+};
+
+int Compare(const PathElement& a, const PathElement& b);
+bool operator==(const PathElement& a, const PathElement& b);
+inline bool operator!=(const PathElement& a, const PathElement& b) { return !(a == b); }
+inline bool operator<(const PathElement& a, const PathElement& b) { return Compare(a, b) < 0; }
+
+using Path = std::vector<PathElement>;
+
+// `.spec.containers[name="web"].image`; the empty path prints as "".
+std::string PathString(const Path& p);
+
+// Human rendering of a scalar or compound value inside a key, as SMD prints
+// it (strings quoted, numbers plain, compound values as JSON).
+std::string ValueString(const Value& v);
+
+// Hashing support so path elements can key absl containers.
+template <typename H>
+H AbslHashValue(H h, const PathElement& pe);
+size_t HashPathElement(const PathElement& pe);
+size_t HashValue(const Value& v);
+
+template <typename H>
+H AbslHashValue(H h, const PathElement& pe) {
+  return H::combine(std::move(h), HashPathElement(pe));
+}
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDPATH_PATH_H_

@@ -1,0 +1,99 @@
+// Set: a set of field paths, the unit of ownership in server-side apply.
+//
+// The representation mirrors the shape of the object: each node keeps its
+// members (paths that end here) and its children (paths that continue), both
+// sorted by PathElement order. Union, intersection and difference are linear
+// merges of sorted vectors; no node is ever stored empty.
+//
+// Example:
+//   Set s;
+//   s.Insert({PathElement::Field("spec"), PathElement::Field("replicas")});
+//   s.Has({PathElement::Field("spec"), PathElement::Field("replicas")});  // true
+//   s.Has({PathElement::Field("spec")});                                   // false
+#ifndef SMDX_FIELDPATH_SET_H_
+#define SMDX_FIELDPATH_SET_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "fieldpath/path.h"
+
+namespace smdx {
+
+class Set;
+
+struct SetNode;
+
+class Set {
+ public:
+  Set() = default;
+
+  // Adds `path`. The empty path is ignored (no one owns the whole object).
+  void Insert(absl::Span<const PathElement> path);
+  void Insert(const Path& path) { Insert(absl::MakeConstSpan(path)); }
+  // Whether `path` is a member. The empty path never is.
+  bool Has(absl::Span<const PathElement> path) const;
+  bool Has(const Path& path) const { return Has(absl::MakeConstSpan(path)); }
+
+  Set Union(const Set& other) const;
+  Set Intersection(const Set& other) const;
+  // Members of this set that are not members of `other`; children of a
+  // removed member stay.
+  Set Difference(const Set& other) const;
+  // Like Difference, but a member of `other` also removes everything below it.
+  Set RecursiveDifference(const Set& other) const;
+  // The members that have no members below them.
+  Set Leaves() const;
+
+  // The subtree below `pe` (empty when there is none).
+  const Set& WithPrefix(const PathElement& pe) const;
+  // Prefixes every member with `pe`.
+  Set WithPathPrefix(const PathElement& pe) const;
+
+  bool Empty() const;
+  // Number of member paths.
+  size_t Size() const;
+
+  // Calls `f` for every member path: members of a node before its children,
+  // each in canonical order. The path passed is reused between calls.
+  void Iterate(const std::function<void(const Path&)>& f) const;
+  std::vector<Path> Paths() const;
+
+  // Direct access to the tree, for encoders and typed walks.
+  const std::vector<PathElement>& members() const { return members_; }
+  const std::vector<SetNode>& children() const { return children_; }
+  // Child set for `pe`, or nullptr.
+  const Set* Child(const PathElement& pe) const;
+  bool HasMember(const PathElement& pe) const;
+
+  // Builders for bulk construction: append in any order, then Normalize()
+  // once to sort and merge duplicates.
+  void AppendMemberUnsorted(PathElement pe) { members_.push_back(std::move(pe)); }
+  void AppendChildUnsorted(PathElement pe, Set child);
+  void Normalize();
+  // Mutable child, created when missing. Keeps order.
+  Set& Descend(const PathElement& pe);
+
+  // One path per line, in iteration order.
+  std::string ToString() const;
+
+  friend bool operator==(const Set& a, const Set& b);
+  friend bool operator!=(const Set& a, const Set& b) { return !(a == b); }
+
+ private:
+  void IterateInto(Path* prefix, const std::function<void(const Path&)>& f) const;
+
+  std::vector<PathElement> members_;
+  std::vector<SetNode> children_;
+};
+
+struct SetNode {
+  PathElement pe;
+  Set set;
+};
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDPATH_SET_H_

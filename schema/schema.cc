@@ -1,0 +1,170 @@
+#include "schema/schema.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace smdx {
+
+absl::string_view RelationshipName(ElementRelationship r) {
+  switch (r) {
+    case ElementRelationship::kAtomic:
+      return "atomic";
+    case ElementRelationship::kAssociative:
+      return "associative";
+    case ElementRelationship::kSeparable:
+      return "separable";
+  }
+  return "?";
+}
+
+absl::string_view ScalarTypeName(ScalarType s) {
+  switch (s) {
+    case ScalarType::kNumeric:
+      return "numeric";
+    case ScalarType::kString:
+      return "string";
+    case ScalarType::kBoolean:
+      return "boolean";
+    case ScalarType::kUntyped:
+      return "untyped";
+  }
+  return "?";
+}
+
+namespace {
+
+absl::Status CheckList(const ListType& l, ElementRelationship rel, absl::string_view where) {
+  if (!l.keys.empty() && rel != ElementRelationship::kAssociative) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": list declares keys but its elementRelationship is ", RelationshipName(rel),
+        ", not associative"));
+  }
+  if (rel == ElementRelationship::kAssociative && !l.keys.empty()) {
+    const Atom* elem = l.element_type.resolved;
+    if (elem == nullptr || !elem->map) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": associative list with keys must have map elements (keys: ",
+          l.keys.front(), ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const StructField* MapType::FindField(absl::string_view name) const {
+  if (!index.empty()) {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &fields[it->second];
+  }
+  for (const StructField& f : fields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+const Atom* MapType::EntryAtom(absl::string_view name) const {
+  if (const StructField* f = FindField(name)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
+}
+
+const Atom* Schema::Find(absl::string_view name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : &types_[it->second].atom;
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(std::vector<TypeDef> types) {
+  std::shared_ptr<Schema> s(new Schema());
+  for (size_t i = 0; i < types.size(); ++i) {
+    TypeDef& t = types[i];
+    if (t.name.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("types[", i, "]: type has no name"));
+    }
+    if (!s->by_name_.emplace(t.name, s->types_.size()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("types[", i, "]: type \"", t.name, "\" is defined twice"));
+    }
+    s->types_.push_back(std::move(t));
+  }
+  if (absl::Status st = s->Link(); !st.ok()) return st;
+  return std::shared_ptr<const Schema>(std::move(s));
+}
+
+absl::Status Schema::Link() {
+  for (TypeDef& t : types_) {
+    if (t.atom.Empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "type \"", t.name, "\": no scalar, list or map is declared (invalid atom)"));
+    }
+    if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
+  if (atom.list) {
+    if (absl::Status st = LinkRef(atom.list->element_type, absl::StrCat(where, ".elementType"));
+        !st.ok()) {
+      return st;
+    }
+    if (absl::Status st = CheckList(*atom.list, atom.list_relationship(), where); !st.ok()) {
+      return st;
+    }
+  }
+  if (atom.map) {
+    MapType& m = *atom.map;
+    for (StructField& f : m.fields) {
+      if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name)); !st.ok()) return st;
+    }
+    if (m.element_type) {
+      if (absl::Status st = LinkRef(*m.element_type, absl::StrCat(where, ".elementType"));
+          !st.ok()) {
+        return st;
+      }
+    }
+    constexpr size_t kIndexThreshold = 8;
+    if (m.fields.size() > kIndexThreshold) {
+      for (size_t i = 0; i < m.fields.size(); ++i) m.index.emplace(m.fields[i].name, i);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
+  const Atom* base = nullptr;
+  if (!ref.named_type.empty()) {
+    base = Find(ref.named_type);
+    if (base == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": no type found matching \"", ref.named_type, "\""));
+    }
+  } else if (ref.inlined) {
+    if (ref.inlined->Empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": inline type declares no scalar, list or map (invalid atom)"));
+    }
+    if (absl::Status st = LinkAtom(*ref.inlined, where); !st.ok()) return st;
+    base = ref.inlined.get();
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": type reference has neither namedType nor an inline type"));
+  }
+  if (ref.element_relationship) {
+    if (!base->map && !base->list) {
+      // SMD ignores an override on a scalar type.
+      ref.resolved = base;
+      return absl::OkStatus();
+    }
+    // Keys of a list overridden to atomic are simply unused.
+    Atom derived = *base;
+    derived.relationship_override = ref.element_relationship;
+    derived_.push_back(std::move(derived));
+    ref.resolved = &derived_.back();
+  } else {
+    ref.resolved = base;
+  }
+  return absl::OkStatus();
+}
+
+
+
+}  // namespace smdx

@@ -1,0 +1,158 @@
+// Schema: the type system values are checked against.
+//
+// A Schema is a set of named types (TypeDefs). Each type is an Atom: a
+// scalar, a list, a map, or, for untyped data, several of them at once (the
+// value's own kind picks one). Lists are atomic (replaced whole) or
+// associative: keyed by some of their items' fields (`list-type: map`) or,
+// without keys, by the items themselves (`list-type: set`). Maps are
+// granular (merged field by field) or atomic.
+//
+// Types refer to each other by name (TypeRef::named_type), possibly
+// recursively; a reference may override the relationship of the type it
+// names. Linking resolves every reference to an Atom pointer once, when the
+// schema is built, so walking a value never looks a name up.
+//
+// A Schema is immutable after it is built and safe to share across threads.
+// This layer depends only on typed/value.h.
+#ifndef SMDX_SCHEMA_SCHEMA_H_
+#define SMDX_SCHEMA_SCHEMA_H_
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "typed/value.h"
+
+namespace smdx {
+
+enum class ElementRelationship : uint8_t {
+  kAtomic,       // replaced as a whole
+  kAssociative,  // lists: items identified by key fields or by value
+  kSeparable,    // maps: merged field by field ("granular")
+};
+
+enum class ScalarType : uint8_t { kNumeric, kString, kBoolean, kUntyped };
+
+absl::string_view RelationshipName(ElementRelationship r);
+absl::string_view ScalarTypeName(ScalarType s);
+
+struct Atom;
+
+// A reference to a type: by name, or inline. Exactly one of the two is set.
+struct TypeRef {
+  std::string named_type;
+  std::shared_ptr<Atom> inlined;
+  // A per-reference override of the referenced list's or map's relationship.
+  std::optional<ElementRelationship> element_relationship;
+  // Filled in by linking; never null in a built Schema.
+  const Atom* resolved = nullptr;
+};
+
+struct StructField {
+  std::string name;
+  TypeRef type;
+  // The schema default (SMD `default`), used to complete associative keys.
+  std::optional<Value> default_value;
+  bool nullable = false;
+};
+
+struct UnionField {
+  std::string field_name;
+  std::string discriminator_value;
+};
+
+struct Union {
+  std::optional<std::string> discriminator;
+  bool deduce_invalid_discriminator = false;
+  std::vector<UnionField> fields;
+};
+
+struct MapType {
+  std::vector<StructField> fields;
+  // Type of entries that are not declared fields; absent means undeclared
+  // fields are invalid.
+  std::optional<TypeRef> element_type;
+  ElementRelationship element_relationship = ElementRelationship::kSeparable;
+  std::vector<Union> unions;
+
+  // The declared field named `name`, or nullptr.
+  const StructField* FindField(absl::string_view name) const;
+  // Type of the entry `name`: the field's, else the element type, else null.
+  const Atom* EntryAtom(absl::string_view name) const;
+
+  // Built by linking for maps with many fields.
+  absl::flat_hash_map<std::string, size_t> index;
+};
+
+struct ListType {
+  TypeRef element_type;
+  ElementRelationship element_relationship = ElementRelationship::kAtomic;
+  std::vector<std::string> keys;
+
+  bool IsAssociative() const { return element_relationship == ElementRelationship::kAssociative; }
+};
+
+struct Atom {
+  std::optional<ScalarType> scalar;
+  std::shared_ptr<ListType> list;
+  std::shared_ptr<MapType> map;
+  // Set on atoms derived for a reference that overrides the relationship:
+  // applies to the map when there is one, else to the list.
+  std::optional<ElementRelationship> relationship_override;
+
+  bool Empty() const { return !scalar && !list && !map; }
+  ElementRelationship list_relationship() const {
+    return relationship_override && !map ? *relationship_override : list->element_relationship;
+  }
+  ElementRelationship map_relationship() const {
+    return relationship_override ? *relationship_override : map->element_relationship;
+  }
+  bool IsAtomicList() const { return list_relationship() == ElementRelationship::kAtomic; }
+  bool IsAssociativeList() const {
+    return list_relationship() == ElementRelationship::kAssociative;
+  }
+  bool IsAtomicMap() const { return map_relationship() == ElementRelationship::kAtomic; }
+};
+
+struct TypeDef {
+  std::string name;
+  Atom atom;
+};
+
+class Schema {
+ public:
+  // Builds a schema from type definitions: checks them and resolves every
+  // reference. Errors name the type and the problem.
+  static absl::StatusOr<std::shared_ptr<const Schema>> Build(std::vector<TypeDef> types);
+
+  // Parses the SMD schema YAML (`types: [...]`, the format of
+  // sigs.k8s.io/structured-merge-diff's typed.NewParser).
+  static absl::StatusOr<std::shared_ptr<const Schema>> ParseSmd(absl::string_view yaml);
+
+  // The named type's atom, or nullptr.
+  const Atom* Find(absl::string_view name) const;
+  const std::deque<TypeDef>& types() const { return types_; }
+
+ private:
+  Schema() = default;
+  absl::Status Link();
+  absl::Status LinkRef(TypeRef& ref, absl::string_view where);
+  absl::Status LinkAtom(Atom& atom, absl::string_view where);
+
+  std::deque<TypeDef> types_;
+  absl::flat_hash_map<std::string, size_t> by_name_;
+  // Atoms created for references that override a relationship.
+  std::deque<Atom> derived_;
+};
+
+// Writes the schema back in the SMD YAML format.
+std::string SchemaToSmdYaml(const Schema& schema);
+
+}  // namespace smdx
+
+#endif  // SMDX_SCHEMA_SCHEMA_H_

@@ -1,0 +1,379 @@
+// Merge and Compare: one walk over two values of the same type.
+//
+// Both operations visit lhs and rhs together: maps by field, associative
+// lists by item key, everything else (scalars, atomic lists and maps, and
+// lists or maps that are empty on both sides) as a leaf. Merge keeps the rhs
+// leaf when there is one; Compare records which paths were added, removed or
+// modified.
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "typed/typed.h"
+
+namespace smdx {
+
+namespace {
+
+using internal::Narrowed;
+
+// Lookup of map entries by key; hashes only large maps.
+class MapLookup {
+ public:
+  explicit MapLookup(const Map* m) : m_(m) {
+    constexpr size_t kHashThreshold = 16;
+    if (m_ != nullptr && m_->size() > kHashThreshold) {
+      index_.reserve(m_->size());
+      for (const MapEntry& e : *m_) index_.emplace(e.key, &e.value);
+    }
+  }
+  const Value* Find(absl::string_view key) const {
+    if (m_ == nullptr) return nullptr;
+    if (index_.empty()) return m_->Find(key);
+    auto it = index_.find(key);
+    return it == index_.end() ? nullptr : it->second;
+  }
+
+ private:
+  const Map* m_;
+  absl::flat_hash_map<absl::string_view, const Value*> index_;
+};
+
+// The items of one side of a list, by path element.
+struct IndexedList {
+  struct Slot {
+    const Value* first = nullptr;
+    int count = 0;
+  };
+  std::vector<PathElement> pes;  // one per item that has a path element
+  std::vector<size_t> items;     // index of that item in the list
+  absl::flat_hash_map<PathElement, Slot> observed;
+
+  const Slot* Find(const PathElement& pe) const {
+    auto it = observed.find(pe);
+    return it == observed.end() ? nullptr : &it->second;
+  }
+  // The item for `pe` when it occurs exactly once.
+  const Value* Unique(const PathElement& pe) const {
+    const Slot* s = Find(pe);
+    return s != nullptr && s->count == 1 ? s->first : nullptr;
+  }
+};
+
+enum class Mode { kMerge, kCompare };
+
+class Walker {
+ public:
+  Walker(Mode mode, Comparison* cmp) : mode_(mode), cmp_(cmp) {}
+
+  // Walks one node. Sets *has_out and *out in merge mode.
+  void Walk(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out) {
+    *has_out = false;
+    if (lhs == nullptr && rhs == nullptr) return;
+    if (atom == nullptr) {
+      Error("field not declared in schema");
+      return;
+    }
+    Narrowed::Kind kl = internal::Narrow(atom, lhs).kind;
+    Narrowed::Kind kr = internal::Narrow(atom, rhs).kind;
+    if (kl != kr) {
+      // The two sides are of different kinds (untyped data): the lhs kind is
+      // walked for its side effects on the comparison, the rhs kind decides.
+      Value ignored;
+      bool ignored_has = false;
+      bool ignored_leaf = false;
+      WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_has, &ignored_leaf);
+    }
+    bool in_leaf = false;
+    WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
+    if (!in_leaf && mode_ == Mode::kCompare) {
+      if (lhs == nullptr) {
+        cmp_->added.Insert(path_);
+      } else if (rhs == nullptr) {
+        cmp_->removed.Insert(path_);
+      }
+    }
+  }
+
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  void Error(absl::string_view msg) { errors_.push_back(absl::StrCat(PathString(path_), ": ", msg)); }
+
+  void Leaf(const Value* lhs, const Value* rhs, Value* out, bool* has_out, bool* in_leaf) {
+    if (*in_leaf) return;
+    *in_leaf = true;
+    if (mode_ == Mode::kMerge) {
+      *out = rhs != nullptr ? *rhs : *lhs;
+      *has_out = true;
+      return;
+    }
+    if (lhs == nullptr) {
+      cmp_->added.Insert(path_);
+    } else if (rhs == nullptr) {
+      cmp_->removed.Insert(path_);
+    } else if (!Equals(*lhs, *rhs)) {
+      cmp_->modified.Insert(path_);
+    }
+  }
+
+  void WalkKind(Narrowed::Kind kind, const Atom* atom, const Value* lhs, const Value* rhs,
+                Value* out, bool* has_out, bool* in_leaf) {
+    switch (kind) {
+      case Narrowed::kScalar:
+        Leaf(lhs, rhs, out, has_out, in_leaf);
+        return;
+      case Narrowed::kList:
+        WalkList(atom, lhs, rhs, out, has_out, in_leaf);
+        return;
+      case Narrowed::kMap:
+        WalkMap(atom, lhs, rhs, out, has_out, in_leaf);
+        return;
+      case Narrowed::kNone:
+        Error("schema error: invalid atom");
+        return;
+    }
+  }
+
+  void WalkMap(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out,
+               bool* in_leaf) {
+    const Map* ml = lhs != nullptr && lhs->IsMap() ? &lhs->map() : nullptr;
+    const Map* mr = rhs != nullptr && rhs->IsMap() ? &rhs->map() : nullptr;
+    bool empty = (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
+    if (atom->IsAtomicMap() || empty) {
+      Leaf(lhs, rhs, out, has_out, in_leaf);
+      return;
+    }
+    const MapType& mt = *atom->map;
+    Map result;
+    if (mode_ == Mode::kMerge) {
+      result.Reserve((ml ? ml->size() : 0) + (mr ? mr->size() : 0));
+    }
+    MapLookup rlook(mr);
+    Value child_out;
+    bool child_has = false;
+    if (ml != nullptr) {
+      for (const MapEntry& e : *ml) {
+        path_.push_back(PathElement::Field(e.key));
+        Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out, &child_has);
+        path_.pop_back();
+        if (child_has) result.Append(e.key, std::move(child_out));
+      }
+    }
+    if (mr != nullptr) {
+      MapLookup llook(ml);
+      for (const MapEntry& e : *mr) {
+        if (llook.Find(e.key) != nullptr) continue;
+        path_.push_back(PathElement::Field(e.key));
+        Walk(mt.EntryAtom(e.key), nullptr, &e.value, &child_out, &child_has);
+        path_.pop_back();
+        if (child_has) result.Append(e.key, std::move(child_out));
+      }
+    }
+    if (mode_ == Mode::kMerge && !result.empty()) {
+      *out = Value(std::move(result));
+      *has_out = true;
+    }
+  }
+
+  void Index(const Atom& atom, const List* list, IndexedList* idx) {
+    if (list == nullptr) return;
+    idx->pes.reserve(list->size());
+    idx->items.reserve(list->size());
+    idx->observed.reserve(list->size());
+    for (size_t i = 0; i < list->size(); ++i) {
+      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, (*list)[i], i);
+      if (!pe.ok()) {
+        Error(absl::StrCat("element ", i, ": ", pe.status().message()));
+        continue;
+      }
+      IndexedList::Slot& slot = idx->observed[*pe];
+      if (slot.count++ == 0) slot.first = &(*list)[i];
+      idx->pes.push_back(*std::move(pe));
+      idx->items.push_back(i);
+    }
+  }
+
+  void WalkList(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out,
+                bool* in_leaf) {
+    const List* ll = lhs != nullptr && lhs->IsList() ? &lhs->list() : nullptr;
+    const List* lr = rhs != nullptr && rhs->IsList() ? &rhs->list() : nullptr;
+    bool empty = (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
+    if (atom->IsAtomicList() || empty) {
+      Leaf(lhs, rhs, out, has_out, in_leaf);
+      return;
+    }
+    if (ll == nullptr && lr == nullptr) return;
+    IndexedList il, ir;
+    Index(*atom, ll, &il);
+    Index(*atom, lr, &ir);
+    const Atom* elem = atom->list->element_type.resolved;
+    if (mode_ == Mode::kCompare) {
+      CompareItems(elem, ll, lr, il, ir);
+      return;
+    }
+    List result;
+    MergeItems(elem, ll, lr, il, ir, &result);
+    if (!result.empty()) {
+      *out = Value(std::move(result));
+      *has_out = true;
+    }
+  }
+
+  void WalkItem(const Atom* elem, const PathElement& pe, const Value* l, const Value* r,
+                List* result) {
+    path_.push_back(pe);
+    Value child_out;
+    bool child_has = false;
+    Walk(elem, l, r, &child_out, &child_has);
+    path_.pop_back();
+    if (child_has && result != nullptr) result->push_back(std::move(child_out));
+  }
+
+  static std::vector<const Value*> Group(const List* list, const IndexedList& idx,
+                                         const PathElement& pe) {
+    std::vector<const Value*> out;
+    for (size_t k = 0; k < idx.pes.size(); ++k) {
+      if (idx.pes[k] == pe) out.push_back(&(*list)[idx.items[k]]);
+    }
+    return out;
+  }
+
+  // Compare by path element. An item whose key occurs more than once on
+  // either side (duplicates tolerated in updated objects) is compared as a
+  // whole group: an unchanged group records nothing; a changed one is
+  // modified, and a single item on the other side is walked against nothing
+  // so that its own fields are released or claimed.
+  void CompareItems(const Atom* elem, const List* ll, const List* lr, const IndexedList& il,
+                    const IndexedList& ir) {
+    auto visit = [&](const PathElement& pe, int cl, int cr) {
+      if (cl <= 1 && cr <= 1) {
+        WalkItem(elem, pe, il.Unique(pe), ir.Unique(pe), nullptr);
+        return;
+      }
+      std::vector<const Value*> gl = Group(ll, il, pe);
+      std::vector<const Value*> gr = Group(lr, ir, pe);
+      bool same = gl.size() == gr.size();
+      for (size_t k = 0; same && k < gl.size(); ++k) same = Equals(*gl[k], *gr[k]);
+      if (same) return;
+      path_.push_back(pe);
+      if (cl == 1) {
+        path_.pop_back();
+        WalkItem(elem, pe, gl[0], nullptr, nullptr);
+        path_.push_back(pe);
+        cmp_->modified.Insert(path_);
+      } else if (cr == 1) {
+        path_.pop_back();
+        WalkItem(elem, pe, nullptr, gr[0], nullptr);
+        path_.push_back(pe);
+      } else if (cl == 0) {
+        cmp_->added.Insert(path_);
+      } else if (cr == 0) {
+        cmp_->removed.Insert(path_);
+      } else {
+        cmp_->modified.Insert(path_);
+      }
+      path_.pop_back();
+    };
+    absl::flat_hash_map<PathElement, bool> done;
+    for (const PathElement& pe : il.pes) {
+      if (!done.emplace(pe, true).second) continue;
+      const IndexedList::Slot* sr = ir.Find(pe);
+      visit(pe, il.Find(pe)->count, sr != nullptr ? sr->count : 0);
+    }
+    for (const PathElement& pe : ir.pes) {
+      if (il.Find(pe) != nullptr || !done.emplace(pe, true).second) continue;
+      visit(pe, 0, ir.Find(pe)->count);
+    }
+  }
+
+  // The merged order: items only on the left keep their place among their
+  // neighbours, items on both sides follow the right's order, items only on
+  // the right come where the right has them. A key duplicated on the left is
+  // replaced as a whole by the right's item, or kept as is when the right
+  // does not mention it.
+  void MergeItems(const Atom* elem, const List* ll, const List* lr, const IndexedList& il,
+                  const IndexedList& ir, List* result) {
+    result->reserve(std::max(il.pes.size(), ir.pes.size()));
+    std::vector<size_t> shared;  // indexes into ir.pes of items also on the left
+    for (size_t k = 0; k < ir.pes.size(); ++k) {
+      if (il.Find(ir.pes[k]) != nullptr) shared.push_back(k);
+    }
+    size_t next_shared = 0;
+    auto next_is = [&](const PathElement& pe) {
+      return next_shared < shared.size() && ir.pes[shared[next_shared]] == pe;
+    };
+    absl::flat_hash_map<PathElement, bool> merged_right;
+    size_t li = 0, ri = 0;
+    const size_t ln = il.pes.size(), rn = ir.pes.size();
+    while (li < ln || ri < rn) {
+      if (li < ln && ri < rn) {
+        const PathElement& pe = il.pes[li];
+        if (pe == ir.pes[ri]) {
+          merged_right[pe] = true;
+          WalkItem(elem, pe, il.Unique(pe), &(*lr)[ir.items[ri]], result);
+          ++li;
+          ++ri;
+          if (next_shared < shared.size()) ++next_shared;
+          continue;
+        }
+        if (ir.Find(pe) != nullptr && next_shared < shared.size() && !next_is(pe)) {
+          ++li;  // shared, but its turn comes with the right's order
+          continue;
+        }
+      }
+      if (li < ln) {
+        const PathElement& pe = il.pes[li];
+        if (ir.Find(pe) == nullptr) {
+          WalkItem(elem, pe, &(*ll)[il.items[li]], nullptr, result);
+          ++li;
+          continue;
+        }
+        if (merged_right.contains(pe)) {
+          ++li;
+          continue;
+        }
+      }
+      if (ri < rn) {
+        const PathElement& pe = ir.pes[ri];
+        merged_right[pe] = true;
+        WalkItem(elem, pe, il.Unique(pe), &(*lr)[ir.items[ri]], result);
+        ++ri;
+        if (next_is(pe)) ++next_shared;
+        continue;
+      }
+      // Only left items that the right already merged remain.
+      ++li;
+    }
+  }
+
+  Mode mode_;
+  Comparison* cmp_;
+  Path path_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace
+
+Comparison Compare(const Type& type, const Value* lhs, const Value* rhs) {
+  Comparison cmp;
+  Walker w(Mode::kCompare, &cmp);
+  Value out;
+  bool has_out = false;
+  w.Walk(type.root(), lhs, rhs, &out, &has_out);
+  return cmp;
+}
+
+absl::StatusOr<Value> Merge(const Type& type, const Value* lhs, const Value* rhs) {
+  Walker w(Mode::kMerge, nullptr);
+  Value out;
+  bool has_out = false;
+  w.Walk(type.root(), lhs, rhs, &out, &has_out);
+  if (!w.errors().empty()) {
+    return absl::InvalidArgumentError(absl::StrJoin(w.errors(), "\n"));
+  }
+  return out;
+}
+
+}  // namespace smdx

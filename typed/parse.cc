@@ -1,0 +1,939 @@
+#include "typed/parse.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+#include "typed/emit.h"
+
+namespace smdx {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Paths in error messages.
+
+bool IsIdentifierLike(absl::string_view s) {
+  if (s.empty()) return false;
+  auto alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  if (!alpha(s[0])) return false;
+  for (char c : s) {
+    if (!alpha(c) && !(c >= '0' && c <= '9') && c != '-') return false;
+  }
+  return true;
+}
+
+std::string FieldSegment(absl::string_view key) {
+  if (IsIdentifierLike(key)) return absl::StrCat(".", key);
+  std::string out = "[";
+  AppendJsonString(&out, key);
+  out.push_back(']');
+  return out;
+}
+
+// Joins path segments. A path many levels deep (a nesting-depth error) keeps
+// only its two ends, which is all a reader can use.
+std::string JoinPath(const std::vector<std::string>& segments) {
+  if (segments.empty()) return ".";
+  constexpr size_t kKeep = 8;
+  std::string out;
+  if (segments.size() <= 3 * kKeep) {
+    for (const std::string& s : segments) out += s;
+    return out;
+  }
+  for (size_t i = 0; i < kKeep; ++i) out += segments[i];
+  absl::StrAppend(&out, "...(", segments.size() - 2 * kKeep, " more)...");
+  for (size_t i = segments.size() - kKeep; i < segments.size(); ++i) {
+    out += segments[i];
+  }
+  return out;
+}
+
+std::string DepthError(absl::string_view path, size_t limit) {
+  return absl::StrCat("nesting deeper than ", limit, " levels at ", path);
+}
+
+// ---------------------------------------------------------------------------
+// ValueBuilder: assembles a Value from a stream of parser events, tracking
+// the path of the next value for error messages. Shared by both parsers.
+
+class ValueBuilder {
+ public:
+  // Where a completed node sits: its index in each enclosing container,
+  // from the root down. Stable once the node is complete, because
+  // containers only grow at the end.
+  using Position = std::vector<size_t>;
+
+  bool ExpectingKey() const {
+    return !frames_.empty() && frames_.back().container.IsMap() &&
+           !frames_.back().has_key;
+  }
+  bool Done() const { return has_root_; }
+  size_t depth() const { return frames_.size(); }
+
+  absl::Status Open(bool is_map) {
+    if (frames_.size() >= kMaxParseDepth) {
+      return absl::InvalidArgumentError(DepthError(Path(), kMaxParseDepth));
+    }
+    Frame& f = frames_.emplace_back();
+    f.container = is_map ? Value::MakeMap() : Value::MakeList();
+    return absl::OkStatus();
+  }
+
+  // Sets the key of the next value in the innermost map.
+  // REQUIRES: ExpectingKey().
+  absl::Status SetKey(std::string key) {
+    Frame& f = frames_.back();
+    if (ContainsKey(f, key)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(PathTo(key), ": duplicate key ", QuoteKey(key)));
+    }
+    if (f.index != nullptr) f.index->insert(key);
+    f.key = std::move(key);
+    f.has_key = true;
+    return absl::OkStatus();
+  }
+
+  // Adds a complete value at the current position and returns it.
+  // REQUIRES: !ExpectingKey() and !Done().
+  Value& Add(Value v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      has_root_ = true;
+      return root_;
+    }
+    Frame& f = frames_.back();
+    if (f.container.IsMap()) {
+      Map& m = f.container.map();
+      m.Append(std::move(f.key), std::move(v));
+      f.key.clear();
+      f.has_key = false;
+      return m.entries().back().value;
+    }
+    List& l = f.container.list();
+    l.push_back(std::move(v));
+    return l.back();
+  }
+
+  // Closes the innermost container, adds it to its parent and returns it.
+  Value& Close() {
+    Value v = std::move(frames_.back().container);
+    frames_.pop_back();
+    return Add(std::move(v));
+  }
+
+  // The position of the value most recently added.
+  Position LastAddedPosition() const {
+    Position p;
+    p.reserve(frames_.size());
+    for (const Frame& f : frames_) p.push_back(Size(f.container));
+    if (!p.empty()) --p.back();
+    return p;
+  }
+
+  // The complete node at `p`, or nullptr if `p` is still being built.
+  const Value* At(const Position& p) const {
+    if (p.empty()) return has_root_ ? &root_ : nullptr;
+    const Value* cur = nullptr;
+    for (size_t k = 0; k < p.size(); ++k) {
+      if (cur == nullptr) {
+        if (k >= frames_.size()) return nullptr;
+        const Value& c = frames_[k].container;
+        // The open child of an open frame is the next frame.
+        if (p[k] >= Size(c)) continue;
+        cur = &Child(c, p[k]);
+      } else {
+        cur = &Child(*cur, p[k]);
+      }
+    }
+    return cur;
+  }
+
+  Value TakeRoot() {
+    has_root_ = false;
+    return std::move(root_);
+  }
+
+  // The path of the position the next value goes to.
+  std::string Path() const { return JoinPath(Segments()); }
+
+  // The path of `key` in the innermost map.
+  std::string PathTo(absl::string_view key) const {
+    std::vector<std::string> s = Segments();
+    s.push_back(FieldSegment(key));
+    return JoinPath(s);
+  }
+
+ private:
+  struct Frame {
+    Value container;  // a List or a Map
+    std::string key;  // maps: the key of the value being read
+    bool has_key = false;
+    // Maps: all keys, once the map is big enough that scanning it for
+    // duplicates would make parsing quadratic.
+    std::unique_ptr<absl::flat_hash_set<std::string>> index;
+  };
+
+  static constexpr size_t kIndexThreshold = 16;
+
+  static std::string QuoteKey(absl::string_view key) {
+    std::string out;
+    AppendJsonString(&out, key);
+    return out;
+  }
+
+  static size_t Size(const Value& c) {
+    return c.IsMap() ? c.map().size() : c.list().size();
+  }
+
+  static const Value& Child(const Value& c, size_t i) {
+    return c.IsMap() ? c.map().entries()[i].value : c.list()[i];
+  }
+
+  static bool ContainsKey(Frame& f, absl::string_view key) {
+    const Map& m = f.container.map();
+    if (f.index == nullptr) {
+      if (m.size() < kIndexThreshold) {
+        return m.Find(key) != nullptr;
+      }
+      f.index = std::make_unique<absl::flat_hash_set<std::string>>();
+      f.index->reserve(m.size() * 2);
+      for (const MapEntry& e : m) f.index->insert(e.key);
+    }
+    return f.index->contains(key);
+  }
+
+  std::vector<std::string> Segments() const {
+    std::vector<std::string> out;
+    out.reserve(frames_.size());
+    for (const Frame& f : frames_) {
+      if (f.container.IsMap()) {
+        if (!f.has_key) break;
+        out.push_back(FieldSegment(f.key));
+      } else {
+        out.push_back(absl::StrCat("[", f.container.list().size(), "]"));
+      }
+    }
+    return out;
+  }
+
+  std::vector<Frame> frames_;
+  Value root_;
+  bool has_root_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// JSON
+
+bool IsJsonSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// Receives nlohmann's SAX events. Returning false stops the parser; the
+// reason is in status().
+class JsonHandler {
+ public:
+  using json = nlohmann::json;
+
+  bool null() { return AddValue(Value()); }
+  bool boolean(bool b) { return AddValue(Value(b)); }
+  bool number_integer(json::number_integer_t i) {
+    return AddValue(Value(static_cast<int64_t>(i)));
+  }
+  bool number_unsigned(json::number_unsigned_t u) {
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return AddValue(Value(static_cast<int64_t>(u)));
+    }
+    return AddValue(Value(static_cast<double>(u)));
+  }
+  bool number_float(json::number_float_t f, const json::string_t& text) {
+    // nlohmann reads 1e400 as infinity; Go refuses it.
+    if (!std::isfinite(f)) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          builder_.Path(), ": number ", text, " is out of range")));
+    }
+    return AddValue(Value(static_cast<double>(f)));
+  }
+  bool string(json::string_t& s) { return AddValue(Value(std::move(s))); }
+  bool binary(json::binary_t& /*unused*/) {
+    // Only binary formats (CBOR, BSON, ...) produce these.
+    return Fail(absl::InvalidArgumentError("unexpected binary value"));
+  }
+  bool start_object(std::size_t /*unused*/) {
+    return Check(builder_.Open(/*is_map=*/true));
+  }
+  bool key(json::string_t& k) { return Check(builder_.SetKey(std::move(k))); }
+  bool end_object() {
+    builder_.Close();
+    return true;
+  }
+  bool start_array(std::size_t /*unused*/) {
+    return Check(builder_.Open(/*is_map=*/false));
+  }
+  bool end_array() {
+    builder_.Close();
+    return true;
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) {
+    // out_of_range.406: a number too large for a double, which Go rejects
+    // too. Not a syntax error: YAML would read it as a string instead.
+    constexpr int kNumberOverflow = 406;
+    if (ex.id == kNumberOverflow) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          builder_.Path(), ": number ", last_token, " is out of range")));
+    }
+    syntax_error_ = true;
+    return Fail(absl::InvalidArgumentError(CleanMessage(ex.what())));
+  }
+
+  const absl::Status& status() const { return status_; }
+  bool syntax_error() const { return syntax_error_; }
+  Value TakeRoot() { return builder_.TakeRoot(); }
+
+ private:
+  // nlohmann's messages read "[json.exception.parse_error.101] parse error
+  // at line 1, column 5: syntax error while parsing object key - ...;
+  // expected string literal"; the position and the expectation are what
+  // matter.
+  static std::string CleanMessage(absl::string_view what) {
+    if (!what.empty() && what[0] == '[') {
+      size_t close = what.find("] ");
+      if (close != absl::string_view::npos) what.remove_prefix(close + 2);
+    }
+    constexpr absl::string_view kPrefix = "parse error at ";
+    if (what.substr(0, kPrefix.size()) == kPrefix) {
+      what.remove_prefix(kPrefix.size());
+    }
+    return std::string(what);
+  }
+
+  bool AddValue(Value v) {
+    builder_.Add(std::move(v));
+    return true;
+  }
+  bool Check(absl::Status s) {
+    if (s.ok()) return true;
+    return Fail(std::move(s));
+  }
+  bool Fail(absl::Status s) {
+    if (status_.ok()) status_ = std::move(s);
+    return false;
+  }
+
+  ValueBuilder builder_;
+  absl::Status status_;
+  bool syntax_error_ = false;
+};
+
+// Parses JSON; *syntax_error tells whether a failure was a syntax error (as
+// opposed to a duplicate key, the depth limit or an out-of-range number).
+absl::StatusOr<Value> ParseJsonImpl(absl::string_view text, bool* syntax_error) {
+  *syntax_error = false;
+  bool blank = true;
+  for (char c : text) {
+    if (!IsJsonSpace(c)) {
+      blank = false;
+      break;
+    }
+  }
+  if (blank) {
+    *syntax_error = true;
+    return absl::InvalidArgumentError("empty document");
+  }
+  JsonHandler handler;
+  bool ok;
+  try {
+    ok = nlohmann::json::sax_parse(text.data(), text.data() + text.size(),
+                                   &handler, nlohmann::json::input_format_t::json,
+                                   /*strict=*/true, /*ignore_comments=*/false);
+  } catch (const std::exception& e) {
+    *syntax_error = true;
+    return absl::InvalidArgumentError(e.what());
+  }
+  if (!ok || !handler.status().ok()) {
+    *syntax_error = handler.syntax_error();
+    if (handler.status().ok()) {
+      return absl::InvalidArgumentError("invalid JSON");
+    }
+    return handler.status();
+  }
+  return handler.TakeRoot();
+}
+
+// ---------------------------------------------------------------------------
+// YAML scalar resolution (gopkg.in/yaml.v2's resolve()).
+
+constexpr absl::string_view kTagPrefix = "tag:yaml.org,2002:";
+
+// Go's strconv.ParseUint(s, 0, 64): optional 0x/0o/0b prefix or a leading 0
+// for octal, no sign, no underscores (the caller removed them).
+bool ParseGoUint(absl::string_view s, uint64_t* out) {
+  if (s.empty()) return false;
+  int base = 10;
+  if (s[0] == '0') {
+    char p = s.size() >= 3 ? static_cast<char>(s[1] | 0x20) : '\0';
+    if (p == 'x') {
+      base = 16;
+      s.remove_prefix(2);
+    } else if (p == 'o') {
+      base = 8;
+      s.remove_prefix(2);
+    } else if (p == 'b') {
+      base = 2;
+      s.remove_prefix(2);
+    } else {
+      base = 8;
+      s.remove_prefix(1);
+    }
+  }
+  uint64_t n = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+      d = (c | 0x20) - 'a' + 10;
+    } else {
+      return false;
+    }
+    if (d >= base) return false;
+    if (n > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+    n = n * base + d;
+  }
+  *out = n;
+  return true;
+}
+
+// Go's strconv.ParseInt(s, 0, 64).
+bool ParseGoInt(absl::string_view s, int64_t* out) {
+  bool neg = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  uint64_t u;
+  if (!ParseGoUint(s, &u)) return false;
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+  if (neg) {
+    if (u > kMax + 1) return false;
+    *out = u == kMax + 1 ? std::numeric_limits<int64_t>::min()
+                         : -static_cast<int64_t>(u);
+  } else {
+    if (u > kMax) return false;
+    *out = static_cast<int64_t>(u);
+  }
+  return true;
+}
+
+bool AllDigits(absl::string_view s) {
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+bool IsYamlStyleFloat(absl::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  size_t e = s.find_first_of("eE");
+  absl::string_view mant = s.substr(0, e);
+  if (e != absl::string_view::npos) {
+    absl::string_view exp = s.substr(e + 1);
+    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.remove_prefix(1);
+    if (exp.empty() || !AllDigits(exp)) return false;
+  }
+  size_t dot = mant.find('.');
+  if (dot == absl::string_view::npos) return !mant.empty() && AllDigits(mant);
+  absl::string_view whole = mant.substr(0, dot);
+  absl::string_view frac = mant.substr(dot + 1);
+  if (!AllDigits(whole) || !AllDigits(frac)) return false;
+  return whole.empty() ? !frac.empty() : true;
+}
+
+// Go's strconv.ParseFloat(s, 64) for text matching IsYamlStyleFloat: fails
+// on overflow, while underflow quietly yields zero or a subnormal.
+bool ParseGoFloat(absl::string_view s, double* out) {
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  double d;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ptr != s.data() + s.size()) return false;
+  if (ec == std::errc()) {
+    *out = d;
+    return true;
+  }
+  if (ec != std::errc::result_out_of_range) return false;
+  // from_chars does not say which way the range was exceeded. The text is
+  // plain decimal, so strtod cannot be confused by locale-specific forms
+  // other than the decimal point, which the "C" locale programs run in
+  // keeps as '.'.
+  std::string copy(s);
+  errno = 0;
+  d = std::strtod(copy.c_str(), nullptr);
+  if (std::isinf(d)) return false;
+  *out = d;
+  return true;
+}
+
+struct Constant {
+  absl::string_view text;
+  enum { kNull, kTrue, kFalse, kNaN, kPosInf, kNegInf } kind;
+};
+
+constexpr Constant kConstants[] = {
+    {"", Constant::kNull},         {"~", Constant::kNull},
+    {"null", Constant::kNull},     {"Null", Constant::kNull},
+    {"NULL", Constant::kNull},     {"y", Constant::kTrue},
+    {"Y", Constant::kTrue},        {"yes", Constant::kTrue},
+    {"Yes", Constant::kTrue},      {"YES", Constant::kTrue},
+    {"true", Constant::kTrue},     {"True", Constant::kTrue},
+    {"TRUE", Constant::kTrue},     {"on", Constant::kTrue},
+    {"On", Constant::kTrue},       {"ON", Constant::kTrue},
+    {"n", Constant::kFalse},       {"N", Constant::kFalse},
+    {"no", Constant::kFalse},      {"No", Constant::kFalse},
+    {"NO", Constant::kFalse},      {"false", Constant::kFalse},
+    {"False", Constant::kFalse},   {"FALSE", Constant::kFalse},
+    {"off", Constant::kFalse},     {"Off", Constant::kFalse},
+    {"OFF", Constant::kFalse},     {".nan", Constant::kNaN},
+    {".NaN", Constant::kNaN},      {".NAN", Constant::kNaN},
+    {".inf", Constant::kPosInf},   {".Inf", Constant::kPosInf},
+    {".INF", Constant::kPosInf},   {"+.inf", Constant::kPosInf},
+    {"+.Inf", Constant::kPosInf},  {"+.INF", Constant::kPosInf},
+    {"-.inf", Constant::kNegInf},  {"-.Inf", Constant::kNegInf},
+    {"-.INF", Constant::kNegInf},
+};
+
+// yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
+// represents; `*is_uint` tells the !!int check that it was one.
+Value ResolvePlain(absl::string_view text, bool* is_uint) {
+  *is_uint = false;
+  for (const Constant& c : kConstants) {
+    if (c.text != text) continue;
+    switch (c.kind) {
+      case Constant::kNull:
+        return Value();
+      case Constant::kTrue:
+        return Value(true);
+      case Constant::kFalse:
+        return Value(false);
+      case Constant::kNaN:
+        return Value(std::numeric_limits<double>::quiet_NaN());
+      case Constant::kPosInf:
+        return Value(std::numeric_limits<double>::infinity());
+      case Constant::kNegInf:
+        return Value(-std::numeric_limits<double>::infinity());
+    }
+  }
+  // Only text starting like a number can be one.
+  char c = text[0];
+  if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'))) {
+    return Value(text);
+  }
+  std::string plain;
+  plain.reserve(text.size());
+  for (char ch : text) {
+    if (ch != '_') plain.push_back(ch);
+  }
+  if (c != '.') {
+    int64_t i;
+    if (ParseGoInt(plain, &i)) return Value(i);
+    uint64_t u;
+    if (ParseGoUint(plain, &u)) {
+      *is_uint = true;
+      return Value(static_cast<double>(u));
+    }
+  }
+  double d;
+  if (IsYamlStyleFloat(plain) && ParseGoFloat(plain, &d)) return Value(d);
+  return Value(text);
+}
+
+// The map key a scalar becomes when Kubernetes converts YAML to JSON
+// (sigs.k8s.io/yaml's convertToJSONableObject): floats use
+// strconv.FormatFloat(f, 'g', -1, 32).
+std::string KeyText(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kString:
+      return v.AsString();
+    case Value::Kind::kInt:
+      return absl::StrCat(v.AsInt());
+    case Value::Kind::kBool:
+      return v.AsBool() ? "true" : "false";
+    case Value::Kind::kFloat: {
+      std::string s;
+      internal::AppendGoFloat(&s, v.AsFloat(), 'g', 32);
+      if (s == "+Inf") return ".inf";
+      if (s == "-Inf") return "-.inf";
+      if (s == "NaN") return ".nan";
+      return s;
+    }
+    default:
+      return "null";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// YAML documents
+
+std::string Position(const YAML::Mark& mark) {
+  if (mark.is_null()) return "";
+  return absl::StrCat("line ", mark.line + 1, ", column ", mark.column + 1,
+                      ": ");
+}
+
+// Thrown by YamlHandler to stop yaml-cpp; the reason is in the handler.
+struct YamlAbort {};
+
+struct YamlDocument {
+  Value value;
+  int start_pos;  // byte offset of the document's first token
+};
+
+// Receives yaml-cpp's parser events and builds one Value per document.
+class YamlHandler : public YAML::EventHandler {
+ public:
+  YamlHandler(absl::string_view text, std::vector<YamlDocument>* docs)
+      : text_(text), docs_(docs) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    // yaml-cpp starts a new document wherever the previous one's root node
+    // ends, so "- a\nb: c" would be two documents. YAML wants `---` (or a
+    // `...` ending the previous document) in between.
+    if (!docs_->empty() && !StartsNewDocument(mark.pos)) {
+      Fail(mark,
+           "unexpected content after the end of the document (a new "
+           "document must start with ---)");
+    }
+    builder_ = ValueBuilder();
+    anchors_.clear();
+    anchor_names_.clear();
+    nodes_ = 0;
+    doc_start_ = mark.pos;
+  }
+
+  void OnDocumentEnd() override {
+    docs_->push_back(YamlDocument{builder_.TakeRoot(), doc_start_});
+  }
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    AddScalar(mark, anchor, Value());
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag,
+                YAML::anchor_t anchor, const std::string& text) override {
+    AddScalar(mark, anchor, Resolve(mark, tag, text));
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    const Value* target = nullptr;
+    if (it != anchors_.end()) {
+      target = it->second.position.has_value()
+                   ? builder_.At(*it->second.position)
+                   : &it->second.value;
+    }
+    if (target == nullptr) {
+      Fail(mark, absl::StrCat("alias *", AnchorName(anchor),
+                              " refers to a node that contains it, at ",
+                              builder_.Path()));
+    }
+    size_t count = target->NodeCount();
+    if (nodes_ + count > kMaxYamlAliasExpansionNodes) {
+      Fail(mark, absl::StrCat("document too large after alias expansion "
+                              "(more than ",
+                              kMaxYamlAliasExpansionNodes, " nodes)"));
+    }
+    nodes_ += count;
+    if (builder_.ExpectingKey()) {
+      if (!target->IsScalar() && !target->IsNull()) {
+        NonScalarKey(mark, target->kind());
+      }
+      SetKey(mark, KeyText(*target));
+      return;
+    }
+    // Copy first: adding may reallocate the container `target` is in.
+    Value copy = *target;
+    builder_.Add(std::move(copy));
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                       YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value /*style*/) override {
+    Open(mark, anchor, /*is_map=*/false);
+  }
+  void OnSequenceEnd() override { Close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                  YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value /*style*/) override {
+    Open(mark, anchor, /*is_map=*/true);
+  }
+  void OnMapEnd() override { Close(); }
+
+  // yaml-cpp numbers anchors 1, 2, ... in the order it reports their names.
+  void OnAnchor(const YAML::Mark& /*mark*/, const std::string& name) override {
+    anchor_names_.push_back(name);
+  }
+
+  const absl::Status& status() const { return status_; }
+
+  // For yaml-cpp's own depth limit, which it reports by exception.
+  std::string Path() const { return builder_.Path(); }
+
+ private:
+  struct Anchor {
+    // Containers are found in the tree being built when an alias needs
+    // them, so that anchors no alias uses cost nothing; scalars (which may
+    // be keys, not in the tree) are kept.
+    std::optional<ValueBuilder::Position> position;
+    Value value;
+  };
+
+  [[noreturn]] void Fail(const YAML::Mark& mark, absl::string_view msg) {
+    if (status_.ok()) {
+      status_ = absl::InvalidArgumentError(absl::StrCat(Position(mark), msg));
+    }
+    throw YamlAbort{};
+  }
+
+  [[noreturn]] void NonScalarKey(const YAML::Mark& mark, Value::Kind kind) {
+    Fail(mark, absl::StrCat("map key must be a scalar, found a ",
+                            KindName(kind), ", in the map at ",
+                            builder_.Path()));
+  }
+
+  std::string AnchorName(YAML::anchor_t anchor) const {
+    if (anchor >= 1 && anchor <= anchor_names_.size()) {
+      return anchor_names_[anchor - 1];
+    }
+    return absl::StrCat(anchor);
+  }
+
+  Value Resolve(const YAML::Mark& mark, const std::string& tag,
+                const std::string& text) {
+    if (tag == "?") {
+      bool is_uint;
+      return ResolvePlain(text, &is_uint);
+    }
+    if (tag.size() <= kTagPrefix.size() ||
+        absl::string_view(tag).substr(0, kTagPrefix.size()) != kTagPrefix) {
+      // "!" (quoted and block scalars) and tags of no meaning to us.
+      return Value(text);
+    }
+    absl::string_view name = absl::string_view(tag).substr(kTagPrefix.size());
+    if (name == "null") return Value();
+    if (name != "bool" && name != "int" && name != "float") {
+      return Value(text);  // !!str, !!binary, !!timestamp, ...
+    }
+    bool is_uint = false;
+    Value v = text.empty() ? Value() : ResolvePlain(text, &is_uint);
+    if (name == "bool" && v.IsBool()) return v;
+    if (name == "int" && (v.IsInt() || is_uint)) return v;
+    if (name == "float" && v.IsNumber()) return Value(v.AsNumber());
+    std::string quoted;
+    AppendJsonString(&quoted, text);
+    Fail(mark, absl::StrCat("cannot read ", quoted, " as !!", name, " at ",
+                            builder_.Path()));
+  }
+
+  void SetKey(const YAML::Mark& mark, std::string key) {
+    absl::Status s = builder_.SetKey(std::move(key));
+    if (!s.ok()) Fail(mark, std::string(s.message()));
+  }
+
+  void AddScalar(const YAML::Mark& mark, YAML::anchor_t anchor, Value v) {
+    ++nodes_;
+    if (builder_.ExpectingKey()) {
+      std::string key = KeyText(v);
+      if (anchor != YAML::NullAnchor) anchors_[anchor].value = std::move(v);
+      SetKey(mark, std::move(key));
+      return;
+    }
+    if (anchor != YAML::NullAnchor) anchors_[anchor].value = v;
+    builder_.Add(std::move(v));
+  }
+
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
+    ++nodes_;
+    if (builder_.ExpectingKey()) {
+      NonScalarKey(mark, is_map ? Value::Kind::kMap : Value::Kind::kList);
+    }
+    absl::Status s = builder_.Open(is_map);
+    if (!s.ok()) Fail(mark, std::string(s.message()));
+    open_anchors_.push_back(anchor);
+  }
+
+  void Close() {
+    builder_.Close();
+    YAML::anchor_t anchor = open_anchors_.back();
+    open_anchors_.pop_back();
+    if (anchor != YAML::NullAnchor) {
+      anchors_[anchor].position = builder_.LastAddedPosition();
+    }
+  }
+
+  // Whether the document whose first token is at byte `pos` follows a `---`
+  // or `...` marker.
+  bool StartsNewDocument(int pos) const {
+    if (pos < 0 || static_cast<size_t>(pos) > text_.size()) return true;
+    absl::string_view rest = text_.substr(pos);
+    if (absl::StartsWith(rest, "---") || absl::StartsWith(rest, "%")) {
+      return true;
+    }
+    // Walk back over blank and comment lines to the previous content line.
+    absl::string_view before = text_.substr(0, pos);
+    while (!before.empty()) {
+      size_t nl = before.rfind('\n', before.size() - 1);
+      absl::string_view line =
+          nl == absl::string_view::npos ? before : before.substr(nl + 1);
+      line = absl::StripAsciiWhitespace(line);
+      if (!line.empty() && line[0] != '#') return absl::StartsWith(line, "...");
+      if (nl == absl::string_view::npos) break;
+      before = before.substr(0, nl);
+    }
+    return false;
+  }
+
+  absl::string_view text_;
+  std::vector<YamlDocument>* docs_;
+  ValueBuilder builder_;
+  absl::flat_hash_map<YAML::anchor_t, Anchor> anchors_;
+  std::vector<YAML::anchor_t> open_anchors_;
+  std::vector<std::string> anchor_names_;
+  size_t nodes_ = 0;
+  int doc_start_ = 0;
+  absl::Status status_;
+};
+
+// Whether `rest` (a document from its start) holds nothing but a `---`
+// marker, comments, blank lines and `...` markers.
+bool IsBlankDocument(absl::string_view rest) {
+  if (rest.substr(0, 3) == "---") rest.remove_prefix(3);
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    absl::string_view line = rest.substr(0, nl);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != absl::string_view::npos) {
+      line.remove_prefix(first);
+      if (line[0] != '#' && line.substr(0, 3) != "...") return false;
+    }
+    if (nl == absl::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
+  return true;
+}
+
+absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
+    absl::string_view text) {
+  std::vector<YamlDocument> docs;
+  std::istringstream in{std::string(text)};
+  YamlHandler handler(text, &docs);
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(handler)) {
+    }
+  } catch (const YamlAbort&) {
+    return handler.status();
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp counts every node, scalars included, and refuses the one at
+    // e.depth().
+    return absl::InvalidArgumentError(absl::StrCat(
+        Position(e.mark),
+        DepthError(handler.Path(), static_cast<size_t>(e.depth() - 1))));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Position(e.mark), e.msg));
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("YAML parser failed: ", e.what()));
+  }
+  if (docs.size() > 1 && docs.back().value.IsNull()) {
+    size_t pos = static_cast<size_t>(std::max(docs.back().start_pos, 0));
+    if (pos <= text.size() && IsBlankDocument(text.substr(pos))) {
+      docs.pop_back();
+    }
+  }
+  return docs;
+}
+
+}  // namespace
+
+namespace internal {
+
+Value ResolvePlainYamlScalar(absl::string_view text) {
+  bool is_uint;
+  return ResolvePlain(text, &is_uint);
+}
+
+}  // namespace internal
+
+absl::StatusOr<Value> ParseJson(absl::string_view text) {
+  bool syntax_error;
+  return ParseJsonImpl(text, &syntax_error);
+}
+
+absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text) {
+  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text);
+  if (!docs.ok()) return docs.status();
+  std::vector<Value> out;
+  out.reserve(docs->size());
+  for (YamlDocument& d : *docs) out.push_back(std::move(d.value));
+  return out;
+}
+
+absl::StatusOr<Value> ParseYaml(absl::string_view text) {
+  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text);
+  if (!docs.ok()) return docs.status();
+  if (docs->empty()) return Value();
+  if (docs->size() > 1) {
+    // Report where the second document starts.
+    size_t pos = static_cast<size_t>(std::max((*docs)[1].start_pos, 0));
+    size_t line = 1;
+    for (size_t i = 0; i < pos && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line;
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", line,
+                     ": expected a single YAML document, found another"));
+  }
+  return std::move((*docs)[0].value);
+}
+
+absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text) {
+  size_t first = 0;
+  while (first < text.size() && IsJsonSpace(text[first])) ++first;
+  if (first < text.size() && (text[first] == '{' || text[first] == '[')) {
+    bool syntax_error;
+    absl::StatusOr<Value> json = ParseJsonImpl(text, &syntax_error);
+    if (json.ok() || !syntax_error) return json;
+    absl::StatusOr<Value> yaml = ParseYaml(text);
+    if (yaml.ok()) return yaml;
+    return json.status();
+  }
+  return ParseYaml(text);
+}
+
+}  // namespace smdx

@@ -1,0 +1,397 @@
+#include "typed/typed.h"
+
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "schema/builtin.h"
+
+namespace smdx {
+
+absl::StatusOr<Type> Type::Named(std::shared_ptr<const Schema> schema, absl::string_view name) {
+  const Atom* root = schema->Find(name);
+  if (root == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no type named \"", name, "\" in the schema"));
+  }
+  return Type(std::move(schema), root, std::string(name));
+}
+
+Type Type::Deduced() {
+  std::shared_ptr<const Schema> s = DeducedSchema();
+  const Atom* root = s->Find(kDeducedTypeName);
+  return Type(std::move(s), root, std::string(kDeducedTypeName));
+}
+
+namespace internal {
+
+Narrowed Narrow(const Atom* atom, const Value* v) {
+  if (v != nullptr) {
+    if (v->IsScalar() && atom->scalar) return {atom, Narrowed::kScalar};
+    if (v->IsList() && atom->list) return {atom, Narrowed::kList};
+    if (v->IsMap() && atom->map) return {atom, Narrowed::kMap};
+  }
+  if (atom->map) return {atom, Narrowed::kMap};
+  if (atom->scalar) return {atom, Narrowed::kScalar};
+  if (atom->list) return {atom, Narrowed::kList};
+  return {atom, Narrowed::kNone};
+}
+
+absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom, const Value& item,
+                                            size_t index) {
+  if (!list_atom.IsAssociativeList()) return PathElement::Index(static_cast<int64_t>(index));
+  const ListType& lt = *list_atom.list;
+  if (lt.keys.empty()) {
+    if (item.IsMap()) {
+      return absl::InvalidArgumentError(
+          "associative list without keys has an element that's a map type");
+    }
+    if (item.IsList()) {
+      return absl::InvalidArgumentError("not supported: associative list with lists as elements");
+    }
+    if (item.IsNull()) {
+      return absl::InvalidArgumentError(
+          "associative list without keys has an element that's an explicit null");
+    }
+    return PathElement::OfValue(item);
+  }
+  if (item.IsNull()) {
+    return absl::InvalidArgumentError("associative list with keys may not have a null element");
+  }
+  if (!item.IsMap()) {
+    return absl::InvalidArgumentError("associative list with keys may not have non-map elements");
+  }
+  const Atom* elem = lt.element_type.resolved;
+  const MapType* elem_map = elem != nullptr && elem->map ? elem->map.get() : nullptr;
+  KeyFields fields;
+  fields.reserve(lt.keys.size());
+  for (const std::string& k : lt.keys) {
+    if (const Value* v = item.map().Find(k)) {
+      fields.push_back(KeyField{k, *v});
+      continue;
+    }
+    // KEP-1929: a key field the item omits takes its schema default.
+    const StructField* f = elem_map != nullptr ? elem_map->FindField(k) : nullptr;
+    if (f != nullptr && f->default_value) fields.push_back(KeyField{k, *f->default_value});
+  }
+  if (fields.empty()) {
+    std::string names;
+    for (const std::string& k : lt.keys) absl::StrAppend(&names, names.empty() ? "" : ", ", k);
+    return absl::InvalidArgumentError(
+        absl::StrCat("associative list with keys has an element that omits all key fields (",
+                     names, ") and has no default for any of them"));
+  }
+  return PathElement::Key(std::move(fields));
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::Narrowed;
+
+std::string DescribeKind(const Value& v) {
+  return absl::StrCat(KindName(v.kind()), " ", DebugString(v));
+}
+
+class Validator {
+ public:
+  explicit Validator(ValidateOptions opts) : opts_(opts) {}
+
+  void Walk(const Atom* atom, const Value& v, int depth) {
+    if (depth > kMaxValueDepth) {
+      Error(absl::StrCat("nesting deeper than ", kMaxValueDepth, " levels"));
+      return;
+    }
+    Narrowed n = internal::Narrow(atom, &v);
+    switch (n.kind) {
+      case Narrowed::kScalar:
+        Scalar(*atom->scalar, v);
+        return;
+      case Narrowed::kList:
+        List(*atom, v, depth);
+        return;
+      case Narrowed::kMap:
+        MapNode(*atom, v, depth);
+        return;
+      case Narrowed::kNone:
+        Error("schema error: invalid atom");
+        return;
+    }
+  }
+
+  std::vector<std::string>& errors() { return errors_; }
+
+ private:
+  void Error(absl::string_view msg) {
+    std::string p = PathString(path_);
+    errors_.push_back(p.empty() ? std::string(msg) : absl::StrCat(p, ": ", msg));
+  }
+
+  void Scalar(ScalarType t, const Value& v) {
+    if (v.IsNull()) return;
+    switch (t) {
+      case ScalarType::kNumeric:
+        if (!v.IsNumber()) Error(absl::StrCat("expected numeric (int or float), got ", DescribeKind(v)));
+        return;
+      case ScalarType::kString:
+        if (!v.IsString()) Error(absl::StrCat("expected string, got ", DescribeKind(v)));
+        return;
+      case ScalarType::kBoolean:
+        if (!v.IsBool()) Error(absl::StrCat("expected boolean, got ", DescribeKind(v)));
+        return;
+      case ScalarType::kUntyped:
+        return;
+    }
+  }
+
+  void List(const Atom& atom, const Value& v, int depth) {
+    if (v.IsNull()) return;
+    if (!v.IsList()) {
+      Error(absl::StrCat("expected list, got ", DescribeKind(v)));
+      return;
+    }
+    const Atom* elem = atom.list->element_type.resolved;
+    bool associative = atom.IsAssociativeList();
+    absl::flat_hash_set<PathElement> seen;
+    const smdx::List& items = v.list();
+    for (size_t i = 0; i < items.size(); ++i) {
+      PathElement pe;
+      if (!associative) {
+        pe = PathElement::Index(static_cast<int64_t>(i));
+      } else {
+        absl::StatusOr<PathElement> p = internal::ListItemElement(atom, items[i], i);
+        if (!p.ok()) {
+          Error(absl::StrCat("element ", i, ": ", p.status().message()));
+          return;
+        }
+        pe = *std::move(p);
+        if (!seen.insert(pe).second && !opts_.allow_duplicates) {
+          Error(absl::StrCat("duplicate entries for key ", pe.ToString()));
+        }
+      }
+      path_.push_back(std::move(pe));
+      Walk(elem, items[i], depth + 1);
+      path_.pop_back();
+    }
+  }
+
+  void MapNode(const Atom& atom, const Value& v, int depth) {
+    if (v.IsNull()) return;
+    if (!v.IsMap()) {
+      Error(absl::StrCat("expected map, got ", DescribeKind(v)));
+      return;
+    }
+    const MapType& mt = *atom.map;
+    for (const MapEntry& e : v.map()) {
+      path_.push_back(PathElement::Field(e.key));
+      const Atom* child = mt.EntryAtom(e.key);
+      if (child == nullptr) {
+        Error("field not declared in schema");
+        path_.pop_back();
+        return;
+      }
+      Walk(child, e.value, depth + 1);
+      path_.pop_back();
+    }
+  }
+
+  ValidateOptions opts_;
+  Path path_;
+  std::vector<std::string> errors_;
+};
+
+// Builds the field set of one node: `out` receives the paths below the node
+// (relative to it); the return value says whether the node itself is a member.
+class FieldSetBuilder {
+ public:
+  bool Build(const Atom* atom, const Value& v, Set* out) {
+    if (atom == nullptr) return true;
+    Narrowed n = internal::Narrow(atom, &v);
+    switch (n.kind) {
+      case Narrowed::kScalar:
+      case Narrowed::kNone:
+        return true;
+      case Narrowed::kList:
+        if (atom->IsAtomicList()) return true;
+        if (v.IsList()) ListItems(*atom, v.list(), out);
+        return false;
+      case Narrowed::kMap:
+        if (atom->IsAtomicMap()) return true;
+        if (v.IsMap()) MapEntries(*atom->map, v.map(), out);
+        return false;
+    }
+    return false;
+  }
+
+ private:
+  void Child(const Atom* atom, const Value& v, PathElement pe, bool force_member, Set* out) {
+    Set sub;
+    bool member = Build(atom, v, &sub);
+    if (member || force_member) out->AppendMemberUnsorted(pe);
+    if (!sub.members().empty() || !sub.children().empty()) {
+      out->AppendChildUnsorted(std::move(pe), std::move(sub));
+    }
+  }
+
+  void ListItems(const Atom& atom, const List& items, Set* out) {
+    const Atom* elem = atom.list->element_type.resolved;
+    std::vector<PathElement> pes(items.size());
+    std::vector<bool> ok(items.size(), false);
+    absl::flat_hash_map<PathElement, int> counts;
+    for (size_t i = 0; i < items.size(); ++i) {
+      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, items[i], i);
+      if (!pe.ok()) continue;
+      pes[i] = *std::move(pe);
+      ok[i] = true;
+      ++counts[pes[i]];
+    }
+    absl::flat_hash_set<PathElement> dup_done;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!ok[i]) continue;
+      if (counts[pes[i]] > 1) {
+        // A duplicated item is owned as a whole.
+        if (dup_done.insert(pes[i]).second) out->AppendMemberUnsorted(pes[i]);
+        continue;
+      }
+      Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
+    }
+    out->Normalize();
+  }
+
+  void MapEntries(const MapType& mt, const Map& m, Set* out) {
+    for (const MapEntry& e : m) {
+      const StructField* f = mt.FindField(e.key);
+      const Atom* child = f != nullptr ? f->type.resolved
+                                       : (mt.element_type ? mt.element_type->resolved : nullptr);
+      bool force = e.value.IsNull() || (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
+      Child(child, e.value, PathElement::Field(e.key), force, out);
+    }
+    out->Normalize();
+  }
+};
+
+Set EnsureNamed(const Atom* atom, const Set& set) {
+  Set out;
+  const MapType* mt = atom != nullptr && atom->map ? atom->map.get() : nullptr;
+  const ListType* lt = atom != nullptr && atom->list ? atom->list.get() : nullptr;
+  for (const PathElement& m : set.members()) out.AppendMemberUnsorted(m);
+  for (const SetNode& c : set.children()) {
+    const Atom* child = nullptr;
+    if (c.pe.IsField() && mt != nullptr) {
+      const StructField* f = mt->FindField(c.pe.field_name());
+      if (f != nullptr) out.AppendMemberUnsorted(c.pe);
+      child = f != nullptr ? f->type.resolved
+                           : (mt->element_type ? mt->element_type->resolved : nullptr);
+    } else if (c.pe.IsKey() && lt != nullptr) {
+      child = lt->element_type.resolved;
+    }
+    out.AppendChildUnsorted(c.pe, EnsureNamed(child, c.set));
+  }
+  out.Normalize();
+  return out;
+}
+
+bool IsUntypedDeducedMap(const MapType& m) {
+  if (!m.fields.empty() || !m.element_type) return false;
+  const TypeRef& et = *m.element_type;
+  if (!et.named_type.empty()) return et.named_type == kDeducedTypeName;
+  return et.inlined && et.inlined->scalar == ScalarType::kUntyped;
+}
+
+class Reconciler {
+ public:
+  // `set` is the node's subtree (may be null); `is_atomic_member` says the
+  // node is a member with no children.
+  void Walk(const Atom* atom, const Set* set, bool is_atomic_member) {
+    if (atom == nullptr) return;
+    Narrowed n = internal::Narrow(atom, nullptr);
+    if (n.kind == Narrowed::kList) {
+      if (!is_atomic_member && atom->IsAtomicList()) {
+        Collapse();
+        return;
+      }
+      if (set != nullptr) Visit(atom, set);
+    } else if (n.kind == Narrowed::kMap) {
+      if (IsUntypedDeducedMap(*atom->map)) return;
+      if (!is_atomic_member && atom->IsAtomicMap()) {
+        if (set != nullptr && !set->Empty()) Collapse();
+        return;
+      }
+      if (set != nullptr) Visit(atom, set);
+    }
+  }
+
+  Set to_remove;
+  Set to_add;
+  bool changed = false;
+
+ private:
+  void Collapse() {
+    to_remove.Insert(path_);
+    to_add.Insert(path_);
+    changed = true;
+  }
+
+  void Visit(const Atom* atom, const Set* set) {
+    auto handle = [&](const PathElement& pe, bool is_member) {
+      const Atom* child = nullptr;
+      if (atom->map && n_kind(atom) == Narrowed::kMap) {
+        const MapType& mt = *atom->map;
+        if (pe.IsField()) {
+          child = mt.EntryAtom(pe.field_name());
+        } else if (mt.element_type) {
+          child = mt.element_type->resolved;
+        }
+        if (child == nullptr) return;  // not in the schema: left alone
+      } else {
+        child = atom->list->element_type.resolved;
+      }
+      const Set* sub = set->Child(pe);
+      path_.push_back(pe);
+      Walk(child, sub, is_member && sub == nullptr);
+      path_.pop_back();
+    };
+    for (const SetNode& c : set->children()) {
+      if (set->HasMember(c.pe)) continue;
+      handle(c.pe, false);
+    }
+    for (const PathElement& m : set->members()) handle(m, true);
+  }
+
+  static Narrowed::Kind n_kind(const Atom* atom) { return internal::Narrow(atom, nullptr).kind; }
+
+  Path path_;
+};
+
+}  // namespace
+
+absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts) {
+  Validator val(opts);
+  val.Walk(type.root(), v, 0);
+  std::vector<std::string>& errs = val.errors();
+  if (errs.empty()) return absl::OkStatus();
+  if (errs.size() == 1) return absl::InvalidArgumentError(errs[0]);
+  std::string msg = "errors:";
+  for (const std::string& e : errs) absl::StrAppend(&msg, "\n  ", e);
+  return absl::InvalidArgumentError(msg);
+}
+
+Set ToFieldSet(const Type& type, const Value& v) {
+  Set out;
+  FieldSetBuilder b;
+  b.Build(type.root(), v, &out);
+  return out;
+}
+
+Set EnsureNamedFieldsAreMembers(const Type& type, const Set& set) {
+  return EnsureNamed(type.root(), set);
+}
+
+std::optional<Set> ReconcileFieldSetWithSchema(const Type& type, const Set& set) {
+  Reconciler r;
+  r.Walk(type.root(), &set, false);
+  if (!r.changed) return std::nullopt;
+  return set.RecursiveDifference(r.to_remove).Union(r.to_add);
+}
+
+}  // namespace smdx

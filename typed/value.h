@@ -1,0 +1,141 @@
+// Value: an untyped JSON-like value (null, bool, int64, double, string, list,
+// map), the data model every other part of smdx works on.
+//
+// This is the bottom layer of the library: it depends on nothing else in
+// smdx. Values own their children; maps keep their keys in insertion order
+// (the order a document was written in) while equality and ordering ignore
+// that order.
+//
+// The total order is the one sigs.k8s.io/structured-merge-diff uses to sort
+// set items and associative keys (value.Compare): numbers (ints and floats
+// compared numerically) < strings < booleans < lists < maps < null. Lists
+// compare lexicographically; maps compare key by key in sorted key order.
+//
+// Example:
+//   smdx::Value v = smdx::Value::MakeMap();
+//   v.map().Set("replicas", smdx::Value(int64_t{3}));
+//   const smdx::Value* r = v.map().Find("replicas");  // r->AsInt() == 3
+#ifndef SMDX_TYPED_VALUE_H_
+#define SMDX_TYPED_VALUE_H_
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace smdx {
+
+class Value;
+struct MapEntry;
+
+// List is an ordered sequence of values.
+using List = std::vector<Value>;
+
+// Map is a string-keyed mapping that remembers insertion order. Lookups are
+// linear scans, which beats hashing for the small maps that make up
+// Kubernetes objects; algorithms over large maps build their own index.
+class Map {
+ public:
+  Map() = default;
+
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+
+  // Returns the value stored under `key`, or nullptr.
+  const Value* Find(absl::string_view key) const;
+  Value* Find(absl::string_view key);
+
+  // Sets `key` to `v`, replacing an existing value in place.
+  void Set(absl::string_view key, Value v);
+  // Appends without checking for an existing key. REQUIRES: key is absent.
+  void Append(std::string key, Value v);
+  // Removes `key`; returns whether it was present.
+  bool Erase(absl::string_view key);
+
+  std::vector<MapEntry>& entries() { return entries_; }
+  const std::vector<MapEntry>& entries() const { return entries_; }
+  void Reserve(size_t n) { entries_.reserve(n); }
+
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+  auto begin() { return entries_.begin(); }
+  auto end() { return entries_.end(); }
+
+ private:
+  std::vector<MapEntry> entries_;
+};
+
+class Value {
+ public:
+  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kList, kMap };
+
+  Value() = default;  // null
+  explicit Value(bool b) : v_(b) {}
+  explicit Value(int64_t i) : v_(i) {}
+  explicit Value(int i) : v_(int64_t{i}) {}
+  explicit Value(double d) : v_(d) {}
+  explicit Value(std::string s) : v_(std::move(s)) {}
+  explicit Value(absl::string_view s) : v_(std::string(s)) {}
+  explicit Value(const char* s) : v_(std::string(s)) {}
+  explicit Value(List l) : v_(std::move(l)) {}
+  explicit Value(Map m) : v_(std::move(m)) {}
+
+  static Value MakeList() { return Value(List{}); }
+  static Value MakeMap() { return Value(Map{}); }
+
+  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  bool IsNull() const { return kind() == Kind::kNull; }
+  bool IsBool() const { return kind() == Kind::kBool; }
+  bool IsInt() const { return kind() == Kind::kInt; }
+  bool IsFloat() const { return kind() == Kind::kFloat; }
+  bool IsNumber() const { return IsInt() || IsFloat(); }
+  bool IsString() const { return kind() == Kind::kString; }
+  bool IsList() const { return kind() == Kind::kList; }
+  bool IsMap() const { return kind() == Kind::kMap; }
+  bool IsScalar() const { return !IsList() && !IsMap() && !IsNull(); }
+
+  // Accessors. REQUIRES: the value has that kind.
+  bool AsBool() const { return std::get<bool>(v_); }
+  int64_t AsInt() const { return std::get<int64_t>(v_); }
+  double AsFloat() const { return std::get<double>(v_); }
+  // Int or float as a double. REQUIRES: IsNumber().
+  double AsNumber() const { return IsInt() ? static_cast<double>(AsInt()) : AsFloat(); }
+  const std::string& AsString() const { return std::get<std::string>(v_); }
+  const List& list() const { return std::get<List>(v_); }
+  List& list() { return std::get<List>(v_); }
+  const Map& map() const { return std::get<Map>(v_); }
+  Map& map() { return std::get<Map>(v_); }
+
+  // Number of nodes in the tree (for budgets and tests).
+  size_t NodeCount() const;
+
+ private:
+  std::variant<std::monostate, bool, int64_t, double, std::string, List, Map> v_;
+};
+
+struct MapEntry {
+  std::string key;
+  Value value;
+};
+
+// Deep equality with SMD's rules: ints and floats equal when numerically
+// equal, map key order ignored, null distinct from absent and from empty.
+bool Equals(const Value& a, const Value& b);
+inline bool operator==(const Value& a, const Value& b) { return Equals(a, b); }
+inline bool operator!=(const Value& a, const Value& b) { return !Equals(a, b); }
+
+// Three-way comparison in SMD's total order (see the file comment).
+int Compare(const Value& a, const Value& b);
+
+// A short human-readable rendering for error messages (compact JSON,
+// truncated when long).
+std::string DebugString(const Value& v);
+
+// The kind name used in error messages ("map", "list", "string", ...).
+absl::string_view KindName(Value::Kind k);
+
+}  // namespace smdx
+
+#endif  // SMDX_TYPED_VALUE_H_
