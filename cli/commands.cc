@@ -58,10 +58,13 @@ struct Flags {
   std::vector<std::string> positional;
 };
 
-absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args, size_t start) {
-  static const char* const kValueFlags[] = {"schema", "type", "manager", "field-manager", "live",
-                                            "lhs", "rhs", "filter", "api-version"};
-  static const char* const kBoolFlags[] = {"force", "force-conflicts", "json", "server-side", "apply"};
+absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
+                                 size_t start) {
+  static const char* const kValueFlags[] = {
+      "schema", "type", "manager", "field-manager", "live",
+      "lhs",    "rhs",  "filter",  "api-version"};
+  static const char* const kBoolFlags[] = {"force", "force-conflicts", "json",
+                                           "server-side", "apply"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -87,21 +90,26 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args, size_t st
       if (name != v) continue;
       known = true;
       if (!has_value) {
-        if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
+        if (i + 1 >= args.size())
+          return absl::InvalidArgumentError(
+              absl::StrCat("--", name, " needs a value"));
         value = args[++i];
       }
       f.values[name] = value;
     }
-    if (!known) return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
+    if (!known)
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
   }
-  if (f.values.count("field-manager") != 0) f.values["manager"] = f.values["field-manager"];
+  if (f.values.count("field-manager") != 0)
+    f.values["manager"] = f.values["field-manager"];
   if (f.bools["force-conflicts"]) f.bools["force"] = true;
   return f;
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
+  if (!in)
+    return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -111,7 +119,9 @@ absl::StatusOr<Value> ReadObject(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<Value> v = ParseYamlOrJson(*text);
-  if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", v.status().message()));
+  if (!v.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", v.status().message()));
   return v;
 }
 
@@ -121,7 +131,9 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
   absl::StatusOr<std::string> text = ReadFile(it->second);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(*text);
-  if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(it->second, ": ", s.status().message()));
+  if (!s.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(it->second, ": ", s.status().message()));
   return s;
 }
 
@@ -129,20 +141,29 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
 absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
   absl::StatusOr<std::shared_ptr<const Schema>> schema = LoadSchema(f);
   if (!schema.ok()) return schema.status();
-  if (auto it = f.values.find("type"); it != f.values.end()) return Type::Named(*schema, it->second);
-  const Value* av = object != nullptr && object->IsMap() ? object->map().Find("apiVersion") : nullptr;
-  const Value* kind = object != nullptr && object->IsMap() ? object->map().Find("kind") : nullptr;
-  if (av == nullptr || kind == nullptr || !av->IsString() || !kind->IsString()) {
+  if (auto it = f.values.find("type"); it != f.values.end())
+    return Type::Named(*schema, it->second);
+  const Value* av = object != nullptr && object->IsMap()
+                        ? object->map().Find("apiVersion")
+                        : nullptr;
+  const Value* kind = object != nullptr && object->IsMap()
+                          ? object->map().Find("kind")
+                          : nullptr;
+  if (av == nullptr || kind == nullptr || !av->IsString() ||
+      !kind->IsString()) {
     return absl::InvalidArgumentError(
-        "cannot tell the object's type: it has no apiVersion/kind; pass --type");
+        "cannot tell the object's type: it has no apiVersion/kind; pass "
+        "--type");
   }
-  absl::StatusOr<std::string> name = KubernetesTypeName(**schema, av->AsString(), kind->AsString());
+  absl::StatusOr<std::string> name =
+      KubernetesTypeName(**schema, av->AsString(), kind->AsString());
   if (!name.ok()) return name.status();
   return Type::Named(*schema, *name);
 }
 
 std::string Now() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::time_t t =
+      std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
@@ -154,13 +175,15 @@ int Fail(std::ostream& err, const absl::Status& st) {
 }
 
 int CmdValidate(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1) return Fail(err, absl::InvalidArgumentError("validate takes one FILE"));
+  if (f.positional.size() != 1)
+    return Fail(err, absl::InvalidArgumentError("validate takes one FILE"));
   absl::StatusOr<Value> v = ReadObject(f.positional[0]);
   if (!v.ok()) return Fail(err, v.status());
   absl::StatusOr<Type> t = ResolveType(f, &*v);
   if (!t.ok()) return Fail(err, t.status());
   if (absl::Status st = Validate(*t, *v); !st.ok()) {
-    err << f.positional[0] << ": invalid " << t->name() << ":\n" << st.message() << "\n";
+    err << f.positional[0] << ": invalid " << t->name() << ":\n"
+        << st.message() << "\n";
     return 1;
   }
   out << f.positional[0] << ": valid " << t->name() << "\n";
@@ -168,7 +191,8 @@ int CmdValidate(const Flags& f, std::ostream& out, std::ostream& err) {
 }
 
 int CmdFieldset(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1) return Fail(err, absl::InvalidArgumentError("fieldset takes one FILE"));
+  if (f.positional.size() != 1)
+    return Fail(err, absl::InvalidArgumentError("fieldset takes one FILE"));
   absl::StatusOr<Value> v = ReadObject(f.positional[0]);
   if (!v.ok()) return Fail(err, v.status());
   absl::StatusOr<Type> t = ResolveType(f, &*v);
@@ -192,11 +216,13 @@ int CmdListTypes(const Flags& f, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out, std::ostream& err) {
+int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
+                      std::ostream& err) {
   auto lp = f.values.find("lhs");
   auto rp = f.values.find("rhs");
   if (lp == f.values.end() || rp == f.values.end()) {
-    return Fail(err, absl::InvalidArgumentError("needs --lhs FILE and --rhs FILE"));
+    return Fail(err,
+                absl::InvalidArgumentError("needs --lhs FILE and --rhs FILE"));
   }
   absl::StatusOr<Value> lhs = ReadObject(lp->second);
   if (!lhs.ok()) return Fail(err, lhs.status());
@@ -205,10 +231,12 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out, std::ostrea
   absl::StatusOr<Type> t = ResolveType(f, &*lhs);
   if (!t.ok()) return Fail(err, t.status());
   if (absl::Status st = Validate(*t, *lhs); !st.ok()) {
-    return Fail(err, absl::InvalidArgumentError(absl::StrCat(lp->second, ": ", st.message())));
+    return Fail(err, absl::InvalidArgumentError(
+                         absl::StrCat(lp->second, ": ", st.message())));
   }
   if (absl::Status st = Validate(*t, *rhs); !st.ok()) {
-    return Fail(err, absl::InvalidArgumentError(absl::StrCat(rp->second, ": ", st.message())));
+    return Fail(err, absl::InvalidArgumentError(
+                         absl::StrCat(rp->second, ": ", st.message())));
   }
   if (merge) {
     absl::StatusOr<Value> m = Merge(*t, &*lhs, &*rhs);
@@ -227,14 +255,17 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out, std::ostrea
   return 0;
 }
 
-int CmdApplyOrUpdate(const Flags& f, bool apply, std::ostream& out, std::ostream& err) {
+int CmdApplyOrUpdate(const Flags& f, bool apply, std::ostream& out,
+                     std::ostream& err) {
   auto m = f.values.find("manager");
   if (m == f.values.end() || m->second.empty()) {
-    return Fail(err, absl::InvalidArgumentError("needs --manager NAME (or --field-manager)"));
+    return Fail(err, absl::InvalidArgumentError(
+                         "needs --manager NAME (or --field-manager)"));
   }
   if (f.positional.size() != 1) {
     return Fail(err, absl::InvalidArgumentError(
-                         apply ? "apply takes one CONFIG file" : "update takes one OBJECT file"));
+                         apply ? "apply takes one CONFIG file"
+                               : "update takes one OBJECT file"));
   }
   absl::StatusOr<Value> config = ReadObject(f.positional[0]);
   if (!config.ok()) return Fail(err, config.status());
@@ -249,30 +280,36 @@ int CmdApplyOrUpdate(const Flags& f, bool apply, std::ostream& out, std::ostream
   absl::StatusOr<DecodedManagedFields> before = DecodeManagedFields(live);
   if (!before.ok()) return Fail(err, before.status());
   std::string version;
-  if (const Value* av = config->IsMap() ? config->map().Find("apiVersion") : nullptr;
+  if (const Value* av =
+          config->IsMap() ? config->map().Find("apiVersion") : nullptr;
       av != nullptr && av->IsString()) {
     version = av->AsString();
   }
-  if (auto v = f.values.find("api-version"); v != f.values.end()) version = v->second;
+  if (auto v = f.values.find("api-version"); v != f.values.end())
+    version = v->second;
   ManagerIdentity id{m->second, apply ? "Apply" : "Update", version, ""};
   std::string key = EncodeManagerIdentity(id);
   Value live_body = StripManagedFields(live);
   Value config_body = StripManagedFields(*config);
 
   Updater u(*t);
-  OpResult r = apply ? u.Apply(live_body, config_body, version, before->managers, key,
-                               f.bools.count("force") != 0 && f.bools.at("force"))
-                     : u.Update(live_body, config_body, version, before->managers, key);
+  OpResult r =
+      apply ? u.Apply(live_body, config_body, version, before->managers, key,
+                      f.bools.count("force") != 0 && f.bools.at("force"))
+            : u.Update(live_body, config_body, version, before->managers, key);
   if (r.kind == ErrorKind::kConflict) {
     err << "error: " << KubernetesConflictMessage(r.conflicts) << "\n"
         << "The fields above have other managers. To resolve this, either:\n"
-        << "* apply again with --force to take them over (the other managers lose them),\n"
-        << "* remove them from your configuration to leave them to their managers, or\n"
+        << "* apply again with --force to take them over (the other managers "
+           "lose them),\n"
+        << "* remove them from your configuration to leave them to their "
+           "managers, or\n"
         << "* set them to the values they have now to share ownership.\n";
     return 2;
   }
   if (!r.ok()) {
-    err << "error (" << ErrorKindName(r.kind) << "): " << r.status.message() << "\n";
+    err << "error (" << ErrorKindName(r.kind) << "): " << r.status.message()
+        << "\n";
     return 1;
   }
   Value result = std::move(r.object);
@@ -282,7 +319,8 @@ int CmdApplyOrUpdate(const Flags& f, bool apply, std::ostream& out, std::ostream
     result.map().Set("metadata", Value::MakeMap());
     meta = result.map().Find("metadata");
   }
-  meta->map().Set("managedFields", EncodeManagedFields(r.managers, *before, Now()));
+  meta->map().Set("managedFields",
+                  EncodeManagedFields(r.managers, *before, Now()));
   out << ToYaml(result);
   return 0;
 }
@@ -293,7 +331,8 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
     return 2;
   }
   ConformanceOptions opts;
-  if (auto it = f.values.find("filter"); it != f.values.end()) opts.filter = it->second;
+  if (auto it = f.values.find("filter"); it != f.values.end())
+    opts.filter = it->second;
   ConformanceReport rep;
   try {
     rep = RunConformance(f.positional, opts);
@@ -309,8 +348,10 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+int Run(const std::vector<std::string>& args, std::ostream& out,
+        std::ostream& err) {
+  if (args.empty() || args[0] == "help" || args[0] == "--help" ||
+      args[0] == "-h") {
     (args.empty() ? err : out) << kUsage;
     return args.empty() ? 2 : 0;
   }

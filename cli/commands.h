@@ -10,7 +10,8 @@ namespace smdx::cli {
 
 // Runs `smdx ARGS...` (args excludes the program name) writing to out/err;
 // returns the exit status.
-int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int Run(const std::vector<std::string>& args, std::ostream& out,
+        std::ostream& err);
 
 }  // namespace smdx::cli
 

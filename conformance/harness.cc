@@ -78,7 +78,8 @@ std::vector<std::string> DiffValues(const Value& want, const Value& got) {
   std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
   for (size_t i = n; i-- > 0;) {
     for (size_t j = m; j-- > 0;) {
-      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1
+                               : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
   size_t i = 0, j = 0;
@@ -97,10 +98,12 @@ std::vector<std::string> DiffValues(const Value& want, const Value& got) {
 }
 
 absl::StatusOr<Path> ParsePathList(const Value& v) {
-  if (!v.IsList()) return absl::InvalidArgumentError("a path must be a list of path elements");
+  if (!v.IsList())
+    return absl::InvalidArgumentError("a path must be a list of path elements");
   Path p;
   for (const Value& e : v.list()) {
-    if (!e.IsString()) return absl::InvalidArgumentError("a path element must be a string");
+    if (!e.IsString())
+      return absl::InvalidArgumentError("a path element must be a string");
     absl::StatusOr<PathElement> pe = ParsePathElement(e.AsString());
     if (!pe.ok()) return pe.status();
     p.push_back(*std::move(pe));
@@ -117,27 +120,33 @@ std::string PathRepr(const Path& p) {
 absl::StatusOr<ManagedFields> ParseManaged(const Value& v) {
   ManagedFields out;
   if (v.IsNull()) return out;
-  if (!v.IsMap()) return absl::InvalidArgumentError("`managed` must be a map of managers");
+  if (!v.IsMap())
+    return absl::InvalidArgumentError("`managed` must be a map of managers");
   for (const MapEntry& e : v.map()) {
     const Value& m = e.value;
     std::string op = StringOr(Get(m, "operation"), "Apply");
     if (op != "Apply" && op != "Update") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("manager \"", e.key, "\": operation must be Apply or Update"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "manager \"", e.key, "\": operation must be Apply or Update"));
     }
     const Value* f = Get(m, "fieldsV1");
     absl::StatusOr<Set> set =
-        f == nullptr ? Set() : (f->IsString() ? ParseFieldsV1(f->AsString()) : FieldsV1FromValue(*f));
+        f == nullptr ? Set()
+                     : (f->IsString() ? ParseFieldsV1(f->AsString())
+                                      : FieldsV1FromValue(*f));
     if (!set.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("manager \"", e.key, "\": ", set.status().message()));
     }
-    out.emplace(e.key, VersionedSet(*std::move(set), StringOr(Get(m, "apiVersion")), op == "Apply"));
+    out.emplace(e.key,
+                VersionedSet(*std::move(set), StringOr(Get(m, "apiVersion")),
+                             op == "Apply"));
   }
   return out;
 }
 
-void DiffManaged(const ManagedFields& want, const ManagedFields& got, Failure* f) {
+void DiffManaged(const ManagedFields& want, const ManagedFields& got,
+                 Failure* f) {
   for (const auto& [name, w] : want) {
     auto it = got.find(name);
     if (it == got.end()) {
@@ -146,24 +155,29 @@ void DiffManaged(const ManagedFields& want, const ManagedFields& got, Failure* f
     }
     const VersionedSet& g = it->second;
     if (w.api_version() != g.api_version()) {
-      f->diff.push_back(absl::StrCat("  manager \"", name, "\": apiVersion want ", w.api_version(),
+      f->diff.push_back(absl::StrCat("  manager \"", name,
+                                     "\": apiVersion want ", w.api_version(),
                                      ", got ", g.api_version()));
     }
     if (w.applied() != g.applied()) {
-      f->diff.push_back(absl::StrCat("  manager \"", name, "\": operation want ",
+      f->diff.push_back(absl::StrCat("  manager \"", name,
+                                     "\": operation want ",
                                      w.applied() ? "Apply" : "Update", ", got ",
                                      g.applied() ? "Apply" : "Update"));
     }
     w.set().Difference(g.set()).Iterate([&](const Path& p) {
-      f->diff.push_back(absl::StrCat("  manager \"", name, "\": missing ", PathString(p)));
+      f->diff.push_back(
+          absl::StrCat("  manager \"", name, "\": missing ", PathString(p)));
     });
     g.set().Difference(w.set()).Iterate([&](const Path& p) {
-      f->diff.push_back(absl::StrCat("  manager \"", name, "\": unexpected ", PathString(p)));
+      f->diff.push_back(
+          absl::StrCat("  manager \"", name, "\": unexpected ", PathString(p)));
     });
   }
   for (const auto& [name, g] : got) {
     if (want.count(name) == 0) {
-      f->diff.push_back(absl::StrCat("  manager \"", name, "\": unexpected, owns ",
+      f->diff.push_back(absl::StrCat("  manager \"", name,
+                                     "\": unexpected, owns ",
                                      SerializeFieldsV1(g.set())));
     }
   }
@@ -177,7 +191,8 @@ class CaseRunner {
   std::optional<Failure> Run(const Value& doc) {
     if (const Value* fmt = Get(doc, "format")) {
       if (!fmt->IsInt() || fmt->AsInt() != 1) {
-        return Failure{"unknown format version (this harness reads format 1)", {}};
+        return Failure{"unknown format version (this harness reads format 1)",
+                       {}};
       }
     }
     const Value* schema = Get(doc, "schema");
@@ -185,26 +200,36 @@ class CaseRunner {
     LoadSchema(*schema, StringOr(Get(doc, "type")));
     if (!parse_error_.empty()) return Failure{parse_error_, {}};
 
-    if (const Value* ign = Get(doc, "ignoredFields"); ign != nullptr && !ign->IsNull()) {
-      if (!ign->IsMap()) return Failure{"ignoredFields must map apiVersions to path lists", {}};
+    if (const Value* ign = Get(doc, "ignoredFields");
+        ign != nullptr && !ign->IsNull()) {
+      if (!ign->IsMap())
+        return Failure{"ignoredFields must map apiVersions to path lists", {}};
       for (const MapEntry& e : ign->map()) {
         Set s;
-        if (!e.value.IsList()) return Failure{"ignoredFields: expected a list of paths", {}};
+        if (!e.value.IsList())
+          return Failure{"ignoredFields: expected a list of paths", {}};
         for (const Value& p : e.value.list()) {
           absl::StatusOr<Path> path = ParsePathList(p);
-          if (!path.ok()) return Failure{absl::StrCat("ignoredFields: ", path.status().message()), {}};
+          if (!path.ok())
+            return Failure{
+                absl::StrCat("ignoredFields: ", path.status().message()), {}};
           s.Insert(*path);
         }
         ignored_[e.key] = std::move(s);
       }
     }
-    if (const Value* init = Get(doc, "initial"); init != nullptr && !init->IsNull()) {
+    if (const Value* init = Get(doc, "initial");
+        init != nullptr && !init->IsNull()) {
       absl::StatusOr<Value> obj = ObjectOf(Get(*init, "object"));
-      if (!obj.ok()) return Failure{absl::StrCat("initial.object: ", obj.status().message()), {}};
+      if (!obj.ok())
+        return Failure{absl::StrCat("initial.object: ", obj.status().message()),
+                       {}};
       live_ = *std::move(obj);
       if (const Value* m = Get(*init, "managed")) {
         absl::StatusOr<ManagedFields> mf = ParseManaged(*m);
-        if (!mf.ok()) return Failure{absl::StrCat("initial.managed: ", mf.status().message()), {}};
+        if (!mf.ok())
+          return Failure{
+              absl::StrCat("initial.managed: ", mf.status().message()), {}};
         managers_ = *std::move(mf);
       }
     }
@@ -215,8 +240,10 @@ class CaseRunner {
         if (std::optional<Failure> f = RunOp(ops->list()[i], i)) return f;
       }
     }
-    if (const Value* exp = Get(doc, "expect"); exp != nullptr && !exp->IsNull()) {
-      if (std::optional<Failure> f = CheckState(*exp, "final state", nullptr)) return f;
+    if (const Value* exp = Get(doc, "expect");
+        exp != nullptr && !exp->IsNull()) {
+      if (std::optional<Failure> f = CheckState(*exp, "final state", nullptr))
+        return f;
     }
     return std::nullopt;
   }
@@ -231,7 +258,8 @@ class CaseRunner {
       return;
     }
     absl::StatusOr<std::shared_ptr<const Schema>> s;
-    if (const Value* d = Get(schema, "deduced"); d != nullptr && d->IsBool() && d->AsBool()) {
+    if (const Value* d = Get(schema, "deduced");
+        d != nullptr && d->IsBool() && d->AsBool()) {
       type_ = Type::Deduced();
       return;
     } else if (const Value* smd = Get(schema, "smd")) {
@@ -243,11 +271,14 @@ class CaseRunner {
         return;
       }
       s = Schema::ParseSmd(*text);
-    } else if (Get(schema, "openapi") != nullptr || Get(schema, "crdFile") != nullptr) {
-      parse_error_ = "openapi and crdFile schemas are not supported by this engine yet";
+    } else if (Get(schema, "openapi") != nullptr ||
+               Get(schema, "crdFile") != nullptr) {
+      parse_error_ =
+          "openapi and crdFile schemas are not supported by this engine yet";
       return;
     } else {
-      parse_error_ = "schema needs one of smd, smdFile, openapi, crdFile or deduced";
+      parse_error_ =
+          "schema needs one of smd, smdFile, openapi, crdFile or deduced";
       return;
     }
     if (!s.ok()) {
@@ -287,7 +318,8 @@ class CaseRunner {
           schema_error_.clear();
           return;
         }
-        if (absl::Status st = Validate(*type_, live_, ValidateOptions{true}); !st.ok()) {
+        if (absl::Status st = Validate(*type_, live_, ValidateOptions{true});
+            !st.ok()) {
           err_kind = kInvalid;
           err_msg = std::string(st.message());
           type_ = old;
@@ -299,7 +331,8 @@ class CaseRunner {
         err_msg = schema_error_;
         return;
       }
-      if (kind == "apply" || kind == "forceApply" || kind == "update" || kind == "validate") {
+      if (kind == "apply" || kind == "forceApply" || kind == "update" ||
+          kind == "validate") {
         absl::StatusOr<Value> obj = ObjectOf(Get(op, "object"));
         if (!obj.ok()) {
           err_kind = kParse;
@@ -320,7 +353,8 @@ class CaseRunner {
         std::string version = StringOr(Get(op, "apiVersion"));
         OpResult r = kind == "update"
                          ? u.Update(live_, *obj, version, managers_, manager)
-                         : u.Apply(live_, *obj, version, managers_, manager, kind == "forceApply");
+                         : u.Apply(live_, *obj, version, managers_, manager,
+                                   kind == "forceApply");
         if (r.kind == ErrorKind::kConflict) {
           conflicts = r.conflicts;
           err_kind = "conflict";
@@ -337,31 +371,43 @@ class CaseRunner {
         return;
       }
       err_kind = "unsupported";
-      err_msg = absl::StrCat("op `", kind, "` is not supported by this engine yet");
+      err_msg =
+          absl::StrCat("op `", kind, "` is not supported by this engine yet");
     };
     run();
 
     const Value* want_err = expect != nullptr ? Get(*expect, "error") : nullptr;
-    const Value* want_conf = expect != nullptr ? Get(*expect, "conflicts") : nullptr;
-    bool want_conflicts = want_conf != nullptr && want_conf->IsList() && !want_conf->list().empty();
+    const Value* want_conf =
+        expect != nullptr ? Get(*expect, "conflicts") : nullptr;
+    bool want_conflicts = want_conf != nullptr && want_conf->IsList() &&
+                          !want_conf->list().empty();
     if (err_kind == "conflict") {
       if (!want_conflicts) {
-        return Failure{absl::StrCat(where, ": unexpected conflicts"), {absl::StrCat("  ", err_msg)}};
+        return Failure{absl::StrCat(where, ": unexpected conflicts"),
+                       {absl::StrCat("  ", err_msg)}};
       }
     } else if (!err_kind.empty()) {
       if (want_err == nullptr || StringOr(want_err) != err_kind) {
-        return Failure{absl::StrCat(where, ": unexpected error (", err_kind, ")",
-                                    want_err != nullptr ? absl::StrCat(", want error ", StringOr(want_err)) : ""),
-                       {absl::StrCat("  ", err_msg)}};
+        return Failure{
+            absl::StrCat(where, ": unexpected error (", err_kind, ")",
+                         want_err != nullptr
+                             ? absl::StrCat(", want error ", StringOr(want_err))
+                             : ""),
+            {absl::StrCat("  ", err_msg)}};
       }
     } else {
       if (want_err != nullptr) {
-        return Failure{absl::StrCat(where, ": succeeded, want error ", StringOr(want_err)), {}};
+        return Failure{
+            absl::StrCat(where, ": succeeded, want error ", StringOr(want_err)),
+            {}};
       }
-      if (want_conflicts) return Failure{absl::StrCat(where, ": succeeded, want conflicts"), {}};
+      if (want_conflicts)
+        return Failure{absl::StrCat(where, ": succeeded, want conflicts"), {}};
     }
     if (want_conflicts) {
-      if (std::optional<Failure> f = CheckConflicts(*want_conf, conflicts, where)) return f;
+      if (std::optional<Failure> f =
+              CheckConflicts(*want_conf, conflicts, where))
+        return f;
     }
     if (expect != nullptr) {
       return CheckState(*expect, where, defaulted ? &*defaulted : nullptr);
@@ -373,38 +419,52 @@ class CaseRunner {
                                         const std::string& where) {
     std::vector<Conflict> expected;
     for (const Value& c : want.list()) {
-      absl::StatusOr<Path> p = ParsePathList(Get(c, "path") ? *Get(c, "path") : Value());
-      if (!p.ok()) return Failure{absl::StrCat(where, ": bad expected conflict path"), {}};
+      absl::StatusOr<Path> p =
+          ParsePathList(Get(c, "path") ? *Get(c, "path") : Value());
+      if (!p.ok())
+        return Failure{absl::StrCat(where, ": bad expected conflict path"), {}};
       expected.push_back(Conflict{StringOr(Get(c, "manager")), *std::move(p)});
     }
     Failure f{absl::StrCat(where, ": conflicts differ"), {}};
     for (const Conflict& c : expected) {
-      if (std::find(got.list().begin(), got.list().end(), c) == got.list().end()) {
-        f.diff.push_back(absl::StrCat("  missing conflict with \"", c.manager, "\" at ", PathRepr(c.path)));
+      if (std::find(got.list().begin(), got.list().end(), c) ==
+          got.list().end()) {
+        f.diff.push_back(absl::StrCat("  missing conflict with \"", c.manager,
+                                      "\" at ", PathRepr(c.path)));
       }
     }
     for (const Conflict& c : got.list()) {
       if (std::find(expected.begin(), expected.end(), c) == expected.end()) {
-        f.diff.push_back(absl::StrCat("  unexpected conflict with \"", c.manager, "\" at ", PathRepr(c.path)));
+        f.diff.push_back(absl::StrCat("  unexpected conflict with \"",
+                                      c.manager, "\" at ", PathRepr(c.path)));
       }
     }
     if (f.diff.empty()) return std::nullopt;
     return f;
   }
 
-  std::optional<Failure> CheckState(const Value& expect, const std::string& where,
+  std::optional<Failure> CheckState(const Value& expect,
+                                    const std::string& where,
                                     const Value* defaulted) {
     if (const Value* obj = Get(expect, "object")) {
-      absl::StatusOr<Value> want = obj->IsString() ? ParseYamlOrJson(obj->AsString()) : *obj;
-      if (!want.ok()) return Failure{absl::StrCat(where, ": expect.object: ", want.status().message()), {}};
+      absl::StatusOr<Value> want =
+          obj->IsString() ? ParseYamlOrJson(obj->AsString()) : *obj;
+      if (!want.ok())
+        return Failure{
+            absl::StrCat(where, ": expect.object: ", want.status().message()),
+            {}};
       const Value& got = defaulted != nullptr ? *defaulted : live_;
       if (!Equals(*want, got)) {
-        return Failure{absl::StrCat(where, ": object differs (- want, + got)"), DiffValues(*want, got)};
+        return Failure{absl::StrCat(where, ": object differs (- want, + got)"),
+                       DiffValues(*want, got)};
       }
     }
     if (const Value* m = Get(expect, "managed")) {
       absl::StatusOr<ManagedFields> want = ParseManaged(*m);
-      if (!want.ok()) return Failure{absl::StrCat(where, ": expect.managed: ", want.status().message()), {}};
+      if (!want.ok())
+        return Failure{
+            absl::StrCat(where, ": expect.managed: ", want.status().message()),
+            {}};
       Failure f{absl::StrCat(where, ": managed fields differ"), {}};
       DiffManaged(*want, managers_, &f);
       if (!f.diff.empty()) return f;
@@ -421,14 +481,16 @@ class CaseRunner {
   ManagedFields managers_;
 };
 
-void CollectFiles(const fs::path& p, std::vector<fs::path>* out, ConformanceReport* report) {
+void CollectFiles(const fs::path& p, std::vector<fs::path>* out,
+                  ConformanceReport* report) {
   std::error_code ec;
   if (fs::is_directory(p, ec)) {
     std::vector<fs::path> found;
-    for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(p, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
-      if (it->is_regular_file() && it->path().extension() == ".yaml") found.push_back(it->path());
+      if (it->is_regular_file() && it->path().extension() == ".yaml")
+        found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
     out->insert(out->end(), found.begin(), found.end());
@@ -437,21 +499,23 @@ void CollectFiles(const fs::path& p, std::vector<fs::path>* out, ConformanceRepo
   } else {
     report->file_error = true;
     report->failed++;
-    report->cases.push_back(
-        CaseResult{p.string(), "", CaseResult::Status::kFail, "no such file or folder"});
+    report->cases.push_back(CaseResult{
+        p.string(), "", CaseResult::Status::kFail, "no such file or folder"});
   }
 }
 
 }  // namespace
 
 void RunConformanceText(const std::string& file, const std::string& text,
-                        const ConformanceOptions& opts, ConformanceReport* report) {
+                        const ConformanceOptions& opts,
+                        ConformanceReport* report) {
   absl::StatusOr<std::vector<Value>> docs = ParseYamlDocuments(text);
   if (!docs.ok()) {
     report->file_error = true;
     report->failed++;
-    report->cases.push_back(CaseResult{file, "", CaseResult::Status::kFail,
-                                       absl::StrCat("cannot parse: ", docs.status().message())});
+    report->cases.push_back(
+        CaseResult{file, "", CaseResult::Status::kFail,
+                   absl::StrCat("cannot parse: ", docs.status().message())});
     return;
   }
   std::optional<std::regex> filter;
@@ -463,8 +527,11 @@ void RunConformanceText(const std::string& file, const std::string& text,
     CaseResult r;
     r.file = file;
     r.name = StringOr(Get(doc, "name"), absl::StrCat("document ", i + 1));
-    if (filter && !std::regex_search(absl::StrCat(r.file, "#", r.name), *filter)) continue;
-    if (const Value* skip = Get(doc, "skip"); skip != nullptr && !skip->IsNull()) {
+    if (filter &&
+        !std::regex_search(absl::StrCat(r.file, "#", r.name), *filter))
+      continue;
+    if (const Value* skip = Get(doc, "skip");
+        skip != nullptr && !skip->IsNull()) {
       r.status = CaseResult::Status::kSkip;
       r.message = skip->IsString() ? skip->AsString() : ToJson(*skip);
       report->skipped++;
@@ -476,7 +543,8 @@ void RunConformanceText(const std::string& file, const std::string& text,
     if (f) {
       r.status = CaseResult::Status::kFail;
       r.message = f->reason;
-      for (const std::string& line : f->diff) absl::StrAppend(&r.message, "\n", line);
+      for (const std::string& line : f->diff)
+        absl::StrAppend(&r.message, "\n", line);
       report->failed++;
     } else {
       report->passed++;
@@ -495,8 +563,9 @@ ConformanceReport RunConformance(const std::vector<std::string>& paths,
     if (!text.ok()) {
       report.file_error = true;
       report.failed++;
-      report.cases.push_back(
-          CaseResult{f.string(), "", CaseResult::Status::kFail, std::string(text.status().message())});
+      report.cases.push_back(CaseResult{f.string(), "",
+                                        CaseResult::Status::kFail,
+                                        std::string(text.status().message())});
       continue;
     }
     RunConformanceText(f.string(), *text, opts, &report);
@@ -510,10 +579,13 @@ std::string FormatReportText(const ConformanceReport& report) {
     if (c.status != CaseResult::Status::kFail) continue;
     std::vector<std::string> lines = absl::StrSplit(c.message, '\n');
     absl::StrAppend(&out, "FAIL ", c.file, "#", c.name, ": ", lines[0], "\n");
-    for (size_t i = 1; i < lines.size(); ++i) absl::StrAppend(&out, "    ", lines[i], "\n");
+    for (size_t i = 1; i < lines.size(); ++i)
+      absl::StrAppend(&out, "    ", lines[i], "\n");
   }
-  absl::StrAppend(&out, "conformance: ", report.passed, " passed, ", report.failed, " failed");
-  if (report.skipped > 0) absl::StrAppend(&out, ", ", report.skipped, " skipped");
+  absl::StrAppend(&out, "conformance: ", report.passed, " passed, ",
+                  report.failed, " failed");
+  if (report.skipped > 0)
+    absl::StrAppend(&out, ", ", report.skipped, " skipped");
   out += "\n";
   return out;
 }

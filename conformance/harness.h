@@ -48,7 +48,8 @@ ConformanceReport RunConformance(const std::vector<std::string>& paths,
 // Runs the cases of one file's text; `file` names it in results and
 // anchors relative paths.
 void RunConformanceText(const std::string& file, const std::string& text,
-                        const ConformanceOptions& opts, ConformanceReport* report);
+                        const ConformanceOptions& opts,
+                        ConformanceReport* report);
 
 // The text report: `FAIL file#name: reason` and its indented diff for each
 // failing case, then `conformance: N passed, N failed[, N skipped]`.

@@ -41,7 +41,8 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
 
 // Writes the contents of `set` (without braces). `include_self` adds the "."
 // marker, used when the node is itself a member.
-void WriteContents(std::string* out, const Set& set, bool include_self, std::string* scratch) {
+void WriteContents(std::string* out, const Set& set, bool include_self,
+                   std::string* scratch) {
   bool first = true;
   auto sep = [&] {
     if (!first) out->push_back(',');
@@ -121,7 +122,8 @@ Value ContentsToValue(const Set& set, bool include_self) {
 
 // Reads one node's object. Returns whether the node is a member ("." present
 // or no children at all).
-absl::Status ReadNode(const Value& v, std::string* where, Set* children, bool* is_member) {
+absl::Status ReadNode(const Value& v, std::string* where, Set* children,
+                      bool* is_member) {
   if (!v.IsMap()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "fieldsV1", *where, ": expected an object, got ", KindName(v.kind())));
@@ -139,8 +141,9 @@ absl::Status ReadNode(const Value& v, std::string* where, Set* children, bool* i
     }
     absl::StatusOr<PathElement> pe = ParsePathElement(e.key);
     if (!pe.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("fieldsV1", *where, ": bad key \"", e.key,
-                                                     "\": ", pe.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("fieldsV1", *where, ": bad key \"", e.key,
+                       "\": ", pe.status().message()));
     }
     size_t mark = where->size();
     absl::StrAppend(where, "[", ToJson(Value(e.key)), "]");
@@ -170,7 +173,8 @@ std::string SerializePathElement(const PathElement& pe) {
 
 absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
   if (s.size() < 2 || s[1] != ':') {
-    return absl::InvalidArgumentError("a path element starts with f:, k:, v: or i:");
+    return absl::InvalidArgumentError(
+        "a path element starts with f:, k:, v: or i:");
   }
   absl::string_view rest = s.substr(2);
   switch (s[0]) {
@@ -178,15 +182,21 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       return PathElement::Field(std::string(rest));
     case 'v': {
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
-      if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("value: ", v.status().message()));
+      if (!v.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("value: ", v.status().message()));
       return PathElement::OfValue(*std::move(v));
     }
     case 'k': {
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
-      if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("key: ", v.status().message()));
-      if (!v->IsMap()) return absl::InvalidArgumentError("key: expected a JSON object");
+      if (!v.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("key: ", v.status().message()));
+      if (!v->IsMap())
+        return absl::InvalidArgumentError("key: expected a JSON object");
       KeyFields fields;
-      for (MapEntry& e : v->map().entries()) fields.push_back(KeyField{e.key, std::move(e.value)});
+      for (MapEntry& e : v->map().entries())
+        fields.push_back(KeyField{e.key, std::move(e.value)});
       return PathElement::Key(std::move(fields));
     }
     case 'i': {
@@ -228,7 +238,8 @@ absl::StatusOr<Set> FieldsV1FromValue(const Value& v) {
 absl::StatusOr<Set> ParseFieldsV1(absl::string_view json) {
   absl::StatusOr<Value> v = ParseJson(std::string(json));
   if (!v.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("fieldsV1: ", v.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("fieldsV1: ", v.status().message()));
   }
   return FieldsV1FromValue(*v);
 }

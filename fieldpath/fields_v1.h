@@ -14,9 +14,9 @@
 #define SMDX_FIELDPATH_FIELDS_V1_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "fieldpath/path.h"
 #include "fieldpath/set.h"
 #include "typed/value.h"

@@ -23,8 +23,11 @@ class VersionedSet {
       : set_(std::make_shared<const Set>(std::move(set))),
         api_version_(std::move(api_version)),
         applied_(applied) {}
-  VersionedSet(std::shared_ptr<const Set> set, std::string api_version, bool applied)
-      : set_(std::move(set)), api_version_(std::move(api_version)), applied_(applied) {}
+  VersionedSet(std::shared_ptr<const Set> set, std::string api_version,
+               bool applied)
+      : set_(std::move(set)),
+        api_version_(std::move(api_version)),
+        applied_(applied) {}
 
   const Set& set() const { return *set_; }
   const std::shared_ptr<const Set>& shared_set() const { return set_; }
@@ -41,7 +44,9 @@ class VersionedSet {
 using ManagedFields = std::map<std::string, VersionedSet>;
 
 bool operator==(const VersionedSet& a, const VersionedSet& b);
-inline bool operator!=(const VersionedSet& a, const VersionedSet& b) { return !(a == b); }
+inline bool operator!=(const VersionedSet& a, const VersionedSet& b) {
+  return !(a == b);
+}
 
 }  // namespace smdx
 

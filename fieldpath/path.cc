@@ -8,15 +8,20 @@
 
 namespace smdx {
 
-PathElement PathElement::Field(std::string name) { return PathElement(Rep(std::move(name))); }
+PathElement PathElement::Field(std::string name) {
+  return PathElement(Rep(std::move(name)));
+}
 
 PathElement PathElement::Key(KeyFields fields) {
-  std::stable_sort(fields.begin(), fields.end(),
-                   [](const KeyField& a, const KeyField& b) { return a.name < b.name; });
+  std::stable_sort(
+      fields.begin(), fields.end(),
+      [](const KeyField& a, const KeyField& b) { return a.name < b.name; });
   return PathElement(Rep(std::move(fields)));
 }
 
-PathElement PathElement::OfValue(Value v) { return PathElement(Rep(std::move(v))); }
+PathElement PathElement::OfValue(Value v) {
+  return PathElement(Rep(std::move(v)));
+}
 
 PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }
 
@@ -122,7 +127,8 @@ bool operator==(const PathElement& a, const PathElement& b) {
       const KeyFields& kb = b.key();
       if (ka.size() != kb.size()) return false;
       for (size_t i = 0; i < ka.size(); ++i) {
-        if (ka[i].name != kb[i].name || !Equals(ka[i].value, kb[i].value)) return false;
+        if (ka[i].name != kb[i].name || !Equals(ka[i].value, kb[i].value))
+          return false;
       }
       return true;
     }

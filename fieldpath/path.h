@@ -67,8 +67,12 @@ class PathElement {
 
 int Compare(const PathElement& a, const PathElement& b);
 bool operator==(const PathElement& a, const PathElement& b);
-inline bool operator!=(const PathElement& a, const PathElement& b) { return !(a == b); }
-inline bool operator<(const PathElement& a, const PathElement& b) { return Compare(a, b) < 0; }
+inline bool operator!=(const PathElement& a, const PathElement& b) {
+  return !(a == b);
+}
+inline bool operator<(const PathElement& a, const PathElement& b) {
+  return Compare(a, b) < 0;
+}
 
 using Path = std::vector<PathElement>;
 

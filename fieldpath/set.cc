@@ -11,18 +11,20 @@ const Set& EmptySet() {
   return *kEmpty;
 }
 
-std::vector<PathElement>::const_iterator FindMember(const std::vector<PathElement>& v,
-                                                    const PathElement& pe) {
-  auto it = std::lower_bound(v.begin(), v.end(), pe,
-                             [](const PathElement& a, const PathElement& b) { return a < b; });
+std::vector<PathElement>::const_iterator FindMember(
+    const std::vector<PathElement>& v, const PathElement& pe) {
+  auto it = std::lower_bound(
+      v.begin(), v.end(), pe,
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   if (it != v.end() && *it == pe) return it;
   return v.end();
 }
 
 std::vector<SetNode>::const_iterator LowerChild(const std::vector<SetNode>& v,
                                                 const PathElement& pe) {
-  return std::lower_bound(v.begin(), v.end(), pe,
-                          [](const SetNode& n, const PathElement& p) { return n.pe < p; });
+  return std::lower_bound(
+      v.begin(), v.end(), pe,
+      [](const SetNode& n, const PathElement& p) { return n.pe < p; });
 }
 
 }  // namespace
@@ -38,8 +40,9 @@ const Set* Set::Child(const PathElement& pe) const {
 }
 
 Set& Set::Descend(const PathElement& pe) {
-  auto it = std::lower_bound(children_.begin(), children_.end(), pe,
-                             [](const SetNode& n, const PathElement& p) { return n.pe < p; });
+  auto it = std::lower_bound(
+      children_.begin(), children_.end(), pe,
+      [](const SetNode& n, const PathElement& p) { return n.pe < p; });
   if (it != children_.end() && it->pe == pe) return it->set;
   it = children_.insert(it, SetNode{pe, Set()});
   return it->set;
@@ -55,8 +58,9 @@ void Set::Insert(absl::Span<const PathElement> path) {
     m.push_back(last);
     return;
   }
-  auto it = std::lower_bound(m.begin(), m.end(), last,
-                             [](const PathElement& a, const PathElement& b) { return a < b; });
+  auto it = std::lower_bound(
+      m.begin(), m.end(), last,
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   if (it != m.end() && *it == last) return;
   m.insert(it, last);
 }
@@ -97,9 +101,10 @@ void Set::Normalize() {
 Set Set::Union(const Set& other) const {
   Set out;
   out.members_.reserve(members_.size() + other.members_.size());
-  std::set_union(members_.begin(), members_.end(), other.members_.begin(), other.members_.end(),
-                 std::back_inserter(out.members_),
-                 [](const PathElement& a, const PathElement& b) { return a < b; });
+  std::set_union(
+      members_.begin(), members_.end(), other.members_.begin(),
+      other.members_.end(), std::back_inserter(out.members_),
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   out.children_.reserve(children_.size() + other.children_.size());
   size_t i = 0, j = 0;
   while (i < children_.size() || j < other.children_.size()) {
@@ -114,8 +119,8 @@ Set Set::Union(const Set& other) const {
       } else if (c > 0) {
         out.children_.push_back(other.children_[j++]);
       } else {
-        out.children_.push_back(
-            SetNode{children_[i].pe, children_[i].set.Union(other.children_[j].set)});
+        out.children_.push_back(SetNode{
+            children_[i].pe, children_[i].set.Union(other.children_[j].set)});
         ++i;
         ++j;
       }
@@ -126,9 +131,10 @@ Set Set::Union(const Set& other) const {
 
 Set Set::Intersection(const Set& other) const {
   Set out;
-  std::set_intersection(members_.begin(), members_.end(), other.members_.begin(),
-                        other.members_.end(), std::back_inserter(out.members_),
-                        [](const PathElement& a, const PathElement& b) { return a < b; });
+  std::set_intersection(
+      members_.begin(), members_.end(), other.members_.begin(),
+      other.members_.end(), std::back_inserter(out.members_),
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   size_t i = 0, j = 0;
   while (i < children_.size() && j < other.children_.size()) {
     int c = Compare(children_[i].pe, other.children_[j].pe);
@@ -138,7 +144,8 @@ Set Set::Intersection(const Set& other) const {
       ++j;
     } else {
       Set sub = children_[i].set.Intersection(other.children_[j].set);
-      if (!sub.Empty()) out.children_.push_back(SetNode{children_[i].pe, std::move(sub)});
+      if (!sub.Empty())
+        out.children_.push_back(SetNode{children_[i].pe, std::move(sub)});
       ++i;
       ++j;
     }
@@ -148,9 +155,10 @@ Set Set::Intersection(const Set& other) const {
 
 Set Set::Difference(const Set& other) const {
   Set out;
-  std::set_difference(members_.begin(), members_.end(), other.members_.begin(),
-                      other.members_.end(), std::back_inserter(out.members_),
-                      [](const PathElement& a, const PathElement& b) { return a < b; });
+  std::set_difference(
+      members_.begin(), members_.end(), other.members_.begin(),
+      other.members_.end(), std::back_inserter(out.members_),
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   size_t j = 0;
   for (const SetNode& n : children_) {
     while (j < other.children_.size() && other.children_[j].pe < n.pe) ++j;
@@ -166,9 +174,10 @@ Set Set::Difference(const Set& other) const {
 
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
-  std::set_difference(members_.begin(), members_.end(), other.members_.begin(),
-                      other.members_.end(), std::back_inserter(out.members_),
-                      [](const PathElement& a, const PathElement& b) { return a < b; });
+  std::set_difference(
+      members_.begin(), members_.end(), other.members_.begin(),
+      other.members_.end(), std::back_inserter(out.members_),
+      [](const PathElement& a, const PathElement& b) { return a < b; });
   size_t j = 0;
   for (const SetNode& n : children_) {
     if (other.HasMember(n.pe)) continue;
@@ -223,7 +232,8 @@ size_t Set::Size() const {
   return n;
 }
 
-void Set::IterateInto(Path* prefix, const std::function<void(const Path&)>& f) const {
+void Set::IterateInto(Path* prefix,
+                      const std::function<void(const Path&)>& f) const {
   for (const PathElement& m : members_) {
     prefix->push_back(m);
     f(*prefix);
@@ -257,14 +267,16 @@ std::string Set::ToString() const {
 }
 
 bool operator==(const Set& a, const Set& b) {
-  if (a.members_.size() != b.members_.size() || a.children_.size() != b.children_.size()) {
+  if (a.members_.size() != b.members_.size() ||
+      a.children_.size() != b.children_.size()) {
     return false;
   }
   for (size_t i = 0; i < a.members_.size(); ++i) {
     if (a.members_[i] != b.members_[i]) return false;
   }
   for (size_t i = 0; i < a.children_.size(); ++i) {
-    if (a.children_[i].pe != b.children_[i].pe || a.children_[i].set != b.children_[i].set) {
+    if (a.children_[i].pe != b.children_[i].pe ||
+        a.children_[i].set != b.children_[i].set) {
       return false;
     }
   }

@@ -8,8 +8,8 @@
 // Example:
 //   Set s;
 //   s.Insert({PathElement::Field("spec"), PathElement::Field("replicas")});
-//   s.Has({PathElement::Field("spec"), PathElement::Field("replicas")});  // true
-//   s.Has({PathElement::Field("spec")});                                   // false
+//   s.Has({PathElement::Field("spec"), PathElement::Field("replicas")});  //
+//   true s.Has({PathElement::Field("spec")}); // false
 #ifndef SMDX_FIELDPATH_SET_H_
 #define SMDX_FIELDPATH_SET_H_
 
@@ -32,10 +32,8 @@ class Set {
 
   // Adds `path`. The empty path is ignored (no one owns the whole object).
   void Insert(absl::Span<const PathElement> path);
-  void Insert(const Path& path) { Insert(absl::MakeConstSpan(path)); }
   // Whether `path` is a member. The empty path never is.
   bool Has(absl::Span<const PathElement> path) const;
-  bool Has(const Path& path) const { return Has(absl::MakeConstSpan(path)); }
 
   Set Union(const Set& other) const;
   Set Intersection(const Set& other) const;
@@ -70,7 +68,9 @@ class Set {
 
   // Builders for bulk construction: append in any order, then Normalize()
   // once to sort and merge duplicates.
-  void AppendMemberUnsorted(PathElement pe) { members_.push_back(std::move(pe)); }
+  void AppendMemberUnsorted(PathElement pe) {
+    members_.push_back(std::move(pe));
+  }
   void AppendChildUnsorted(PathElement pe, Set child);
   void Normalize();
   // Mutable child, created when missing. Keeps order.
@@ -83,7 +83,8 @@ class Set {
   friend bool operator!=(const Set& a, const Set& b) { return !(a == b); }
 
  private:
-  void IterateInto(Path* prefix, const std::function<void(const Path&)>& f) const;
+  void IterateInto(Path* prefix,
+                   const std::function<void(const Path&)>& f) const;
 
   std::vector<PathElement> members_;
   std::vector<SetNode> children_;

@@ -18,7 +18,9 @@ std::string Quote(absl::string_view s) {
   return out;
 }
 
-const Value* Get(const Value& m, absl::string_view k) { return m.IsMap() ? m.map().Find(k) : nullptr; }
+const Value* Get(const Value& m, absl::string_view k) {
+  return m.IsMap() ? m.map().Find(k) : nullptr;
+}
 
 }  // namespace
 
@@ -38,7 +40,8 @@ std::string EncodeManagerIdentity(const ManagerIdentity& id) {
 
 absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
   absl::StatusOr<Value> v = ParseJson(std::string(key));
-  if (!v.ok() || !v->IsMap()) return absl::InvalidArgumentError("not a manager identity");
+  if (!v.ok() || !v->IsMap())
+    return absl::InvalidArgumentError("not a manager identity");
   ManagerIdentity id;
   auto str = [&](absl::string_view k) {
     const Value* f = v->map().Find(k);
@@ -55,8 +58,10 @@ std::string DisplayManager(absl::string_view key) {
   absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
   if (!id.ok()) return Quote(key);
   std::string out = Quote(id->manager);
-  if (!id->subresource.empty()) absl::StrAppend(&out, " with subresource ", Quote(id->subresource));
-  if (id->operation == "Update") absl::StrAppend(&out, " using ", id->api_version);
+  if (!id->subresource.empty())
+    absl::StrAppend(&out, " with subresource ", Quote(id->subresource));
+  if (id->operation == "Update")
+    absl::StrAppend(&out, " using ", id->api_version);
   return out;
 }
 
@@ -65,43 +70,54 @@ absl::StatusOr<DecodedManagedFields> DecodeManagedFields(const Value& object) {
   const Value* meta = Get(object, "metadata");
   const Value* list = meta != nullptr ? Get(*meta, "managedFields") : nullptr;
   if (list == nullptr || list->IsNull()) return out;
-  if (!list->IsList()) return absl::InvalidArgumentError(".metadata.managedFields: expected a list");
+  if (!list->IsList())
+    return absl::InvalidArgumentError(
+        ".metadata.managedFields: expected a list");
   for (size_t i = 0; i < list->list().size(); ++i) {
     const Value& e = list->list()[i];
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
-    if (!e.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected a map"));
+    if (!e.IsMap())
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": expected a map"));
     auto str = [&](absl::string_view k) {
       const Value* f = e.map().Find(k);
       return f != nullptr && f->IsString() ? f->AsString() : std::string();
     };
-    ManagerIdentity id{str("manager"), str("operation"), str("apiVersion"), str("subresource")};
+    ManagerIdentity id{str("manager"), str("operation"), str("apiVersion"),
+                       str("subresource")};
     if (id.operation != "Apply" && id.operation != "Update") {
       return absl::InvalidArgumentError(
-          absl::StrCat(where, ": operation must be Apply or Update, got ", Quote(id.operation)));
+          absl::StrCat(where, ": operation must be Apply or Update, got ",
+                       Quote(id.operation)));
     }
     std::string type = str("fieldsType");
     if (type != "FieldsV1") {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, ": fieldsType must be FieldsV1, got ", Quote(type)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": fieldsType must be FieldsV1, got ", Quote(type)));
     }
     Set set;
-    if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
+    if (const Value* f = e.map().Find("fieldsV1");
+        f != nullptr && !f->IsNull()) {
       absl::StatusOr<Set> s = FieldsV1FromValue(*f);
-      if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", s.status().message()));
+      if (!s.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": ", s.status().message()));
       set = *std::move(s);
     }
     std::string key = EncodeManagerIdentity(id);
     if (out.managers.count(key) != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, ": duplicate entry for manager ", DisplayManager(key)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": duplicate entry for manager ", DisplayManager(key)));
     }
-    out.managers.emplace(key, VersionedSet(std::move(set), id.api_version, id.operation == "Apply"));
+    out.managers.emplace(key, VersionedSet(std::move(set), id.api_version,
+                                           id.operation == "Apply"));
     out.times.emplace(key, str("time"));
   }
   return out;
 }
 
-Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFields& before,
+Value EncodeManagedFields(const ManagedFields& managers,
+                          const DecodedManagedFields& before,
                           const std::string& now) {
   struct Entry {
     ManagerIdentity id;
@@ -111,7 +127,10 @@ Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFie
   std::vector<Entry> entries;
   for (const auto& [key, vs] : managers) {
     absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
-    ManagerIdentity ident = id.ok() ? *id : ManagerIdentity{key, vs.applied() ? "Apply" : "Update", "", ""};
+    ManagerIdentity ident =
+        id.ok()
+            ? *id
+            : ManagerIdentity{key, vs.applied() ? "Apply" : "Update", "", ""};
     std::string time = now;
     auto old = before.managers.find(key);
     if (old != before.managers.end() && old->second == vs) {
@@ -121,7 +140,8 @@ Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFie
     entries.push_back(Entry{ident, vs.api_version(), time, &vs.set()});
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    if (a.id.operation != b.id.operation) return a.id.operation < b.id.operation;
+    if (a.id.operation != b.id.operation)
+      return a.id.operation < b.id.operation;
     if (a.time != b.time) return a.time < b.time;
     if (a.id.manager != b.id.manager) return a.id.manager < b.id.manager;
     if (a.api_version != b.api_version) return a.api_version < b.api_version;
@@ -136,7 +156,8 @@ Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFie
     m.Append("time", Value(e.time));
     m.Append("fieldsType", Value("FieldsV1"));
     m.Append("fieldsV1", FieldsV1ToValue(*e.set));
-    if (!e.id.subresource.empty()) m.Append("subresource", Value(e.id.subresource));
+    if (!e.id.subresource.empty())
+      m.Append("subresource", Value(e.id.subresource));
     out.push_back(Value(std::move(m)));
   }
   return Value(std::move(out));
@@ -144,7 +165,8 @@ Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFie
 
 Value StripManagedFields(Value object) {
   if (object.IsMap()) {
-    if (Value* meta = object.map().Find("metadata"); meta != nullptr && meta->IsMap()) {
+    if (Value* meta = object.map().Find("metadata");
+        meta != nullptr && meta->IsMap()) {
       meta->map().Erase("managedFields");
     }
   }
@@ -154,8 +176,8 @@ Value StripManagedFields(Value object) {
 std::string KubernetesConflictMessage(const Conflicts& conflicts) {
   if (conflicts.size() == 1) {
     const Conflict& c = conflicts.list()[0];
-    return absl::StrCat("Apply failed with 1 conflict: conflict with ", DisplayManager(c.manager),
-                        ": ", PathString(c.path));
+    return absl::StrCat("Apply failed with 1 conflict: conflict with ",
+                        DisplayManager(c.manager), ": ", PathString(c.path));
   }
   std::map<std::string, std::vector<const Path*>> by;
   for (const Conflict& c : conflicts.list()) by[c.manager].push_back(&c.path);
@@ -165,7 +187,8 @@ std::string KubernetesConflictMessage(const Conflicts& conflicts) {
     absl::StrAppend(&msg, "conflicts with ", DisplayManager(m), ":");
     for (const Path* p : paths) absl::StrAppend(&msg, "\n- ", PathString(*p));
   }
-  return absl::StrCat("Apply failed with ", conflicts.size(), " conflicts: ", msg);
+  return absl::StrCat("Apply failed with ", conflicts.size(),
+                      " conflicts: ", msg);
 }
 
 }  // namespace smdx

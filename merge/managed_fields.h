@@ -21,7 +21,7 @@ namespace smdx {
 
 struct ManagerIdentity {
   std::string manager;
-  std::string operation;  // "Apply" or "Update"
+  std::string operation;    // "Apply" or "Update"
   std::string api_version;  // only part of the identity for Update
   std::string subresource;
 };
@@ -44,7 +44,8 @@ absl::StatusOr<DecodedManagedFields> DecodeManagedFields(const Value& object);
 
 // Writes `managers` as a managedFields list, sorted as the apiserver sorts
 // it. Entries whose set changed get `now`; the others keep their time.
-Value EncodeManagedFields(const ManagedFields& managers, const DecodedManagedFields& before,
+Value EncodeManagedFields(const ManagedFields& managers,
+                          const DecodedManagedFields& before,
                           const std::string& now);
 
 // `object` without metadata.managedFields.

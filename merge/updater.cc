@@ -32,8 +32,8 @@ OpResult Fail(ErrorKind kind, absl::Status status) {
 }
 
 OpResult Invalid(absl::string_view what, const absl::Status& st) {
-  return Fail(ErrorKind::kInvalid,
-              absl::InvalidArgumentError(absl::StrCat(what, ": ", st.message())));
+  return Fail(ErrorKind::kInvalid, absl::InvalidArgumentError(
+                                       absl::StrCat(what, ": ", st.message())));
 }
 
 Set FilterIgnored(Set s, const Set* ignored) {
@@ -43,30 +43,35 @@ Set FilterIgnored(Set s, const Set* ignored) {
 
 }  // namespace
 
-Updater::Updater(Type type, UpdaterOptions opts) : type_(std::move(type)), opts_(std::move(opts)) {}
+Updater::Updater(Type type, UpdaterOptions opts)
+    : type_(std::move(type)), opts_(std::move(opts)) {}
 
 const Set* Updater::Ignored(const std::string& version) const {
   auto it = opts_.ignored_fields.find(version);
   return it == opts_.ignored_fields.end() ? nullptr : &it->second;
 }
 
-absl::StatusOr<Value> Updater::Convert(const Value& v, const std::string& version) const {
+absl::StatusOr<Value> Updater::Convert(const Value& v,
+                                       const std::string& version) const {
   if (opts_.converter == nullptr) return v;
   return opts_.converter->Convert(v, version);
 }
 
-absl::StatusOr<ManagedFields> Updater::Reconcile(const Value& live,
-                                                 const ManagedFields& managers) const {
+absl::StatusOr<ManagedFields> Updater::Reconcile(
+    const Value& live, const ManagedFields& managers) const {
   ManagedFields out;
   for (const auto& [name, vs] : managers) {
     if (opts_.converter != nullptr) {
       absl::StatusOr<Value> converted = Convert(live, vs.api_version());
-      if (absl::IsNotFound(converted.status())) continue;  // obsolete version: dropped
+      if (absl::IsNotFound(converted.status()))
+        continue;  // obsolete version: dropped
       if (!converted.ok()) return converted.status();
     }
-    std::optional<Set> reconciled = ReconcileFieldSetWithSchema(type_, vs.set());
+    std::optional<Set> reconciled =
+        ReconcileFieldSetWithSchema(type_, vs.set());
     if (reconciled) {
-      out.emplace(name, VersionedSet(*std::move(reconciled), vs.api_version(), vs.applied()));
+      out.emplace(name, VersionedSet(*std::move(reconciled), vs.api_version(),
+                                     vs.applied()));
     } else {
       out.emplace(name, vs);
     }
@@ -74,8 +79,9 @@ absl::StatusOr<ManagedFields> Updater::Reconcile(const Value& live,
   return out;
 }
 
-OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj, const std::string& version,
-                           ManagedFields managers, const std::string& manager, bool force,
+OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
+                           const std::string& version, ManagedFields managers,
+                           const std::string& manager, bool force,
                            Comparison* compare) const {
   auto compare_at = [&](const std::string& v) -> absl::StatusOr<Comparison> {
     Comparison c;
@@ -118,7 +124,9 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj, const std
     }
     const Comparison& c = it->second;
     Set taken = vs.set().Intersection(c.modified.Union(c.added));
-    if (!taken.Empty()) conflicts.emplace(name, VersionedSet(std::move(taken), vs.api_version(), false));
+    if (!taken.Empty())
+      conflicts.emplace(
+          name, VersionedSet(std::move(taken), vs.api_version(), false));
     if (!c.removed.Empty()) removed.emplace(name, &c.removed);
   }
   for (const std::string& name : obsolete) managers.erase(name);
@@ -131,11 +139,13 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj, const std
   }
   for (const auto& [name, taken] : conflicts) {
     const VersionedSet& vs = managers[name];
-    managers[name] = VersionedSet(vs.set().Difference(taken.set()), vs.api_version(), vs.applied());
+    managers[name] = VersionedSet(vs.set().Difference(taken.set()),
+                                  vs.api_version(), vs.applied());
   }
   for (const auto& [name, gone] : removed) {
     const VersionedSet& vs = managers[name];
-    managers[name] = VersionedSet(vs.set().Difference(*gone), vs.api_version(), vs.applied());
+    managers[name] = VersionedSet(vs.set().Difference(*gone), vs.api_version(),
+                                  vs.applied());
   }
   for (auto it = managers.begin(); it != managers.end();) {
     it = it->second.set().Empty() ? managers.erase(it) : std::next(it);
@@ -146,8 +156,10 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj, const std
   return r;
 }
 
-OpResult Updater::Update(const Value& live, const Value& object, const std::string& version,
-                         const ManagedFields& managers, const std::string& manager) const {
+OpResult Updater::Update(const Value& live, const Value& object,
+                         const std::string& version,
+                         const ManagedFields& managers,
+                         const std::string& manager) const {
   ValidateOptions dup_ok{/*allow_duplicates=*/true};
   if (absl::Status st = Validate(type_, object, dup_ok); !st.ok()) {
     return Invalid("the updated object is invalid", st);
@@ -161,31 +173,37 @@ OpResult Updater::Update(const Value& live, const Value& object, const std::stri
   if (!reconciled.ok()) return Fail(ErrorKind::kInternal, reconciled.status());
 
   Comparison compare;
-  OpResult r = Transfer(live, object, version, *std::move(reconciled), manager, /*force=*/true,
-                        &compare);
+  OpResult r = Transfer(live, object, version, *std::move(reconciled), manager,
+                        /*force=*/true, &compare);
   if (!r.ok()) return r;
   Set mine;
-  if (auto it = r.managers.find(manager); it != r.managers.end()) mine = it->second.set();
-  mine = mine.Difference(compare.removed).Union(compare.modified).Union(compare.added);
+  if (auto it = r.managers.find(manager); it != r.managers.end())
+    mine = it->second.set();
+  mine = mine.Difference(compare.removed)
+             .Union(compare.modified)
+             .Union(compare.added);
   mine = FilterIgnored(std::move(mine), Ignored(version));
   if (mine.Empty()) {
     r.managers.erase(manager);
   } else {
-    r.managers[manager] = VersionedSet(std::move(mine), version, /*applied=*/false);
+    r.managers[manager] =
+        VersionedSet(std::move(mine), version, /*applied=*/false);
   }
   r.changed = !Equals(live, object);
   r.object = r.changed ? object : live;
   return r;
 }
 
-OpResult Updater::Apply(const Value& live, const Value& config, const std::string& version,
-                        const ManagedFields& managers, const std::string& manager,
-                        bool force) const {
+OpResult Updater::Apply(const Value& live, const Value& config,
+                        const std::string& version,
+                        const ManagedFields& managers,
+                        const std::string& manager, bool force) const {
   if (absl::Status st = Validate(type_, config); !st.ok()) {
     return Invalid("the applied configuration is invalid", st);
   }
   if (opts_.validate_live) {
-    if (absl::Status st = Validate(type_, live, ValidateOptions{true}); !st.ok()) {
+    if (absl::Status st = Validate(type_, live, ValidateOptions{true});
+        !st.ok()) {
       return Invalid("the live object is invalid", st);
     }
   }
@@ -194,20 +212,24 @@ OpResult Updater::Apply(const Value& live, const Value& config, const std::strin
   ManagedFields mf = *std::move(reconciled);
 
   absl::StatusOr<Value> merged = Merge(type_, &live, &config);
-  if (!merged.ok()) return Invalid("failed to merge the configuration", merged.status());
+  if (!merged.ok())
+    return Invalid("failed to merge the configuration", merged.status());
 
   std::optional<VersionedSet> last;
   if (auto it = mf.find(manager); it != mf.end()) last = it->second;
   const Set* ignored = Ignored(version);
-  mf[manager] = VersionedSet(FilterIgnored(ToFieldSet(type_, config), ignored), version,
-                             /*applied=*/true);
+  mf[manager] =
+      VersionedSet(FilterIgnored(ToFieldSet(type_, config), ignored), version,
+                   /*applied=*/true);
   if (last && ignored != nullptr) {
-    last = VersionedSet(FilterIgnored(last->set(), ignored), last->api_version(), last->applied());
+    last = VersionedSet(FilterIgnored(last->set(), ignored),
+                        last->api_version(), last->applied());
   }
-  Value pruned = Prune(*merged, mf, manager, last ? &*last : nullptr);
+  Value pruned = Prune(*merged, mf, last ? &*last : nullptr);
 
   Comparison compare;
-  OpResult r = Transfer(live, pruned, version, std::move(mf), manager, force, &compare);
+  OpResult r =
+      Transfer(live, pruned, version, std::move(mf), manager, force, &compare);
   if (!r.ok()) return r;
   r.changed = !Equals(live, pruned);
   r.object = r.changed ? std::move(pruned) : live;
@@ -215,23 +237,27 @@ OpResult Updater::Apply(const Value& live, const Value& config, const std::strin
 }
 
 Value Updater::Prune(const Value& merged, const ManagedFields& managers,
-                     const std::string& manager, const VersionedSet* last) const {
+                     const VersionedSet* last) const {
   if (last == nullptr || last->set().Empty()) return merged;
   // Remove what the applier owned last time, then put back what anybody
   // (the applier's new configuration included) still owns, and what the
   // applier never owned.
-  Value pruned = RemoveItems(type_, merged, EnsureNamedFieldsAreMembers(type_, last->set()));
+  Value pruned = RemoveItems(type_, merged,
+                             EnsureNamedFieldsAreMembers(type_, last->set()));
 
   Set managed;
   for (const auto& [name, vs] : managers) managed = managed.Union(vs.set());
-  Set merged_set = EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, merged));
-  Set pruned_set = EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, pruned));
+  Set merged_set =
+      EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, merged));
+  Set pruned_set =
+      EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, pruned));
   Set keep = pruned_set.Union(EnsureNamedFieldsAreMembers(type_, managed));
   pruned = RemoveItems(type_, merged, merged_set.Difference(keep));
 
   pruned_set = EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, pruned));
   Set last_set = EnsureNamedFieldsAreMembers(type_, last->set());
-  return RemoveItems(type_, merged, merged_set.Difference(pruned_set).Intersection(last_set));
+  return RemoveItems(type_, merged,
+                     merged_set.Difference(pruned_set).Intersection(last_set));
 }
 
 }  // namespace smdx

@@ -15,8 +15,9 @@
 //
 // Example:
 //   Updater u(type);
-//   OpResult r = u.Apply(live, config, "apps/v1", managers, "kubectl", /*force=*/false);
-//   if (r.kind == ErrorKind::kConflict) std::cerr << r.conflicts.ToString();
+//   OpResult r = u.Apply(live, config, "apps/v1", managers, "kubectl",
+//   /*force=*/false); if (r.kind == ErrorKind::kConflict) std::cerr <<
+//   r.conflicts.ToString();
 #ifndef SMDX_MERGE_UPDATER_H_
 #define SMDX_MERGE_UPDATER_H_
 
@@ -38,7 +39,8 @@ namespace smdx {
 class Converter {
  public:
   virtual ~Converter() = default;
-  virtual absl::StatusOr<Value> Convert(const Value& object, const std::string& version) const = 0;
+  virtual absl::StatusOr<Value> Convert(const Value& object,
+                                        const std::string& version) const = 0;
 };
 
 enum class ErrorKind {
@@ -79,27 +81,32 @@ class Updater {
 
   // A write by `manager` that replaces `live` with `object`. `live` is null
   // when the object does not exist yet.
-  OpResult Update(const Value& live, const Value& object, const std::string& version,
-                  const ManagedFields& managers, const std::string& manager) const;
+  OpResult Update(const Value& live, const Value& object,
+                  const std::string& version, const ManagedFields& managers,
+                  const std::string& manager) const;
 
   // Server-side apply of `config` by `manager`.
-  OpResult Apply(const Value& live, const Value& config, const std::string& version,
-                 const ManagedFields& managers, const std::string& manager, bool force) const;
+  OpResult Apply(const Value& live, const Value& config,
+                 const std::string& version, const ManagedFields& managers,
+                 const std::string& manager, bool force) const;
 
   const Type& type() const { return type_; }
 
  private:
   struct Compared;
-  absl::StatusOr<Value> Convert(const Value& v, const std::string& version) const;
+  absl::StatusOr<Value> Convert(const Value& v,
+                                const std::string& version) const;
   bool IsIgnoredVersion(const std::string& version) const;
   const Set* Ignored(const std::string& version) const;
-  absl::StatusOr<ManagedFields> Reconcile(const Value& live, const ManagedFields& managers) const;
+  absl::StatusOr<ManagedFields> Reconcile(const Value& live,
+                                          const ManagedFields& managers) const;
   // The shared part of apply and update: who loses what to the change from
   // `old_obj` to `new_obj`.
-  OpResult Transfer(const Value& old_obj, const Value& new_obj, const std::string& version,
-                    ManagedFields managers, const std::string& manager, bool force,
+  OpResult Transfer(const Value& old_obj, const Value& new_obj,
+                    const std::string& version, ManagedFields managers,
+                    const std::string& manager, bool force,
                     Comparison* compare) const;
-  Value Prune(const Value& merged, const ManagedFields& managers, const std::string& manager,
+  Value Prune(const Value& merged, const ManagedFields& managers,
               const VersionedSet* last) const;
 
   Type type_;

@@ -43,7 +43,8 @@ std::string GroupOf(const std::vector<absl::string_view>& parts) {
   // io.k8s.api.<group>.<version>.<Kind>
   absl::string_view g = parts[parts.size() - 3];
   if (g == "core") return "";
-  if (g == "apps" || g == "batch" || g == "autoscaling" || g == "extensions" || g == "policy") {
+  if (g == "apps" || g == "batch" || g == "autoscaling" || g == "extensions" ||
+      g == "policy") {
     return std::string(g);
   }
   if (g == "rbac") return "rbac.authorization.k8s.io";
@@ -68,7 +69,8 @@ std::shared_ptr<const Schema> DeducedSchema() {
   return *kSchema;
 }
 
-absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema, absl::string_view api_version,
+absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
+                                               absl::string_view api_version,
                                                absl::string_view kind) {
   absl::string_view group, version = api_version;
   if (size_t slash = api_version.find('/'); slash != absl::string_view::npos) {
@@ -77,16 +79,18 @@ absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema, absl::strin
   }
   for (const TypeDef& t : schema.types()) {
     std::vector<absl::string_view> parts = absl::StrSplit(t.name, '.');
-    if (parts.size() < 4 || parts.back() != kind || parts[parts.size() - 2] != version) continue;
+    if (parts.size() < 4 || parts.back() != kind ||
+        parts[parts.size() - 2] != version)
+      continue;
     if (!t.atom.map || t.atom.map->FindField("kind") == nullptr ||
         t.atom.map->FindField("apiVersion") == nullptr) {
       continue;
     }
     if (GroupOf(parts) == group) return t.name;
   }
-  return absl::NotFoundError(absl::StrCat("the schema has no type for apiVersion \"", api_version,
-                                          "\", kind \"", kind,
-                                          "\" (pass --schema and --type for other types)"));
+  return absl::NotFoundError(absl::StrCat(
+      "the schema has no type for apiVersion \"", api_version, "\", kind \"",
+      kind, "\" (pass --schema and --type for other types)"));
 }
 
 }  // namespace smdx

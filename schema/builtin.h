@@ -6,9 +6,9 @@
 
 #include <memory>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "schema/schema.h"
 
 namespace smdx {
@@ -25,7 +25,8 @@ inline constexpr absl::string_view kUntypedAtomicTypeName = "__untyped_atomic_";
 // The type name of a Kubernetes kind in a schema built from the Kubernetes
 // OpenAPI (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment), or an
 // error when the schema has no such kind.
-absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema, absl::string_view api_version,
+absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
+                                               absl::string_view api_version,
                                                absl::string_view kind);
 
 }  // namespace smdx

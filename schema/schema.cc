@@ -32,11 +32,12 @@ absl::string_view ScalarTypeName(ScalarType s) {
 
 namespace {
 
-absl::Status CheckList(const ListType& l, ElementRelationship rel, absl::string_view where) {
+absl::Status CheckList(const ListType& l, ElementRelationship rel,
+                       absl::string_view where) {
   if (!l.keys.empty() && rel != ElementRelationship::kAssociative) {
     return absl::InvalidArgumentError(absl::StrCat(
-        where, ": list declares keys but its elementRelationship is ", RelationshipName(rel),
-        ", not associative"));
+        where, ": list declares keys but its elementRelationship is ",
+        RelationshipName(rel), ", not associative"));
   }
   if (rel == ElementRelationship::kAssociative && !l.keys.empty()) {
     const Atom* elem = l.element_type.resolved;
@@ -72,16 +73,18 @@ const Atom* Schema::Find(absl::string_view name) const {
   return it == by_name_.end() ? nullptr : &types_[it->second].atom;
 }
 
-absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(std::vector<TypeDef> types) {
+absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(
+    std::vector<TypeDef> types) {
   std::shared_ptr<Schema> s(new Schema());
   for (size_t i = 0; i < types.size(); ++i) {
     TypeDef& t = types[i];
     if (t.name.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("types[", i, "]: type has no name"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("types[", i, "]: type has no name"));
     }
     if (!s->by_name_.emplace(t.name, s->types_.size()).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("types[", i, "]: type \"", t.name, "\" is defined twice"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "types[", i, "]: type \"", t.name, "\" is defined twice"));
     }
     s->types_.push_back(std::move(t));
   }
@@ -93,7 +96,8 @@ absl::Status Schema::Link() {
   for (TypeDef& t : types_) {
     if (t.atom.Empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "type \"", t.name, "\": no scalar, list or map is declared (invalid atom)"));
+          "type \"", t.name,
+          "\": no scalar, list or map is declared (invalid atom)"));
     }
     if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
   }
@@ -102,28 +106,35 @@ absl::Status Schema::Link() {
 
 absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
   if (atom.list) {
-    if (absl::Status st = LinkRef(atom.list->element_type, absl::StrCat(where, ".elementType"));
+    if (absl::Status st = LinkRef(atom.list->element_type,
+                                  absl::StrCat(where, ".elementType"));
         !st.ok()) {
       return st;
     }
-    if (absl::Status st = CheckList(*atom.list, atom.list_relationship(), where); !st.ok()) {
+    if (absl::Status st =
+            CheckList(*atom.list, atom.list_relationship(), where);
+        !st.ok()) {
       return st;
     }
   }
   if (atom.map) {
     MapType& m = *atom.map;
     for (StructField& f : m.fields) {
-      if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name)); !st.ok()) return st;
+      if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
+          !st.ok())
+        return st;
     }
     if (m.element_type) {
-      if (absl::Status st = LinkRef(*m.element_type, absl::StrCat(where, ".elementType"));
+      if (absl::Status st =
+              LinkRef(*m.element_type, absl::StrCat(where, ".elementType"));
           !st.ok()) {
         return st;
       }
     }
     constexpr size_t kIndexThreshold = 8;
     if (m.fields.size() > kIndexThreshold) {
-      for (size_t i = 0; i < m.fields.size(); ++i) m.index.emplace(m.fields[i].name, i);
+      for (size_t i = 0; i < m.fields.size(); ++i)
+        m.index.emplace(m.fields[i].name, i);
     }
   }
   return absl::OkStatus();
@@ -134,19 +145,20 @@ absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
   if (!ref.named_type.empty()) {
     base = Find(ref.named_type);
     if (base == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, ": no type found matching \"", ref.named_type, "\""));
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": no type found matching \"", ref.named_type, "\""));
     }
   } else if (ref.inlined) {
     if (ref.inlined->Empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, ": inline type declares no scalar, list or map (invalid atom)"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          where,
+          ": inline type declares no scalar, list or map (invalid atom)"));
     }
     if (absl::Status st = LinkAtom(*ref.inlined, where); !st.ok()) return st;
     base = ref.inlined.get();
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": type reference has neither namedType nor an inline type"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": type reference has neither namedType nor an inline type"));
   }
   if (ref.element_relationship) {
     if (!base->map && !base->list) {
@@ -164,7 +176,5 @@ absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
   }
   return absl::OkStatus();
 }
-
-
 
 }  // namespace smdx

@@ -21,11 +21,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "typed/value.h"
 
 namespace smdx {
@@ -94,7 +94,9 @@ struct ListType {
   ElementRelationship element_relationship = ElementRelationship::kAtomic;
   std::vector<std::string> keys;
 
-  bool IsAssociative() const { return element_relationship == ElementRelationship::kAssociative; }
+  bool IsAssociative() const {
+    return element_relationship == ElementRelationship::kAssociative;
+  }
 };
 
 struct Atom {
@@ -107,16 +109,22 @@ struct Atom {
 
   bool Empty() const { return !scalar && !list && !map; }
   ElementRelationship list_relationship() const {
-    return relationship_override && !map ? *relationship_override : list->element_relationship;
+    return relationship_override && !map ? *relationship_override
+                                         : list->element_relationship;
   }
   ElementRelationship map_relationship() const {
-    return relationship_override ? *relationship_override : map->element_relationship;
+    return relationship_override ? *relationship_override
+                                 : map->element_relationship;
   }
-  bool IsAtomicList() const { return list_relationship() == ElementRelationship::kAtomic; }
+  bool IsAtomicList() const {
+    return list_relationship() == ElementRelationship::kAtomic;
+  }
   bool IsAssociativeList() const {
     return list_relationship() == ElementRelationship::kAssociative;
   }
-  bool IsAtomicMap() const { return map_relationship() == ElementRelationship::kAtomic; }
+  bool IsAtomicMap() const {
+    return map_relationship() == ElementRelationship::kAtomic;
+  }
 };
 
 struct TypeDef {
@@ -128,11 +136,13 @@ class Schema {
  public:
   // Builds a schema from type definitions: checks them and resolves every
   // reference. Errors name the type and the problem.
-  static absl::StatusOr<std::shared_ptr<const Schema>> Build(std::vector<TypeDef> types);
+  static absl::StatusOr<std::shared_ptr<const Schema>> Build(
+      std::vector<TypeDef> types);
 
   // Parses the SMD schema YAML (`types: [...]`, the format of
   // sigs.k8s.io/structured-merge-diff's typed.NewParser).
-  static absl::StatusOr<std::shared_ptr<const Schema>> ParseSmd(absl::string_view yaml);
+  static absl::StatusOr<std::shared_ptr<const Schema>> ParseSmd(
+      absl::string_view yaml);
 
   // The named type's atom, or nullptr.
   const Atom* Find(absl::string_view name) const;

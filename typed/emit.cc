@@ -215,8 +215,9 @@ std::vector<const MapEntry*> SortedByKey(const Map& m) {
   std::vector<const MapEntry*> sorted;
   sorted.reserve(m.size());
   for (const MapEntry& e : m) sorted.push_back(&e);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
+  std::sort(
+      sorted.begin(), sorted.end(),
+      [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
   return sorted;
 }
 
@@ -517,8 +518,7 @@ void AppendYamlEntryValue(std::string* out, const Value& v, int col) {
 // need the explicit "? key" form.
 constexpr size_t kMaxImplicitKeyLength = 1000;
 
-void AppendYamlMap(std::string* out, const Map& m, int col,
-                   bool inline_first) {
+void AppendYamlMap(std::string* out, const Map& m, int col, bool inline_first) {
   bool first = true;
   for (const MapEntry& e : m) {
     if (!(first && inline_first)) AppendIndent(out, col);

@@ -68,7 +68,8 @@ class Walker {
   Walker(Mode mode, Comparison* cmp) : mode_(mode), cmp_(cmp) {}
 
   // Walks one node. Sets *has_out and *out in merge mode.
-  void Walk(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out) {
+  void Walk(const Atom* atom, const Value* lhs, const Value* rhs, Value* out,
+            bool* has_out) {
     *has_out = false;
     if (lhs == nullptr && rhs == nullptr) return;
     if (atom == nullptr) {
@@ -99,9 +100,12 @@ class Walker {
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:
-  void Error(absl::string_view msg) { errors_.push_back(absl::StrCat(PathString(path_), ": ", msg)); }
+  void Error(absl::string_view msg) {
+    errors_.push_back(absl::StrCat(PathString(path_), ": ", msg));
+  }
 
-  void Leaf(const Value* lhs, const Value* rhs, Value* out, bool* has_out, bool* in_leaf) {
+  void Leaf(const Value* lhs, const Value* rhs, Value* out, bool* has_out,
+            bool* in_leaf) {
     if (*in_leaf) return;
     *in_leaf = true;
     if (mode_ == Mode::kMerge) {
@@ -118,8 +122,8 @@ class Walker {
     }
   }
 
-  void WalkKind(Narrowed::Kind kind, const Atom* atom, const Value* lhs, const Value* rhs,
-                Value* out, bool* has_out, bool* in_leaf) {
+  void WalkKind(Narrowed::Kind kind, const Atom* atom, const Value* lhs,
+                const Value* rhs, Value* out, bool* has_out, bool* in_leaf) {
     switch (kind) {
       case Narrowed::kScalar:
         Leaf(lhs, rhs, out, has_out, in_leaf);
@@ -136,11 +140,12 @@ class Walker {
     }
   }
 
-  void WalkMap(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out,
-               bool* in_leaf) {
+  void WalkMap(const Atom* atom, const Value* lhs, const Value* rhs, Value* out,
+               bool* has_out, bool* in_leaf) {
     const Map* ml = lhs != nullptr && lhs->IsMap() ? &lhs->map() : nullptr;
     const Map* mr = rhs != nullptr && rhs->IsMap() ? &rhs->map() : nullptr;
-    bool empty = (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
+    bool empty =
+        (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
     if (atom->IsAtomicMap() || empty) {
       Leaf(lhs, rhs, out, has_out, in_leaf);
       return;
@@ -156,7 +161,8 @@ class Walker {
     if (ml != nullptr) {
       for (const MapEntry& e : *ml) {
         path_.push_back(PathElement::Field(e.key));
-        Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out, &child_has);
+        Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out,
+             &child_has);
         path_.pop_back();
         if (child_has) result.Append(e.key, std::move(child_out));
       }
@@ -183,7 +189,8 @@ class Walker {
     idx->items.reserve(list->size());
     idx->observed.reserve(list->size());
     for (size_t i = 0; i < list->size(); ++i) {
-      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, (*list)[i], i);
+      absl::StatusOr<PathElement> pe =
+          internal::ListItemElement(atom, (*list)[i], i);
       if (!pe.ok()) {
         Error(absl::StrCat("element ", i, ": ", pe.status().message()));
         continue;
@@ -195,11 +202,12 @@ class Walker {
     }
   }
 
-  void WalkList(const Atom* atom, const Value* lhs, const Value* rhs, Value* out, bool* has_out,
-                bool* in_leaf) {
+  void WalkList(const Atom* atom, const Value* lhs, const Value* rhs,
+                Value* out, bool* has_out, bool* in_leaf) {
     const List* ll = lhs != nullptr && lhs->IsList() ? &lhs->list() : nullptr;
     const List* lr = rhs != nullptr && rhs->IsList() ? &rhs->list() : nullptr;
-    bool empty = (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
+    bool empty =
+        (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
     if (atom->IsAtomicList() || empty) {
       Leaf(lhs, rhs, out, has_out, in_leaf);
       return;
@@ -221,8 +229,8 @@ class Walker {
     }
   }
 
-  void WalkItem(const Atom* elem, const PathElement& pe, const Value* l, const Value* r,
-                List* result) {
+  void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,
+                const Value* r, List* result) {
     path_.push_back(pe);
     Value child_out;
     bool child_has = false;
@@ -231,7 +239,8 @@ class Walker {
     if (child_has && result != nullptr) result->push_back(std::move(child_out));
   }
 
-  static std::vector<const Value*> Group(const List* list, const IndexedList& idx,
+  static std::vector<const Value*> Group(const List* list,
+                                         const IndexedList& idx,
                                          const PathElement& pe) {
     std::vector<const Value*> out;
     for (size_t k = 0; k < idx.pes.size(); ++k) {
@@ -245,8 +254,8 @@ class Walker {
   // whole group: an unchanged group records nothing; a changed one is
   // modified, and a single item on the other side is walked against nothing
   // so that its own fields are released or claimed.
-  void CompareItems(const Atom* elem, const List* ll, const List* lr, const IndexedList& il,
-                    const IndexedList& ir) {
+  void CompareItems(const Atom* elem, const List* ll, const List* lr,
+                    const IndexedList& il, const IndexedList& ir) {
     auto visit = [&](const PathElement& pe, int cl, int cr) {
       if (cl <= 1 && cr <= 1) {
         WalkItem(elem, pe, il.Unique(pe), ir.Unique(pe), nullptr);
@@ -255,7 +264,8 @@ class Walker {
       std::vector<const Value*> gl = Group(ll, il, pe);
       std::vector<const Value*> gr = Group(lr, ir, pe);
       bool same = gl.size() == gr.size();
-      for (size_t k = 0; same && k < gl.size(); ++k) same = Equals(*gl[k], *gr[k]);
+      for (size_t k = 0; same && k < gl.size(); ++k)
+        same = Equals(*gl[k], *gr[k]);
       if (same) return;
       path_.push_back(pe);
       if (cl == 1) {
@@ -293,10 +303,11 @@ class Walker {
   // the right come where the right has them. A key duplicated on the left is
   // replaced as a whole by the right's item, or kept as is when the right
   // does not mention it.
-  void MergeItems(const Atom* elem, const List* ll, const List* lr, const IndexedList& il,
-                  const IndexedList& ir, List* result) {
+  void MergeItems(const Atom* elem, const List* ll, const List* lr,
+                  const IndexedList& il, const IndexedList& ir, List* result) {
     result->reserve(std::max(il.pes.size(), ir.pes.size()));
-    std::vector<size_t> shared;  // indexes into ir.pes of items also on the left
+    std::vector<size_t>
+        shared;  // indexes into ir.pes of items also on the left
     for (size_t k = 0; k < ir.pes.size(); ++k) {
       if (il.Find(ir.pes[k]) != nullptr) shared.push_back(k);
     }
@@ -318,7 +329,8 @@ class Walker {
           if (next_shared < shared.size()) ++next_shared;
           continue;
         }
-        if (ir.Find(pe) != nullptr && next_shared < shared.size() && !next_is(pe)) {
+        if (ir.Find(pe) != nullptr && next_shared < shared.size() &&
+            !next_is(pe)) {
           ++li;  // shared, but its turn comes with the right's order
           continue;
         }
@@ -365,7 +377,8 @@ Comparison Compare(const Type& type, const Value* lhs, const Value* rhs) {
   return cmp;
 }
 
-absl::StatusOr<Value> Merge(const Type& type, const Value* lhs, const Value* rhs) {
+absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
+                            const Value* rhs) {
   Walker w(Mode::kMerge, nullptr);
   Value out;
   bool has_out = false;

@@ -6,7 +6,6 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -93,9 +92,6 @@ class ValueBuilder {
     return !frames_.empty() && frames_.back().container.IsMap() &&
            !frames_.back().has_key;
   }
-  bool Done() const { return has_root_; }
-  size_t depth() const { return frames_.size(); }
-
   absl::Status Open(bool is_map) {
     if (frames_.size() >= kMaxParseDepth) {
       return absl::InvalidArgumentError(DepthError(Path(), kMaxParseDepth));
@@ -119,32 +115,31 @@ class ValueBuilder {
     return absl::OkStatus();
   }
 
-  // Adds a complete value at the current position and returns it.
-  // REQUIRES: !ExpectingKey() and !Done().
-  Value& Add(Value v) {
+  // Adds a complete value at the current position. (Taking an rvalue
+  // reference rather than a value also keeps GCC 12 from false
+  // -Wmaybe-uninitialized warnings about moved variants under sanitizers.)
+  // REQUIRES: !ExpectingKey(), and no root value yet if no container is open.
+  void Add(Value&& v) {
     if (frames_.empty()) {
       root_ = std::move(v);
       has_root_ = true;
-      return root_;
+      return;
     }
     Frame& f = frames_.back();
     if (f.container.IsMap()) {
-      Map& m = f.container.map();
-      m.Append(std::move(f.key), std::move(v));
+      f.container.map().Append(std::move(f.key), std::move(v));
       f.key.clear();
       f.has_key = false;
-      return m.entries().back().value;
+      return;
     }
-    List& l = f.container.list();
-    l.push_back(std::move(v));
-    return l.back();
+    f.container.list().push_back(std::move(v));
   }
 
-  // Closes the innermost container, adds it to its parent and returns it.
-  Value& Close() {
+  // Closes the innermost container and adds it to its parent.
+  void Close() {
     Value v = std::move(frames_.back().container);
     frames_.pop_back();
-    return Add(std::move(v));
+    Add(std::move(v));
   }
 
   // The position of the value most recently added.
@@ -272,7 +267,8 @@ class JsonHandler {
     return AddValue(Value(static_cast<double>(u)));
   }
   bool number_float(json::number_float_t f, const json::string_t& text) {
-    // nlohmann reads 1e400 as infinity; Go refuses it.
+    // nlohmann reports overflow through parse_error; this guards against
+    // an infinity slipping through anyway, which Go would refuse.
     if (!std::isfinite(f)) {
       return Fail(absl::InvalidArgumentError(absl::StrCat(
           builder_.Path(), ": number ", text, " is out of range")));
@@ -333,7 +329,7 @@ class JsonHandler {
     return std::string(what);
   }
 
-  bool AddValue(Value v) {
+  bool AddValue(Value&& v) {
     builder_.Add(std::move(v));
     return true;
   }
@@ -353,7 +349,8 @@ class JsonHandler {
 
 // Parses JSON; *syntax_error tells whether a failure was a syntax error (as
 // opposed to a duplicate key, the depth limit or an out-of-range number).
-absl::StatusOr<Value> ParseJsonImpl(absl::string_view text, bool* syntax_error) {
+absl::StatusOr<Value> ParseJsonImpl(absl::string_view text,
+                                    bool* syntax_error) {
   *syntax_error = false;
   bool blank = true;
   for (char c : text) {
@@ -370,7 +367,8 @@ absl::StatusOr<Value> ParseJsonImpl(absl::string_view text, bool* syntax_error) 
   bool ok;
   try {
     ok = nlohmann::json::sax_parse(text.data(), text.data() + text.size(),
-                                   &handler, nlohmann::json::input_format_t::json,
+                                   &handler,
+                                   nlohmann::json::input_format_t::json,
                                    /*strict=*/true, /*ignore_comments=*/false);
   } catch (const std::exception& e) {
     *syntax_error = true;
@@ -493,7 +491,6 @@ bool ParseGoFloat(absl::string_view s, double* out) {
   // other than the decimal point, which the "C" locale programs run in
   // keeps as '.'.
   std::string copy(s);
-  errno = 0;
   d = std::strtod(copy.c_str(), nullptr);
   if (std::isinf(d)) return false;
   *out = d;
@@ -506,25 +503,25 @@ struct Constant {
 };
 
 constexpr Constant kConstants[] = {
-    {"", Constant::kNull},         {"~", Constant::kNull},
-    {"null", Constant::kNull},     {"Null", Constant::kNull},
-    {"NULL", Constant::kNull},     {"y", Constant::kTrue},
-    {"Y", Constant::kTrue},        {"yes", Constant::kTrue},
-    {"Yes", Constant::kTrue},      {"YES", Constant::kTrue},
-    {"true", Constant::kTrue},     {"True", Constant::kTrue},
-    {"TRUE", Constant::kTrue},     {"on", Constant::kTrue},
-    {"On", Constant::kTrue},       {"ON", Constant::kTrue},
-    {"n", Constant::kFalse},       {"N", Constant::kFalse},
-    {"no", Constant::kFalse},      {"No", Constant::kFalse},
-    {"NO", Constant::kFalse},      {"false", Constant::kFalse},
-    {"False", Constant::kFalse},   {"FALSE", Constant::kFalse},
-    {"off", Constant::kFalse},     {"Off", Constant::kFalse},
-    {"OFF", Constant::kFalse},     {".nan", Constant::kNaN},
-    {".NaN", Constant::kNaN},      {".NAN", Constant::kNaN},
-    {".inf", Constant::kPosInf},   {".Inf", Constant::kPosInf},
-    {".INF", Constant::kPosInf},   {"+.inf", Constant::kPosInf},
-    {"+.Inf", Constant::kPosInf},  {"+.INF", Constant::kPosInf},
-    {"-.inf", Constant::kNegInf},  {"-.Inf", Constant::kNegInf},
+    {"", Constant::kNull},        {"~", Constant::kNull},
+    {"null", Constant::kNull},    {"Null", Constant::kNull},
+    {"NULL", Constant::kNull},    {"y", Constant::kTrue},
+    {"Y", Constant::kTrue},       {"yes", Constant::kTrue},
+    {"Yes", Constant::kTrue},     {"YES", Constant::kTrue},
+    {"true", Constant::kTrue},    {"True", Constant::kTrue},
+    {"TRUE", Constant::kTrue},    {"on", Constant::kTrue},
+    {"On", Constant::kTrue},      {"ON", Constant::kTrue},
+    {"n", Constant::kFalse},      {"N", Constant::kFalse},
+    {"no", Constant::kFalse},     {"No", Constant::kFalse},
+    {"NO", Constant::kFalse},     {"false", Constant::kFalse},
+    {"False", Constant::kFalse},  {"FALSE", Constant::kFalse},
+    {"off", Constant::kFalse},    {"Off", Constant::kFalse},
+    {"OFF", Constant::kFalse},    {".nan", Constant::kNaN},
+    {".NaN", Constant::kNaN},     {".NAN", Constant::kNaN},
+    {".inf", Constant::kPosInf},  {".Inf", Constant::kPosInf},
+    {".INF", Constant::kPosInf},  {"+.inf", Constant::kPosInf},
+    {"+.Inf", Constant::kPosInf}, {"+.INF", Constant::kPosInf},
+    {"-.inf", Constant::kNegInf}, {"-.Inf", Constant::kNegInf},
     {"-.INF", Constant::kNegInf},
 };
 
@@ -631,6 +628,7 @@ class YamlHandler : public YAML::EventHandler {
     }
     builder_ = ValueBuilder();
     anchors_.clear();
+    open_anchors_.clear();
     anchor_names_.clear();
     nodes_ = 0;
     doc_start_ = mark.pos;
@@ -722,9 +720,9 @@ class YamlHandler : public YAML::EventHandler {
   }
 
   [[noreturn]] void NonScalarKey(const YAML::Mark& mark, Value::Kind kind) {
-    Fail(mark, absl::StrCat("map key must be a scalar, found a ",
-                            KindName(kind), ", in the map at ",
-                            builder_.Path()));
+    Fail(mark,
+         absl::StrCat("map key must be a scalar, found a ", KindName(kind),
+                      ", in the map at ", builder_.Path()));
   }
 
   std::string AnchorName(YAML::anchor_t anchor) const {
@@ -915,9 +913,8 @@ absl::StatusOr<Value> ParseYaml(absl::string_view text) {
     for (size_t i = 0; i < pos && i < text.size(); ++i) {
       if (text[i] == '\n') ++line;
     }
-    return absl::InvalidArgumentError(
-        absl::StrCat("line ", line,
-                     ": expected a single YAML document, found another"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "line ", line, ": expected a single YAML document, found another"));
   }
   return std::move((*docs)[0].value);
 }

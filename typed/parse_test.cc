@@ -154,7 +154,8 @@ TEST(ParseJson, DuplicateKeyNamesItsPath) {
 
 TEST(ParseJson, DuplicateKeyFoundInLargeMap) {
   std::string text = "{";
-  for (int i = 0; i < 1000; ++i) absl::StrAppend(&text, "\"k", i, "\":", i, ",");
+  for (int i = 0; i < 1000; ++i)
+    absl::StrAppend(&text, "\"k", i, "\":", i, ",");
   text += "\"k500\":0}";
   EXPECT_EQ(JsonError(text), ".k500: duplicate key \"k500\"");
 }
@@ -184,7 +185,8 @@ TEST(ParseJson, EmptyDocumentIsAnError) {
 }
 
 TEST(ParseJson, NumberOutOfRangeIsAnError) {
-  EXPECT_EQ(JsonError(R"({"a":[1e400]})"), ".a[0]: number 1e400 is out of range");
+  EXPECT_EQ(JsonError(R"({"a":[1e400]})"),
+            ".a[0]: number 1e400 is out of range");
 }
 
 std::string Nested(char open, char close, size_t depth) {
@@ -194,7 +196,8 @@ std::string Nested(char open, char close, size_t depth) {
 TEST(ParseJson, AcceptsNestingUpToTheLimit) {
   Value v = MustParseJson(Nested('[', ']', kMaxParseDepth));
   size_t depth = 0;
-  for (const Value* p = &v; p->IsList(); p = p->list().empty() ? nullptr : &p->list()[0]) {
+  for (const Value* p = &v; p->IsList();
+       p = p->list().empty() ? nullptr : &p->list()[0]) {
     ++depth;
     if (p->list().empty()) break;
   }
@@ -235,9 +238,9 @@ TEST(ParseJson, TenMegabyteDocumentParsesQuickly) {
   std::string text = BigJson();
   auto start = std::chrono::steady_clock::now();
   Value v = MustParseJson(text);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ASSERT_TRUE(v.IsList());
   EXPECT_GT(v.list().size(), 50000u);
   // Generous: well under a second on a laptop, even without optimization.
@@ -330,8 +333,8 @@ TEST(ParseYaml, PlainScalarsResolveByYaml11Rules) {
   };
   for (const Case& c : cases) {
     Value got = internal::ResolvePlainYamlScalar(c.text);
-    EXPECT_TRUE(Same(got, c.want))
-        << "'" << c.text << "' -> " << ToJson(got) << " want " << ToJson(c.want);
+    EXPECT_TRUE(Same(got, c.want)) << "'" << c.text << "' -> " << ToJson(got)
+                                   << " want " << ToJson(c.want);
     // "v: -" and "v: " are not scalars in YAML text.
     if (!c.text.empty() && c.text != "-") {
       Value parsed = YamlScalar(c.text);
@@ -396,9 +399,9 @@ TEST(ParseYaml, DocumentShapes) {
   Value want = MapOf({
       {"apiVersion", Value("v1")},
       {"kind", Value("Pod")},
-      {"metadata",
-       MapOf({{"name", Value("web")},
-              {"labels", MapOf({{"app", Value("web")}, {"tier", Value("1")}})}})},
+      {"metadata", MapOf({{"name", Value("web")},
+                          {"labels", MapOf({{"app", Value("web")},
+                                            {"tier", Value("1")}})}})},
       {"spec",
        MapOf({{"containers",
                ListOf({MapOf({{"name", Value("web")},
@@ -427,9 +430,9 @@ TEST(ParseYaml, ScalarKeysBecomeTheirKubernetesTextForm) {
       "\"2\": quoted\n");
   std::vector<std::string> keys;
   for (const MapEntry& e : v.map()) keys.push_back(e.key);
-  EXPECT_THAT(keys, ::testing::ElementsAre("1", "16", "true", "false", "null",
-                                           "1.5", "0.1", "1000",
-                                           "1.2345679e+08", ".inf", "2"))
+  EXPECT_THAT(
+      keys, ::testing::ElementsAre("1", "16", "true", "false", "null", "1.5",
+                                   "0.1", "1000", "1.2345679e+08", ".inf", "2"))
       << ToJson(v);
 }
 
@@ -446,14 +449,18 @@ TEST(ParseYaml, NonScalarKeyIsAnError) {
 }
 
 TEST(ParseYaml, DuplicateKeyNamesPathKeyAndLine) {
-  EXPECT_EQ(YamlError("spec:\n  containers:\n  - name: a\n    image: x\n"
-                      "    name: b\n"),
-            "line 5, column 5: .spec.containers[0].name: duplicate key \"name\"");
-  EXPECT_EQ(YamlError("metadata:\n  labels:\n    a.b: x\n    a.b: y\n"),
-            "line 4, column 5: .metadata.labels[\"a.b\"]: duplicate key \"a.b\"");
+  EXPECT_EQ(
+      YamlError("spec:\n  containers:\n  - name: a\n    image: x\n"
+                "    name: b\n"),
+      "line 5, column 5: .spec.containers[0].name: duplicate key \"name\"");
+  EXPECT_EQ(
+      YamlError("metadata:\n  labels:\n    a.b: x\n    a.b: y\n"),
+      "line 4, column 5: .metadata.labels[\"a.b\"]: duplicate key \"a.b\"");
   // Keys that differ as text but not as resolved keys collide too.
-  EXPECT_EQ(YamlError("1: a\n0x1: b\n"), "line 2, column 1: [\"1\"]: duplicate key \"1\"");
-  EXPECT_EQ(YamlError("{a: 1, a: 2}"), "line 1, column 8: .a: duplicate key \"a\"");
+  EXPECT_EQ(YamlError("1: a\n0x1: b\n"),
+            "line 2, column 1: [\"1\"]: duplicate key \"1\"");
+  EXPECT_EQ(YamlError("{a: 1, a: 2}"),
+            "line 1, column 8: .a: duplicate key \"a\"");
   EXPECT_EQ(YamlError("true: a\nyes: b\n"),
             "line 2, column 1: .true: duplicate key \"true\"");
 }
@@ -468,7 +475,8 @@ TEST(ParseYaml, AliasesCopyTheAnchoredValue) {
       "num: &n 0x10\n"
       "m: *n\n"
       "list: [&s str, *s, *b]\n");
-  Value b = MapOf({{"cpu", Value(1)}, {"mem", ListOf({Value("a"), Value("b")})}});
+  Value b =
+      MapOf({{"cpu", Value(1)}, {"mem", ListOf({Value("a"), Value("b")})}});
   Value want = MapOf({{"base", b},
                       {"copy", b},
                       {"num", Value(16)},
@@ -511,20 +519,22 @@ TEST(ParseYaml, AliasBombIsRejected) {
   std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i <= 9; ++i) {
     absl::StrAppend(&text, "a", i, ": &a", i, " [");
-    for (int j = 0; j < 10; ++j) absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
+    for (int j = 0; j < 10; ++j)
+      absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
     text += "]\n";
   }
-  EXPECT_THAT(YamlError(text),
-              ::testing::MatchesRegex("line [0-9]+, column [0-9]+: document too "
-                                      "large after alias expansion \\(more than "
-                                      "10000000 nodes\\)"));
+  EXPECT_THAT(YamlError(text), ::testing::MatchesRegex(
+                                   "line [0-9]+, column [0-9]+: document too "
+                                   "large after alias expansion \\(more than "
+                                   "10000000 nodes\\)"));
 }
 
 TEST(ParseYaml, ModestAliasExpansionIsAllowed) {
   std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i <= 4; ++i) {
     absl::StrAppend(&text, "a", i, ": &a", i, " [");
-    for (int j = 0; j < 10; ++j) absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
+    for (int j = 0; j < 10; ++j)
+      absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
     text += "]\n";
   }
   Value v = MustParseYaml(text);
@@ -581,12 +591,14 @@ TEST(ParseYaml, SyntaxErrorsSayLineAndColumn) {
 
 TEST(ParseYaml, ContentAfterTheRootNodeIsAnError) {
   // yaml-cpp on its own would start a second document at "b".
-  EXPECT_EQ(YamlError("- a\nb: c\n"),
-            "line 2, column 1: unexpected content after the end of the document "
-            "(a new document must start with ---)");
-  EXPECT_EQ(Msg(ParseYamlDocuments("- a\n# c\nb: c\n").status()),
-            "line 3, column 1: unexpected content after the end of the document "
-            "(a new document must start with ---)");
+  EXPECT_EQ(
+      YamlError("- a\nb: c\n"),
+      "line 2, column 1: unexpected content after the end of the document "
+      "(a new document must start with ---)");
+  EXPECT_EQ(
+      Msg(ParseYamlDocuments("- a\n# c\nb: c\n").status()),
+      "line 3, column 1: unexpected content after the end of the document "
+      "(a new document must start with ---)");
   absl::StatusOr<std::vector<Value>> docs =
       ParseYamlDocuments("a: 1\n...\n# next\nb: 2\n");
   ASSERT_TRUE(docs.ok()) << docs.status();
@@ -608,7 +620,8 @@ TEST(ParseYaml, HundredThousandLevelsGiveDepthErrorNotCrash) {
   std::string dashes;
   for (int i = 0; i < 100000; ++i) dashes += "- ";
   dashes += "x\n";
-  EXPECT_THAT(YamlError(dashes), HasSubstr("nesting deeper than 499 levels at [0]"));
+  EXPECT_THAT(YamlError(dashes),
+              HasSubstr("nesting deeper than 499 levels at [0]"));
 }
 
 TEST(ParseYaml, NestingJustUnderYamlCppLimitParses) {
@@ -628,30 +641,31 @@ TEST(ParseYaml, TenMegabyteDocumentParses) {
   }
   auto start = std::chrono::steady_clock::now();
   Value v = MustParseYaml(text);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ASSERT_TRUE(v.IsList());
   EXPECT_GT(v.list().size(), 50000u);
   EXPECT_LT(seconds, 60.0);
-  EXPECT_TRUE(Same(v.list()[7].map().Find("ports")->list()[0],
-                   MapOf({{"containerPort", Value(8080)},
-                          {"protocol", Value("TCP")}})));
+  EXPECT_TRUE(Same(
+      v.list()[7].map().Find("ports")->list()[0],
+      MapOf({{"containerPort", Value(8080)}, {"protocol", Value("TCP")}})));
 }
 
 // ---------------------------------------------------------------------------
 // ParseYamlOrJson
 
 TEST(ParseYamlOrJson, JsonLookingTextIsJson) {
-  EXPECT_TRUE(Same(*ParseYamlOrJson(" {\"a\": 1.0}"), MapOf({{"a", Value(1.0)}})));
+  EXPECT_TRUE(
+      Same(*ParseYamlOrJson(" {\"a\": 1.0}"), MapOf({{"a", Value(1.0)}})));
   EXPECT_TRUE(Same(*ParseYamlOrJson("[\"yes\"]"), ListOf({Value("yes")})));
 }
 
 TEST(ParseYamlOrJson, FlowYamlThatIsNotJsonFallsBackToYaml) {
   absl::StatusOr<Value> v = ParseYamlOrJson("{a: yes, b: [1, 2,]}");
   ASSERT_TRUE(v.ok()) << v.status();
-  EXPECT_TRUE(Same(*v, MapOf({{"a", Value(true)},
-                              {"b", ListOf({Value(1), Value(2)})}})));
+  EXPECT_TRUE(Same(
+      *v, MapOf({{"a", Value(true)}, {"b", ListOf({Value(1), Value(2)})}})));
 }
 
 TEST(ParseYamlOrJson, JsonErrorWinsWhenNeitherParses) {
@@ -682,10 +696,12 @@ TEST(ToJson, EscapesStringsLikeGo) {
   };
   const Case cases[] = {
       {"plain", R"("plain")"},
-      {"<a href=\"x\">&</a>", R"("\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e")"},
+      {"<a href=\"x\">&</a>",
+       R"("\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e")"},
       {"back\\slash", R"("back\\slash")"},
       {"\n\r\t", R"("\n\r\t")"},
-      {std::string("\x00\x01\x08\x0c\x1f", 5), R"("\u0000\u0001\u0008\u000c\u001f")"},
+      {std::string("\x00\x01\x08\x0c\x1f", 5),
+       R"("\u0000\u0001\u0008\u000c\u001f")"},
       {"\x7f", "\"\x7f\""},
       {"caf\xc3\xa9 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\""},
       {"line\xe2\x80\xa8sep\xe2\x80\xa9", R"("line\u2028sep\u2029")"},
@@ -757,31 +773,37 @@ TEST(ToJson, GoFloatFormats) {
 }
 
 TEST(ToJson, CompactWithMapsInInsertionOrder) {
-  Value v = MapOf({{"b", Value(1)},
-                   {"a", ListOf({Value(), Value(true), Value(false), Value(-7),
-                                 Value(2.5), Value("x"), Value::MakeMap(),
-                                 Value::MakeList()})},
-                   {"c", MapOf({{"z", Value(1)}, {"y", Value(2)}})}});
-  EXPECT_EQ(ToJson(v),
-            R"({"b":1,"a":[null,true,false,-7,2.5,"x",{},[]],"c":{"z":1,"y":2}})");
-  EXPECT_EQ(ToJsonSorted(v),
-            R"({"a":[null,true,false,-7,2.5,"x",{},[]],"b":1,"c":{"y":2,"z":1}})");
+  Value v = MapOf(
+      {{"b", Value(1)},
+       {"a", ListOf({Value(), Value(true), Value(false), Value(-7), Value(2.5),
+                     Value("x"), Value::MakeMap(), Value::MakeList()})},
+       {"c", MapOf({{"z", Value(1)}, {"y", Value(2)}})}});
+  EXPECT_EQ(
+      ToJson(v),
+      R"({"b":1,"a":[null,true,false,-7,2.5,"x",{},[]],"c":{"z":1,"y":2}})");
+  EXPECT_EQ(
+      ToJsonSorted(v),
+      R"({"a":[null,true,false,-7,2.5,"x",{},[]],"b":1,"c":{"y":2,"z":1}})");
   std::string out = "prefix:";
   AppendJson(&out, Value(int64_t{-9223372036854775807 - 1}));
   EXPECT_EQ(out, "prefix:-9223372036854775808");
 }
 
 TEST(ToJson, SortsKeysBytewiseLikeGo) {
-  Value v = MapOf({{"b", Value(1)}, {"B", Value(2)}, {"\xc3\xa9", Value(3)},
-                   {"a", Value(4)}, {"", Value(5)}});
+  Value v = MapOf({{"b", Value(1)},
+                   {"B", Value(2)},
+                   {"\xc3\xa9", Value(3)},
+                   {"a", Value(4)},
+                   {"", Value(5)}});
   EXPECT_EQ(ToJsonSorted(v), "{\"\":5,\"B\":2,\"a\":4,\"b\":1,\"\xc3\xa9\":3}");
 }
 
 TEST(ToJson, RoundTripsThroughParseJson) {
   Value v = MustParseJson(
       R"({"a":[1,-2,0.5,1e-7,1e+21,"\u003c\u2028",true,null,{}],"b":{"c":"d"}})");
-  EXPECT_EQ(ToJson(v),
-            R"({"a":[1,-2,0.5,1e-7,1e+21,"\u003c\u2028",true,null,{}],"b":{"c":"d"}})");
+  EXPECT_EQ(
+      ToJson(v),
+      R"({"a":[1,-2,0.5,1e-7,1e+21,"\u003c\u2028",true,null,{}],"b":{"c":"d"}})");
   EXPECT_TRUE(Same(MustParseJson(ToJson(v)), v));
 }
 
@@ -796,20 +818,22 @@ TEST(ToYaml, WritesBlockStyleLikeKubectl) {
        MapOf({{"labels", MapOf({{"app.kubernetes.io/name", Value("web")}})},
               {"name", Value("web")}})},
       {"spec",
-       MapOf({{"containers",
-               ListOf({MapOf({{"args", ListOf({Value("--port=80"), Value("true")})},
-                              {"image", Value("nginx:1.25")},
-                              {"name", Value("web")},
-                              {"ports", ListOf({MapOf({{"containerPort", Value(80)},
-                                                       {"protocol", Value("TCP")}})})}})})},
-              {"nodeSelector", Value::MakeMap()},
-              {"tolerations", Value::MakeList()},
-              {"priority", Value()},
-              {"ratio", Value(0.5)},
-              {"weight", Value(1.0)},
-              {"matrix", ListOf({ListOf({Value(1), Value(2)}), ListOf({})})},
-              {"script", Value("echo hi\nexit 0\n")},
-              {"noNewline", Value("a\n  b")}})},
+       MapOf(
+           {{"containers",
+             ListOf({MapOf(
+                 {{"args", ListOf({Value("--port=80"), Value("true")})},
+                  {"image", Value("nginx:1.25")},
+                  {"name", Value("web")},
+                  {"ports", ListOf({MapOf({{"containerPort", Value(80)},
+                                           {"protocol", Value("TCP")}})})}})})},
+            {"nodeSelector", Value::MakeMap()},
+            {"tolerations", Value::MakeList()},
+            {"priority", Value()},
+            {"ratio", Value(0.5)},
+            {"weight", Value(1.0)},
+            {"matrix", ListOf({ListOf({Value(1), Value(2)}), ListOf({})})},
+            {"script", Value("echo hi\nexit 0\n")},
+            {"noNewline", Value("a\n  b")}})},
   });
   EXPECT_EQ(ToYaml(v),
             "apiVersion: v1\n"
@@ -951,8 +975,9 @@ TEST(ToYaml, FloatsStayFloats) {
 
 TEST(ToYaml, LongKeysUseExplicitKeySyntax) {
   std::string key(2000, 'k');
-  Value v = MapOf({{key, MapOf({{"a", Value(1)}})},
-                   {"list", MapOf({{key, ListOf({Value(1)})}, {"x", Value(2)}})}});
+  Value v =
+      MapOf({{key, MapOf({{"a", Value(1)}})},
+             {"list", MapOf({{key, ListOf({Value(1)})}, {"x", Value(2)}})}});
   EXPECT_EQ(ToYaml(v), "? " + key + "\n:\n  a: 1\nlist:\n  ? " + key +
                            "\n  :\n  - 1\n  x: 2\n");
   EXPECT_TRUE(Same(MustParseYaml(ToYaml(v)), v));
@@ -1116,11 +1141,22 @@ class RandomValues {
 
   std::string RandomString() {
     static const char* const kPieces[] = {
-        "a",  "Z",  "0", "1",  "9",     ".",  "-",  "+",   "_",  "e",  "x",
-        "y",  "n",  ":", " ",  "#",     "\n", "\t", "\"",  "'",  "\\", "[",
-        "]",  "{",  "}", ",",  "&",     "*",  "!",  "|",   ">",  "%",  "@",
-        "`",  "?",  "~", "<",  "\xc3\xa9", "\xe2\x80\xa8", "true", "null",
-        "0x", ".inf", "---", "...", "\r", "yes", "1.5",
+        "a",    "Z",        "0",
+        "1",    "9",        ".",
+        "-",    "+",        "_",
+        "e",    "x",        "y",
+        "n",    ":",        " ",
+        "#",    "\n",       "\t",
+        "\"",   "'",        "\\",
+        "[",    "]",        "{",
+        "}",    ",",        "&",
+        "*",    "!",        "|",
+        ">",    "%",        "@",
+        "`",    "?",        "~",
+        "<",    "\xc3\xa9", "\xe2\x80\xa8",
+        "true", "null",     "0x",
+        ".inf", "---",      "...",
+        "\r",   "yes",      "1.5",
     };
     std::string s;
     int n = Uniform(6);

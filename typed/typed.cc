@@ -8,10 +8,12 @@
 
 namespace smdx {
 
-absl::StatusOr<Type> Type::Named(std::shared_ptr<const Schema> schema, absl::string_view name) {
+absl::StatusOr<Type> Type::Named(std::shared_ptr<const Schema> schema,
+                                 absl::string_view name) {
   const Atom* root = schema->Find(name);
   if (root == nullptr) {
-    return absl::NotFoundError(absl::StrCat("no type named \"", name, "\" in the schema"));
+    return absl::NotFoundError(
+        absl::StrCat("no type named \"", name, "\" in the schema"));
   }
   return Type(std::move(schema), root, std::string(name));
 }
@@ -36,9 +38,10 @@ Narrowed Narrow(const Atom* atom, const Value* v) {
   return {atom, Narrowed::kNone};
 }
 
-absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom, const Value& item,
-                                            size_t index) {
-  if (!list_atom.IsAssociativeList()) return PathElement::Index(static_cast<int64_t>(index));
+absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
+                                            const Value& item, size_t index) {
+  if (!list_atom.IsAssociativeList())
+    return PathElement::Index(static_cast<int64_t>(index));
   const ListType& lt = *list_atom.list;
   if (lt.keys.empty()) {
     if (item.IsMap()) {
@@ -46,22 +49,27 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom, const Value& 
           "associative list without keys has an element that's a map type");
     }
     if (item.IsList()) {
-      return absl::InvalidArgumentError("not supported: associative list with lists as elements");
+      return absl::InvalidArgumentError(
+          "not supported: associative list with lists as elements");
     }
     if (item.IsNull()) {
       return absl::InvalidArgumentError(
-          "associative list without keys has an element that's an explicit null");
+          "associative list without keys has an element that's an explicit "
+          "null");
     }
     return PathElement::OfValue(item);
   }
   if (item.IsNull()) {
-    return absl::InvalidArgumentError("associative list with keys may not have a null element");
+    return absl::InvalidArgumentError(
+        "associative list with keys may not have a null element");
   }
   if (!item.IsMap()) {
-    return absl::InvalidArgumentError("associative list with keys may not have non-map elements");
+    return absl::InvalidArgumentError(
+        "associative list with keys may not have non-map elements");
   }
   const Atom* elem = lt.element_type.resolved;
-  const MapType* elem_map = elem != nullptr && elem->map ? elem->map.get() : nullptr;
+  const MapType* elem_map =
+      elem != nullptr && elem->map ? elem->map.get() : nullptr;
   KeyFields fields;
   fields.reserve(lt.keys.size());
   for (const std::string& k : lt.keys) {
@@ -70,15 +78,18 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom, const Value& 
       continue;
     }
     // KEP-1929: a key field the item omits takes its schema default.
-    const StructField* f = elem_map != nullptr ? elem_map->FindField(k) : nullptr;
-    if (f != nullptr && f->default_value) fields.push_back(KeyField{k, *f->default_value});
+    const StructField* f =
+        elem_map != nullptr ? elem_map->FindField(k) : nullptr;
+    if (f != nullptr && f->default_value)
+      fields.push_back(KeyField{k, *f->default_value});
   }
   if (fields.empty()) {
     std::string names;
-    for (const std::string& k : lt.keys) absl::StrAppend(&names, names.empty() ? "" : ", ", k);
-    return absl::InvalidArgumentError(
-        absl::StrCat("associative list with keys has an element that omits all key fields (",
-                     names, ") and has no default for any of them"));
+    for (const std::string& k : lt.keys)
+      absl::StrAppend(&names, names.empty() ? "" : ", ", k);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "associative list with keys has an element that omits all key fields (",
+        names, ") and has no default for any of them"));
   }
   return PathElement::Key(std::move(fields));
 }
@@ -124,20 +135,25 @@ class Validator {
  private:
   void Error(absl::string_view msg) {
     std::string p = PathString(path_);
-    errors_.push_back(p.empty() ? std::string(msg) : absl::StrCat(p, ": ", msg));
+    errors_.push_back(p.empty() ? std::string(msg)
+                                : absl::StrCat(p, ": ", msg));
   }
 
   void Scalar(ScalarType t, const Value& v) {
     if (v.IsNull()) return;
     switch (t) {
       case ScalarType::kNumeric:
-        if (!v.IsNumber()) Error(absl::StrCat("expected numeric (int or float), got ", DescribeKind(v)));
+        if (!v.IsNumber())
+          Error(absl::StrCat("expected numeric (int or float), got ",
+                             DescribeKind(v)));
         return;
       case ScalarType::kString:
-        if (!v.IsString()) Error(absl::StrCat("expected string, got ", DescribeKind(v)));
+        if (!v.IsString())
+          Error(absl::StrCat("expected string, got ", DescribeKind(v)));
         return;
       case ScalarType::kBoolean:
-        if (!v.IsBool()) Error(absl::StrCat("expected boolean, got ", DescribeKind(v)));
+        if (!v.IsBool())
+          Error(absl::StrCat("expected boolean, got ", DescribeKind(v)));
         return;
       case ScalarType::kUntyped:
         return;
@@ -159,7 +175,8 @@ class Validator {
       if (!associative) {
         pe = PathElement::Index(static_cast<int64_t>(i));
       } else {
-        absl::StatusOr<PathElement> p = internal::ListItemElement(atom, items[i], i);
+        absl::StatusOr<PathElement> p =
+            internal::ListItemElement(atom, items[i], i);
         if (!p.ok()) {
           Error(absl::StrCat("element ", i, ": ", p.status().message()));
           return;
@@ -224,7 +241,8 @@ class FieldSetBuilder {
   }
 
  private:
-  void Child(const Atom* atom, const Value& v, PathElement pe, bool force_member, Set* out) {
+  void Child(const Atom* atom, const Value& v, PathElement pe,
+             bool force_member, Set* out) {
     Set sub;
     bool member = Build(atom, v, &sub);
     if (member || force_member) out->AppendMemberUnsorted(pe);
@@ -239,7 +257,8 @@ class FieldSetBuilder {
     std::vector<bool> ok(items.size(), false);
     absl::flat_hash_map<PathElement, int> counts;
     for (size_t i = 0; i < items.size(); ++i) {
-      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, items[i], i);
+      absl::StatusOr<PathElement> pe =
+          internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
       pes[i] = *std::move(pe);
       ok[i] = true;
@@ -261,9 +280,12 @@ class FieldSetBuilder {
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
     for (const MapEntry& e : m) {
       const StructField* f = mt.FindField(e.key);
-      const Atom* child = f != nullptr ? f->type.resolved
-                                       : (mt.element_type ? mt.element_type->resolved : nullptr);
-      bool force = e.value.IsNull() || (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
+      const Atom* child =
+          f != nullptr
+              ? f->type.resolved
+              : (mt.element_type ? mt.element_type->resolved : nullptr);
+      bool force = e.value.IsNull() ||
+                   (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
       Child(child, e.value, PathElement::Field(e.key), force, out);
     }
     out->Normalize();
@@ -273,15 +295,17 @@ class FieldSetBuilder {
 Set EnsureNamed(const Atom* atom, const Set& set) {
   Set out;
   const MapType* mt = atom != nullptr && atom->map ? atom->map.get() : nullptr;
-  const ListType* lt = atom != nullptr && atom->list ? atom->list.get() : nullptr;
+  const ListType* lt =
+      atom != nullptr && atom->list ? atom->list.get() : nullptr;
   for (const PathElement& m : set.members()) out.AppendMemberUnsorted(m);
   for (const SetNode& c : set.children()) {
     const Atom* child = nullptr;
     if (c.pe.IsField() && mt != nullptr) {
       const StructField* f = mt->FindField(c.pe.field_name());
       if (f != nullptr) out.AppendMemberUnsorted(c.pe);
-      child = f != nullptr ? f->type.resolved
-                           : (mt->element_type ? mt->element_type->resolved : nullptr);
+      child = f != nullptr
+                  ? f->type.resolved
+                  : (mt->element_type ? mt->element_type->resolved : nullptr);
     } else if (c.pe.IsKey() && lt != nullptr) {
       child = lt->element_type.resolved;
     }
@@ -358,7 +382,9 @@ class Reconciler {
     for (const PathElement& m : set->members()) handle(m, true);
   }
 
-  static Narrowed::Kind n_kind(const Atom* atom) { return internal::Narrow(atom, nullptr).kind; }
+  static Narrowed::Kind n_kind(const Atom* atom) {
+    return internal::Narrow(atom, nullptr).kind;
+  }
 
   Path path_;
 };
@@ -387,7 +413,8 @@ Set EnsureNamedFieldsAreMembers(const Type& type, const Set& set) {
   return EnsureNamed(type.root(), set);
 }
 
-std::optional<Set> ReconcileFieldSetWithSchema(const Type& type, const Set& set) {
+std::optional<Set> ReconcileFieldSetWithSchema(const Type& type,
+                                               const Set& set) {
   Reconciler r;
   r.Walk(type.root(), &set, false);
   if (!r.changed) return std::nullopt;

@@ -41,7 +41,8 @@ inline constexpr int kMaxValueDepth = 1000;
 class Type {
  public:
   // The named type `name` of `schema`.
-  static absl::StatusOr<Type> Named(std::shared_ptr<const Schema> schema, absl::string_view name);
+  static absl::StatusOr<Type> Named(std::shared_ptr<const Schema> schema,
+                                    absl::string_view name);
   // The schema-less type: maps granular, lists atomic.
   static Type Deduced();
 
@@ -67,7 +68,8 @@ struct ValidateOptions {
 
 // Checks `v` against `type`. The error (InvalidArgument) lists every problem
 // as `<path>: <what>`, e.g. `.spec.replicas: expected numeric, got "3"`.
-absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts = {});
+absl::Status Validate(const Type& type, const Value& v,
+                      ValidateOptions opts = {});
 
 // The fields `v` sets: every leaf, every map field whose value is null or
 // empty, every list item, every atomic list or map as one member.
@@ -77,7 +79,9 @@ struct Comparison {
   Set added;
   Set removed;
   Set modified;
-  bool IsSame() const { return added.Empty() && removed.Empty() && modified.Empty(); }
+  bool IsSame() const {
+    return added.Empty() && removed.Empty() && modified.Empty();
+  }
 };
 
 // What changed from `lhs` to `rhs`. Either may be null (absent object).
@@ -85,7 +89,8 @@ Comparison Compare(const Type& type, const Value* lhs, const Value* rhs);
 
 // The apply merge of `rhs` (a partial configuration) into `lhs`.
 // Either may be null; the result is null only when both are.
-absl::StatusOr<Value> Merge(const Type& type, const Value* lhs, const Value* rhs);
+absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
+                            const Value* rhs);
 
 // `v` without the fields in `items` (a removed item or field goes with
 // everything below it).
@@ -101,7 +106,8 @@ Set EnsureNamedFieldsAreMembers(const Type& type, const Set& set);
 // A field set recorded under an older schema, adjusted to the current one:
 // paths below a list or map that is now atomic collapse to it. Returns
 // nullopt when nothing changes.
-std::optional<Set> ReconcileFieldSetWithSchema(const Type& type, const Set& set);
+std::optional<Set> ReconcileFieldSetWithSchema(const Type& type,
+                                               const Set& set);
 
 namespace internal {
 
@@ -114,7 +120,8 @@ struct Narrowed {
 Narrowed Narrow(const Atom* atom, const Value* v);
 
 // The path element of a list item, or an error message.
-absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom, const Value& item, size_t index);
+absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
+                                            const Value& item, size_t index);
 
 }  // namespace internal
 

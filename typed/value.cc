@@ -59,8 +59,9 @@ std::vector<const MapEntry*> SortedEntries(const Map& m) {
   std::vector<const MapEntry*> out;
   out.reserve(m.size());
   for (const MapEntry& e : m) out.push_back(&e);
-  std::sort(out.begin(), out.end(),
-            [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
+  std::sort(out.begin(), out.end(), [](const MapEntry* a, const MapEntry* b) {
+    return a->key < b->key;
+  });
   return out;
 }
 

@@ -20,10 +20,11 @@
 
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace smdx {
 
@@ -69,7 +70,15 @@ class Map {
 
 class Value {
  public:
-  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kList, kMap };
+  enum class Kind : uint8_t {
+    kNull,
+    kBool,
+    kInt,
+    kFloat,
+    kString,
+    kList,
+    kMap
+  };
 
   Value() = default;  // null
   explicit Value(bool b) : v_(b) {}
@@ -101,7 +110,9 @@ class Value {
   int64_t AsInt() const { return std::get<int64_t>(v_); }
   double AsFloat() const { return std::get<double>(v_); }
   // Int or float as a double. REQUIRES: IsNumber().
-  double AsNumber() const { return IsInt() ? static_cast<double>(AsInt()) : AsFloat(); }
+  double AsNumber() const {
+    return IsInt() ? static_cast<double>(AsInt()) : AsFloat();
+  }
   const std::string& AsString() const { return std::get<std::string>(v_); }
   const List& list() const { return std::get<List>(v_); }
   List& list() { return std::get<List>(v_); }
@@ -112,7 +123,8 @@ class Value {
   size_t NodeCount() const;
 
  private:
-  std::variant<std::monostate, bool, int64_t, double, std::string, List, Map> v_;
+  std::variant<std::monostate, bool, int64_t, double, std::string, List, Map>
+      v_;
 };
 
 struct MapEntry {

@@ -1,0 +1,74 @@
+#include "fieldpath/fields_v1.h"
+
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+#include "typed/emit.h"
+
+namespace smdx {
+namespace {
+
+TEST(FieldsV1Test, RoundTripsByteIdentically) {
+  const std::string text =
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})";
+  absl::StatusOr<Set> s = ParseFieldsV1(text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s), text);
+  EXPECT_TRUE(
+      s->Has({PathElement::Field("spec"), PathElement::Field("finalizers"),
+              PathElement::OfValue(Value(int64_t{1}))}));
+}
+
+TEST(FieldsV1Test, AcceptsAnyKeyOrderAndSortsOnOutput) {
+  absl::StatusOr<Set> s =
+      ParseFieldsV1(R"({"f:b":{},"f:a":{"f:y":{},".":{},"f:x":{}}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s),
+            R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{}})");
+}
+
+TEST(FieldsV1Test, KeyFieldsAreSortedAndEscapedAsKubernetesWritesThem) {
+  Set s;
+  s.Insert({PathElement::Field("ports"),
+            PathElement::Key({KeyField{"protocol", Value("TCP")},
+                              KeyField{"port", Value(int64_t{80})}})});
+  s.Insert({PathElement::Field("a<b>&")});
+  EXPECT_EQ(
+      SerializeFieldsV1(s),
+      R"({"f:a\u003cb\u003e\u0026":{},"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{}}})");
+}
+
+TEST(FieldsV1Test, RejectsMalformedInput) {
+  for (const char* bad :
+       {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})", R"({"i:z":{}})",
+        R"({"v:{":{}})", R"({"f:a":{}} trailing)", R"([])",
+        R"({"f:a":{".":1}})", R"({"a":{}})", "", "{"}) {
+    absl::StatusOr<Set> s = ParseFieldsV1(bad);
+    EXPECT_FALSE(s.ok()) << bad;
+  }
+  absl::StatusOr<Set> s = ParseFieldsV1(R"({"f:spec":{"f:a":[]}})");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.status().message()).find("f:spec"), std::string::npos)
+      << s.status();
+}
+
+TEST(FieldsV1Test, EmptyObjectIsEmptySet) {
+  absl::StatusOr<Set> s = ParseFieldsV1("{}");
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->Empty());
+  EXPECT_EQ(SerializeFieldsV1(Set()), "{}");
+}
+
+TEST(FieldsV1Test, RealFieldSetsRoundTrip) {
+  for (const char* f : {"podset.json", "nodeset.json", "endpointsset.json",
+                        "prometheus-crdset.json"}) {
+    std::string text = testing::ReadTestFile(
+        testing::SharedPath(std::string("testdata/smd/") + f));
+    absl::StatusOr<Set> s = ParseFieldsV1(text);
+    ASSERT_TRUE(s.ok()) << f << ": " << s.status();
+    EXPECT_EQ(SerializeFieldsV1(*s), text) << f;
+    EXPECT_EQ(ToJson(FieldsV1ToValue(*s)), text) << f;
+  }
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,171 @@
+#include "merge/updater.h"
+
+#include "fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+
+namespace smdx {
+namespace {
+
+using testing::Yaml;
+
+Type DeployType() {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: deploy
+  map:
+    fields:
+    - name: replicas
+      type: {scalar: numeric}
+    - name: image
+      type: {scalar: string}
+    - name: labels
+      type:
+        map:
+          elementType: {scalar: string}
+)");
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *Type::Named(*s, "deploy");
+}
+
+std::string Owned(const OpResult& r, const std::string& manager) {
+  auto it = r.managers.find(manager);
+  return it == r.managers.end() ? "<none>"
+                                : SerializeFieldsV1(it->second.set());
+}
+
+TEST(UpdaterTest, ApplyOwnsExactlyTheConfiguration) {
+  Updater u(DeployType());
+  OpResult r = u.Apply(Value(), Yaml("replicas: 1\nimage: a"), "v1", {},
+                       "kubectl", false);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(r.object, Yaml("replicas: 1\nimage: a"));
+  EXPECT_EQ(Owned(r, "kubectl"), R"({"f:image":{},"f:replicas":{}})");
+  EXPECT_TRUE(r.managers.at("kubectl").applied());
+  EXPECT_EQ(r.managers.at("kubectl").api_version(), "v1");
+}
+
+TEST(UpdaterTest, ConflictIsStructuredAndChangesNothing) {
+  Updater u(DeployType());
+  OpResult first =
+      u.Apply(Value(), Yaml("replicas: 1"), "v1", {}, "kubectl", false);
+  ASSERT_TRUE(first.ok());
+  ManagedFields before = first.managers;
+  OpResult r =
+      u.Apply(first.object, Yaml("replicas: 2"), "v1", before, "hpa", false);
+  ASSERT_EQ(r.kind, ErrorKind::kConflict);
+  ASSERT_EQ(r.conflicts.size(), 1u);
+  EXPECT_EQ(r.conflicts.list()[0].manager, "kubectl");
+  EXPECT_EQ(PathString(r.conflicts.list()[0].path), ".replicas");
+  EXPECT_EQ(r.conflicts.ToString(), "conflict with \"kubectl\": .replicas");
+  // The caller's state is untouched.
+  EXPECT_EQ(first.object, Yaml("replicas: 1"));
+  EXPECT_EQ(before.size(), 1u);
+}
+
+TEST(UpdaterTest, ForceTakesOwnership) {
+  Updater u(DeployType());
+  OpResult first = u.Apply(Value(), Yaml("replicas: 1\nimage: a"), "v1", {},
+                           "kubectl", false);
+  OpResult r = u.Apply(first.object, Yaml("replicas: 2"), "v1", first.managers,
+                       "hpa", true);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(r.object, Yaml("replicas: 2\nimage: a"));
+  EXPECT_EQ(Owned(r, "kubectl"), R"({"f:image":{}})");
+  EXPECT_EQ(Owned(r, "hpa"), R"({"f:replicas":{}})");
+}
+
+TEST(UpdaterTest, SameValueIsSharedAndDroppedFieldIsKeptForTheOtherOwner) {
+  Updater u(DeployType());
+  OpResult a =
+      u.Apply(Value(), Yaml("replicas: 1\nimage: a"), "v1", {}, "one", false);
+  OpResult b =
+      u.Apply(a.object, Yaml("replicas: 1"), "v1", a.managers, "two", false);
+  ASSERT_TRUE(b.ok()) << b.status;
+  EXPECT_EQ(Owned(b, "one"), R"({"f:image":{},"f:replicas":{}})");
+  EXPECT_EQ(Owned(b, "two"), R"({"f:replicas":{}})");
+  OpResult c =
+      u.Apply(b.object, Yaml("image: a"), "v1", b.managers, "one", false);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.object, Yaml("replicas: 1\nimage: a"));
+  OpResult d = u.Apply(c.object, Yaml("{}"), "v1", c.managers, "two", false);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d.object, Yaml("image: a"));
+  EXPECT_EQ(d.managers.count("two"), 0u) << "an empty manager set is dropped";
+}
+
+TEST(UpdaterTest, UpdateMovesChangedFields) {
+  Updater u(DeployType());
+  OpResult a = u.Apply(Value(), Yaml("replicas: 1\nimage: a"), "v1", {},
+                       "kubectl", false);
+  OpResult r = u.Update(a.object, Yaml("replicas: 3\nimage: a"), "v1",
+                        a.managers, "hpa");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Owned(r, "kubectl"), R"({"f:image":{}})");
+  EXPECT_EQ(Owned(r, "hpa"), R"({"f:replicas":{}})");
+  EXPECT_FALSE(r.managers.at("hpa").applied());
+  OpResult same = u.Update(r.object, r.object, "v1", r.managers, "other");
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same.changed);
+  EXPECT_EQ(same.managers.size(), 2u);
+}
+
+TEST(UpdaterTest, NoOpApplyReturnsLiveUnchanged) {
+  Updater u(DeployType());
+  OpResult a =
+      u.Apply(Value(), Yaml("replicas: 1"), "v1", {}, "kubectl", false);
+  OpResult b = u.Apply(a.object, Yaml("replicas: 1"), "v1", a.managers,
+                       "kubectl", false);
+  ASSERT_TRUE(b.ok());
+  EXPECT_FALSE(b.changed);
+  EXPECT_EQ(b.object, a.object);
+}
+
+TEST(UpdaterTest, InvalidInputFailsWithKindInvalid) {
+  Updater u(DeployType());
+  OpResult r =
+      u.Apply(Value(), Yaml("replicas: many"), "v1", {}, "kubectl", false);
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_NE(std::string(r.status.message()).find(".replicas"),
+            std::string::npos)
+      << r.status;
+  OpResult up = u.Update(Value(), Yaml("nope: 1"), "v1", {}, "x");
+  EXPECT_EQ(up.kind, ErrorKind::kInvalid);
+}
+
+TEST(UpdaterTest, IgnoredFieldsAreNeverOwned) {
+  UpdaterOptions o;
+  o.ignored_fields["v1"].Insert({PathElement::Field("labels")});
+  Updater u(DeployType(), o);
+  OpResult r = u.Apply(Value(), Yaml("replicas: 1\nlabels: {a: b}"), "v1", {},
+                       "kubectl", false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Owned(r, "kubectl"), R"({"f:replicas":{}})");
+}
+
+class RenamingConverter : public Converter {
+ public:
+  absl::StatusOr<Value> Convert(const Value& v,
+                                const std::string& version) const override {
+    if (version == "gone") return absl::NotFoundError("no such version");
+    return v;
+  }
+};
+
+TEST(UpdaterTest, ManagersOfVanishedVersionsAreDropped) {
+  RenamingConverter conv;
+  UpdaterOptions o;
+  o.converter = &conv;
+  Updater u(DeployType(), o);
+  ManagedFields mf;
+  Set s;
+  s.Insert({PathElement::Field("image")});
+  mf.emplace("old", VersionedSet(s, "gone", false));
+  OpResult r = u.Apply(Yaml("image: a"), Yaml("replicas: 1"), "v1", mf,
+                       "kubectl", false);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(r.managers.count("old"), 0u);
+}
+
+}  // namespace
+}  // namespace smdx
