@@ -16,6 +16,8 @@
 #include "merge/updater.h"
 #include "schema/schema.h"
 #include "typed/emit.h"
+#include "typed/default.h"
+#include "typed/immutable.h"
 #include "typed/parse.h"
 #include "typed/typed.h"
 
@@ -300,6 +302,7 @@ class CaseRunner {
     std::string err_kind, err_msg;
     Conflicts conflicts;
     std::optional<Value> defaulted;
+    std::vector<Path> error_paths;
 
     auto run = [&]() {
       if (kind == "setSchema") {
@@ -364,6 +367,7 @@ class CaseRunner {
         if (!r.ok()) {
           err_kind = std::string(ErrorKindName(r.kind));
           err_msg = std::string(r.status.message());
+          error_paths = r.error_paths;
           return;
         }
         live_ = std::move(r.object);
@@ -443,6 +447,33 @@ class CaseRunner {
     return f;
   }
 
+  std::optional<Failure> CheckErrorPaths(const Value& want, const std::string& kind,
+                                        const std::vector<Path>& got, const std::string& where) {
+    if (kind != "immutable") {
+      return Failure{absl::StrCat(where, ": errorPaths are only reported for immutable errors"), {}};
+    }
+    if (!want.IsList()) return Failure{absl::StrCat(where, ": errorPaths must be a list of paths"), {}};
+    std::vector<Path> expected;
+    for (const Value& p : want.list()) {
+      absl::StatusOr<Path> path = ParsePathList(p);
+      if (!path.ok()) return Failure{absl::StrCat(where, ": bad errorPaths entry"), {}};
+      expected.push_back(*std::move(path));
+    }
+    Failure f{absl::StrCat(where, ": error paths differ"), {}};
+    for (const Path& p : expected) {
+      if (std::find(got.begin(), got.end(), p) == got.end()) {
+        f.diff.push_back(absl::StrCat("  missing ", PathRepr(p)));
+      }
+    }
+    for (const Path& p : got) {
+      if (std::find(expected.begin(), expected.end(), p) == expected.end()) {
+        f.diff.push_back(absl::StrCat("  unexpected ", PathRepr(p)));
+      }
+    }
+    if (f.diff.empty()) return std::nullopt;
+    return f;
+  }
+
   std::optional<Failure> CheckState(const Value& expect,
                                     const std::string& where,
                                     const Value* defaulted) {
@@ -474,6 +505,7 @@ class CaseRunner {
 
   fs::path dir_;
   std::optional<Type> type_;
+  RootNode root_;
   std::string schema_error_;
   std::string parse_error_;
   std::map<std::string, Set> ignored_;

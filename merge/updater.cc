@@ -3,6 +3,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "typed/default.h"
+#include "typed/immutable.h"
 
 namespace smdx {
 
@@ -28,6 +30,12 @@ OpResult Fail(ErrorKind kind, absl::Status status) {
   OpResult r;
   r.kind = kind;
   r.status = std::move(status);
+  return r;
+}
+
+OpResult Immutable(const std::vector<ImmutabilityViolation>& violations) {
+  OpResult r = Fail(ErrorKind::kImmutable, ImmutabilityError(violations));
+  for (const ImmutabilityViolation& v : violations) r.error_paths.push_back(v.path);
   return r;
 }
 
@@ -183,6 +191,9 @@ OpResult Updater::Update(const Value& live, const Value& object,
              .Union(compare.modified)
              .Union(compare.added);
   mine = FilterIgnored(std::move(mine), Ignored(version));
+  if (std::vector<ImmutabilityViolation> v = CheckImmutability(type_, live, object); !v.empty()) {
+    return Immutable(v);
+  }
   if (mine.Empty()) {
     r.managers.erase(manager);
   } else {
@@ -226,6 +237,7 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         last->api_version(), last->applied());
   }
   Value pruned = Prune(*merged, mf, last ? &*last : nullptr);
+  if (opts_.apply_defaults && type_.schema().has_defaults()) pruned = ApplyDefaults(type_, pruned);
 
   Comparison compare;
   OpResult r =

@@ -8,6 +8,10 @@
 // another manager owns with a different value is a conflict unless forced.
 // The rules are those of sigs.k8s.io/structured-merge-diff's merge.Updater.
 //
+// When the schema has immutability markers, a result that changes an
+// immutable field fails with kImmutable (after conflicts are checked; force
+// does not override it). Creating an object is never a violation.
+//
 // Operations never modify their inputs: a failed operation leaves the
 // caller's object and managed fields as they were.
 //
@@ -57,6 +61,8 @@ struct OpResult {
   ErrorKind kind = ErrorKind::kNone;
   absl::Status status;  // the error, when kind != kNone
   Conflicts conflicts;  // with kConflict
+  // With kImmutable: every violating path (see typed/immutable.h).
+  std::vector<Path> error_paths;
   Value object;         // the new live object
   ManagedFields managers;
   // False for a no-op: `object` is then the live object itself.
@@ -73,6 +79,9 @@ struct UpdaterOptions {
   // Validate the live object too (duplicates tolerated). Callers that hold
   // an already validated live object may turn this off.
   bool validate_live = true;
+  // When the schema declares defaults, default the written object (updates)
+  // and the merged result (applies), as the apiserver does on decode.
+  bool apply_defaults = true;
 };
 
 class Updater {

@@ -141,6 +141,8 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
 }
 
 absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
+  if (ref.default_value) has_defaults_ = true;
+  if (ref.immutability.any()) has_immutability_ = true;
   const Atom* base = nullptr;
   if (!ref.named_type.empty()) {
     base = Find(ref.named_type);

@@ -43,12 +43,34 @@ absl::string_view ScalarTypeName(ScalarType s);
 
 struct Atom;
 
+// Immutability markers of a schema node (the immutable-fields KEP). In
+// OpenAPI they are `x-kubernetes-immutable`, `x-kubernetes-immutable-keys`,
+// `x-kubernetes-addition-only` and `x-kubernetes-deletion-only`; in the SMD
+// YAML format they are the type-reference keys `immutable`,
+// `immutableKeys`, `additionOnly` and `deletionOnly` (each `true`).
+struct Immutability {
+  bool immutable = false;
+  bool immutable_keys = false;
+  bool addition_only = false;
+  bool deletion_only = false;
+
+  bool any() const { return immutable || immutable_keys || addition_only || deletion_only; }
+};
+
 // A reference to a type: by name, or inline. Exactly one of the two is set.
+// The reference is the schema node of one place in an object (a field, the
+// items of a list, the values of a map), so what is specific to that place
+// lives here: a relationship override, the node's default and nullability
+// (for list items and map values; a field's are on its StructField), and
+// its immutability markers.
 struct TypeRef {
   std::string named_type;
   std::shared_ptr<Atom> inlined;
   // A per-reference override of the referenced list's or map's relationship.
   std::optional<ElementRelationship> element_relationship;
+  std::optional<Value> default_value;
+  bool nullable = false;
+  Immutability immutability;
   // Filled in by linking; never null in a built Schema.
   const Atom* resolved = nullptr;
 };
@@ -56,7 +78,8 @@ struct TypeRef {
 struct StructField {
   std::string name;
   TypeRef type;
-  // The schema default (SMD `default`), used to complete associative keys.
+  // The schema default (SMD `default`, OpenAPI `default`): completes
+  // associative keys and is what structural defaulting sets.
   std::optional<Value> default_value;
   bool nullable = false;
 };
@@ -148,6 +171,11 @@ class Schema {
   const Atom* Find(absl::string_view name) const;
   const std::deque<TypeDef>& types() const { return types_; }
 
+  // Whether any node declares a default, or an immutability marker; the
+  // operations skip those steps entirely when not.
+  bool has_defaults() const { return has_defaults_; }
+  bool has_immutability() const { return has_immutability_; }
+
  private:
   Schema() = default;
   absl::Status Link();
@@ -158,9 +186,13 @@ class Schema {
   absl::flat_hash_map<std::string, size_t> by_name_;
   // Atoms created for references that override a relationship.
   std::deque<Atom> derived_;
+  bool has_defaults_ = false;
+  bool has_immutability_ = false;
 };
 
-// Writes the schema back in the SMD YAML format.
+// Writes the schema back in the SMD YAML format (with smdx's extensions:
+// `nullable`, `default` on type references, immutability markers), so that
+// ParseSmd(SchemaToSmdYaml(s)) describes the same types.
 std::string SchemaToSmdYaml(const Schema& schema);
 
 }  // namespace smdx

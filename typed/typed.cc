@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "schema/builtin.h"
+#include "typed/immutable.h"
 
 namespace smdx {
 

@@ -1,0 +1,618 @@
+// smdx_bench: the benchmark workloads of bench/README.md, on smdx.
+//
+// Every workload has the same name and does the same work as its twin in
+// bench/go/main.go (the Go reference), so that bench/compare can put them
+// side by side. Set-up (reading files, parsing schemas and the inputs of an
+// operation) happens outside the timed loop and only for the benchmarks that
+// run, so a filtered run is quick.
+//
+// Allocations: this binary replaces the global operator new/delete with
+// versions that count calls; each benchmark reports the mean number of
+// operator new calls per iteration as the counter `allocs`. (Direct malloc
+// calls, which smdx does not make, are not counted.)
+//
+// Other modes:
+//   smdx_bench --rss=OBJECT    peak RSS of a full apply of OBJECT (pod, node,
+//                              endpoints, k8s-deployment, apiresourceimport-cr)
+//                              printed as one JSON line
+//   smdx_bench --list-workloads   the workload names, one per line
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "fieldpath/fields_v1.h"
+#include "fieldpath/set.h"
+#include "merge/updater.h"
+#include "schema/builtin.h"
+#include "schema/schema.h"
+#include "typed/emit.h"
+#include "typed/parse.h"
+#include "typed/typed.h"
+#include "typed/value.h"
+
+// ---------------------------------------------------------------------------
+// Allocation counting: every form of the global operator new counts one.
+
+namespace {
+std::atomic<uint64_t> g_allocs{0};
+
+void* CountedAlloc(std::size_t n) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  void* p = std::malloc(n == 0 ? 1 : n);
+  return p;
+}
+void* CountedAlignedAlloc(std::size_t n, std::align_val_t al) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  std::size_t a = static_cast<std::size_t>(al);
+  if (a < sizeof(void*)) a = sizeof(void*);
+  std::size_t size = n == 0 ? a : (n + a - 1) / a * a;
+  return std::aligned_alloc(a, size);
+}
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (void* p = CountedAlloc(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  if (void* p = CountedAlloc(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return CountedAlloc(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return CountedAlloc(n);
+}
+void* operator new(std::size_t n, std::align_val_t al) {
+  if (void* p = CountedAlignedAlloc(n, al)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t al) {
+  if (void* p = CountedAlignedAlloc(n, al)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, std::align_val_t al,
+                   const std::nothrow_t&) noexcept {
+  return CountedAlignedAlloc(n, al);
+}
+void* operator new[](std::size_t n, std::align_val_t al,
+                     const std::nothrow_t&) noexcept {
+  return CountedAlignedAlloc(n, al);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t,
+                     const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t,
+                       const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+
+namespace smdx {
+namespace bench {
+namespace {
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "smdx_bench: %s\n", what.c_str());
+  std::exit(2);
+}
+
+template <typename T>
+T Must(absl::StatusOr<T> s, const std::string& what) {
+  if (!s.ok()) Die(absl::StrCat(what, ": ", s.status().ToString()));
+  return *std::move(s);
+}
+
+void MustOk(const absl::Status& s, const std::string& what) {
+  if (!s.ok()) Die(absl::StrCat(what, ": ", s.ToString()));
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Die("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string DataDir() {
+  if (const char* d = std::getenv("SMDX_BENCH_DATA")) return d;
+  return std::string(SMDX_SHARED_DIR) + "/testdata/smd";
+}
+
+// The manager names and the apiVersion every workload uses. The converter is
+// the identity (null), as in the Go side.
+const char kVersion[] = "v1";
+const char kManager[] = "kubectl";
+const char kOtherManager[] = "controller";
+
+// ---------------------------------------------------------------------------
+// The real objects.
+
+struct ObjectSpec {
+  const char* name;         // workload prefix
+  const char* file;         // in DataDir()
+  const char* schema_file;  // in DataDir()
+  const char* type_name;
+  // The leaf changed by the "one change" workloads: map keys, and list
+  // indexes written as numbers. Its string value gets "-changed" appended.
+  std::vector<std::string> leaf;
+};
+
+const std::vector<ObjectSpec>& Objects() {
+  static const auto* specs = new std::vector<ObjectSpec>{
+      {"pod", "pod.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Pod",
+       {"spec", "containers", "0", "image"}},
+      {"node", "node.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Node",
+       {"spec", "podCIDR"}},
+      {"endpoints", "endpoints.yaml", "k8s-schema.yaml",
+       "io.k8s.api.core.v1.Endpoints", {"metadata", "labels", "app"}},
+      {"k8s-deployment", "k8s-deployment.yaml", "k8s-schema.yaml",
+       "io.k8s.api.extensions.v1beta1.Deployment",
+       {"spec", "template", "spec", "containers", "0", "image"}},
+      {"apiresourceimport-cr", "apiresourceimport-cr.yaml",
+       "apiresourceimport.yaml", "apiresourceimport", {"spec", "location"}},
+  };
+  return *specs;
+}
+
+const ObjectSpec& FindObject(const std::string& name) {
+  for (const ObjectSpec& s : Objects()) {
+    if (name == s.name) return s;
+  }
+  Die("unknown object " + name);
+}
+
+std::shared_ptr<const Schema> LoadSchema(const std::string& file) {
+  static auto* cache = new std::map<std::string, std::shared_ptr<const Schema>>;
+  auto it = cache->find(file);
+  if (it != cache->end()) return it->second;
+  auto s = Must(Schema::ParseSmd(ReadFile(DataDir() + "/" + file)),
+                "parsing schema " + file);
+  (*cache)[file] = s;
+  return s;
+}
+
+Value ChangeLeaf(Value v, const std::vector<std::string>& leaf) {
+  Value* cur = &v;
+  for (const std::string& step : leaf) {
+    if (cur->IsList()) {
+      size_t i = std::stoul(step);
+      if (i >= cur->list().size()) Die("leaf path: index out of range");
+      cur = &cur->list()[i];
+    } else if (cur->IsMap()) {
+      cur = cur->map().Find(step);
+      if (cur == nullptr) Die("leaf path: no field " + step);
+    } else {
+      Die("leaf path goes through a scalar");
+    }
+  }
+  if (!cur->IsString()) Die("leaf is not a string");
+  *cur = Value(cur->AsString() + "-changed");
+  return v;
+}
+
+UpdaterOptions BenchUpdaterOptions() {
+  UpdaterOptions o;
+  // The live objects handed to the updater here were validated when they
+  // were made (as Go's TypedValues are when they are typed).
+  o.validate_live = false;
+  return o;
+}
+
+struct ObjectFixture {
+  const ObjectSpec* spec;
+  std::string yaml;
+  Type type;
+  Value obj;
+  Value changed;  // obj with the leaf changed
+  Set set;
+  std::string fields_v1;
+  std::unique_ptr<Updater> updater;
+  OpResult applied;  // obj applied onto nothing by kManager
+  std::unique_ptr<Updater> deduced_updater;
+  Value null_live;
+
+  explicit ObjectFixture(const ObjectSpec& s)
+      : spec(&s),
+        yaml(ReadFile(DataDir() + "/" + s.file)),
+        type(Must(Type::Named(LoadSchema(s.schema_file), s.type_name),
+                  "type")) {
+    obj = Must(ParseYaml(yaml), absl::StrCat("parsing ", s.file));
+    MustOk(Validate(type, obj), absl::StrCat("validating ", s.file));
+    changed = ChangeLeaf(obj, s.leaf);
+    set = ToFieldSet(type, obj);
+    fields_v1 = SerializeFieldsV1(set);
+    updater = std::make_unique<Updater>(type, BenchUpdaterOptions());
+    deduced_updater =
+        std::make_unique<Updater>(Type::Deduced(), BenchUpdaterOptions());
+    applied = updater->Apply(null_live, obj, kVersion, {}, kManager, false);
+    if (!applied.ok()) Die(absl::StrCat(s.name, ": apply: ",
+                                        applied.status.ToString()));
+    // Check once that the workloads do what they say.
+    OpResult noop = updater->Apply(applied.object, obj, kVersion,
+                                   applied.managers, kManager, false);
+    if (!noop.ok() || noop.changed) Die(absl::StrCat(s.name, ": re-apply is not a no-op"));
+    OpResult conflict = updater->Apply(applied.object, changed, kVersion,
+                                       applied.managers, kOtherManager, false);
+    if (conflict.kind != ErrorKind::kConflict)
+      Die(absl::StrCat(s.name, ": the second manager's apply does not conflict"));
+  }
+};
+
+const ObjectFixture& GetObject(const std::string& name) {
+  static auto* cache = new std::map<std::string, std::unique_ptr<ObjectFixture>>;
+  auto& f = (*cache)[name];
+  if (!f) f = std::make_unique<ObjectFixture>(FindObject(name));
+  return *f;
+}
+
+// ---------------------------------------------------------------------------
+// The scaling cases: an associative list (keyed by `name`) of N items.
+// Keep this schema identical to scaleSchema in bench/go/main.go.
+
+constexpr char kScaleSchema[] = R"(types:
+- name: scaleRoot
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: items
+      type:
+        list:
+          elementType:
+            namedType: scaleItem
+          elementRelationship: associative
+          keys:
+          - name
+- name: scaleItem
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: value
+      type:
+        scalar: numeric
+    - name: data
+      type:
+        scalar: string
+)";
+
+// {apiVersion: v1, kind: Scale, items: [{name: item-000000, value: 0,
+// data: payload-0}, ...]}; item N/2 gets `value` -1 when `changed_value` and
+// data "payload-changed" when `changed_data`.
+Value ScaleObject(int n, bool changed_value, bool changed_data) {
+  Value root = Value::MakeMap();
+  root.map().Append("apiVersion", Value("v1"));
+  root.map().Append("kind", Value("Scale"));
+  List items;
+  items.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    Value item = Value::MakeMap();
+    item.map().Append("name", Value(absl::StrFormat("item-%06d", i)));
+    bool mid = i == n / 2;
+    item.map().Append("value", Value(int64_t{mid && changed_value ? -1 : i}));
+    item.map().Append("data", Value(mid && changed_data
+                                        ? std::string("payload-changed")
+                                        : absl::StrCat("payload-", i)));
+    items.push_back(std::move(item));
+  }
+  root.map().Append("items", Value(std::move(items)));
+  return root;
+}
+
+struct ScaleFixture {
+  Type type;
+  Value obj;
+  Value changed_value;
+  Value changed_data;
+  std::unique_ptr<Updater> updater;
+  OpResult applied;
+  Value null_live;
+
+  explicit ScaleFixture(int n)
+      : type(Must(Type::Named(Must(Schema::ParseSmd(kScaleSchema), "schema"),
+                              "scaleRoot"),
+                  "type")) {
+    obj = ScaleObject(n, false, false);
+    changed_value = ScaleObject(n, true, false);
+    changed_data = ScaleObject(n, false, true);
+    MustOk(Validate(type, obj), "validating the scale object");
+    updater = std::make_unique<Updater>(type, BenchUpdaterOptions());
+    applied = updater->Apply(null_live, obj, kVersion, {}, kManager, false);
+    if (!applied.ok()) Die("scale apply: " + applied.status.ToString());
+  }
+};
+
+const ScaleFixture& GetScale(int n) {
+  static auto* cache = new std::map<int, std::unique_ptr<ScaleFixture>>;
+  auto& f = (*cache)[n];
+  if (!f) f = std::make_unique<ScaleFixture>(n);
+  return *f;
+}
+
+const std::vector<int>& ScaleSizes() {
+  static const auto* sizes = new std::vector<int>{100, 1000, 10000, 100000};
+  return *sizes;
+}
+
+// ---------------------------------------------------------------------------
+// Running a workload: times `op` and reports allocations per iteration.
+
+template <typename Op>
+void Run(benchmark::State& state, Op&& op) {
+  uint64_t a0 = g_allocs.load(std::memory_order_relaxed);
+  for (auto _ : state) {
+    op();
+  }
+  uint64_t a1 = g_allocs.load(std::memory_order_relaxed);
+  state.counters["allocs"] = benchmark::Counter(
+      static_cast<double>(a1 - a0), benchmark::Counter::kAvgIterations);
+}
+
+void CheckOp(benchmark::State& state, const OpResult& r, ErrorKind want) {
+  if (r.kind != want) {
+    state.SkipWithError(absl::StrCat("unexpected result: ",
+                                     ErrorKindName(r.kind), " ",
+                                     r.status.ToString())
+                            .c_str());
+  }
+}
+
+using Workload = std::function<void(benchmark::State&)>;
+
+// name -> body, in registration order.
+std::vector<std::pair<std::string, Workload>> Workloads() {
+  std::vector<std::pair<std::string, Workload>> w;
+  for (const ObjectSpec& spec : Objects()) {
+    const std::string o = spec.name;
+    auto add = [&](const std::string& op, Workload fn) {
+      w.emplace_back(o + "/" + op, std::move(fn));
+    };
+    // YAML text to a validated value of the type (Go: FromYAML).
+    add("parse", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        absl::StatusOr<Value> v = ParseYaml(f.yaml);
+        absl::Status s = v.ok() ? Validate(f.type, *v) : v.status();
+        benchmark::DoNotOptimize(s);
+        benchmark::DoNotOptimize(v);
+      });
+    });
+    add("validate", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        absl::Status s = Validate(f.type, f.obj);
+        benchmark::DoNotOptimize(s);
+      });
+    });
+    add("to_field_set", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        Set s = ToFieldSet(f.type, f.obj);
+        benchmark::DoNotOptimize(s);
+      });
+    });
+    add("fieldsv1_serialize", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        std::string s = SerializeFieldsV1(f.set);
+        benchmark::DoNotOptimize(s);
+      });
+    });
+    add("fieldsv1_deserialize", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        absl::StatusOr<Set> s = ParseFieldsV1(f.fields_v1);
+        benchmark::DoNotOptimize(s);
+      });
+    });
+    add("compare_one_leaf", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        Comparison c = Compare(f.type, &f.obj, &f.changed);
+        benchmark::DoNotOptimize(c);
+      });
+    });
+    add("apply_empty", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      const ManagedFields none;
+      Run(st, [&] {
+        OpResult r = f.updater->Apply(f.null_live, f.obj, kVersion, none,
+                                      kManager, false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    add("reapply_noop", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        OpResult r = f.updater->Apply(f.applied.object, f.obj, kVersion,
+                                      f.applied.managers, kManager, false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    add("reapply_one_change", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        OpResult r = f.updater->Apply(f.applied.object, f.changed, kVersion,
+                                      f.applied.managers, kManager, false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    add("update_second_manager", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        OpResult r = f.updater->Update(f.applied.object, f.changed, kVersion,
+                                       f.applied.managers, kOtherManager);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    add("apply_conflict", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      Run(st, [&] {
+        OpResult r = f.updater->Apply(f.applied.object, f.changed, kVersion,
+                                      f.applied.managers, kOtherManager,
+                                      false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    add("deduced_apply", [o](benchmark::State& st) {
+      const ObjectFixture& f = GetObject(o);
+      const ManagedFields none;
+      OpResult first = f.deduced_updater->Apply(f.null_live, f.obj, kVersion,
+                                                none, kManager, false);
+      CheckOp(st, first, ErrorKind::kNone);
+      Run(st, [&] {
+        OpResult r = f.deduced_updater->Apply(f.null_live, f.obj, kVersion,
+                                              none, kManager, false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+  }
+  for (int n : ScaleSizes()) {
+    const std::string suffix = "/" + std::to_string(n);
+    w.emplace_back("scale/apply" + suffix, [n](benchmark::State& st) {
+      const ScaleFixture& f = GetScale(n);
+      const ManagedFields none;
+      Run(st, [&] {
+        OpResult r =
+            f.updater->Apply(f.null_live, f.obj, kVersion, none, kManager, false);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+    w.emplace_back("scale/reapply_one_change" + suffix,
+                   [n](benchmark::State& st) {
+                     const ScaleFixture& f = GetScale(n);
+                     Run(st, [&] {
+                       OpResult r = f.updater->Apply(
+                           f.applied.object, f.changed_value, kVersion,
+                           f.applied.managers, kManager, false);
+                       benchmark::DoNotOptimize(r);
+                     });
+                   });
+    w.emplace_back("scale/update" + suffix, [n](benchmark::State& st) {
+      const ScaleFixture& f = GetScale(n);
+      Run(st, [&] {
+        OpResult r = f.updater->Update(f.applied.object, f.changed_data,
+                                       kVersion, f.applied.managers,
+                                       kOtherManager);
+        benchmark::DoNotOptimize(r);
+      });
+    });
+  }
+  return w;
+}
+
+// ---------------------------------------------------------------------------
+// --rss=OBJECT: peak resident memory of a full apply (parse the object,
+// validate it, apply it onto nothing) in a fresh process.
+
+long StatusKb(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  size_t n = std::strlen(field);
+  while (std::getline(in, line)) {
+    if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':') {
+      return std::strtol(line.c_str() + n + 1, nullptr, 10);
+    }
+  }
+  return -1;
+}
+
+// Resets VmHWM to the current RSS (Linux >= 4.0); false when not allowed.
+bool ResetPeakRss() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (f == nullptr) return false;
+  bool ok = std::fputs("5", f) >= 0;
+  ok = std::fclose(f) == 0 && ok;
+  return ok;
+}
+
+int RunRss(const std::string& name) {
+  const ObjectSpec& spec = FindObject(name);
+  std::string yaml = ReadFile(DataDir() + "/" + spec.file);
+  Type type =
+      Must(Type::Named(LoadSchema(spec.schema_file), spec.type_name), "type");
+  Updater updater(type, BenchUpdaterOptions());
+  long setup_peak = StatusKb("VmHWM");
+  bool reset = ResetPeakRss();
+  long before = StatusKb("VmRSS");
+  {
+    Value obj = Must(ParseYaml(yaml), "parse");
+    MustOk(Validate(type, obj), "validate");
+    OpResult r = updater.Apply(Value(), obj, kVersion, {}, kManager, false);
+    if (!r.ok()) Die("apply: " + r.status.ToString());
+    std::string fields = SerializeFieldsV1(r.managers.at(kManager).set());
+    benchmark::DoNotOptimize(fields);
+    benchmark::DoNotOptimize(r);
+  }
+  long peak = StatusKb("VmHWM");
+  long total_peak = peak > setup_peak ? peak : setup_peak;
+  std::printf(
+      "{\"side\":\"smdx\",\"object\":\"%s\",\"peak_rss_kb\":%ld,"
+      "\"rss_before_apply_kb\":%ld,\"apply_peak_rss_kb\":%ld}\n",
+      name.c_str(), total_peak, before, reset ? peak : -1);
+  return 0;
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace smdx
+
+int main(int argc, char** argv) {
+  using namespace smdx::bench;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--rss=", 6) == 0) return RunRss(argv[i] + 6);
+    if (std::strcmp(argv[i], "--list-workloads") == 0) {
+      for (const auto& w : Workloads()) std::printf("%s\n", w.first.c_str());
+      return 0;
+    }
+  }
+  for (auto& w : Workloads()) {
+    benchmark::RegisterBenchmark(w.first.c_str(), w.second)
+        ->Unit(benchmark::kNanosecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,38 @@
+// Structural defaulting and pruning, as the apiserver does for custom
+// resources (the CRD defaulting KEP, amended by KEP-1929).
+//
+// Pruning drops map fields the schema does not declare (maps with an
+// element type, untyped data and x-kubernetes-preserve-unknown-fields keep
+// theirs). Defaulting then walks the value top-down: a declared field that
+// is absent takes its default (a deep copy), then the walk continues inside
+// it, so an object's default is completed by its fields' defaults. Explicit
+// values are kept, empty lists, maps, zero numbers and empty strings
+// included. `null` follows KEP-1929: a null field (or map value) that is not
+// nullable takes its default, or is removed when there is none; a null list
+// item takes the items' default, or stays null (and fails validation unless
+// nullable).
+#ifndef SMDX_TYPED_DEFAULT_H_
+#define SMDX_TYPED_DEFAULT_H_
+
+#include <optional>
+
+#include "typed/typed.h"
+
+namespace smdx {
+
+// What the root itself defaults to when it is absent or null, and whether
+// the root may be null (the root schema node of an OpenAPI type).
+struct RootNode {
+  std::optional<Value> default_value;
+  bool nullable = false;
+};
+
+// `v` with defaults applied. `v` may be null (an absent object).
+Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root = {});
+
+// `v` without the map fields the schema does not declare.
+Value Prune(const Type& type, const Value& v);
+
+}  // namespace smdx
+
+#endif  // SMDX_TYPED_DEFAULT_H_

@@ -1,0 +1,288 @@
+#include "typed/immutable.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+
+namespace smdx {
+
+namespace {
+
+using internal::Narrowed;
+
+int KindOrder(const Value& v) { return static_cast<int>(v.kind()); }
+
+// A total order that, unlike Compare, tells ints from floats; used to line
+// up set items before comparing them.
+bool StrictLess(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return KindOrder(a) < KindOrder(b);
+  return Compare(a, b) < 0;
+}
+
+bool IsSet(const Atom& atom) {
+  return atom.list && atom.IsAssociativeList() && atom.list->keys.empty();
+}
+
+bool IsKeyedList(const Atom& atom) {
+  return atom.list && atom.IsAssociativeList() && !atom.list->keys.empty();
+}
+
+// Strict deep equality, except that set items compare ignoring order.
+bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Value::Kind::kMap: {
+      const Map& ma = a.map();
+      const Map& mb = b.map();
+      if (ma.size() != mb.size()) return false;
+      const MapType* mt = atom != nullptr && atom->map ? atom->map.get() : nullptr;
+      for (const MapEntry& e : ma) {
+        const Value* other = mb.Find(e.key);
+        if (other == nullptr) return false;
+        if (!ImmEqual(mt != nullptr ? mt->EntryAtom(e.key) : nullptr, e.value, *other)) return false;
+      }
+      return true;
+    }
+    case Value::Kind::kList: {
+      const List& la = a.list();
+      const List& lb = b.list();
+      if (la.size() != lb.size()) return false;
+      const Atom* elem =
+          atom != nullptr && atom->list ? atom->list->element_type.resolved : nullptr;
+      if (atom != nullptr && IsSet(*atom)) {
+        std::vector<const Value*> sa, sb;
+        for (const Value& v : la) sa.push_back(&v);
+        for (const Value& v : lb) sb.push_back(&v);
+        auto less = [](const Value* x, const Value* y) { return StrictLess(*x, *y); };
+        std::sort(sa.begin(), sa.end(), less);
+        std::sort(sb.begin(), sb.end(), less);
+        for (size_t i = 0; i < sa.size(); ++i) {
+          if (!ImmEqual(elem, *sa[i], *sb[i])) return false;
+        }
+        return true;
+      }
+      for (size_t i = 0; i < la.size(); ++i) {
+        if (!ImmEqual(elem, la[i], lb[i])) return false;
+      }
+      return true;
+    }
+    case Value::Kind::kInt:
+      return a.AsInt() == b.AsInt();
+    case Value::Kind::kFloat:
+      return a.AsFloat() == b.AsFloat();
+    default:
+      return Equals(a, b);
+  }
+}
+
+class Checker {
+ public:
+  // A place present on both sides, reached through `ref` (null for the root).
+  void Node(const TypeRef* ref, const Atom* atom, const Value& o, const Value& n) {
+    if (atom == nullptr) return;
+    if (ref != nullptr && ref->immutability.immutable) {
+      if (!ImmEqual(atom, o, n)) Violation("is immutable");
+      return;  // nothing below an immutable node needs another look
+    }
+    const Immutability none;
+    const Immutability& marks = ref != nullptr ? ref->immutability : none;
+    Narrowed::Kind ko = internal::Narrow(atom, &o).kind;
+    if (ko != internal::Narrow(atom, &n).kind) return;
+    if (ko == Narrowed::kMap && o.IsMap() && n.IsMap()) {
+      MapChildren(*atom->map, marks, o.map(), n.map());
+    } else if (ko == Narrowed::kList && o.IsList() && n.IsList()) {
+      ListChildren(*atom, marks, o.list(), n.list());
+    }
+  }
+
+  std::vector<ImmutabilityViolation> violations;
+
+ private:
+  void Violation(std::string reason) { violations.push_back({path_, std::move(reason)}); }
+
+  void MembershipChange(const Immutability& marks, bool added) {
+    if (added && (marks.immutable_keys || marks.deletion_only)) {
+      Violation(marks.deletion_only ? "may not be added (deletion only)" : "key may not be added");
+    } else if (!added && (marks.immutable_keys || marks.addition_only)) {
+      Violation(marks.addition_only ? "may not be removed (addition only)" : "key may not be removed");
+    }
+  }
+
+  void MapChildren(const MapType& mt, const Immutability& marks, const Map& o, const Map& n) {
+    for (const MapEntry& e : o) {
+      const StructField* f = mt.FindField(e.key);
+      const TypeRef* ref = f != nullptr ? &f->type : (mt.element_type ? &*mt.element_type : nullptr);
+      path_.push_back(PathElement::Field(e.key));
+      const Value* nv = n.Find(e.key);
+      if (nv != nullptr) {
+        if (ref != nullptr) Node(ref, ref->resolved, e.value, *nv);
+      } else if (f != nullptr && ref->immutability.immutable) {
+        Violation("is immutable and may not be removed");
+      } else {
+        MembershipChange(marks, /*added=*/false);
+      }
+      path_.pop_back();
+    }
+    for (const MapEntry& e : n) {
+      if (o.Find(e.key) != nullptr) continue;
+      const StructField* f = mt.FindField(e.key);
+      path_.push_back(PathElement::Field(e.key));
+      if (f != nullptr && f->type.immutability.immutable) {
+        Violation("is immutable and may not be set");
+      } else {
+        MembershipChange(marks, /*added=*/true);
+      }
+      path_.pop_back();
+    }
+  }
+
+  void ListChildren(const Atom& atom, const Immutability& marks, const List& o, const List& n) {
+    const TypeRef& elem = atom.list->element_type;
+    if (!atom.IsAssociativeList()) {
+      size_t common = std::min(o.size(), n.size());
+      for (size_t i = 0; i < common; ++i) {
+        path_.push_back(PathElement::Index(static_cast<int64_t>(i)));
+        Node(&elem, elem.resolved, o[i], n[i]);
+        path_.pop_back();
+      }
+      return;
+    }
+    absl::flat_hash_map<PathElement, const Value*> old_items;
+    std::vector<std::pair<PathElement, const Value*>> old_order;
+    for (size_t i = 0; i < o.size(); ++i) {
+      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, o[i], i);
+      if (!pe.ok()) continue;
+      if (old_items.emplace(*pe, &o[i]).second) old_order.emplace_back(*pe, &o[i]);
+    }
+    absl::flat_hash_map<PathElement, const Value*> new_items;
+    std::vector<std::pair<PathElement, const Value*>> new_order;
+    for (size_t i = 0; i < n.size(); ++i) {
+      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, n[i], i);
+      if (!pe.ok()) continue;
+      if (new_items.emplace(*pe, &n[i]).second) new_order.emplace_back(*pe, &n[i]);
+    }
+    for (const auto& [pe, item] : old_order) {
+      path_.push_back(pe);
+      auto it = new_items.find(pe);
+      if (it != new_items.end()) {
+        Node(&elem, elem.resolved, *item, *it->second);
+      } else {
+        MembershipChange(marks, /*added=*/false);
+      }
+      path_.pop_back();
+    }
+    for (const auto& [pe, item] : new_order) {
+      if (old_items.contains(pe)) continue;
+      path_.push_back(pe);
+      MembershipChange(marks, /*added=*/true);
+      path_.pop_back();
+    }
+  }
+
+  Path path_;
+};
+
+class MarkerChecker {
+ public:
+  absl::Status Ref(const TypeRef& ref, const std::string& where, bool in_metadata) {
+    const Immutability& m = ref.immutability;
+    const Atom* atom = ref.resolved;
+    if (m.any()) {
+      if (in_metadata) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": immutability markers are not allowed inside .metadata"));
+      }
+      if (m.immutable && m.immutable_keys) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": immutable and immutableKeys exclude each other"));
+      }
+      if ((m.addition_only || m.deletion_only) && (m.immutable || m.immutable_keys)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": additionOnly/deletionOnly exclude immutable and immutableKeys"));
+      }
+      if (m.addition_only && m.deletion_only) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": additionOnly and deletionOnly exclude each other"));
+      }
+      bool keyed_map = atom != nullptr && atom->map && atom->map->element_type && !atom->IsAtomicMap();
+      bool keyed_list = atom != nullptr && IsKeyedList(*atom) && !atom->map;
+      bool set = atom != nullptr && IsSet(*atom) && !atom->map;
+      if (m.immutable_keys && !keyed_map && !keyed_list) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": immutableKeys is only allowed on maps with an element type (additionalProperties) "
+                   "and on lists of type map"));
+      }
+      if ((m.addition_only || m.deletion_only) && !keyed_map && !keyed_list && !set) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": additionOnly/deletionOnly are only allowed on maps with an element type and on "
+                   "lists of type map or set"));
+      }
+      if ((m.immutable_keys || m.addition_only || m.deletion_only) && keyed_list) {
+        const Atom* elem = atom->list->element_type.resolved;
+        for (const std::string& k : atom->list->keys) {
+          const StructField* f = elem != nullptr && elem->map ? elem->map->FindField(k) : nullptr;
+          if (f == nullptr || !f->type.immutability.immutable) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                where, ": the key field \"", k, "\" of a list with immutable keys must be immutable"));
+          }
+        }
+      }
+    }
+    return Walk(atom, where, in_metadata);
+  }
+
+  absl::Status Walk(const Atom* atom, const std::string& where, bool in_metadata) {
+    if (atom == nullptr || !visited_.insert({atom, in_metadata}).second) return absl::OkStatus();
+    if (atom->list) {
+      if (absl::Status st = Ref(atom->list->element_type, absl::StrCat(where, "[]"), in_metadata);
+          !st.ok()) {
+        return st;
+      }
+    }
+    if (atom->map) {
+      for (const StructField& f : atom->map->fields) {
+        bool meta = in_metadata || (where.empty() && f.name == "metadata");
+        if (absl::Status st = Ref(f.type, absl::StrCat(where, ".", f.name), meta); !st.ok()) return st;
+      }
+      if (atom->map->element_type) {
+        if (absl::Status st = Ref(*atom->map->element_type, absl::StrCat(where, ".*"), in_metadata);
+            !st.ok()) {
+          return st;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::set<std::pair<const Atom*, bool>> visited_;
+};
+
+}  // namespace
+
+std::vector<ImmutabilityViolation> CheckImmutability(const Type& type, const Value& old_value,
+                                                     const Value& new_value) {
+  if (old_value.IsNull() || !type.schema().has_immutability()) return {};
+  Checker c;
+  c.Node(nullptr, type.root(), old_value, new_value);
+  return std::move(c.violations);
+}
+
+absl::Status ImmutabilityError(const std::vector<ImmutabilityViolation>& violations) {
+  std::string msg;
+  for (const ImmutabilityViolation& v : violations) {
+    if (!msg.empty()) msg += "\n";
+    absl::StrAppend(&msg, PathString(v.path), ": ", v.reason);
+  }
+  return absl::InvalidArgumentError(msg);
+}
+
+absl::Status CheckImmutabilityMarkers(const Type& type) {
+  if (!type.schema().has_immutability()) return absl::OkStatus();
+  return MarkerChecker().Walk(type.root(), "", false);
+}
+
+}  // namespace smdx
