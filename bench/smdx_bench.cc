@@ -27,7 +27,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,80 +45,7 @@
 #include "typed/typed.h"
 #include "typed/value.h"
 
-// ---------------------------------------------------------------------------
-// Allocation counting: every form of the global operator new counts one.
-
-namespace {
-std::atomic<uint64_t> g_allocs{0};
-
-void* CountedAlloc(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  void* p = std::malloc(n == 0 ? 1 : n);
-  return p;
-}
-void* CountedAlignedAlloc(std::size_t n, std::align_val_t al) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  std::size_t a = static_cast<std::size_t>(al);
-  if (a < sizeof(void*)) a = sizeof(void*);
-  std::size_t size = n == 0 ? a : (n + a - 1) / a * a;
-  return std::aligned_alloc(a, size);
-}
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (void* p = CountedAlloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = CountedAlloc(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  return CountedAlloc(n);
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  return CountedAlloc(n);
-}
-void* operator new(std::size_t n, std::align_val_t al) {
-  if (void* p = CountedAlignedAlloc(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  if (void* p = CountedAlignedAlloc(n, al)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t al,
-                   const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al,
-                     const std::nothrow_t&) noexcept {
-  return CountedAlignedAlloc(n, al);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t,
-                     const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t,
-                       const std::nothrow_t&) noexcept {
-  std::free(p);
-}
+#include "bench/alloc_counter.h"
 
 namespace smdx {
 namespace bench {
@@ -379,11 +305,11 @@ const std::vector<int>& ScaleSizes() {
 
 template <typename Op>
 void Run(benchmark::State& state, Op&& op) {
-  uint64_t a0 = g_allocs.load(std::memory_order_relaxed);
+  uint64_t a0 = AllocCount();
   for (auto _ : state) {
     op();
   }
-  uint64_t a1 = g_allocs.load(std::memory_order_relaxed);
+  uint64_t a1 = AllocCount();
   state.counters["allocs"] = benchmark::Counter(
       static_cast<double>(a1 - a0), benchmark::Counter::kAvgIterations);
 }

@@ -15,8 +15,8 @@
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
 #include "schema/schema.h"
-#include "typed/emit.h"
 #include "typed/default.h"
+#include "typed/emit.h"
 #include "typed/immutable.h"
 #include "typed/parse.h"
 #include "typed/typed.h"
@@ -447,16 +447,24 @@ class CaseRunner {
     return f;
   }
 
-  std::optional<Failure> CheckErrorPaths(const Value& want, const std::string& kind,
-                                        const std::vector<Path>& got, const std::string& where) {
+  std::optional<Failure> CheckErrorPaths(const Value& want,
+                                         const std::string& kind,
+                                         const std::vector<Path>& got,
+                                         const std::string& where) {
     if (kind != "immutable") {
-      return Failure{absl::StrCat(where, ": errorPaths are only reported for immutable errors"), {}};
+      return Failure{
+          absl::StrCat(where,
+                       ": errorPaths are only reported for immutable errors"),
+          {}};
     }
-    if (!want.IsList()) return Failure{absl::StrCat(where, ": errorPaths must be a list of paths"), {}};
+    if (!want.IsList())
+      return Failure{
+          absl::StrCat(where, ": errorPaths must be a list of paths"), {}};
     std::vector<Path> expected;
     for (const Value& p : want.list()) {
       absl::StatusOr<Path> path = ParsePathList(p);
-      if (!path.ok()) return Failure{absl::StrCat(where, ": bad errorPaths entry"), {}};
+      if (!path.ok())
+        return Failure{absl::StrCat(where, ": bad errorPaths entry"), {}};
       expected.push_back(*std::move(path));
     }
     Failure f{absl::StrCat(where, ": error paths differ"), {}};

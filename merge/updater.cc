@@ -35,7 +35,8 @@ OpResult Fail(ErrorKind kind, absl::Status status) {
 
 OpResult Immutable(const std::vector<ImmutabilityViolation>& violations) {
   OpResult r = Fail(ErrorKind::kImmutable, ImmutabilityError(violations));
-  for (const ImmutabilityViolation& v : violations) r.error_paths.push_back(v.path);
+  for (const ImmutabilityViolation& v : violations)
+    r.error_paths.push_back(v.path);
   return r;
 }
 
@@ -164,11 +165,15 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
   return r;
 }
 
-OpResult Updater::Update(const Value& live, const Value& object,
+OpResult Updater::Update(const Value& live, const Value& written,
                          const std::string& version,
                          const ManagedFields& managers,
                          const std::string& manager) const {
   ValidateOptions dup_ok{/*allow_duplicates=*/true};
+  // The apiserver defaults a written object when it decodes it.
+  const bool defaulting = opts_.apply_defaults && type_.schema().has_defaults();
+  Value defaulted = defaulting ? ApplyDefaults(type_, written) : Value();
+  const Value& object = defaulting ? defaulted : written;
   if (absl::Status st = Validate(type_, object, dup_ok); !st.ok()) {
     return Invalid("the updated object is invalid", st);
   }
@@ -191,7 +196,9 @@ OpResult Updater::Update(const Value& live, const Value& object,
              .Union(compare.modified)
              .Union(compare.added);
   mine = FilterIgnored(std::move(mine), Ignored(version));
-  if (std::vector<ImmutabilityViolation> v = CheckImmutability(type_, live, object); !v.empty()) {
+  if (std::vector<ImmutabilityViolation> v =
+          CheckImmutability(type_, live, object);
+      !v.empty()) {
     return Immutable(v);
   }
   if (mine.Empty()) {
@@ -237,12 +244,18 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         last->api_version(), last->applied());
   }
   Value pruned = Prune(*merged, mf, last ? &*last : nullptr);
-  if (opts_.apply_defaults && type_.schema().has_defaults()) pruned = ApplyDefaults(type_, pruned);
+  if (opts_.apply_defaults && type_.schema().has_defaults())
+    pruned = ApplyDefaults(type_, pruned);
 
   Comparison compare;
   OpResult r =
       Transfer(live, pruned, version, std::move(mf), manager, force, &compare);
   if (!r.ok()) return r;
+  if (std::vector<ImmutabilityViolation> v =
+          CheckImmutability(type_, live, pruned);
+      !v.empty()) {
+    return Immutable(v);
+  }
   r.changed = !Equals(live, pruned);
   r.object = r.changed ? std::move(pruned) : live;
   return r;

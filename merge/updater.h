@@ -63,7 +63,7 @@ struct OpResult {
   Conflicts conflicts;  // with kConflict
   // With kImmutable: every violating path (see typed/immutable.h).
   std::vector<Path> error_paths;
-  Value object;         // the new live object
+  Value object;  // the new live object
   ManagedFields managers;
   // False for a no-op: `object` is then the live object itself.
   bool changed = false;
@@ -80,8 +80,9 @@ struct UpdaterOptions {
   // an already validated live object may turn this off.
   bool validate_live = true;
   // When the schema declares defaults, default the written object (updates)
-  // and the merged result (applies), as the apiserver does on decode.
-  bool apply_defaults = true;
+  // and the merged result (applies), as the apiserver does on decode. Off by
+  // default: SMD itself only uses defaults to complete associative keys.
+  bool apply_defaults = false;
 };
 
 class Updater {

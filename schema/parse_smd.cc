@@ -169,14 +169,37 @@ class SmdReader {
                                       const std::string& where) {
     if (!v.IsMap())
       return InvalidArgumentError(StrCat(where, ": expected a type (a map)"));
-    if (absl::Status st = CheckKeys(v,
-                                    {"namedType", "scalar", "list", "map",
-                                     "untyped", "elementRelationship"},
-                                    where);
+    if (absl::Status st = CheckKeys(
+            v,
+            {"namedType", "scalar", "list", "map", "untyped",
+             "elementRelationship", "default", "nullable", "immutable",
+             "immutableKeys", "additionOnly", "deletionOnly"},
+            where);
         !st.ok()) {
       return st;
     }
     TypeRef ref;
+    if (const Value* d = v.map().Find("default");
+        d != nullptr && !d->IsNull()) {
+      ref.default_value = *d;
+    }
+    struct Flag {
+      const char* key;
+      bool* dest;
+    } flags[] = {{"nullable", &ref.nullable},
+                 {"immutable", &ref.immutability.immutable},
+                 {"immutableKeys", &ref.immutability.immutable_keys},
+                 {"additionOnly", &ref.immutability.addition_only},
+                 {"deletionOnly", &ref.immutability.deletion_only}};
+    for (const Flag& f : flags) {
+      const Value* b = v.map().Find(f.key);
+      if (b == nullptr || b->IsNull()) continue;
+      if (!b->IsBool()) {
+        return InvalidArgumentError(
+            StrCat(where, ".", f.key, ": expected a boolean"));
+      }
+      *f.dest = b->AsBool();
+    }
     absl::StatusOr<std::string> named = GetString(v, "namedType", where);
     if (!named.ok()) return named.status();
     ref.named_type = *named;

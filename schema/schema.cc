@@ -123,6 +123,7 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
       if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
           !st.ok())
         return st;
+      if (f.default_value) has_defaults_ = true;
     }
     if (m.element_type) {
       if (absl::Status st =

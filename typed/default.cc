@@ -26,7 +26,8 @@ class Defaulter {
  private:
   // A null entry: its default when not nullable, else removal (signalled
   // by returning false) unless nullable.
-  static bool ResolveNull(Value& slot, const std::optional<Value>& def, bool nullable) {
+  static bool ResolveNull(Value& slot, const std::optional<Value>& def,
+                          bool nullable) {
     if (nullable) return true;
     if (def) {
       slot = *def;
@@ -38,22 +39,27 @@ class Defaulter {
   void MapNode(const MapType& mt, Map& m, int depth) {
     // Absent declared fields with a default come first, top-down.
     for (const StructField& f : mt.fields) {
-      const std::optional<Value>& def = f.default_value ? f.default_value : f.type.default_value;
+      const std::optional<Value>& def =
+          f.default_value ? f.default_value : f.type.default_value;
       if (def && m.Find(f.name) == nullptr) m.Append(f.name, *def);
     }
     auto& entries = m.entries();
     for (size_t i = 0; i < entries.size();) {
       MapEntry& e = entries[i];
       const StructField* f = mt.FindField(e.key);
-      const TypeRef* ref = f != nullptr ? &f->type : (mt.element_type ? &*mt.element_type : nullptr);
+      const TypeRef* ref =
+          f != nullptr ? &f->type
+                       : (mt.element_type ? &*mt.element_type : nullptr);
       if (ref == nullptr) {
         ++i;
         continue;
       }
       if (e.value.IsNull()) {
-        const std::optional<Value>& def =
-            f != nullptr && f->default_value ? f->default_value : ref->default_value;
-        bool nullable = f != nullptr ? (f->nullable || ref->nullable) : ref->nullable;
+        const std::optional<Value>& def = f != nullptr && f->default_value
+                                              ? f->default_value
+                                              : ref->default_value;
+        bool nullable =
+            f != nullptr ? (f->nullable || ref->nullable) : ref->nullable;
         if (!ResolveNull(e.value, def, nullable)) {
           entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
           continue;
@@ -67,7 +73,8 @@ class Defaulter {
   void ListNode(const ListType& lt, List& items, int depth) {
     const TypeRef& ref = lt.element_type;
     for (Value& item : items) {
-      if (item.IsNull() && ref.default_value && !ref.nullable) item = *ref.default_value;
+      if (item.IsNull() && ref.default_value && !ref.nullable)
+        item = *ref.default_value;
       Walk(ref.resolved, item, depth + 1);
     }
   }
@@ -95,7 +102,8 @@ class Pruner {
       }
       case Narrowed::kList:
         if (!v.IsList()) return;
-        for (Value& item : v.list()) Walk(atom->list->element_type.resolved, item, depth + 1);
+        for (Value& item : v.list())
+          Walk(atom->list->element_type.resolved, item, depth + 1);
         return;
       default:
         return;
@@ -107,7 +115,8 @@ class Pruner {
 
 Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root) {
   Value out = v;
-  if (out.IsNull() && root.default_value && !root.nullable) out = *root.default_value;
+  if (out.IsNull() && root.default_value && !root.nullable)
+    out = *root.default_value;
   Defaulter().Walk(type.root(), out, 0);
   return out;
 }

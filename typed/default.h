@@ -28,7 +28,8 @@ struct RootNode {
 };
 
 // `v` with defaults applied. `v` may be null (an absent object).
-Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root = {});
+Value ApplyDefaults(const Type& type, const Value& v,
+                    const RootNode& root = {});
 
 // `v` without the map fields the schema does not declare.
 Value Prune(const Type& type, const Value& v);

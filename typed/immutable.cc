@@ -38,11 +38,14 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
       const Map& ma = a.map();
       const Map& mb = b.map();
       if (ma.size() != mb.size()) return false;
-      const MapType* mt = atom != nullptr && atom->map ? atom->map.get() : nullptr;
+      const MapType* mt =
+          atom != nullptr && atom->map ? atom->map.get() : nullptr;
       for (const MapEntry& e : ma) {
         const Value* other = mb.Find(e.key);
         if (other == nullptr) return false;
-        if (!ImmEqual(mt != nullptr ? mt->EntryAtom(e.key) : nullptr, e.value, *other)) return false;
+        if (!ImmEqual(mt != nullptr ? mt->EntryAtom(e.key) : nullptr, e.value,
+                      *other))
+          return false;
       }
       return true;
     }
@@ -50,13 +53,16 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
       const List& la = a.list();
       const List& lb = b.list();
       if (la.size() != lb.size()) return false;
-      const Atom* elem =
-          atom != nullptr && atom->list ? atom->list->element_type.resolved : nullptr;
+      const Atom* elem = atom != nullptr && atom->list
+                             ? atom->list->element_type.resolved
+                             : nullptr;
       if (atom != nullptr && IsSet(*atom)) {
         std::vector<const Value*> sa, sb;
         for (const Value& v : la) sa.push_back(&v);
         for (const Value& v : lb) sb.push_back(&v);
-        auto less = [](const Value* x, const Value* y) { return StrictLess(*x, *y); };
+        auto less = [](const Value* x, const Value* y) {
+          return StrictLess(*x, *y);
+        };
         std::sort(sa.begin(), sa.end(), less);
         std::sort(sb.begin(), sb.end(), less);
         for (size_t i = 0; i < sa.size(); ++i) {
@@ -81,7 +87,8 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
 class Checker {
  public:
   // A place present on both sides, reached through `ref` (null for the root).
-  void Node(const TypeRef* ref, const Atom* atom, const Value& o, const Value& n) {
+  void Node(const TypeRef* ref, const Atom* atom, const Value& o,
+            const Value& n) {
     if (atom == nullptr) return;
     if (ref != nullptr && ref->immutability.immutable) {
       if (!ImmEqual(atom, o, n)) Violation("is immutable");
@@ -101,20 +108,27 @@ class Checker {
   std::vector<ImmutabilityViolation> violations;
 
  private:
-  void Violation(std::string reason) { violations.push_back({path_, std::move(reason)}); }
+  void Violation(std::string reason) {
+    violations.push_back({path_, std::move(reason)});
+  }
 
   void MembershipChange(const Immutability& marks, bool added) {
     if (added && (marks.immutable_keys || marks.deletion_only)) {
-      Violation(marks.deletion_only ? "may not be added (deletion only)" : "key may not be added");
+      Violation(marks.deletion_only ? "may not be added (deletion only)"
+                                    : "key may not be added");
     } else if (!added && (marks.immutable_keys || marks.addition_only)) {
-      Violation(marks.addition_only ? "may not be removed (addition only)" : "key may not be removed");
+      Violation(marks.addition_only ? "may not be removed (addition only)"
+                                    : "key may not be removed");
     }
   }
 
-  void MapChildren(const MapType& mt, const Immutability& marks, const Map& o, const Map& n) {
+  void MapChildren(const MapType& mt, const Immutability& marks, const Map& o,
+                   const Map& n) {
     for (const MapEntry& e : o) {
       const StructField* f = mt.FindField(e.key);
-      const TypeRef* ref = f != nullptr ? &f->type : (mt.element_type ? &*mt.element_type : nullptr);
+      const TypeRef* ref =
+          f != nullptr ? &f->type
+                       : (mt.element_type ? &*mt.element_type : nullptr);
       path_.push_back(PathElement::Field(e.key));
       const Value* nv = n.Find(e.key);
       if (nv != nullptr) {
@@ -139,7 +153,8 @@ class Checker {
     }
   }
 
-  void ListChildren(const Atom& atom, const Immutability& marks, const List& o, const List& n) {
+  void ListChildren(const Atom& atom, const Immutability& marks, const List& o,
+                    const List& n) {
     const TypeRef& elem = atom.list->element_type;
     if (!atom.IsAssociativeList()) {
       size_t common = std::min(o.size(), n.size());
@@ -155,14 +170,16 @@ class Checker {
     for (size_t i = 0; i < o.size(); ++i) {
       absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, o[i], i);
       if (!pe.ok()) continue;
-      if (old_items.emplace(*pe, &o[i]).second) old_order.emplace_back(*pe, &o[i]);
+      if (old_items.emplace(*pe, &o[i]).second)
+        old_order.emplace_back(*pe, &o[i]);
     }
     absl::flat_hash_map<PathElement, const Value*> new_items;
     std::vector<std::pair<PathElement, const Value*>> new_order;
     for (size_t i = 0; i < n.size(); ++i) {
       absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, n[i], i);
       if (!pe.ok()) continue;
-      if (new_items.emplace(*pe, &n[i]).second) new_order.emplace_back(*pe, &n[i]);
+      if (new_items.emplace(*pe, &n[i]).second)
+        new_order.emplace_back(*pe, &n[i]);
     }
     for (const auto& [pe, item] : old_order) {
       path_.push_back(pe);
@@ -187,46 +204,58 @@ class Checker {
 
 class MarkerChecker {
  public:
-  absl::Status Ref(const TypeRef& ref, const std::string& where, bool in_metadata) {
+  absl::Status Ref(const TypeRef& ref, const std::string& where,
+                   bool in_metadata) {
     const Immutability& m = ref.immutability;
     const Atom* atom = ref.resolved;
     if (m.any()) {
       if (in_metadata) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, ": immutability markers are not allowed inside .metadata"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": immutability markers are not allowed inside .metadata"));
       }
       if (m.immutable && m.immutable_keys) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, ": immutable and immutableKeys exclude each other"));
-      }
-      if ((m.addition_only || m.deletion_only) && (m.immutable || m.immutable_keys)) {
         return absl::InvalidArgumentError(absl::StrCat(
-            where, ": additionOnly/deletionOnly exclude immutable and immutableKeys"));
+            where, ": immutable and immutableKeys exclude each other"));
+      }
+      if ((m.addition_only || m.deletion_only) &&
+          (m.immutable || m.immutable_keys)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where,
+            ": additionOnly/deletionOnly exclude immutable and immutableKeys"));
       }
       if (m.addition_only && m.deletion_only) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(where, ": additionOnly and deletionOnly exclude each other"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": additionOnly and deletionOnly exclude each other"));
       }
-      bool keyed_map = atom != nullptr && atom->map && atom->map->element_type && !atom->IsAtomicMap();
+      bool keyed_map = atom != nullptr && atom->map &&
+                       atom->map->element_type && !atom->IsAtomicMap();
       bool keyed_list = atom != nullptr && IsKeyedList(*atom) && !atom->map;
       bool set = atom != nullptr && IsSet(*atom) && !atom->map;
       if (m.immutable_keys && !keyed_map && !keyed_list) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            where, ": immutableKeys is only allowed on maps with an element type (additionalProperties) "
-                   "and on lists of type map"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(where,
+                         ": immutableKeys is only allowed on maps with an "
+                         "element type (additionalProperties) "
+                         "and on lists of type map"));
       }
-      if ((m.addition_only || m.deletion_only) && !keyed_map && !keyed_list && !set) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            where, ": additionOnly/deletionOnly are only allowed on maps with an element type and on "
-                   "lists of type map or set"));
+      if ((m.addition_only || m.deletion_only) && !keyed_map && !keyed_list &&
+          !set) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where,
+                         ": additionOnly/deletionOnly are only allowed on maps "
+                         "with an element type and on "
+                         "lists of type map or set"));
       }
-      if ((m.immutable_keys || m.addition_only || m.deletion_only) && keyed_list) {
+      if ((m.immutable_keys || m.addition_only || m.deletion_only) &&
+          keyed_list) {
         const Atom* elem = atom->list->element_type.resolved;
         for (const std::string& k : atom->list->keys) {
-          const StructField* f = elem != nullptr && elem->map ? elem->map->FindField(k) : nullptr;
+          const StructField* f =
+              elem != nullptr && elem->map ? elem->map->FindField(k) : nullptr;
           if (f == nullptr || !f->type.immutability.immutable) {
             return absl::InvalidArgumentError(absl::StrCat(
-                where, ": the key field \"", k, "\" of a list with immutable keys must be immutable"));
+                where, ": the key field \"", k,
+                "\" of a list with immutable keys must be immutable"));
           }
         }
       }
@@ -234,10 +263,13 @@ class MarkerChecker {
     return Walk(atom, where, in_metadata);
   }
 
-  absl::Status Walk(const Atom* atom, const std::string& where, bool in_metadata) {
-    if (atom == nullptr || !visited_.insert({atom, in_metadata}).second) return absl::OkStatus();
+  absl::Status Walk(const Atom* atom, const std::string& where,
+                    bool in_metadata) {
+    if (atom == nullptr || !visited_.insert({atom, in_metadata}).second)
+      return absl::OkStatus();
     if (atom->list) {
-      if (absl::Status st = Ref(atom->list->element_type, absl::StrCat(where, "[]"), in_metadata);
+      if (absl::Status st = Ref(atom->list->element_type,
+                                absl::StrCat(where, "[]"), in_metadata);
           !st.ok()) {
         return st;
       }
@@ -245,10 +277,14 @@ class MarkerChecker {
     if (atom->map) {
       for (const StructField& f : atom->map->fields) {
         bool meta = in_metadata || (where.empty() && f.name == "metadata");
-        if (absl::Status st = Ref(f.type, absl::StrCat(where, ".", f.name), meta); !st.ok()) return st;
+        if (absl::Status st =
+                Ref(f.type, absl::StrCat(where, ".", f.name), meta);
+            !st.ok())
+          return st;
       }
       if (atom->map->element_type) {
-        if (absl::Status st = Ref(*atom->map->element_type, absl::StrCat(where, ".*"), in_metadata);
+        if (absl::Status st = Ref(*atom->map->element_type,
+                                  absl::StrCat(where, ".*"), in_metadata);
             !st.ok()) {
           return st;
         }
@@ -263,7 +299,8 @@ class MarkerChecker {
 
 }  // namespace
 
-std::vector<ImmutabilityViolation> CheckImmutability(const Type& type, const Value& old_value,
+std::vector<ImmutabilityViolation> CheckImmutability(const Type& type,
+                                                     const Value& old_value,
                                                      const Value& new_value) {
   if (old_value.IsNull() || !type.schema().has_immutability()) return {};
   Checker c;
@@ -271,7 +308,8 @@ std::vector<ImmutabilityViolation> CheckImmutability(const Type& type, const Val
   return std::move(c.violations);
 }
 
-absl::Status ImmutabilityError(const std::vector<ImmutabilityViolation>& violations) {
+absl::Status ImmutabilityError(
+    const std::vector<ImmutabilityViolation>& violations) {
   std::string msg;
   for (const ImmutabilityViolation& v : violations) {
     if (!msg.empty()) msg += "\n";

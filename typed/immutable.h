@@ -33,11 +33,13 @@ struct ImmutabilityViolation {
 
 // The violations of changing `old_value` into `new_value`. An absent old
 // object (creation) never violates anything.
-std::vector<ImmutabilityViolation> CheckImmutability(const Type& type, const Value& old_value,
+std::vector<ImmutabilityViolation> CheckImmutability(const Type& type,
+                                                     const Value& old_value,
                                                      const Value& new_value);
 
 // One readable error for a non-empty list: `.spec.foo: field is immutable`.
-absl::Status ImmutabilityError(const std::vector<ImmutabilityViolation>& violations);
+absl::Status ImmutabilityError(
+    const std::vector<ImmutabilityViolation>& violations);
 
 // Checks that the markers of the schema reachable from the type's root are
 // placed as the KEP allows: not inside the root's `.metadata`, immutableKeys

@@ -16,7 +16,12 @@ absl::StatusOr<Type> Type::Named(std::shared_ptr<const Schema> schema,
     return absl::NotFoundError(
         absl::StrCat("no type named \"", name, "\" in the schema"));
   }
-  return Type(std::move(schema), root, std::string(name));
+  Type t(std::move(schema), root, std::string(name));
+  if (absl::Status st = CheckImmutabilityMarkers(t); !st.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("type \"", name, "\": ", st.message()));
+  }
+  return t;
 }
 
 Type Type::Deduced() {

@@ -1,0 +1,86 @@
+#include "typed/default.h"
+
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+
+namespace smdx {
+namespace {
+
+using testing::Yaml;
+
+Type MakeType() {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: root
+  map:
+    fields:
+    - name: foo
+      default: {b: def}
+      type:
+        map:
+          fields:
+          - name: a
+            default: abc
+            type: {scalar: string}
+          - name: b
+            type: {scalar: string}
+    - name: list
+      type:
+        list:
+          elementType: {scalar: string, default: apple}
+    - name: plain
+      type:
+        list:
+          elementType: {scalar: string}
+    - name: labels
+      type:
+        map:
+          elementType: {scalar: string, default: banana}
+    - name: opt
+      type: {scalar: string}
+    - name: keep
+      nullable: true
+      type: {scalar: string}
+)");
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *Type::Named(*s, "root");
+}
+
+TEST(DefaultTest, TopDownDefaulting) {
+  EXPECT_EQ(ApplyDefaults(MakeType(), Yaml("{}")),
+            Yaml("foo: {a: abc, b: def}"));
+}
+
+TEST(DefaultTest, NullHandlingFollowsKep1929) {
+  Value got = ApplyDefaults(
+      MakeType(), Yaml("foo: null\nopt: null\nkeep: null\nlist: [null, x]\n"
+                       "plain: [null]\nlabels: {a: null, b: c}"));
+  EXPECT_EQ(
+      got,
+      Yaml(
+          "foo: {a: abc, b: def}\nkeep: null\nlist: [apple, x]\nplain: [null]\n"
+          "labels: {a: banana, b: c}"));
+}
+
+TEST(DefaultTest, ExplicitValuesAndEmptyContainersAreKept) {
+  Value in = Yaml("foo: {a: '', b: x}\nlist: []");
+  EXPECT_EQ(ApplyDefaults(MakeType(), in), in);
+}
+
+TEST(DefaultTest, RootDefaultAppliesToNull) {
+  RootNode root;
+  root.default_value = Yaml("{}");
+  EXPECT_EQ(ApplyDefaults(MakeType(), Value(), root),
+            Yaml("foo: {a: abc, b: def}"));
+  root.nullable = true;
+  EXPECT_EQ(ApplyDefaults(MakeType(), Value(), root), Value());
+}
+
+TEST(DefaultTest, PruneDropsUndeclaredFieldsOnly) {
+  Value in = Yaml("foo: {a: x, zzz: 1}\nunknown: 2\nlabels: {any: thing}");
+  EXPECT_EQ(Prune(MakeType(), in), Yaml("foo: {a: x}\nlabels: {any: thing}"));
+  Value deduced = Yaml("a: {b: 1}");
+  EXPECT_EQ(Prune(Type::Deduced(), deduced), deduced);
+}
+
+}  // namespace
+}  // namespace smdx
