@@ -80,12 +80,22 @@ void Set::AppendChildUnsorted(PathElement pe, Set child) {
 }
 
 void Set::Normalize() {
-  std::sort(members_.begin(), members_.end(),
-            [](const PathElement& a, const PathElement& b) { return a < b; });
+  auto pe_less = [](const PathElement& a, const PathElement& b) { return a < b; };
+  auto node_less = [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; };
+  // Builders mostly append in order already; sorting is then skipped.
+  if (!std::is_sorted(members_.begin(), members_.end(), pe_less)) {
+    std::sort(members_.begin(), members_.end(), pe_less);
+  }
   members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
-  std::sort(children_.begin(), children_.end(),
-            [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; });
-  // Merge children that share an element.
+  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
+    std::sort(children_.begin(), children_.end(), node_less);
+  }
+  bool clean = true;
+  for (size_t i = 0; i < children_.size() && clean; ++i) {
+    clean = !children_[i].set.Empty() && (i == 0 || children_[i - 1].pe != children_[i].pe);
+  }
+  if (clean) return;
+  // Merge children that share an element; drop empty ones.
   std::vector<SetNode> merged;
   merged.reserve(children_.size());
   for (SetNode& n : children_) {

@@ -174,7 +174,8 @@ OpResult Updater::Update(const Value& live, const Value& written,
   const bool defaulting = opts_.apply_defaults && type_.schema().has_defaults();
   Value defaulted = defaulting ? ApplyDefaults(type_, written) : Value();
   const Value& object = defaulting ? defaulted : written;
-  if (absl::Status st = Validate(type_, object, dup_ok); !st.ok()) {
+  if (absl::Status st = opts_.validate_input ? Validate(type_, object, dup_ok) : absl::OkStatus();
+      !st.ok()) {
     return Invalid("the updated object is invalid", st);
   }
   if (opts_.validate_live) {
@@ -216,7 +217,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         const std::string& version,
                         const ManagedFields& managers,
                         const std::string& manager, bool force) const {
-  if (absl::Status st = Validate(type_, config); !st.ok()) {
+  if (absl::Status st = opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
+      !st.ok()) {
     return Invalid("the applied configuration is invalid", st);
   }
   if (opts_.validate_live) {
@@ -243,7 +245,7 @@ OpResult Updater::Apply(const Value& live, const Value& config,
     last = VersionedSet(FilterIgnored(last->set(), ignored),
                         last->api_version(), last->applied());
   }
-  Value pruned = Prune(*merged, mf, last ? &*last : nullptr);
+  Value pruned = Prune(*merged, mf, last ? &*last : nullptr, mf[manager].set());
   if (opts_.apply_defaults && type_.schema().has_defaults())
     pruned = ApplyDefaults(type_, pruned);
 
@@ -262,8 +264,13 @@ OpResult Updater::Apply(const Value& live, const Value& config,
 }
 
 Value Updater::Prune(const Value& merged, const ManagedFields& managers,
-                     const VersionedSet* last) const {
+                     const VersionedSet* last, const Set& applied) const {
   if (last == nullptr || last->set().Empty()) return merged;
+  // An applier that still applies everything it applied before drops
+  // nothing. Every path of the last set, and every ancestor of it (the new
+  // set comes from a configuration, so it holds them), is owned now, so the
+  // removal below would be entirely undone.
+  if (last->set().Difference(applied).Empty()) return merged;
   // Remove what the applier owned last time, then put back what anybody
   // (the applier's new configuration included) still owns, and what the
   // applier never owned.

@@ -79,6 +79,10 @@ struct UpdaterOptions {
   // Validate the live object too (duplicates tolerated). Callers that hold
   // an already validated live object may turn this off.
   bool validate_live = true;
+  // Validate the applied configuration (and the object of an update).
+  // Callers that validated it when they parsed it may turn this off; an
+  // invalid value then gives unspecified (but memory-safe) results.
+  bool validate_input = true;
   // When the schema declares defaults, default the written object (updates)
   // and the merged result (applies), as the apiserver does on decode. Off by
   // default: SMD itself only uses defaults to complete associative keys.
@@ -117,7 +121,7 @@ class Updater {
                     const std::string& manager, bool force,
                     Comparison* compare) const;
   Value Prune(const Value& merged, const ManagedFields& managers,
-              const VersionedSet* last) const;
+              const VersionedSet* last, const Set& applied) const;
 
   Type type_;
   UpdaterOptions opts_;

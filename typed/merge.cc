@@ -72,6 +72,22 @@ class Walker {
             bool* has_out) {
     *has_out = false;
     if (lhs == nullptr && rhs == nullptr) return;
+    if (mode_ == Mode::kMerge && (rhs == nullptr || lhs == nullptr || lhs->IsNull())) {
+      // Merging with nothing (or onto null) changes nothing: the result is
+      // the side that is there, shared rather than rebuilt.
+      *out = rhs == nullptr ? *lhs : *rhs;
+      *has_out = true;
+      return;
+    }
+    if (lhs != nullptr && rhs != nullptr && SameNode(*lhs, *rhs)) {
+      // One shared node on both sides: nothing changed below it, and the
+      // merge of a value with itself is that value.
+      if (mode_ == Mode::kMerge) {
+        *out = *rhs;
+        *has_out = true;
+      }
+      return;
+    }
     if (atom == nullptr) {
       Error("field not declared in schema");
       return;

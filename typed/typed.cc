@@ -261,21 +261,29 @@ class FieldSetBuilder {
     const Atom* elem = atom.list->element_type.resolved;
     std::vector<PathElement> pes(items.size());
     std::vector<bool> ok(items.size(), false);
-    absl::flat_hash_map<PathElement, int> counts;
     for (size_t i = 0; i < items.size(); ++i) {
-      absl::StatusOr<PathElement> pe =
-          internal::ListItemElement(atom, items[i], i);
+      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
       pes[i] = *std::move(pe);
       ok[i] = true;
-      ++counts[pes[i]];
     }
-    absl::flat_hash_set<PathElement> dup_done;
+    // Duplicated keys (tolerated in updated objects) are owned as a whole.
+    std::vector<bool> dup(items.size(), false);
+    if (atom.IsAssociativeList() && items.size() > 1) {
+      std::vector<size_t> order;
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (ok[i]) order.push_back(i);
+      }
+      std::sort(order.begin(), order.end(),
+                [&](size_t a, size_t b) { return pes[a] < pes[b]; });
+      for (size_t k = 1; k < order.size(); ++k) {
+        if (pes[order[k - 1]] == pes[order[k]]) dup[order[k - 1]] = dup[order[k]] = true;
+      }
+    }
     for (size_t i = 0; i < items.size(); ++i) {
       if (!ok[i]) continue;
-      if (counts[pes[i]] > 1) {
-        // A duplicated item is owned as a whole.
-        if (dup_done.insert(pes[i]).second) out->AppendMemberUnsorted(pes[i]);
+      if (dup[i]) {
+        out->AppendMemberUnsorted(pes[i]);  // Normalize drops the repeats
         continue;
       }
       Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);

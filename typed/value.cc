@@ -127,6 +127,7 @@ int MapCompare(const Map& a, const Map& b) {
 }  // namespace
 
 bool Equals(const Value& a, const Value& b) {
+  if (SameNode(a, b)) return true;
   if (a.IsFloat() || b.IsFloat()) {
     if (!a.IsNumber() || !b.IsNumber()) return false;
     return a.AsNumber() == b.AsNumber();

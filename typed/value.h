@@ -2,9 +2,12 @@
 // map), the data model every other part of smdx works on.
 //
 // This is the bottom layer of the library: it depends on nothing else in
-// smdx. Values own their children; maps keep their keys in insertion order
-// (the order a document was written in) while equality and ordering ignore
-// that order.
+// smdx. Maps keep their keys in insertion order (the order a document was
+// written in) while equality and ordering ignore that order. Lists and maps
+// are shared, immutable-while-shared nodes: copying a Value is cheap, and a
+// write through a non-const accessor first copies the node if another Value
+// still refers to it (copy-on-write). Values are not synchronized: one
+// Value object must not be written by one thread while another uses it.
 //
 // The total order is the one sigs.k8s.io/structured-merge-diff uses to sort
 // set items and associative keys (value.Compare): numbers (ints and floats
@@ -19,6 +22,7 @@
 #define SMDX_TYPED_VALUE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -88,8 +92,8 @@ class Value {
   explicit Value(std::string s) : v_(std::move(s)) {}
   explicit Value(absl::string_view s) : v_(std::string(s)) {}
   explicit Value(const char* s) : v_(std::string(s)) {}
-  explicit Value(List l) : v_(std::move(l)) {}
-  explicit Value(Map m) : v_(std::move(m)) {}
+  explicit Value(List l) : v_(std::make_shared<List>(std::move(l))) {}
+  explicit Value(Map m) : v_(std::make_shared<Map>(std::move(m))) {}
 
   static Value MakeList() { return Value(List{}); }
   static Value MakeMap() { return Value(Map{}); }
@@ -114,16 +118,37 @@ class Value {
     return IsInt() ? static_cast<double>(AsInt()) : AsFloat();
   }
   const std::string& AsString() const { return std::get<std::string>(v_); }
-  const List& list() const { return std::get<List>(v_); }
-  List& list() { return std::get<List>(v_); }
-  const Map& map() const { return std::get<Map>(v_); }
-  Map& map() { return std::get<Map>(v_); }
+  const List& list() const { return *std::get<kListIndex>(v_); }
+  const Map& map() const { return *std::get<kMapIndex>(v_); }
+  // Mutable access unshares the node first (copy-on-write): lists and maps
+  // are shared between copies of a Value until one of them is written.
+  List& list() { return Unshare<List, kListIndex>(); }
+  Map& map() { return Unshare<Map, kMapIndex>(); }
+
+  // Whether `a` and `b` are the same list or map node (then they are equal
+  // without looking inside).
+  friend bool SameNode(const Value& a, const Value& b) {
+    if (a.v_.index() != b.v_.index()) return false;
+    if (a.IsList()) return std::get<kListIndex>(a.v_) == std::get<kListIndex>(b.v_);
+    if (a.IsMap()) return std::get<kMapIndex>(a.v_) == std::get<kMapIndex>(b.v_);
+    return false;
+  }
 
   // Number of nodes in the tree (for budgets and tests).
   size_t NodeCount() const;
 
  private:
-  std::variant<std::monostate, bool, int64_t, double, std::string, List, Map>
+  static constexpr size_t kListIndex = 5;
+  static constexpr size_t kMapIndex = 6;
+  template <typename T, size_t I>
+  T& Unshare() {
+    std::shared_ptr<T>& p = std::get<I>(v_);
+    if (p.use_count() > 1) p = std::make_shared<T>(*p);
+    return *p;
+  }
+
+  std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<List>,
+               std::shared_ptr<Map>>
       v_;
 };
 

@@ -1,0 +1,151 @@
+// Schemas from OpenAPI: Kubernetes' OpenAPI documents and CustomResource-
+// Definitions converted to smdx's type system.
+//
+// The conversion is the one Kubernetes runs to get the schema that
+// server-side apply works with (k8s.io/kube-openapi pkg/schemaconv, fed by
+// the API server's OpenAPI document, or for custom resources by the
+// apiextensions-apiserver's per-version document):
+//
+//  - Every definition becomes a named type, in name order, followed by the
+//    two helper types `__untyped_atomic_` and `__untyped_deduced_`
+//    (schema/builtin.h). A definition that is only a `$ref` is an alias:
+//    references to it resolve to its target and it gets no type of its own.
+//  - `type: object` with `properties` is a map with one field per property,
+//    in name order; the fields' types are inline atoms, or named types for
+//    `$ref` (also a `$ref` alone inside a one-element `allOf`).
+//    `additionalProperties` gives the type of undeclared keys; an object
+//    with neither (or with `additionalProperties: true`) takes any keys,
+//    with deduced values. Below `x-kubernetes-preserve-unknown-fields:
+//    true`, objects also accept undeclared keys (deduced values).
+//    `x-kubernetes-map-type` is `granular` (the default) or `atomic`.
+//  - `type: array` is a list of `items`: atomic unless
+//    `x-kubernetes-list-type` is `set` (associative, items identified by
+//    value) or `map` (associative, identified by the item fields named in
+//    `x-kubernetes-list-map-keys`). Without a list type, the strategic-merge
+//    markers decide as in OpenAPI v2: `x-kubernetes-patch-strategy: merge`
+//    makes an associative list, keyed by `x-kubernetes-patch-merge-key` or,
+//    without it, a set.
+//  - integer and number are numeric, string is string (`format:
+//    int-or-string`, `date-time` and other non-byte formats are untyped),
+//    boolean is boolean; `x-kubernetes-int-or-string` is an untyped scalar;
+//    a schema without a type (and without properties) accepts anything
+//    (deduced: maps granular, lists atomic).
+//  - A `x-kubernetes-map-type` or `x-kubernetes-list-type: atomic` beside a
+//    `$ref` overrides the referenced type's relationship at that place.
+//  - `x-kubernetes-unions` become the map's unions.
+//  - smdx extensions: `default` and `nullable` (`x-nullable` in v2) of a
+//    property go on its struct field, those of `items` and
+//    `additionalProperties` on the element type reference; the immutability
+//    markers (`x-kubernetes-immutable`, `-immutable-keys`, `-addition-only`,
+//    `-deletion-only`) go on the type reference of their node.
+//
+// Kubernetes' quirks are kept: references to
+// io.k8s.apimachinery.pkg.runtime.RawExtension are `__untyped_atomic_`,
+// io.k8s.apimachinery.pkg.api.resource.Quantity is an untyped scalar.
+//
+// Contradictions are errors that name the schema node, in the document's
+// own terms (`definitions.io.k8s.api.core.v1.PodSpec.properties.containers:
+// x-kubernetes-list-map-keys names "nme", which is not a property of the
+// items`): a list type `map` without keys, keys that are not scalar
+// properties of the items, a list type `set` or `map` on a non-array, a map
+// type on a non-object (`atomic` on a scalar is accepted, as Kubernetes'
+// own API marks byte strings so), unknown list/map types or patch
+// strategies on arrays, a `$ref` to nothing, malformed unions, and a
+// `default` that does not validate against its own node. Every problem
+// found is reported, one per line.
+//
+// Depends on schema/schema.h, schema/builtin.h, typed/ (parsing, Validate).
+//
+// Example:
+//   absl::StatusOr<smdx::Value> doc = smdx::ParseJson(swagger_json);
+//   absl::StatusOr<std::vector<smdx::TypeDef>> types =
+//       smdx::TypesFromOpenApiV2(*doc);
+//   absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
+//       smdx::Schema::Build(*std::move(types));
+#ifndef SMDX_SCHEMA_OPENAPI_H_
+#define SMDX_SCHEMA_OPENAPI_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "schema/schema.h"
+#include "typed/value.h"
+
+namespace smdx {
+
+// The types of an OpenAPI v2 (swagger) document's `definitions`, as
+// described above, with `$ref`s of the form `#/definitions/NAME`. The
+// result is ready for Schema::Build.
+absl::StatusOr<std::vector<TypeDef>> TypesFromOpenApiV2(const Value& swagger);
+
+// The same for an OpenAPI v3 document's `components.schemas`, with `$ref`s
+// of the form `#/components/schemas/NAME`.
+absl::StatusOr<std::vector<TypeDef>> TypesFromOpenApiV3(const Value& doc);
+
+// One OpenAPI v3 schema object (such as a CRD's openAPIV3Schema), converted
+// as the root type `root_name` (plus the two helper types). Nested objects
+// stay inline. It cannot contain `$ref`s; `x-kubernetes-embedded-resource`
+// adds nothing here (SchemasFromCrd adds the embedded object's apiVersion,
+// kind and metadata).
+absl::StatusOr<std::shared_ptr<const Schema>> SchemaFromOpenApiObject(
+    const Value& schema_object, const std::string& root_name);
+
+// The schema of one version of a custom resource.
+struct CrdVersionSchema {
+  std::string api_version;  // group/version
+  std::string kind;
+  // The root type: the reversed group, the version and the kind
+  // (com.coreos.monitoring.v1.Prometheus for monitoring.coreos.com/v1
+  // Prometheus), as the API server names it.
+  std::string type_name;
+  std::shared_ptr<const Schema> schema;
+};
+
+// The schemas of every version of a CustomResourceDefinition manifest
+// (apiextensions.k8s.io/v1 or v1beta1), as the apiextensions-apiserver
+// builds them for server-side apply:
+//  - the version's openAPIV3Schema (v1beta1: the version's own `schema`,
+//    else the top-level `spec.validation`) is the root type, whose
+//    apiVersion and kind are strings and whose metadata is
+//    io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta (copied, with what it
+//    references, from KubernetesSchema()); every
+//    `x-kubernetes-embedded-resource: true` object gets the same three
+//    fields;
+//  - a version without a schema is an object of any fields (deduced);
+//  - `spec.preserveUnknownFields` (which v1beta1 defaults to true) makes
+//    every object of the schema accept undeclared fields;
+//  - the list kind (`spec.names.listKind`, default KIND + "List") is a
+//    type too, with items, metadata (ListMeta), apiVersion and kind.
+// The schema is converted even when it is not structural (types may be
+// missing); the API server would fall back to a deduced type then.
+absl::StatusOr<std::vector<CrdVersionSchema>> SchemasFromCrd(const Value& crd);
+
+enum class SchemaFormat {
+  kSmd,            // `types: [...]`
+  kOpenApiV2,      // `swagger: "2.0"` or `definitions`
+  kOpenApiV3,      // `openapi: 3.x` or `components`
+  kOpenApiObject,  // a bare schema object (`type`, `properties`, ...)
+  kCrd,            // kind CustomResourceDefinition
+  kUnknown,
+};
+
+// What kind of schema document `doc` is.
+SchemaFormat DetectSchemaFormat(const Value& doc);
+
+// Loads a schema from text (JSON or YAML) in any of the formats above. A
+// YAML stream may hold several CustomResourceDefinitions, whose types are
+// combined. `default_type` (may be null) is set to the root type when there
+// is an obvious one (a bare schema object, whose root is named "root", or
+// a single CRD with a single version), else cleared.
+absl::StatusOr<std::shared_ptr<const Schema>> LoadAnySchema(
+    absl::string_view text, std::string* default_type);
+
+// The root type name LoadAnySchema gives a bare schema object.
+inline constexpr absl::string_view kOpenApiObjectRootName = "root";
+
+}  // namespace smdx
+
+#endif  // SMDX_SCHEMA_OPENAPI_H_
