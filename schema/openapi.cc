@@ -499,6 +499,19 @@ class Converter {
     return "";
   }
 
+  // The scalar of a `type: string` node. Kubernetes makes every format but
+  // `byte` untyped, and its built-in types carry those formats on named
+  // definitions (Time, MicroTime, IntOrString). Formats on inline nodes come
+  // from CRDs, whose value validations (`format` among them) the API server
+  // strips before it builds the schema for server-side apply; only
+  // `int-or-string`, which widens the type, is kept there.
+  static ScalarType StringScalar(const std::string* format, bool definition) {
+    if (format == nullptr || format->empty() || *format == "byte")
+      return ScalarType::kString;
+    if (definition || *format == "int-or-string") return ScalarType::kUntyped;
+    return ScalarType::kString;
+  }
+
   Atom Convert(const Value& node, const std::string& where, bool preserve,
                absl::string_view def_name, bool crd_root) {
     if (!node.IsMap()) {
@@ -537,9 +550,7 @@ class Converter {
       scalar = ScalarType::kBoolean;
     } else if (type == "string") {
       kind = NodeKind::kScalar;
-      const std::string* format = FindString(node, "format");
-      bool plain = format == nullptr || format->empty() || *format == "byte";
-      scalar = plain ? ScalarType::kString : ScalarType::kUntyped;
+      scalar = StringScalar(FindString(node, "format"), !def_name.empty());
     } else {
       Error(where, StrCat("unrecognized type \"", type, "\""));
       kind = NodeKind::kScalar;
@@ -870,16 +881,7 @@ class Converter {
                             const Resolver& resolve) {
       const Atom* a = resolve(items);
       if (a == nullptr) return;
-      if (keys.empty()) {
-        if (a->map && !a->scalar) {
-          Error(where, StrCat(marker, " makes a set, but the items are "
-                                      "objects (a set holds scalars)"));
-        } else if (a->list && !a->scalar) {
-          Error(where, StrCat(marker, " makes a set, but the items are "
-                                      "arrays (a set holds scalars)"));
-        }
-        return;
-      }
+      if (keys.empty()) return;
       if (!a->map) {
         Error(where, StrCat(marker, " names keys, but the items are not "
                                     "objects"));
@@ -887,6 +889,7 @@ class Converter {
       }
       for (const std::string& k : keys) {
         const StructField* f = a->map->FindField(k);
+        if (f == nullptr && IsMetadataProperty(*a, k, resolve)) continue;
         if (f == nullptr) {
           Error(where, StrCat(marker, " names \"", k,
                               "\", which is not a property of the items"));
@@ -900,6 +903,18 @@ class Converter {
         }
       }
     });
+  }
+
+  // Whether `key` is a property of the `metadata` of objects `a`. Kubernetes'
+  // own API keys lists of objects by their metadata's name
+  // (CSIStorageCapacityList.items: `x-kubernetes-list-map-keys: [name]`);
+  // that is accepted as Kubernetes accepts it.
+  static bool IsMetadataProperty(const Atom& a, const std::string& key,
+                                 const Resolver& resolve) {
+    const StructField* metadata = a.map->FindField("metadata");
+    if (metadata == nullptr) return false;
+    const Atom* m = resolve(metadata->type);
+    return m != nullptr && m->map && m->map->FindField(key) != nullptr;
   }
 
   // Every default must validate against its own node.

@@ -496,7 +496,7 @@ components:
         wrapped:
           allOf: [{$ref: '#/components/schemas/a.Ref'}]
           x-kubernetes-map-type: atomic
-          default: {x: y}
+          default: {x: z}
         viaAlias: {$ref: '#/components/schemas/a.Alias'}
         atomicList:
           $ref: '#/components/schemas/a.List'
@@ -520,7 +520,7 @@ components:
   const StructField* wrapped = h.FindField("wrapped");
   EXPECT_EQ(wrapped->type.named_type, "a.Ref");
   EXPECT_TRUE(wrapped->type.resolved->IsAtomicMap());
-  EXPECT_EQ(*wrapped->default_value, Yaml("{x: y}"));
+  EXPECT_EQ(*wrapped->default_value, Yaml("{x: z}"));
   EXPECT_EQ(h.FindField("viaAlias")->type.named_type, "a.Ref");
   EXPECT_EQ(h.FindField("atomicList")->type.named_type, "a.List");
   EXPECT_EQ(h.FindField("raw")->type.named_type, kUntypedAtomicTypeName);
@@ -662,13 +662,6 @@ type: array
 items: {type: boolean, default: 1}
 )",
                 "root.items: default 1 does not match the schema"},
-        BadCase{"SetOfObjects", R"(
-type: array
-x-kubernetes-list-type: set
-items: {type: object, properties: {a: {type: string}}}
-)",
-                "root: x-kubernetes-list-type makes a set, but the items are "
-                "objects"},
         BadCase{"UnknownPatchStrategy", R"(
 type: array
 x-kubernetes-patch-strategy: replace

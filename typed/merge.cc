@@ -5,6 +5,7 @@
 // lists or maps that are empty on both sides) as a leaf. Merge keeps the rhs
 // leaf when there is one; Compare records which paths were added, removed or
 // modified.
+#include <algorithm>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -106,9 +107,9 @@ class Walker {
     WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
-        cmp_->added.Insert(path_);
+        Record(0);
       } else if (rhs == nullptr) {
-        cmp_->removed.Insert(path_);
+        Record(1);
       }
     }
   }
@@ -130,11 +131,11 @@ class Walker {
       return;
     }
     if (lhs == nullptr) {
-      cmp_->added.Insert(path_);
+      Record(0);
     } else if (rhs == nullptr) {
-      cmp_->removed.Insert(path_);
+      Record(1);
     } else if (!Equals(*lhs, *rhs)) {
-      cmp_->modified.Insert(path_);
+      Record(2);
     }
   }
 
@@ -176,10 +177,10 @@ class Walker {
     bool child_has = false;
     if (ml != nullptr) {
       for (const MapEntry& e : *ml) {
-        path_.push_back(PathElement::Field(e.key));
+        Push(PathElement::Field(e.key));
         Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out,
              &child_has);
-        path_.pop_back();
+        Pop();
         if (child_has) result.Append(e.key, std::move(child_out));
       }
     }
@@ -187,9 +188,9 @@ class Walker {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
         if (llook.Find(e.key) != nullptr) continue;
-        path_.push_back(PathElement::Field(e.key));
+        Push(PathElement::Field(e.key));
         Walk(mt.EntryAtom(e.key), nullptr, &e.value, &child_out, &child_has);
-        path_.pop_back();
+        Pop();
         if (child_has) result.Append(e.key, std::move(child_out));
       }
     }
@@ -247,11 +248,11 @@ class Walker {
 
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,
                 const Value* r, List* result) {
-    path_.push_back(pe);
+    Push(pe);
     Value child_out;
     bool child_has = false;
     Walk(elem, l, r, &child_out, &child_has);
-    path_.pop_back();
+    Pop();
     if (child_has && result != nullptr) result->push_back(std::move(child_out));
   }
 
@@ -283,24 +284,24 @@ class Walker {
       for (size_t k = 0; same && k < gl.size(); ++k)
         same = Equals(*gl[k], *gr[k]);
       if (same) return;
-      path_.push_back(pe);
+      Push(pe);
       if (cl == 1) {
-        path_.pop_back();
+        Pop();
         WalkItem(elem, pe, gl[0], nullptr, nullptr);
-        path_.push_back(pe);
-        cmp_->modified.Insert(path_);
+        Push(pe);
+        Record(2);
       } else if (cr == 1) {
-        path_.pop_back();
+        Pop();
         WalkItem(elem, pe, nullptr, gr[0], nullptr);
-        path_.push_back(pe);
+        Push(pe);
       } else if (cl == 0) {
-        cmp_->added.Insert(path_);
+        Record(0);
       } else if (cr == 0) {
-        cmp_->removed.Insert(path_);
+        Record(1);
       } else {
-        cmp_->modified.Insert(path_);
+        Record(2);
       }
-      path_.pop_back();
+      Pop();
     };
     absl::flat_hash_map<PathElement, bool> done;
     for (const PathElement& pe : il.pes) {
@@ -376,9 +377,32 @@ class Walker {
     }
   }
 
+  void Push(PathElement pe) { path_.push_back(std::move(pe)); }
+  void Pop() {
+    path_.pop_back();
+    for (size_t& v : valid_) v = std::min(v, path_.size());
+  }
+
+  // Adds the current path to result set `k` (added, removed, modified).
+  // The set nodes along the current path are cached, so a record costs one
+  // insertion instead of a walk from the root.
+  void Record(int k) {
+    if (path_.empty()) return;
+    Set* roots[3] = {&cmp_->added, &cmp_->removed, &cmp_->modified};
+    std::vector<Set*>& nodes = nodes_[k];
+    if (nodes.empty()) nodes.push_back(roots[k]);
+    size_t want = path_.size() - 1;  // the node holding the last element
+    if (nodes.size() < path_.size()) nodes.resize(path_.size());
+    for (size_t i = valid_[k]; i < want; ++i) nodes[i + 1] = &nodes[i]->Descend(path_[i]);
+    valid_[k] = std::max(valid_[k], want);
+    nodes[want]->Insert(absl::MakeConstSpan(&path_.back(), 1));
+  }
+
   Mode mode_;
   Comparison* cmp_;
   Path path_;
+  std::vector<Set*> nodes_[3];
+  size_t valid_[3] = {0, 0, 0};
   std::vector<std::string> errors_;
 };
 
