@@ -16,6 +16,9 @@
 #include "merge/managed_fields.h"
 #include "merge/updater.h"
 #include "schema/builtin.h"
+#include "schema/openapi.h"
+#include "cli/schema_cmd.h"
+#include "typed/default.h"
 #include "typed/emit.h"
 #include "typed/parse.h"
 #include "typed/typed.h"
@@ -43,11 +46,15 @@ Commands:
   compare --lhs A --rhs B
                         the paths added, removed and modified from A to B
   list-types            the types of the schema
+  default FILE          FILE pruned and defaulted from the schema's defaults
+  schema convert FILE   an OpenAPI document or CRD as an SMD schema
   conformance [--json] [--filter REGEX] PATH...
                         replay conformance cases
 
 Flags for every command:
-  --schema FILE         an SMD schema (default: the Kubernetes built-in types)
+  --schema FILE         an SMD schema, an OpenAPI v2/v3 document, an OpenAPI
+                        schema object or a CRD manifest (detected; default:
+                        the Kubernetes built-in types)
   --type NAME           the root type (default: from the object's apiVersion/kind)
   --field-manager NAME  same as --manager; --force-conflicts same as --force
 )";
@@ -125,38 +132,68 @@ absl::StatusOr<Value> ReadObject(const std::string& path) {
   return v;
 }
 
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
+// The --schema file: an SMD schema, an OpenAPI v2/v3 document, a bare
+// OpenAPI schema object or a CRD manifest (detected). Without --schema, the
+// embedded Kubernetes schema. `default_type` names the type when the file
+// makes it obvious.
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f,
+                                                         std::string* default_type) {
+  default_type->clear();
   auto it = f.values.find("schema");
   if (it == f.values.end()) return KubernetesSchema();
   absl::StatusOr<std::string> text = ReadFile(it->second);
   if (!text.ok()) return text.status();
-  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(*text);
-  if (!s.ok())
-    return absl::InvalidArgumentError(
-        absl::StrCat(it->second, ": ", s.status().message()));
+  absl::StatusOr<std::shared_ptr<const Schema>> s = LoadAnySchema(*text, default_type);
+  if (!s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(it->second, ": ", s.status().message()));
+  }
   return s;
 }
 
-// The type of `object`: --type, else its apiVersion/kind in the schema.
-absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
-  absl::StatusOr<std::shared_ptr<const Schema>> schema = LoadSchema(f);
-  if (!schema.ok()) return schema.status();
-  if (auto it = f.values.find("type"); it != f.values.end())
-    return Type::Named(*schema, it->second);
-  const Value* av = object != nullptr && object->IsMap()
-                        ? object->map().Find("apiVersion")
-                        : nullptr;
-  const Value* kind = object != nullptr && object->IsMap()
-                          ? object->map().Find("kind")
-                          : nullptr;
-  if (av == nullptr || kind == nullptr || !av->IsString() ||
-      !kind->IsString()) {
-    return absl::InvalidArgumentError(
-        "cannot tell the object's type: it has no apiVersion/kind; pass "
-        "--type");
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
+  std::string ignored;
+  return LoadSchema(f, &ignored);
+}
+
+// For a CRD --schema: the version's type for the object's apiVersion.
+absl::StatusOr<Type> CrdType(const std::string& file, const std::string& api_version) {
+  absl::StatusOr<std::string> text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Value> doc = ParseYamlOrJson(*text);
+  if (!doc.ok()) return doc.status();
+  absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
+  if (!versions.ok()) return versions.status();
+  for (const CrdVersionSchema& v : *versions) {
+    if (v.api_version == api_version) return Type::Named(v.schema, v.type_name);
   }
-  absl::StatusOr<std::string> name =
-      KubernetesTypeName(**schema, av->AsString(), kind->AsString());
+  return absl::NotFoundError(
+      absl::StrCat(file, ": the CRD has no version for apiVersion \"", api_version, "\""));
+}
+
+// The type of `object`: --type, else the one the schema file names, else
+// its apiVersion/kind in the schema.
+absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
+  std::string default_type;
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = LoadSchema(f, &default_type);
+  if (!schema.ok()) return schema.status();
+  if (auto it = f.values.find("type"); it != f.values.end()) {
+    return Type::Named(*schema, it->second);
+  }
+  if (!default_type.empty()) return Type::Named(*schema, default_type);
+  const Value* av = object != nullptr && object->IsMap() ? object->map().Find("apiVersion") : nullptr;
+  const Value* kind = object != nullptr && object->IsMap() ? object->map().Find("kind") : nullptr;
+  if (av == nullptr || kind == nullptr || !av->IsString() || !kind->IsString()) {
+    return absl::InvalidArgumentError(
+        "cannot tell the object's type: it has no apiVersion/kind; pass --type");
+  }
+  if (auto it = f.values.find("schema"); it != f.values.end()) {
+    absl::StatusOr<std::string> text = ReadFile(it->second);
+    absl::StatusOr<Value> doc = text.ok() ? ParseYamlOrJson(*text) : absl::StatusOr<Value>(text.status());
+    if (doc.ok() && DetectSchemaFormat(*doc) == SchemaFormat::kCrd) {
+      return CrdType(it->second, av->AsString());
+    }
+  }
+  absl::StatusOr<std::string> name = KubernetesTypeName(**schema, av->AsString(), kind->AsString());
   if (!name.ok()) return name.status();
   return Type::Named(*schema, *name);
 }
@@ -325,6 +362,24 @@ int CmdApplyOrUpdate(const Flags& f, bool apply, std::ostream& out,
   return 0;
 }
 
+int CmdDefault(const Flags& f, std::ostream& out, std::ostream& err) {
+  if (f.positional.size() != 1) {
+    err << "error: default takes one FILE\n";
+    return 2;
+  }
+  absl::StatusOr<Value> v = ReadObject(f.positional[0]);
+  if (!v.ok()) return Fail(err, v.status());
+  absl::StatusOr<Type> t = ResolveType(f, &*v);
+  if (!t.ok()) return Fail(err, t.status());
+  // As the apiserver's pipeline for custom resources: prune, then default.
+  Value defaulted = ApplyDefaults(*t, Prune(*t, *v));
+  if (absl::Status st = Validate(*t, defaulted); !st.ok()) {
+    err << "warning: the defaulted object does not validate:\n" << st.message() << "\n";
+  }
+  out << ToYaml(defaulted);
+  return 0;
+}
+
 int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.empty()) {
     err << "usage: smdx conformance [--json] [--filter REGEX] PATH...\n";
@@ -350,6 +405,9 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
 
 int Run(const std::vector<std::string>& args, std::ostream& out,
         std::ostream& err) {
+  if (!args.empty() && args[0] == "schema") {
+    return CmdSchema(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+  }
   if (args.empty() || args[0] == "help" || args[0] == "--help" ||
       args[0] == "-h") {
     (args.empty() ? err : out) << kUsage;
@@ -369,6 +427,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out,
   if (cmd == "apply") return CmdApplyOrUpdate(*f, true, out, err);
   if (cmd == "update") return CmdApplyOrUpdate(*f, false, out, err);
   if (cmd == "conformance") return CmdConformance(*f, out, err);
+  if (cmd == "default") return CmdDefault(*f, out, err);
   err << "error: unknown command \"" << cmd << "\"\n" << kUsage;
   return 2;
 }

@@ -42,19 +42,29 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
 // not a stream of CRDs.
 absl::StatusOr<std::optional<std::vector<CrdVersionSchema>>> CrdSchemas(
     absl::string_view text) {
-  absl::StatusOr<std::vector<Value>> docs = ParseYamlDocuments(text);
-  if (!docs.ok()) return std::optional<std::vector<CrdVersionSchema>>();
+  using Result = std::optional<std::vector<CrdVersionSchema>>;
+  std::vector<Value> docs;
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start != absl::string_view::npos &&
+      (text[start] == '{' || text[start] == '[')) {
+    absl::StatusOr<Value> doc = ParseYamlOrJson(text);
+    if (!doc.ok()) return Result();  // LoadAnySchema reports it
+    docs.push_back(*std::move(doc));
+  } else {
+    absl::StatusOr<std::vector<Value>> all = ParseYamlDocuments(text);
+    if (!all.ok()) return Result();
+    docs = *std::move(all);
+  }
   std::vector<CrdVersionSchema> out;
-  for (const Value& d : *docs) {
+  for (const Value& d : docs) {
     if (d.IsNull()) continue;
-    if (DetectSchemaFormat(d) != SchemaFormat::kCrd)
-      return std::optional<std::vector<CrdVersionSchema>>();
+    if (DetectSchemaFormat(d) != SchemaFormat::kCrd) return Result();
     absl::StatusOr<std::vector<CrdVersionSchema>> v = SchemasFromCrd(d);
     if (!v.ok()) return v.status();
     for (CrdVersionSchema& s : *v) out.push_back(std::move(s));
   }
-  if (out.empty()) return std::optional<std::vector<CrdVersionSchema>>();
-  return std::optional<std::vector<CrdVersionSchema>>(std::move(out));
+  if (out.empty()) return Result();
+  return Result(std::move(out));
 }
 
 int Convert(const std::string& path, std::ostream& out, std::ostream& err) {
@@ -96,8 +106,8 @@ int Convert(const std::string& path, std::ostream& out, std::ostream& err) {
 
 int CmdSchema(const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err) {
-  if (!args.empty() && (args[0] == "help" || args[0] == "--help" ||
-                        args[0] == "-h")) {
+  if (!args.empty() &&
+      (args[0] == "help" || args[0] == "--help" || args[0] == "-h")) {
     out << kSchemaUsage;
     return 0;
   }

@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
+#include "schema/openapi.h"
 #include "schema/schema.h"
 #include "typed/default.h"
 #include "typed/emit.h"
@@ -251,10 +252,83 @@ class CaseRunner {
   }
 
  private:
+  // A structural OpenAPI v3 schema object as the root type. Markers on the
+  // root itself are forbidden (immutable-fields KEP); its default and
+  // nullable apply to the whole object.
+  void LoadOpenApi(const Value& oa) {
+    root_ = RootNode();
+    if (oa.IsMap()) {
+      for (const char* marker : {"x-kubernetes-immutable", "x-kubernetes-immutable-keys",
+                                 "x-kubernetes-addition-only", "x-kubernetes-deletion-only"}) {
+        if (oa.map().Find(marker) != nullptr) {
+          schema_error_ = absl::StrCat("the root: ", marker, " is not allowed at the root");
+          return;
+        }
+      }
+      if (const Value* d = oa.map().Find("default"); d != nullptr && !d->IsNull()) {
+        root_.default_value = *d;
+      }
+      if (const Value* n = oa.map().Find("nullable"); n != nullptr && n->IsBool()) {
+        root_.nullable = n->AsBool();
+      }
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> s = SchemaFromOpenApiObject(oa, "root");
+    if (!s.ok()) {
+      schema_error_ = std::string(s.status().message());
+      return;
+    }
+    absl::StatusOr<Type> t = Type::Named(*s, "root");
+    if (!t.ok()) {
+      schema_error_ = std::string(t.status().message());
+      return;
+    }
+    type_ = *std::move(t);
+  }
+
+  // A CRD manifest: every version's schema; the op's apiVersion picks one.
+  void LoadCrd(const fs::path& file) {
+    absl::StatusOr<std::string> text = ReadFile(file);
+    if (!text.ok()) {
+      parse_error_ = std::string(text.status().message());
+      return;
+    }
+    absl::StatusOr<Value> doc = ParseYamlOrJson(*text);
+    if (!doc.ok()) {
+      parse_error_ = absl::StrCat(file.string(), ": ", doc.status().message());
+      return;
+    }
+    absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
+    if (!versions.ok()) {
+      schema_error_ = std::string(versions.status().message());
+      return;
+    }
+    crd_versions_ = *std::move(versions);
+    if (crd_versions_.size() == 1) SelectCrdVersion("");
+  }
+
+  // Picks the CRD version of `api_version` (or the only one).
+  void SelectCrdVersion(const std::string& api_version) {
+    for (const CrdVersionSchema& v : crd_versions_) {
+      if (crd_versions_.size() == 1 || v.api_version == api_version) {
+        absl::StatusOr<Type> t = Type::Named(v.schema, v.type_name);
+        if (!t.ok()) {
+          schema_error_ = std::string(t.status().message());
+        } else {
+          type_ = *std::move(t);
+          schema_error_.clear();
+        }
+        return;
+      }
+    }
+    schema_error_ = absl::StrCat("the CRD has no version ", api_version);
+  }
+
   // Sets type_ or schema_error_ (a case may expect a schema error).
   void LoadSchema(const Value& schema, const std::string& type_name) {
     type_.reset();
     schema_error_.clear();
+    crd_versions_.clear();
+    root_ = RootNode();
     if (!schema.IsMap()) {
       parse_error_ = "schema must be a map";
       return;
@@ -273,10 +347,11 @@ class CaseRunner {
         return;
       }
       s = Schema::ParseSmd(*text);
-    } else if (Get(schema, "openapi") != nullptr ||
-               Get(schema, "crdFile") != nullptr) {
-      parse_error_ =
-          "openapi and crdFile schemas are not supported by this engine yet";
+    } else if (const Value* oa = Get(schema, "openapi")) {
+      LoadOpenApi(*oa);
+      return;
+    } else if (const Value* crd = Get(schema, "crdFile")) {
+      LoadCrd(dir_ / StringOr(crd));
       return;
     } else {
       parse_error_ =
@@ -304,6 +379,7 @@ class CaseRunner {
     std::optional<Value> defaulted;
     std::vector<Path> error_paths;
 
+    if (crd_versions_.size() > 1) SelectCrdVersion(StringOr(Get(op, "apiVersion")));
     auto run = [&]() {
       if (kind == "setSchema") {
         const Value* schema = Get(op, "schema");
@@ -374,9 +450,34 @@ class CaseRunner {
         managers_ = std::move(r.managers);
         return;
       }
+      if (kind == "default") {
+        absl::StatusOr<Value> obj = ObjectOf(Get(op, "object"));
+        if (!obj.ok()) {
+          err_kind = kParse;
+          err_msg = std::string(obj.status().message());
+          return;
+        }
+        defaulted = ApplyDefaults(*type_, *obj, root_);
+        return;
+      }
+      if (kind == "immutable") {
+        absl::StatusOr<Value> old_obj = ObjectOf(Get(op, "old"));
+        absl::StatusOr<Value> new_obj = ObjectOf(Get(op, "new"));
+        if (!old_obj.ok() || !new_obj.ok()) {
+          err_kind = kParse;
+          err_msg = std::string((old_obj.ok() ? new_obj.status() : old_obj.status()).message());
+          return;
+        }
+        std::vector<ImmutabilityViolation> v = CheckImmutability(*type_, *old_obj, *new_obj);
+        if (!v.empty()) {
+          err_kind = "immutable";
+          err_msg = std::string(ImmutabilityError(v).message());
+          for (const ImmutabilityViolation& iv : v) error_paths.push_back(iv.path);
+        }
+        return;
+      }
       err_kind = "unsupported";
-      err_msg =
-          absl::StrCat("op `", kind, "` is not supported by this engine yet");
+      err_msg = absl::StrCat("op `", kind, "` is not supported by this engine yet");
     };
     run();
 
@@ -412,6 +513,11 @@ class CaseRunner {
       if (std::optional<Failure> f =
               CheckConflicts(*want_conf, conflicts, where))
         return f;
+    }
+    if (const Value* want_paths = expect != nullptr ? Get(*expect, "errorPaths") : nullptr) {
+      if (std::optional<Failure> f = CheckErrorPaths(*want_paths, err_kind, error_paths, where)) {
+        return f;
+      }
     }
     if (expect != nullptr) {
       return CheckState(*expect, where, defaulted ? &*defaulted : nullptr);
@@ -514,6 +620,7 @@ class CaseRunner {
   fs::path dir_;
   std::optional<Type> type_;
   RootNode root_;
+  std::vector<CrdVersionSchema> crd_versions_;
   std::string schema_error_;
   std::string parse_error_;
   std::map<std::string, Set> ignored_;

@@ -37,13 +37,14 @@ skip: not today
 schema:
   deduced: true
 ---
-name: needs-openapi
+name: future-format
+format: 2
 schema:
-  openapi: {type: object}
+  deduced: true
 ops: []
 )";
 
-TEST(HarnessTest, ReportsPassFailSkipAndUnsupported) {
+TEST(HarnessTest, ReportsPassFailSkipAndUnknownFormat) {
   ConformanceReport rep;
   RunConformanceText("cases.yaml", kCase, {}, &rep);
   EXPECT_EQ(rep.passed, 1);
@@ -53,7 +54,8 @@ TEST(HarnessTest, ReportsPassFailSkipAndUnsupported) {
   EXPECT_NE(text.find("FAIL cases.yaml#wrong: final state: object differs"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("FAIL cases.yaml#needs-openapi"), std::string::npos)
+  EXPECT_NE(text.find("FAIL cases.yaml#future-format: unknown format version"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("conformance: 1 passed, 2 failed, 1 skipped\n"),
             std::string::npos)

@@ -143,7 +143,8 @@ Atom CopyAtom(const Atom& a) {
       c.nullable = f.nullable;
       out.map->fields.push_back(std::move(c));
     }
-    if (a.map->element_type) out.map->element_type = CopyRef(*a.map->element_type);
+    if (a.map->element_type)
+      out.map->element_type = CopyRef(*a.map->element_type);
     out.map->element_relationship = a.map->element_relationship;
     out.map->unions = a.map->unions;
   }
@@ -153,7 +154,8 @@ Atom CopyAtom(const Atom& a) {
 std::vector<TypeDef> CopyTypes(const std::vector<TypeDef>& types) {
   std::vector<TypeDef> out;
   out.reserve(types.size());
-  for (const TypeDef& t : types) out.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+  for (const TypeDef& t : types)
+    out.push_back(TypeDef{t.name, CopyAtom(t.atom)});
   return out;
 }
 
@@ -231,7 +233,8 @@ class Converter {
   // is an alias (a `$ref`), which gets no type of its own.
   std::optional<Atom> Definition(const std::string& name, const Value& node,
                                  const std::string& where) {
-    if (node.IsMap() && RefString(node, nullptr) != nullptr) return std::nullopt;
+    if (node.IsMap() && RefString(node, nullptr) != nullptr)
+      return std::nullopt;
     return Convert(node, where, opts_.preserve_unknown_fields, name,
                    /*crd_root=*/false);
   }
@@ -349,7 +352,8 @@ class Converter {
       const Value* v = RefExtension(node, inner, m.ext);
       if (v == nullptr || v->IsNull()) continue;
       if (!v->IsBool()) {
-        Error(where, StrCat(m.ext, " must be a boolean, got ", DebugString(*v)));
+        Error(where,
+              StrCat(m.ext, " must be a boolean, got ", DebugString(*v)));
         continue;
       }
       *m.dest = v->AsBool();
@@ -408,13 +412,15 @@ class Converter {
     const Value* map_type = RefExtension(node, inner, kMapTypeExt);
     const Value* list_type = RefExtension(node, inner, kListTypeExt);
     if (map_type != nullptr && list_type != nullptr) {
-      Error(where, "both x-kubernetes-map-type and x-kubernetes-list-type "
-                   "are set beside a $ref");
+      Error(where,
+            "both x-kubernetes-map-type and x-kubernetes-list-type "
+            "are set beside a $ref");
       return;
     }
     std::string target = ref->named_type;
     if (map_type != nullptr) {
-      std::optional<ElementRelationship> rel = MapRelationship(*map_type, where);
+      std::optional<ElementRelationship> rel =
+          MapRelationship(*map_type, where);
       if (!rel) return;
       ref->element_relationship = rel;
       deferred_.push_back([this, where, target, rel](const Resolver& resolve) {
@@ -437,8 +443,9 @@ class Converter {
         deferred_.push_back([this, where, target](const Resolver& resolve) {
           const Atom* a = resolve(NamedRef(target));
           if (a == nullptr || !a->map) return;
-          Error(where, StrCat("x-kubernetes-list-type is set beside a $ref to \"",
-                              target, "\", which is not an array"));
+          Error(where,
+                StrCat("x-kubernetes-list-type is set beside a $ref to \"",
+                       target, "\", which is not an array"));
         });
         return;
       }
@@ -520,15 +527,20 @@ class Converter {
     }
     preserve = preserve || IsTrue(node, kPreserveExt);
     std::string type = TypeName(node, where);
-    const Value* props = Find(node, "properties");
-    const Value* items = Find(node, "items");
-    const Value* addl = Find(node, "additionalProperties");
+    auto present = [&node](absl::string_view key) -> const Value* {
+      const Value* v = Find(node, key);
+      return v != nullptr && !v->IsNull() ? v : nullptr;
+    };
+    const Value* props = present("properties");
+    const Value* items = present("items");
+    const Value* addl = present("additionalProperties");
     bool embed = opts_.crd &&
                  (crd_root || IsTrue(node, "x-kubernetes-embedded-resource"));
 
     NodeKind kind = NodeKind::kAny;
     std::optional<ScalarType> scalar;
-    if (IsTrue(node, "x-kubernetes-int-or-string") || def_name == kQuantityName) {
+    if (IsTrue(node, "x-kubernetes-int-or-string") ||
+        def_name == kQuantityName) {
       kind = NodeKind::kScalar;
       scalar = ScalarType::kUntyped;
     } else if (type.empty()) {
@@ -557,8 +569,9 @@ class Converter {
       scalar = ScalarType::kUntyped;
     }
     if (embed && kind != NodeKind::kObject) {
-      Error(where, StrCat("x-kubernetes-embedded-resource needs an object, not ",
-                          NodeKindName(kind)));
+      Error(where,
+            StrCat("x-kubernetes-embedded-resource needs an object, not ",
+                   NodeKindName(kind)));
       embed = false;
     }
 
@@ -590,10 +603,11 @@ class Converter {
         bool harmless = lt->IsString() && lt->AsString() == "atomic" &&
                         kind != NodeKind::kObject;
         if (!harmless) {
-          Error(where, StrCat("x-kubernetes-list-type ", DebugString(*lt),
-                              " is set on a schema of type ",
-                              NodeKindName(kind), " (only arrays have a list "
-                                                  "type)"));
+          Error(where,
+                StrCat("x-kubernetes-list-type ", DebugString(*lt),
+                       " is set on a schema of type ", NodeKindName(kind),
+                       " (only arrays have a list "
+                       "type)"));
         }
       }
       if (Find(node, kListMapKeysExt) != nullptr) {
@@ -622,16 +636,17 @@ class Converter {
                                          const std::string& where,
                                          bool preserve, bool embed) {
     auto map = std::make_shared<MapType>();
-    if (props != nullptr && !props->IsMap() && !props->IsNull()) {
+    if (props != nullptr && !props->IsMap()) {
       Error(where, "properties must be a map");
       props = nullptr;
     }
     std::vector<const MapEntry*> entries;
-    if (props != nullptr && props->IsMap()) {
+    if (props != nullptr) {
       for (const MapEntry& e : props->map()) entries.push_back(&e);
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
+    std::sort(
+        entries.begin(), entries.end(),
+        [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
     for (const MapEntry* e : entries) {
       if (embed && (e->key == "apiVersion" || e->key == "kind" ||
                     e->key == "metadata")) {
@@ -650,7 +665,8 @@ class Converter {
       map->fields.push_back(std::move(f));
     }
     if (embed) {
-      StructField api_version{"apiVersion", InlineRef(ScalarAtom(ScalarType::kString)),
+      StructField api_version{"apiVersion",
+                              InlineRef(ScalarAtom(ScalarType::kString)),
                               std::nullopt, false};
       StructField kind{"kind", InlineRef(ScalarAtom(ScalarType::kString)),
                        std::nullopt, false};
@@ -675,7 +691,7 @@ class Converter {
       RefString(*addl, &inner);
       ReadDefault(*addl, inner, awhere, et, &et.default_value, &et.nullable);
       map->element_type = std::move(et);
-    } else if (addl != nullptr && !addl->IsNull()) {
+    } else if (addl != nullptr) {
       Error(where, "additionalProperties must be a boolean or a schema");
     } else if (!has_props) {
       // A free-form object: any keys, values deduced.
@@ -703,11 +719,12 @@ class Converter {
     std::set<std::string> used;
     auto use = [&](const std::string& field) {
       if (map->FindField(field) == nullptr) {
-        Error(uwhere, StrCat("\"", field, "\" is not a property of the object"));
+        Error(uwhere,
+              StrCat("\"", field, "\" is not a property of the object"));
       }
       if (!used.insert(field).second) {
-        Error(uwhere, StrCat("\"", field,
-                             "\" appears more than once in the unions"));
+        Error(uwhere,
+              StrCat("\"", field, "\" appears more than once in the unions"));
       }
     };
     for (const Value& u : v.list()) {
@@ -716,7 +733,8 @@ class Converter {
         continue;
       }
       Union un;
-      if (const Value* d = Find(u, "discriminator"); d != nullptr && !d->IsNull()) {
+      if (const Value* d = Find(u, "discriminator");
+          d != nullptr && !d->IsNull()) {
         if (!d->IsString()) {
           Error(uwhere, "discriminator must be a string");
         } else {
@@ -728,8 +746,9 @@ class Converter {
       if (const Value* fs = Find(u, "fields-to-discriminateBy");
           fs != nullptr && !fs->IsNull()) {
         if (!fs->IsMap()) {
-          Error(uwhere, "fields-to-discriminateBy must map field names to "
-                        "discriminator values");
+          Error(uwhere,
+                "fields-to-discriminateBy must map field names to "
+                "discriminator values");
           continue;
         }
         std::vector<const MapEntry*> entries;
@@ -746,8 +765,9 @@ class Converter {
             continue;
           }
           if (!values.insert(e->value.AsString()).second) {
-            Error(uwhere, StrCat("several fields have the discriminator value \"",
-                                 e->value.AsString(), "\""));
+            Error(uwhere,
+                  StrCat("several fields have the discriminator value \"",
+                         e->value.AsString(), "\""));
           }
           use(e->key);
           un.fields.push_back(UnionField{e->key, e->value.AsString()});
@@ -770,7 +790,7 @@ class Converter {
         items = nullptr;
       }
     }
-    if (items == nullptr || items->IsNull()) {
+    if (items == nullptr) {
       Error(where, "an array needs `items`");
       list->element_type = NamedRef(kUntypedAtomicTypeName);
     } else {
@@ -813,8 +833,9 @@ class Converter {
       }
       list->element_relationship = ElementRelationship::kAssociative;
       if (keys == nullptr) {
-        Error(where, "x-kubernetes-list-type is map but "
-                     "x-kubernetes-list-map-keys is missing");
+        Error(where,
+              "x-kubernetes-list-type is map but "
+              "x-kubernetes-list-map-keys is missing");
         return;
       }
       bool ok = keys->IsList() && !keys->list().empty();
@@ -840,8 +861,9 @@ class Converter {
       return;
     }
     if (keys != nullptr) {
-      Error(where, "x-kubernetes-list-map-keys is set but "
-                   "x-kubernetes-list-type is not map");
+      Error(where,
+            "x-kubernetes-list-map-keys is set but "
+            "x-kubernetes-list-type is not map");
       return;
     }
     const Value* ps = Find(node, kPatchStrategyExt);
@@ -877,32 +899,33 @@ class Converter {
     TypeRef items = list->element_type;
     std::vector<std::string> keys = list->keys;
     std::string marker(ext);
-    deferred_.push_back([this, where, items, keys, marker](
-                            const Resolver& resolve) {
-      const Atom* a = resolve(items);
-      if (a == nullptr) return;
-      if (keys.empty()) return;
-      if (!a->map) {
-        Error(where, StrCat(marker, " names keys, but the items are not "
-                                    "objects"));
-        return;
-      }
-      for (const std::string& k : keys) {
-        const StructField* f = a->map->FindField(k);
-        if (f == nullptr && IsMetadataProperty(*a, k, resolve)) continue;
-        if (f == nullptr) {
-          Error(where, StrCat(marker, " names \"", k,
-                              "\", which is not a property of the items"));
-          continue;
-        }
-        const Atom* fa = resolve(f->type);
-        if (fa != nullptr && !fa->scalar) {
-          Error(where, StrCat(marker, " names \"", k,
-                              "\", which is not a scalar property of the "
-                              "items"));
-        }
-      }
-    });
+    deferred_.push_back(
+        [this, where, items, keys, marker](const Resolver& resolve) {
+          const Atom* a = resolve(items);
+          if (a == nullptr) return;
+          if (keys.empty()) return;
+          if (!a->map) {
+            Error(where, StrCat(marker,
+                                " names keys, but the items are not "
+                                "objects"));
+            return;
+          }
+          for (const std::string& k : keys) {
+            const StructField* f = a->map->FindField(k);
+            if (f == nullptr && IsMetadataProperty(*a, k, resolve)) continue;
+            if (f == nullptr) {
+              Error(where, StrCat(marker, " names \"", k,
+                                  "\", which is not a property of the items"));
+              continue;
+            }
+            const Atom* fa = resolve(f->type);
+            if (fa != nullptr && !fa->scalar) {
+              Error(where, StrCat(marker, " names \"", k,
+                                  "\", which is not a scalar property of the "
+                                  "items"));
+            }
+          }
+        });
   }
 
   // Whether `key` is a property of the `metadata` of objects `a`. Kubernetes'
@@ -967,8 +990,9 @@ absl::StatusOr<std::vector<TypeDef>> TypesFromDefinitions(
   Converter c(std::move(opts));
   std::vector<const MapEntry*> entries;
   for (const MapEntry& e : definitions->map()) entries.push_back(&e);
-  std::sort(entries.begin(), entries.end(),
-            [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
+  std::sort(
+      entries.begin(), entries.end(),
+      [](const MapEntry* a, const MapEntry* b) { return a->key < b->key; });
   for (const MapEntry* e : entries) {
     std::string where = StrCat(where_prefix, ".", e->key);
     if (IsHelperName(e->key)) {
@@ -983,8 +1007,9 @@ absl::StatusOr<std::vector<TypeDef>> TypesFromDefinitions(
   return types;
 }
 
-// "monitoring.coreos.com/v1.Prometheus" -> "com.coreos.monitoring.v1.Prometheus",
-// as the API server's definition namer spells types it has no Go type for.
+// "monitoring.coreos.com/v1.Prometheus" ->
+// "com.coreos.monitoring.v1.Prometheus", as the API server's definition namer
+// spells types it has no Go type for.
 std::string CrdTypeName(absl::string_view group, absl::string_view version,
                         absl::string_view kind) {
   std::vector<absl::string_view> parts = absl::StrSplit(group, '.');
@@ -1137,14 +1162,17 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
         StructField{"kind", InlineRef(ScalarAtom(ScalarType::kString)),
                     std::nullopt, false},
         StructField{"metadata", NamedRef(kListMetaName), std::nullopt, false}};
-    types.push_back(TypeDef{CrdTypeName(*group, v.name, list_kind), std::move(list)});
+    types.push_back(
+        TypeDef{CrdTypeName(*group, v.name, list_kind), std::move(list)});
 
     for (const TypeDef& t : *meta) {
       if (t.name == types[0].name || t.name == types[1].name) {
-        return absl::InvalidArgumentError(StrCat(
-            "spec.names: the type name \"", t.name, "\" is taken by Kubernetes"));
+        return absl::InvalidArgumentError(StrCat("spec.names: the type name \"",
+                                                 t.name,
+                                                 "\" is taken by Kubernetes"));
       }
-      if (!IsHelperName(t.name)) types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+      if (!IsHelperName(t.name))
+        types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
     }
     for (TypeDef& t : HelperTypes()) types.push_back(std::move(t));
     SortTypes(&types);
@@ -1242,8 +1270,8 @@ SchemaFormat DetectSchemaFormat(const Value& doc) {
       absl::StartsWith(*api_version, "apiextensions.k8s.io/")) {
     return SchemaFormat::kCrd;
   }
-  bool schema_keys = Find(doc, "type") != nullptr ||
-                     Find(doc, "properties") != nullptr;
+  bool schema_keys =
+      Find(doc, "type") != nullptr || Find(doc, "properties") != nullptr;
   if (Find(doc, "swagger") != nullptr) return SchemaFormat::kOpenApiV2;
   if (Find(doc, "openapi") != nullptr) return SchemaFormat::kOpenApiV3;
   if (!schema_keys) {
@@ -1328,8 +1356,9 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadAnySchema(
                       absl::StartsWith(t.name, "io.k8s.apimachinery.");
         if (!shared) {
           return absl::InvalidArgumentError(
-              StrCat("type \"", t.name, "\" is defined by two "
-                                        "CustomResourceDefinitions"));
+              StrCat("type \"", t.name,
+                     "\" is defined by two "
+                     "CustomResourceDefinitions"));
         }
         continue;
       }

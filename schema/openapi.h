@@ -25,11 +25,15 @@
 //    markers decide as in OpenAPI v2: `x-kubernetes-patch-strategy: merge`
 //    makes an associative list, keyed by `x-kubernetes-patch-merge-key` or,
 //    without it, a set.
-//  - integer and number are numeric, string is string (`format:
-//    int-or-string`, `date-time` and other non-byte formats are untyped),
-//    boolean is boolean; `x-kubernetes-int-or-string` is an untyped scalar;
-//    a schema without a type (and without properties) accepts anything
-//    (deduced: maps granular, lists atomic).
+//  - integer and number are numeric, string is string, boolean is boolean;
+//    `x-kubernetes-int-or-string` and `format: int-or-string` are an untyped
+//    scalar. A definition of `type: string` with any other format but
+//    `byte` (Time's `date-time`) is untyped too; on inline nodes such
+//    formats are ignored, because they come from CRDs, whose value
+//    validations the API server strips before it builds its schema.
+//    A schema without a type (and without properties) accepts anything
+//    (deduced: maps granular, lists atomic). Old documents that omit
+//    `type: object` beside `properties` are read as objects.
 //  - A `x-kubernetes-map-type` or `x-kubernetes-list-type: atomic` beside a
 //    `$ref` overrides the referenced type's relationship at that place.
 //  - `x-kubernetes-unions` become the map's unions.
@@ -37,7 +41,9 @@
 //    property go on its struct field, those of `items` and
 //    `additionalProperties` on the element type reference; the immutability
 //    markers (`x-kubernetes-immutable`, `-immutable-keys`, `-addition-only`,
-//    `-deletion-only`) go on the type reference of their node.
+//    `-deletion-only`) go on the type reference of their node. A
+//    definition's (or a root's) own default, nullability and markers have
+//    no place in a TypeDef and are dropped, as Kubernetes drops them.
 //
 // Kubernetes' quirks are kept: references to
 // io.k8s.apimachinery.pkg.runtime.RawExtension are `__untyped_atomic_`,
@@ -50,9 +56,13 @@
 // properties of the items, a list type `set` or `map` on a non-array, a map
 // type on a non-object (`atomic` on a scalar is accepted, as Kubernetes'
 // own API marks byte strings so), unknown list/map types or patch
-// strategies on arrays, a `$ref` to nothing, malformed unions, and a
-// `default` that does not validate against its own node. Every problem
-// found is reported, one per line.
+// strategies on arrays, a `$ref` to nothing, unions naming undeclared
+// fields, and a `default` that does not validate against its own node
+// (typed/typed.h's Validate). Every problem found is reported, one per
+// line. Two shapes of Kubernetes' own API are accepted although SMD cannot
+// use them: a list keyed by a field of its items' `metadata`
+// (CSIStorageCapacityList.items, keyed by `name`), and a `set` of objects
+// (ResourceRequirements.claims in v1.27).
 //
 // Depends on schema/schema.h, schema/builtin.h, typed/ (parsing, Validate).
 //

@@ -49,12 +49,14 @@ class SmdWriter {
     out_.push_back('\n');
   }
 
-  // `key: value`, the value on the same line when it fits on one, else as
-  // an indented block below the key.
+  // `key: value`: a scalar (or an empty list or map) on the same line when
+  // it fits on one, anything else as an indented block below the key.
   void KeyValue(int indent, absl::string_view key, const Value& v) {
     std::string text = ToYaml(v);
     while (!text.empty() && text.back() == '\n') text.pop_back();
-    if (text.find('\n') == std::string::npos) {
+    bool block =
+        (v.IsMap() && !v.map().empty()) || (v.IsList() && !v.list().empty());
+    if (!block && text.find('\n') == std::string::npos) {
       Line(indent, absl::StrCat(key, ": ", text));
       return;
     }
@@ -107,8 +109,9 @@ class SmdWriter {
         Ref(*m.element_type, indent + 4);
       }
       if (rel) {
-        Line(indent + 2, absl::StrCat("elementRelationship: ",
-                                      RelationshipName(m.element_relationship)));
+        Line(indent + 2,
+             absl::StrCat("elementRelationship: ",
+                          RelationshipName(m.element_relationship)));
       }
       if (!m.unions.empty()) {
         Line(indent + 2, "unions:");
