@@ -45,14 +45,43 @@ class MapLookup {
 struct IndexedList {
   struct Slot {
     const Value* first = nullptr;
+    size_t first_pos = 0;  // position in `pes` of the first occurrence
     int count = 0;
+    mutable bool merged = false;  // merge bookkeeping (right side)
+  };
+  // Hashes and compares the path elements stored in `pes`, so the index
+  // needs no copies of them.
+  struct PtrHash {
+    using is_transparent = void;
+    size_t operator()(const PathElement* pe) const {
+      return HashPathElement(*pe);
+    }
+  };
+  struct PtrEq {
+    using is_transparent = void;
+    bool operator()(const PathElement* a, const PathElement* b) const {
+      return *a == *b;
+    }
   };
   std::vector<PathElement> pes;  // one per item that has a path element
   std::vector<size_t> items;     // index of that item in the list
-  absl::flat_hash_map<PathElement, Slot> observed;
+  absl::flat_hash_map<const PathElement*, Slot, PtrHash, PtrEq> observed;
+  // Per entry of `pes`: its own slot, and the other side's slot for the
+  // same element (null when the other side does not have it). Filled once
+  // so that the walks below never hash an element again.
+  std::vector<Slot*> own;
+  std::vector<const Slot*> other;
+
+  // The item of entry `k` when its element occurs exactly once.
+  const Value* UniqueAt(size_t k) const {
+    return own[k]->count == 1 ? own[k]->first : nullptr;
+  }
+  static const Value* UniqueOf(const Slot* s) {
+    return s != nullptr && s->count == 1 ? s->first : nullptr;
+  }
 
   const Slot* Find(const PathElement& pe) const {
-    auto it = observed.find(pe);
+    auto it = observed.find(&pe);
     return it == observed.end() ? nullptr : &it->second;
   }
   // The item for `pe` when it occurs exactly once.
@@ -73,7 +102,8 @@ class Walker {
             bool* has_out) {
     *has_out = false;
     if (lhs == nullptr && rhs == nullptr) return;
-    if (mode_ == Mode::kMerge && (rhs == nullptr || lhs == nullptr || lhs->IsNull())) {
+    if (mode_ == Mode::kMerge &&
+        (rhs == nullptr || lhs == nullptr || lhs->IsNull())) {
       // Merging with nothing (or onto null) changes nothing: the result is
       // the side that is there, shared rather than rebuilt.
       *out = rhs == nullptr ? *lhs : *rhs;
@@ -212,10 +242,16 @@ class Walker {
         Error(absl::StrCat("element ", i, ": ", pe.status().message()));
         continue;
       }
-      IndexedList::Slot& slot = idx->observed[*pe];
-      if (slot.count++ == 0) slot.first = &(*list)[i];
+      // `pes` was reserved, so pointers into it stay valid.
       idx->pes.push_back(*std::move(pe));
       idx->items.push_back(i);
+      IndexedList::Slot& slot = idx->observed[&idx->pes.back()];
+      if (slot.count++ == 0) {
+        slot.first = &(*list)[i];
+        slot.first_pos = idx->pes.size() - 1;
+      }
+      // `observed` was reserved for every item: slots do not move.
+      idx->own.push_back(&slot);
     }
   }
 
@@ -233,6 +269,10 @@ class Walker {
     IndexedList il, ir;
     Index(*atom, ll, &il);
     Index(*atom, lr, &ir);
+    il.other.resize(il.pes.size());
+    for (size_t k = 0; k < il.pes.size(); ++k) il.other[k] = ir.Find(il.pes[k]);
+    ir.other.resize(ir.pes.size());
+    for (size_t k = 0; k < ir.pes.size(); ++k) ir.other[k] = il.Find(ir.pes[k]);
     const Atom* elem = atom->list->element_type.resolved;
     if (mode_ == Mode::kCompare) {
       CompareItems(elem, ll, lr, il, ir);
@@ -273,9 +313,14 @@ class Walker {
   // so that its own fields are released or claimed.
   void CompareItems(const Atom* elem, const List* ll, const List* lr,
                     const IndexedList& il, const IndexedList& ir) {
-    auto visit = [&](const PathElement& pe, int cl, int cr) {
+    // `k` is the element's first position in il.pes (left) or ir.pes.
+    auto visit = [&](size_t k, bool left, int cl, int cr) {
+      const PathElement& pe = left ? il.pes[k] : ir.pes[k];
       if (cl <= 1 && cr <= 1) {
-        WalkItem(elem, pe, il.Unique(pe), ir.Unique(pe), nullptr);
+        const Value* l = left ? il.UniqueAt(k) : nullptr;
+        const Value* r =
+            left ? IndexedList::UniqueOf(il.other[k]) : ir.UniqueAt(k);
+        WalkItem(elem, pe, l, r, nullptr);
         return;
       }
       std::vector<const Value*> gl = Group(ll, il, pe);
@@ -303,15 +348,16 @@ class Walker {
       }
       Pop();
     };
-    absl::flat_hash_map<PathElement, bool> done;
-    for (const PathElement& pe : il.pes) {
-      if (!done.emplace(pe, true).second) continue;
-      const IndexedList::Slot* sr = ir.Find(pe);
-      visit(pe, il.Find(pe)->count, sr != nullptr ? sr->count : 0);
+    for (size_t k = 0; k < il.pes.size(); ++k) {
+      const IndexedList::Slot* sl = il.own[k];
+      if (sl->first_pos != k) continue;  // visited with its first occurrence
+      const IndexedList::Slot* sr = il.other[k];
+      visit(k, true, sl->count, sr != nullptr ? sr->count : 0);
     }
-    for (const PathElement& pe : ir.pes) {
-      if (il.Find(pe) != nullptr || !done.emplace(pe, true).second) continue;
-      visit(pe, 0, ir.Find(pe)->count);
+    for (size_t k = 0; k < ir.pes.size(); ++k) {
+      const IndexedList::Slot* sr = ir.own[k];
+      if (sr->first_pos != k || ir.other[k] != nullptr) continue;
+      visit(k, false, 0, sr->count);
     }
   }
 
@@ -323,51 +369,50 @@ class Walker {
   void MergeItems(const Atom* elem, const List* ll, const List* lr,
                   const IndexedList& il, const IndexedList& ir, List* result) {
     result->reserve(std::max(il.pes.size(), ir.pes.size()));
-    std::vector<size_t>
-        shared;  // indexes into ir.pes of items also on the left
+    // Positions in ir.pes of the items the left has too, in the right's order.
+    std::vector<size_t> shared;
     for (size_t k = 0; k < ir.pes.size(); ++k) {
-      if (il.Find(ir.pes[k]) != nullptr) shared.push_back(k);
+      if (ir.other[k] != nullptr) shared.push_back(k);
     }
     size_t next_shared = 0;
     auto next_is = [&](const PathElement& pe) {
       return next_shared < shared.size() && ir.pes[shared[next_shared]] == pe;
     };
-    absl::flat_hash_map<PathElement, bool> merged_right;
     size_t li = 0, ri = 0;
     const size_t ln = il.pes.size(), rn = ir.pes.size();
     while (li < ln || ri < rn) {
       if (li < ln && ri < rn) {
         const PathElement& pe = il.pes[li];
         if (pe == ir.pes[ri]) {
-          merged_right[pe] = true;
-          WalkItem(elem, pe, il.Unique(pe), &(*lr)[ir.items[ri]], result);
+          ir.own[ri]->merged = true;
+          WalkItem(elem, pe, il.UniqueAt(li), &(*lr)[ir.items[ri]], result);
           ++li;
           ++ri;
           if (next_shared < shared.size()) ++next_shared;
           continue;
         }
-        if (ir.Find(pe) != nullptr && next_shared < shared.size() &&
+        if (il.other[li] != nullptr && next_shared < shared.size() &&
             !next_is(pe)) {
           ++li;  // shared, but its turn comes with the right's order
           continue;
         }
       }
       if (li < ln) {
-        const PathElement& pe = il.pes[li];
-        if (ir.Find(pe) == nullptr) {
-          WalkItem(elem, pe, &(*ll)[il.items[li]], nullptr, result);
+        if (il.other[li] == nullptr) {
+          WalkItem(elem, il.pes[li], &(*ll)[il.items[li]], nullptr, result);
           ++li;
           continue;
         }
-        if (merged_right.contains(pe)) {
+        if (il.other[li]->merged) {
           ++li;
           continue;
         }
       }
       if (ri < rn) {
         const PathElement& pe = ir.pes[ri];
-        merged_right[pe] = true;
-        WalkItem(elem, pe, il.Unique(pe), &(*lr)[ir.items[ri]], result);
+        ir.own[ri]->merged = true;
+        WalkItem(elem, pe, IndexedList::UniqueOf(ir.other[ri]),
+                 &(*lr)[ir.items[ri]], result);
         ++ri;
         if (next_is(pe)) ++next_shared;
         continue;
@@ -393,7 +438,8 @@ class Walker {
     if (nodes.empty()) nodes.push_back(roots[k]);
     size_t want = path_.size() - 1;  // the node holding the last element
     if (nodes.size() < path_.size()) nodes.resize(path_.size());
-    for (size_t i = valid_[k]; i < want; ++i) nodes[i + 1] = &nodes[i]->Descend(path_[i]);
+    for (size_t i = valid_[k]; i < want; ++i)
+      nodes[i + 1] = &nodes[i]->Descend(path_[i]);
     valid_[k] = std::max(valid_[k], want);
     nodes[want]->Insert(absl::MakeConstSpan(&path_.back(), 1));
   }
