@@ -35,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/alloc_counter.h"
 #include "fieldpath/fields_v1.h"
 #include "fieldpath/set.h"
 #include "merge/updater.h"
@@ -44,8 +45,6 @@
 #include "typed/parse.h"
 #include "typed/typed.h"
 #include "typed/value.h"
-
-#include "bench/alloc_counter.h"
 
 namespace smdx {
 namespace bench {
@@ -100,17 +99,31 @@ struct ObjectSpec {
 
 const std::vector<ObjectSpec>& Objects() {
   static const auto* specs = new std::vector<ObjectSpec>{
-      {"pod", "pod.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Pod",
+      {"pod",
+       "pod.yaml",
+       "k8s-schema.yaml",
+       "io.k8s.api.core.v1.Pod",
        {"spec", "containers", "0", "image"}},
-      {"node", "node.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Node",
+      {"node",
+       "node.yaml",
+       "k8s-schema.yaml",
+       "io.k8s.api.core.v1.Node",
        {"spec", "podCIDR"}},
-      {"endpoints", "endpoints.yaml", "k8s-schema.yaml",
-       "io.k8s.api.core.v1.Endpoints", {"metadata", "labels", "app"}},
-      {"k8s-deployment", "k8s-deployment.yaml", "k8s-schema.yaml",
+      {"endpoints",
+       "endpoints.yaml",
+       "k8s-schema.yaml",
+       "io.k8s.api.core.v1.Endpoints",
+       {"metadata", "labels", "app"}},
+      {"k8s-deployment",
+       "k8s-deployment.yaml",
+       "k8s-schema.yaml",
        "io.k8s.api.extensions.v1beta1.Deployment",
        {"spec", "template", "spec", "containers", "0", "image"}},
-      {"apiresourceimport-cr", "apiresourceimport-cr.yaml",
-       "apiresourceimport.yaml", "apiresourceimport", {"spec", "location"}},
+      {"apiresourceimport-cr",
+       "apiresourceimport-cr.yaml",
+       "apiresourceimport.yaml",
+       "apiresourceimport",
+       {"spec", "location"}},
   };
   return *specs;
 }
@@ -120,6 +133,48 @@ const ObjectSpec& FindObject(const std::string& name) {
     if (name == s.name) return s;
   }
   Die("unknown object " + name);
+}
+
+// The Kubernetes schema with every `kind` field outside meta/v1 marked
+// immutable (markers all over, so the immutability check walks whole
+// objects), or with a
+// default on every `restartPolicy` and `dnsPolicy` (so defaulting walks them).
+std::string SchemaVariant(const std::string& text, const std::string& variant) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line, prev, type_name;
+  while (std::getline(in, line)) {
+    out += line;
+    out += "\n";
+    if (line.rfind("- name: ", 0) == 0) type_name = line.substr(8);
+    // Markers are not allowed inside .metadata, which holds meta/v1 types.
+    bool in_meta = type_name.find(".meta.v1.") != std::string::npos;
+    if (variant == "immutable" && !in_meta &&
+        prev.find("- name: kind") != std::string::npos &&
+        line.find("type:") != std::string::npos) {
+      out += std::string(line.find("type:") + 2, ' ') + "immutable: true\n";
+    }
+    if (variant == "defaults" &&
+        (line.find("- name: restartPolicy") != std::string::npos ||
+         line.find("- name: dnsPolicy") != std::string::npos)) {
+      out += std::string(line.find('-') + 2, ' ') + "default: Always\n";
+    }
+    prev = line;
+  }
+  return out;
+}
+
+std::shared_ptr<const Schema> LoadSchemaVariant(const std::string& file,
+                                                const std::string& variant) {
+  static auto* cache = new std::map<std::string, std::shared_ptr<const Schema>>;
+  std::string key = file + "#" + variant;
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  auto s = Must(Schema::ParseSmd(
+                    SchemaVariant(ReadFile(DataDir() + "/" + file), variant)),
+                "parsing schema variant " + key);
+  (*cache)[key] = s;
+  return s;
 }
 
 std::shared_ptr<const Schema> LoadSchema(const std::string& file) {
@@ -172,13 +227,17 @@ struct ObjectFixture {
   std::unique_ptr<Updater> updater;
   OpResult applied;  // obj applied onto nothing by kManager
   std::unique_ptr<Updater> deduced_updater;
+  // Updaters over schemas with immutability markers / defaults (only for
+  // objects typed by the Kubernetes schema).
+  std::unique_ptr<Updater> immutable_updater;
+  std::unique_ptr<Updater> defaulting_updater;
   Value null_live;
 
   explicit ObjectFixture(const ObjectSpec& s)
       : spec(&s),
         yaml(ReadFile(DataDir() + "/" + s.file)),
-        type(Must(Type::Named(LoadSchema(s.schema_file), s.type_name),
-                  "type")) {
+        type(
+            Must(Type::Named(LoadSchema(s.schema_file), s.type_name), "type")) {
     obj = Must(ParseYaml(yaml), absl::StrCat("parsing ", s.file));
     MustOk(Validate(type, obj), absl::StrCat("validating ", s.file));
     changed = ChangeLeaf(obj, s.leaf);
@@ -187,22 +246,39 @@ struct ObjectFixture {
     updater = std::make_unique<Updater>(type, BenchUpdaterOptions());
     deduced_updater =
         std::make_unique<Updater>(Type::Deduced(), BenchUpdaterOptions());
+    if (std::string(s.schema_file) == "k8s-schema.yaml") {
+      immutable_updater = std::make_unique<Updater>(
+          Must(Type::Named(LoadSchemaVariant(s.schema_file, "immutable"),
+                           s.type_name),
+               "type"),
+          BenchUpdaterOptions());
+      UpdaterOptions d = BenchUpdaterOptions();
+      d.apply_defaults = true;
+      defaulting_updater = std::make_unique<Updater>(
+          Must(Type::Named(LoadSchemaVariant(s.schema_file, "defaults"),
+                           s.type_name),
+               "type"),
+          d);
+    }
     applied = updater->Apply(null_live, obj, kVersion, {}, kManager, false);
-    if (!applied.ok()) Die(absl::StrCat(s.name, ": apply: ",
-                                        applied.status.ToString()));
+    if (!applied.ok())
+      Die(absl::StrCat(s.name, ": apply: ", applied.status.ToString()));
     // Check once that the workloads do what they say.
     OpResult noop = updater->Apply(applied.object, obj, kVersion,
                                    applied.managers, kManager, false);
-    if (!noop.ok() || noop.changed) Die(absl::StrCat(s.name, ": re-apply is not a no-op"));
+    if (!noop.ok() || noop.changed)
+      Die(absl::StrCat(s.name, ": re-apply is not a no-op"));
     OpResult conflict = updater->Apply(applied.object, changed, kVersion,
                                        applied.managers, kOtherManager, false);
     if (conflict.kind != ErrorKind::kConflict)
-      Die(absl::StrCat(s.name, ": the second manager's apply does not conflict"));
+      Die(absl::StrCat(s.name,
+                       ": the second manager's apply does not conflict"));
   }
 };
 
 const ObjectFixture& GetObject(const std::string& name) {
-  static auto* cache = new std::map<std::string, std::unique_ptr<ObjectFixture>>;
+  static auto* cache =
+      new std::map<std::string, std::unique_ptr<ObjectFixture>>;
   auto& f = (*cache)[name];
   if (!f) f = std::make_unique<ObjectFixture>(FindObject(name));
   return *f;
@@ -258,9 +334,9 @@ Value ScaleObject(int n, bool changed_value, bool changed_data) {
     item.map().Append("name", Value(absl::StrFormat("item-%06d", i)));
     bool mid = i == n / 2;
     item.map().Append("value", Value(int64_t{mid && changed_value ? -1 : i}));
-    item.map().Append("data", Value(mid && changed_data
-                                        ? std::string("payload-changed")
-                                        : absl::StrCat("payload-", i)));
+    item.map().Append("data",
+                      Value(mid && changed_data ? std::string("payload-changed")
+                                                : absl::StrCat("payload-", i)));
     items.push_back(std::move(item));
   }
   root.map().Append("items", Value(std::move(items)));
@@ -324,10 +400,10 @@ void Run(benchmark::State& state, Op&& op) {
 
 void CheckOp(benchmark::State& state, const OpResult& r, ErrorKind want) {
   if (r.kind != want) {
-    state.SkipWithError(absl::StrCat("unexpected result: ",
-                                     ErrorKindName(r.kind), " ",
-                                     r.status.ToString())
-                            .c_str());
+    state.SkipWithError(
+        absl::StrCat("unexpected result: ", ErrorKindName(r.kind), " ",
+                     r.status.ToString())
+            .c_str());
   }
 }
 
@@ -411,6 +487,30 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
         benchmark::DoNotOptimize(r);
       });
     });
+    // Overheads: the same re-apply under a schema with immutability markers
+    // and under one with defaults (smdx only; compare with reapply_one_change).
+    if (std::string(spec.schema_file) == "k8s-schema.yaml") {
+      add("reapply_one_change_immutable", [o](benchmark::State& st) {
+        const ObjectFixture& f = GetObject(o);
+        Run(st, [&] {
+          OpResult r =
+              f.immutable_updater->Apply(f.applied.object, f.changed, kVersion,
+                                         f.applied.managers, kManager, false);
+          if (!r.ok()) st.SkipWithError("apply failed");
+          benchmark::DoNotOptimize(r);
+        });
+      });
+      add("reapply_one_change_defaults", [o](benchmark::State& st) {
+        const ObjectFixture& f = GetObject(o);
+        Run(st, [&] {
+          OpResult r =
+              f.defaulting_updater->Apply(f.applied.object, f.changed, kVersion,
+                                          f.applied.managers, kManager, false);
+          if (!r.ok()) st.SkipWithError("apply failed");
+          benchmark::DoNotOptimize(r);
+        });
+      });
+    }
     add("update_second_manager", [o](benchmark::State& st) {
       const ObjectFixture& f = GetObject(o);
       Run(st, [&] {
@@ -423,8 +523,7 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
       const ObjectFixture& f = GetObject(o);
       Run(st, [&] {
         OpResult r = f.updater->Apply(f.applied.object, f.changed, kVersion,
-                                      f.applied.managers, kOtherManager,
-                                      false);
+                                      f.applied.managers, kOtherManager, false);
         benchmark::DoNotOptimize(r);
       });
     });
@@ -447,27 +546,27 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
       const ScaleFixture& f = GetScale(n);
       const ManagedFields none;
       Run(st, [&] {
-        OpResult r =
-            f.updater->Apply(f.null_live, f.obj, kVersion, none, kManager, false);
+        OpResult r = f.updater->Apply(f.null_live, f.obj, kVersion, none,
+                                      kManager, false);
         benchmark::DoNotOptimize(r);
       });
     });
-    w.emplace_back("scale/reapply_one_change" + suffix,
-                   [n](benchmark::State& st) {
-                     const ScaleFixture& f = GetScale(n);
-                     Run(st, [&] {
-                       OpResult r = f.updater->Apply(
-                           f.applied.object, f.changed_value, kVersion,
-                           f.applied.managers, kManager, false);
-                       benchmark::DoNotOptimize(r);
-                     });
-                   });
+    w.emplace_back(
+        "scale/reapply_one_change" + suffix, [n](benchmark::State& st) {
+          const ScaleFixture& f = GetScale(n);
+          Run(st, [&] {
+            OpResult r =
+                f.updater->Apply(f.applied.object, f.changed_value, kVersion,
+                                 f.applied.managers, kManager, false);
+            benchmark::DoNotOptimize(r);
+          });
+        });
     w.emplace_back("scale/update" + suffix, [n](benchmark::State& st) {
       const ScaleFixture& f = GetScale(n);
       Run(st, [&] {
-        OpResult r = f.updater->Update(f.applied.object, f.changed_data,
-                                       kVersion, f.applied.managers,
-                                       kOtherManager);
+        OpResult r =
+            f.updater->Update(f.applied.object, f.changed_data, kVersion,
+                              f.applied.managers, kOtherManager);
         benchmark::DoNotOptimize(r);
       });
     });

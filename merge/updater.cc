@@ -172,9 +172,13 @@ OpResult Updater::Update(const Value& live, const Value& written,
   ValidateOptions dup_ok{/*allow_duplicates=*/true};
   // The apiserver defaults a written object when it decodes it.
   const bool defaulting = opts_.apply_defaults && type_.schema().has_defaults();
-  Value defaulted = defaulting ? ApplyDefaults(type_, written) : Value();
+  Value defaulted = !defaulting ? Value()
+                    : live.IsNull()
+                        ? ApplyDefaults(type_, written)
+                        : ApplyDefaultsIncremental(type_, written, live);
   const Value& object = defaulting ? defaulted : written;
-  if (absl::Status st = opts_.validate_input ? Validate(type_, object, dup_ok) : absl::OkStatus();
+  if (absl::Status st = opts_.validate_input ? Validate(type_, object, dup_ok)
+                                             : absl::OkStatus();
       !st.ok()) {
     return Invalid("the updated object is invalid", st);
   }
@@ -217,7 +221,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         const std::string& version,
                         const ManagedFields& managers,
                         const std::string& manager, bool force) const {
-  if (absl::Status st = opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
+  if (absl::Status st =
+          opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
       !st.ok()) {
     return Invalid("the applied configuration is invalid", st);
   }
@@ -247,7 +252,9 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   }
   Value pruned = Prune(*merged, mf, last ? &*last : nullptr, mf[manager].set());
   if (opts_.apply_defaults && type_.schema().has_defaults())
-    pruned = ApplyDefaults(type_, pruned);
+    // The live object was defaulted when it was written.
+    pruned = live.IsNull() ? ApplyDefaults(type_, pruned)
+                           : ApplyDefaultsIncremental(type_, pruned, live);
 
   Comparison compare;
   OpResult r =

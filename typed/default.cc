@@ -9,14 +9,18 @@ using internal::Narrowed;
 class Defaulter {
  public:
   // Defaults inside `v` (in place); `v` has already had its own default.
-  void Walk(const Atom* atom, Value& v, int depth) {
+  // `prev` is the same place in an already defaulted earlier version, or
+  // null; a node it shares with `v` needs nothing.
+  void Walk(const Atom* atom, Value& v, int depth,
+            const Value* prev = nullptr) {
     if (atom == nullptr || depth > kMaxValueDepth) return;
+    if (prev != nullptr && SameNode(v, *prev)) return;
     switch (internal::Narrow(atom, &v).kind) {
       case Narrowed::kMap:
-        if (v.IsMap()) MapNode(*atom->map, v.map(), depth);
+        if (v.IsMap()) MapNode(*atom->map, v.map(), depth, prev);
         return;
       case Narrowed::kList:
-        if (v.IsList()) ListNode(*atom->list, v.list(), depth);
+        if (v.IsList()) ListNode(*atom->list, v.list(), depth, prev);
         return;
       default:
         return;
@@ -36,7 +40,9 @@ class Defaulter {
     return false;
   }
 
-  void MapNode(const MapType& mt, Map& m, int depth) {
+  void MapNode(const MapType& mt, Map& m, int depth, const Value* prev) {
+    const Map* prev_map =
+        prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
     // Absent declared fields with a default come first, top-down.
     for (const StructField& f : mt.fields) {
       const std::optional<Value>& def =
@@ -65,17 +71,27 @@ class Defaulter {
           continue;
         }
       }
-      Walk(ref->resolved, e.value, depth + 1);
+      const Value* prev_child =
+          prev_map != nullptr ? prev_map->Find(e.key) : nullptr;
+      Walk(ref->resolved, e.value, depth + 1, prev_child);
       ++i;
     }
   }
 
-  void ListNode(const ListType& lt, List& items, int depth) {
+  void ListNode(const ListType& lt, List& items, int depth, const Value* prev) {
+    const List* prev_list =
+        prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
     const TypeRef& ref = lt.element_type;
-    for (Value& item : items) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      Value& item = items[i];
       if (item.IsNull() && ref.default_value && !ref.nullable)
         item = *ref.default_value;
-      Walk(ref.resolved, item, depth + 1);
+      // Items are matched by position: a shared item is skipped wherever
+      // the lists line up, and walked otherwise.
+      const Value* prev_item = prev_list != nullptr && i < prev_list->size()
+                                   ? &(*prev_list)[i]
+                                   : nullptr;
+      Walk(ref.resolved, item, depth + 1, prev_item);
     }
   }
 };
@@ -118,6 +134,13 @@ Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root) {
   if (out.IsNull() && root.default_value && !root.nullable)
     out = *root.default_value;
   Defaulter().Walk(type.root(), out, 0);
+  return out;
+}
+
+Value ApplyDefaultsIncremental(const Type& type, const Value& v,
+                               const Value& previous) {
+  Value out = v;
+  Defaulter().Walk(type.root(), out, 0, &previous);
   return out;
 }
 

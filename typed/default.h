@@ -31,6 +31,12 @@ struct RootNode {
 Value ApplyDefaults(const Type& type, const Value& v,
                     const RootNode& root = {});
 
+// The same for a new version of an object whose previous version was
+// already defaulted: subtrees `v` shares with `previous` (the same list or
+// map node) are skipped, so the cost follows the size of the change.
+Value ApplyDefaultsIncremental(const Type& type, const Value& v,
+                               const Value& previous);
+
 // `v` without the map fields the schema does not declare.
 Value Prune(const Type& type, const Value& v);
 

@@ -84,3 +84,20 @@ TEST(DefaultTest, PruneDropsUndeclaredFieldsOnly) {
 
 }  // namespace
 }  // namespace smdx
+
+namespace smdx {
+namespace {
+
+TEST(DefaultTest, IncrementalSkipsWhatThePreviousVersionShares) {
+  Type t = MakeType();
+  // `previous` was never defaulted, so what the new version shares with it
+  // stays as it is; only the changed part is defaulted.
+  Value previous = testing::Yaml("foo: {b: x}");
+  Value next = previous;
+  next.map().Set("labels", testing::Yaml("{a: null}"));
+  Value got = ApplyDefaultsIncremental(t, next, previous);
+  EXPECT_EQ(got, testing::Yaml("foo: {b: x}\nlabels: {a: banana}"));
+}
+
+}  // namespace
+}  // namespace smdx

@@ -89,7 +89,9 @@ class Checker {
   // A place present on both sides, reached through `ref` (null for the root).
   void Node(const TypeRef* ref, const Atom* atom, const Value& o,
             const Value& n) {
-    if (atom == nullptr) return;
+    // A node shared by both sides is unchanged all the way down; results
+    // of apply and update share every subtree they did not touch.
+    if (atom == nullptr || SameNode(o, n)) return;
     if (ref != nullptr && ref->immutability.immutable) {
       if (!ImmEqual(atom, o, n)) Violation("is immutable");
       return;  // nothing below an immutable node needs another look
