@@ -91,6 +91,49 @@ TEST(CliTest, ApplyConflictForceWorkflow) {
   EXPECT_EQ(v->map().Find("spec")->map().Find("replicas")->AsInt(), 5);
 }
 
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(
+      dir + "/imm-schema.yaml",
+      "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n"
+      "      image: {type: string}\n      volume: {type: string, "
+      "x-kubernetes-immutable: true}\n");
+  WriteFile(dir + "/c1.yaml", "spec: {image: a, volume: data-1}\n");
+  WriteFile(dir + "/c2.yaml", "spec: {image: b, volume: data-2}\n");
+  Result first = Smdx({"apply", "--schema", dir + "/imm-schema.yaml",
+                       "--manager", "ctl", dir + "/c1.yaml"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  WriteFile(dir + "/live-imm.yaml", first.out);
+  Result second =
+      Smdx({"apply", "--schema", dir + "/imm-schema.yaml", "--manager", "ctl",
+            "--force", "--live", dir + "/live-imm.yaml", dir + "/c2.yaml"});
+  EXPECT_EQ(second.code, 1);
+  EXPECT_EQ(second.err, "error (immutable): .spec.volume: is immutable\n");
+}
+
+TEST(CliTest, DefaultAndSchemaConvert) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/d-schema.yaml",
+            "type: object\nproperties:\n  foo:\n    type: object\n    default: "
+            "{b: def}\n"
+            "    properties:\n      a: {type: string, default: abc}\n      b: "
+            "{type: string}\n");
+  WriteFile(dir + "/empty.yaml", "{}\n");
+  Result d = Smdx(
+      {"default", "--schema", dir + "/d-schema.yaml", dir + "/empty.yaml"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  absl::StatusOr<Value> v = ParseYaml(d.out);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(*v, *ParseYaml("foo: {a: abc, b: def}"));
+  Result c = Smdx({"schema", "convert", dir + "/d-schema.yaml"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("default: abc"), std::string::npos) << c.out;
+}
+
 TEST(CliTest, ErrorsGoToStderrWithNonZeroExit) {
   Result missing = Smdx({"validate", "/nonexistent.yaml"});
   EXPECT_NE(missing.code, 0);

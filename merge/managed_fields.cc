@@ -166,8 +166,12 @@ Value EncodeManagedFields(const ManagedFields& managers,
 Value StripManagedFields(Value object) {
   if (object.IsMap()) {
     if (Value* meta = object.map().Find("metadata");
-        meta != nullptr && meta->IsMap()) {
+        meta != nullptr && meta->IsMap() &&
+        meta->map().Find("managedFields") != nullptr) {
       meta->map().Erase("managedFields");
+      // A metadata that only held managed fields was added by smdx itself
+      // (for objects whose type has no metadata).
+      if (meta->map().empty()) object.map().Erase("metadata");
     }
   }
   return object;

@@ -48,7 +48,8 @@ Value EncodeManagedFields(const ManagedFields& managers,
                           const DecodedManagedFields& before,
                           const std::string& now);
 
-// `object` without metadata.managedFields.
+// `object` without metadata.managedFields (and without metadata, when that
+// was all it held).
 Value StripManagedFields(Value object);
 
 // Kubernetes' wording of an apply conflict ("Apply failed with 1 conflict:
