@@ -112,9 +112,15 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
   };
 
   std::map<std::string, Comparison> by_version;
-  absl::StatusOr<Comparison> own = compare_at(version);
-  if (!own.ok()) return Fail(ErrorKind::kInternal, own.status());
-  by_version.emplace(version, *std::move(own));
+  bool others = false;
+  for (const auto& entry : managers) others = others || entry.first != manager;
+  // Only other managers need the comparison, and the caller when it asks
+  // for it; creating an object that nobody else manages skips it.
+  if (others || compare != nullptr) {
+    absl::StatusOr<Comparison> own = compare_at(version);
+    if (!own.ok()) return Fail(ErrorKind::kInternal, own.status());
+    by_version.emplace(version, *std::move(own));
+  }
 
   ManagedFields conflicts;
   std::map<std::string, const Set*> removed;
@@ -159,7 +165,7 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
   for (auto it = managers.begin(); it != managers.end();) {
     it = it->second.set().Empty() ? managers.erase(it) : std::next(it);
   }
-  *compare = std::move(by_version[version]);
+  if (compare != nullptr) *compare = std::move(by_version[version]);
   OpResult r;
   r.managers = std::move(managers);
   return r;
@@ -256,9 +262,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
     pruned = live.IsNull() ? ApplyDefaults(type_, pruned)
                            : ApplyDefaultsIncremental(type_, pruned, live);
 
-  Comparison compare;
-  OpResult r =
-      Transfer(live, pruned, version, std::move(mf), manager, force, &compare);
+  OpResult r = Transfer(live, pruned, version, std::move(mf), manager, force,
+                        /*compare=*/nullptr);
   if (!r.ok()) return r;
   if (std::vector<ImmutabilityViolation> v =
           CheckImmutability(type_, live, pruned);

@@ -115,7 +115,8 @@ class Updater {
   absl::StatusOr<ManagedFields> Reconcile(const Value& live,
                                           const ManagedFields& managers) const;
   // The shared part of apply and update: who loses what to the change from
-  // `old_obj` to `new_obj`.
+  // `old_obj` to `new_obj`. Fills `compare` (the comparison at `version`)
+  // unless it is null.
   OpResult Transfer(const Value& old_obj, const Value& new_obj,
                     const std::string& version, ManagedFields managers,
                     const std::string& manager, bool force,
