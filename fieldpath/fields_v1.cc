@@ -1,6 +1,7 @@
 #include "fieldpath/fields_v1.h"
 
 #include <charconv>
+#include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
@@ -39,6 +40,19 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
+// Whether a string needs more than quotes to be a JSON string as Go writes
+// it: quotes, backslashes, control characters, HTML characters (<, >, &)
+// and anything beyond ASCII take the general path.
+bool NeedsEscape(const std::string& s) {
+  for (unsigned char c : s) {
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
+        c == '>' || c == '&') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Writes the contents of `set` (without braces). `include_self` adds the "."
 // marker, used when the node is itself a member.
 void WriteContents(std::string* out, const Set& set, bool include_self,
@@ -56,6 +70,13 @@ void WriteContents(std::string* out, const Set& set, bool include_self,
   const auto& children = set.children();
   size_t mi = 0, ci = 0;
   auto write_key = [&](const PathElement& pe) {
+    if (pe.IsField() && !NeedsEscape(pe.field_name())) {
+      // The common case: a plain field name goes straight to the output.
+      out->append("\"f:");
+      out->append(pe.field_name());
+      out->append("\":");
+      return;
+    }
     scratch->clear();
     AppendPathElementRaw(scratch, pe);
     AppendJsonString(out, *scratch);
@@ -235,13 +256,201 @@ absl::StatusOr<Set> FieldsV1FromValue(const Value& v) {
   return out;
 }
 
-absl::StatusOr<Set> ParseFieldsV1(absl::string_view json) {
-  absl::StatusOr<Value> v = ParseJson(std::string(json));
-  if (!v.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("fieldsV1: ", v.status().message()));
+namespace {
+
+// Reads the encoding straight into a Set, without building a Value first.
+class FieldsV1Reader {
+ public:
+  explicit FieldsV1Reader(absl::string_view text) : t_(text) {}
+
+  absl::StatusOr<Set> Read() {
+    Set out;
+    bool member = false;
+    SkipSpace();
+    if (absl::Status st = Node(&out, &member, 0); !st.ok()) return st;
+    SkipSpace();
+    if (pos_ != t_.size()) return Error("unexpected data after the object");
+    return out;
   }
-  return FieldsV1FromValue(*v);
+
+ private:
+  // The error names the keys that lead to the problem, built only now.
+  absl::Status Error(absl::string_view what) const {
+    std::string where;
+    for (const std::string& k : keys_)
+      absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
+    return absl::InvalidArgumentError(
+        absl::StrCat("fieldsV1", where, ": ", what, " (at byte ", pos_, ")"));
+  }
+  void SkipSpace() {
+    while (pos_ < t_.size() && (t_[pos_] == ' ' || t_[pos_] == '\n' ||
+                                t_[pos_] == '\t' || t_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  bool Eat(char c) {
+    SkipSpace();
+    if (pos_ < t_.size() && t_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  static void AppendUtf8(std::string* out, uint32_t cp) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  bool Hex4(uint32_t* out) {
+    if (pos_ + 4 > t_.size()) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = t_[pos_++];
+      v <<= 4;
+      if (c >= '0' && c <= '9') {
+        v |= c - '0';
+      } else if (c >= 'a' && c <= 'f') {
+        v |= c - 'a' + 10;
+      } else if (c >= 'A' && c <= 'F') {
+        v |= c - 'A' + 10;
+      } else {
+        return false;
+      }
+    }
+    *out = v;
+    return true;
+  }
+
+  absl::Status String(std::string* out) {
+    if (!Eat('"')) return Error("expected a string key");
+    out->clear();
+    while (true) {
+      size_t start = pos_;
+      while (pos_ < t_.size() && t_[pos_] != '"' && t_[pos_] != '\\' &&
+             static_cast<unsigned char>(t_[pos_]) >= 0x20) {
+        ++pos_;
+      }
+      out->append(t_.data() + start, pos_ - start);
+      if (pos_ >= t_.size()) return Error("unterminated string");
+      char c = t_[pos_++];
+      if (c == '"') return absl::OkStatus();
+      if (c != '\\') return Error("control character in a string");
+      if (pos_ >= t_.size()) return Error("unterminated string");
+      char e = t_[pos_++];
+      switch (e) {
+        case '"':
+          out->push_back('"');
+          break;
+        case '\\':
+          out->push_back('\\');
+          break;
+        case '/':
+          out->push_back('/');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'u': {
+          uint32_t cp;
+          if (!Hex4(&cp)) return Error("bad \\u escape");
+          if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 6 <= t_.size() &&
+              t_[pos_] == '\\' && t_[pos_ + 1] == 'u') {
+            pos_ += 2;
+            uint32_t lo;
+            if (!Hex4(&lo) || lo < 0xDC00 || lo >= 0xE000)
+              return Error("bad surrogate pair");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          }
+          AppendUtf8(out, cp);
+          break;
+        }
+        default:
+          return Error("bad escape in a string");
+      }
+    }
+  }
+
+  // Reads one node's object: `children` gets what is below it; `member`
+  // says whether the node itself is a member.
+  absl::Status Node(Set* children, bool* member, int depth) {
+    if (depth > static_cast<int>(kMaxParseDepth))
+      return Error("nested too deeply");
+    if (!Eat('{')) return Error("expected an object");
+    bool any_child = false;
+    *member = false;
+    if (!Eat('}')) {
+      std::string key;
+      while (true) {
+        if (absl::Status st = String(&key); !st.ok()) return st;
+        if (!Eat(':')) return Error("expected ':'");
+        if (key == ".") {
+          if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
+          *member = true;
+        } else {
+          absl::StatusOr<PathElement> pe = ParsePathElement(key);
+          if (!pe.ok()) {
+            return Error(
+                absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
+          }
+          keys_.push_back(key);
+          Set grandchildren;
+          bool child_member = false;
+          absl::Status st = Node(&grandchildren, &child_member, depth + 1);
+          if (!st.ok()) return st;
+          keys_.pop_back();
+          any_child = true;
+          if (child_member) children->AppendMemberUnsorted(*pe);
+          if (!grandchildren.members().empty() ||
+              !grandchildren.children().empty()) {
+            children->AppendChildUnsorted(*std::move(pe),
+                                          std::move(grandchildren));
+          }
+        }
+        if (Eat(',')) continue;
+        if (Eat('}')) break;
+        return Error("expected ',' or '}'");
+      }
+    }
+    if (!any_child) *member = true;
+    children->Normalize();
+    return absl::OkStatus();
+  }
+
+  absl::string_view t_;
+  size_t pos_ = 0;
+  std::vector<std::string> keys_;  // the keys above the current object
+};
+
+}  // namespace
+
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json) {
+  return FieldsV1Reader(json).Read();
 }
 
 }  // namespace smdx
