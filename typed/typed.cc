@@ -139,11 +139,37 @@ class Validator {
   std::vector<std::string>& errors() { return errors_; }
 
  private:
+  // The path is kept as cheap steps and only spelled out for an error.
   void Error(absl::string_view msg) {
-    std::string p = PathString(path_);
+    std::string p;
+    for (const Step& s : path_) {
+      if (s.field != nullptr) {
+        PathElement::Field(*s.field).AppendTo(&p);
+      } else if (s.item != nullptr) {
+        s.item->AppendTo(&p);
+      } else {
+        PathElement::Index(static_cast<int64_t>(s.index)).AppendTo(&p);
+      }
+    }
     errors_.push_back(p.empty() ? std::string(msg)
                                 : absl::StrCat(p, ": ", msg));
   }
+
+  struct Step {
+    const std::string* field = nullptr;  // a map field, or
+    const PathElement* item = nullptr;   // an associative item, or
+    size_t index = 0;                    // a list index
+  };
+  struct PtrHash {
+    size_t operator()(const PathElement* pe) const {
+      return HashPathElement(*pe);
+    }
+  };
+  struct PtrEq {
+    bool operator()(const PathElement* a, const PathElement* b) const {
+      return *a == *b;
+    }
+  };
 
   void Scalar(ScalarType t, const Value& v) {
     if (v.IsNull()) return;
@@ -173,26 +199,33 @@ class Validator {
       return;
     }
     const Atom* elem = atom.list->element_type.resolved;
-    bool associative = atom.IsAssociativeList();
-    absl::flat_hash_set<PathElement> seen;
     const smdx::List& items = v.list();
-    for (size_t i = 0; i < items.size(); ++i) {
-      PathElement pe;
-      if (!associative) {
-        pe = PathElement::Index(static_cast<int64_t>(i));
-      } else {
-        absl::StatusOr<PathElement> p =
-            internal::ListItemElement(atom, items[i], i);
-        if (!p.ok()) {
-          Error(absl::StrCat("element ", i, ": ", p.status().message()));
-          return;
-        }
-        pe = *std::move(p);
-        if (!seen.insert(pe).second && !opts_.allow_duplicates) {
-          Error(absl::StrCat("duplicate entries for key ", pe.ToString()));
-        }
+    if (!atom.IsAssociativeList()) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        path_.push_back(Step{nullptr, nullptr, i});
+        Walk(elem, items[i], depth + 1);
+        path_.pop_back();
       }
-      path_.push_back(std::move(pe));
+      return;
+    }
+    // Reserved up front: `seen` points into `pes`.
+    std::vector<PathElement> pes;
+    pes.reserve(items.size());
+    absl::flat_hash_set<const PathElement*, PtrHash, PtrEq> seen;
+    seen.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      absl::StatusOr<PathElement> p =
+          internal::ListItemElement(atom, items[i], i);
+      if (!p.ok()) {
+        Error(absl::StrCat("element ", i, ": ", p.status().message()));
+        return;
+      }
+      pes.push_back(*std::move(p));
+      if (!seen.insert(&pes.back()).second && !opts_.allow_duplicates) {
+        Error(
+            absl::StrCat("duplicate entries for key ", pes.back().ToString()));
+      }
+      path_.push_back(Step{nullptr, &pes.back(), 0});
       Walk(elem, items[i], depth + 1);
       path_.pop_back();
     }
@@ -206,7 +239,7 @@ class Validator {
     }
     const MapType& mt = *atom.map;
     for (const MapEntry& e : v.map()) {
-      path_.push_back(PathElement::Field(e.key));
+      path_.push_back(Step{&e.key, nullptr, 0});
       const Atom* child = mt.EntryAtom(e.key);
       if (child == nullptr) {
         Error("field not declared in schema");
@@ -219,7 +252,7 @@ class Validator {
   }
 
   ValidateOptions opts_;
-  Path path_;
+  std::vector<Step> path_;
   std::vector<std::string> errors_;
 };
 
@@ -262,7 +295,8 @@ class FieldSetBuilder {
     std::vector<PathElement> pes(items.size());
     std::vector<bool> ok(items.size(), false);
     for (size_t i = 0; i < items.size(); ++i) {
-      absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, items[i], i);
+      absl::StatusOr<PathElement> pe =
+          internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
       pes[i] = *std::move(pe);
       ok[i] = true;
@@ -277,7 +311,8 @@ class FieldSetBuilder {
       std::sort(order.begin(), order.end(),
                 [&](size_t a, size_t b) { return pes[a] < pes[b]; });
       for (size_t k = 1; k < order.size(); ++k) {
-        if (pes[order[k - 1]] == pes[order[k]]) dup[order[k - 1]] = dup[order[k]] = true;
+        if (pes[order[k - 1]] == pes[order[k]])
+          dup[order[k - 1]] = dup[order[k]] = true;
       }
     }
     for (size_t i = 0; i < items.size(); ++i) {
