@@ -132,6 +132,10 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
         return st;
       }
     }
+    for (const StructField& f : m.fields) {
+      if (f.default_value || f.type.default_value)
+        m.defaulted_fields.push_back(&f);
+    }
     constexpr size_t kIndexThreshold = 8;
     if (m.fields.size() > kIndexThreshold) {
       for (size_t i = 0; i < m.fields.size(); ++i)

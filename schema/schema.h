@@ -54,7 +54,9 @@ struct Immutability {
   bool addition_only = false;
   bool deletion_only = false;
 
-  bool any() const { return immutable || immutable_keys || addition_only || deletion_only; }
+  bool any() const {
+    return immutable || immutable_keys || addition_only || deletion_only;
+  }
 };
 
 // A reference to a type: by name, or inline. Exactly one of the two is set.
@@ -110,6 +112,8 @@ struct MapType {
 
   // Built by linking for maps with many fields.
   absl::flat_hash_map<std::string, size_t> index;
+  // Built by linking: the fields that declare a default.
+  std::vector<const StructField*> defaulted_fields;
 };
 
 struct ListType {

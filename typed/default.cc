@@ -44,10 +44,10 @@ class Defaulter {
     const Map* prev_map =
         prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
     // Absent declared fields with a default come first, top-down.
-    for (const StructField& f : mt.fields) {
+    for (const StructField* f : mt.defaulted_fields) {
       const std::optional<Value>& def =
-          f.default_value ? f.default_value : f.type.default_value;
-      if (def && m.Find(f.name) == nullptr) m.Append(f.name, *def);
+          f->default_value ? f->default_value : f->type.default_value;
+      if (m.Find(f->name) == nullptr) m.Append(f->name, *def);
     }
     auto& entries = m.entries();
     for (size_t i = 0; i < entries.size();) {

@@ -127,12 +127,20 @@ class Checker {
   void MapChildren(const MapType& mt, const Immutability& marks, const Map& o,
                    const Map& n) {
     for (const MapEntry& e : o) {
+      const Value* nv = n.Find(e.key);
+      // An entry that is the same node, or the same scalar, on both sides
+      // cannot violate anything; most entries of an apply result are.
+      if (nv != nullptr &&
+          (SameNode(e.value, *nv) ||
+           (!e.value.IsList() && !e.value.IsMap() &&
+            e.value.kind() == nv->kind() && Equals(e.value, *nv)))) {
+        continue;
+      }
       const StructField* f = mt.FindField(e.key);
       const TypeRef* ref =
           f != nullptr ? &f->type
                        : (mt.element_type ? &*mt.element_type : nullptr);
       path_.push_back(PathElement::Field(e.key));
-      const Value* nv = n.Find(e.key);
       if (nv != nullptr) {
         if (ref != nullptr) Node(ref, ref->resolved, e.value, *nv);
       } else if (f != nullptr && ref->immutability.immutable) {
@@ -167,9 +175,21 @@ class Checker {
       }
       return;
     }
+    // When both lists have the same length, an item that is the same node
+    // (or the same scalar) at the same position on both sides is unchanged
+    // and keeps its key: only the other positions need matching by key.
+    std::vector<bool> skip(std::max(o.size(), n.size()), false);
+    if (o.size() == n.size()) {
+      for (size_t i = 0; i < o.size(); ++i) {
+        skip[i] = SameNode(o[i], n[i]) ||
+                  (!o[i].IsList() && !o[i].IsMap() &&
+                   o[i].kind() == n[i].kind() && Equals(o[i], n[i]));
+      }
+    }
     absl::flat_hash_map<PathElement, const Value*> old_items;
     std::vector<std::pair<PathElement, const Value*>> old_order;
     for (size_t i = 0; i < o.size(); ++i) {
+      if (skip[i]) continue;
       absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, o[i], i);
       if (!pe.ok()) continue;
       if (old_items.emplace(*pe, &o[i]).second)
@@ -178,6 +198,7 @@ class Checker {
     absl::flat_hash_map<PathElement, const Value*> new_items;
     std::vector<std::pair<PathElement, const Value*>> new_order;
     for (size_t i = 0; i < n.size(); ++i) {
+      if (skip[i]) continue;
       absl::StatusOr<PathElement> pe = internal::ListItemElement(atom, n[i], i);
       if (!pe.ok()) continue;
       if (new_items.emplace(*pe, &n[i]).second)
