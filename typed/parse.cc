@@ -28,6 +28,8 @@
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "typed/emit.h"
+#include "typed/json_fast.h"
+#include "typed/yaml_fast.h"
 
 namespace smdx {
 namespace {
@@ -525,12 +527,46 @@ constexpr Constant kConstants[] = {
     {"-.INF", Constant::kNegInf},
 };
 
+// Whether a plain scalar surely resolves to a string, decided from its
+// first character and length alone: the constants above are at most five
+// characters long and start with one of a few characters, and numbers
+// start with a sign, a dot or a digit. Most keys and values pass this.
+bool SurelyString(absl::string_view text) {
+  if (text.empty()) return false;
+  char c = text[0];
+  if (c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9')) {
+    return false;
+  }
+  if (text.size() > 5) return true;
+  switch (c) {
+    case '~':
+    case 'n':
+    case 'N':
+    case 'y':
+    case 'Y':
+    case 't':
+    case 'T':
+    case 'o':
+    case 'O':
+    case 'f':
+    case 'F':
+      return false;
+    default:
+      return true;
+  }
+}
+
 // yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
 // represents; `*is_uint` tells the !!int check that it was one.
 Value ResolvePlain(absl::string_view text, bool* is_uint) {
   *is_uint = false;
+  if (SurelyString(text)) return Value(text);
   for (const Constant& c : kConstants) {
-    if (c.text != text) continue;
+    // (Size and first character first: most scalars match none.)
+    if (c.text.size() != text.size() ||
+        (!text.empty() && c.text[0] != text[0]) || c.text != text) {
+      continue;
+    }
     switch (c.kind) {
       case Constant::kNull:
         return Value();
@@ -592,6 +628,32 @@ std::string KeyText(const Value& v) {
     default:
       return "null";
   }
+}
+
+// How a scalar with yaml-cpp's tag `tag` resolves; nullopt if it cannot be
+// read as the tag's type.
+std::optional<Value> ResolveTagged(absl::string_view tag,
+                                   absl::string_view text) {
+  if (tag == "?") {
+    bool is_uint;
+    return ResolvePlain(text, &is_uint);
+  }
+  if (tag.size() <= kTagPrefix.size() ||
+      tag.substr(0, kTagPrefix.size()) != kTagPrefix) {
+    // "!" (quoted and block scalars) and tags of no meaning to us.
+    return Value(text);
+  }
+  absl::string_view name = tag.substr(kTagPrefix.size());
+  if (name == "null") return Value();
+  if (name != "bool" && name != "int" && name != "float") {
+    return Value(text);  // !!str, !!binary, !!timestamp, ...
+  }
+  bool is_uint = false;
+  Value v = text.empty() ? Value() : ResolvePlain(text, &is_uint);
+  if (name == "bool" && v.IsBool()) return v;
+  if (name == "int" && (v.IsInt() || is_uint)) return v;
+  if (name == "float" && v.IsNumber()) return Value(v.AsNumber());
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------
@@ -734,25 +796,9 @@ class YamlHandler : public YAML::EventHandler {
 
   Value Resolve(const YAML::Mark& mark, const std::string& tag,
                 const std::string& text) {
-    if (tag == "?") {
-      bool is_uint;
-      return ResolvePlain(text, &is_uint);
-    }
-    if (tag.size() <= kTagPrefix.size() ||
-        absl::string_view(tag).substr(0, kTagPrefix.size()) != kTagPrefix) {
-      // "!" (quoted and block scalars) and tags of no meaning to us.
-      return Value(text);
-    }
+    std::optional<Value> v = ResolveTagged(tag, text);
+    if (v.has_value()) return *std::move(v);
     absl::string_view name = absl::string_view(tag).substr(kTagPrefix.size());
-    if (name == "null") return Value();
-    if (name != "bool" && name != "int" && name != "float") {
-      return Value(text);  // !!str, !!binary, !!timestamp, ...
-    }
-    bool is_uint = false;
-    Value v = text.empty() ? Value() : ResolvePlain(text, &is_uint);
-    if (name == "bool" && v.IsBool()) return v;
-    if (name == "int" && (v.IsInt() || is_uint)) return v;
-    if (name == "float" && v.IsNumber()) return Value(v.AsNumber());
     std::string quoted;
     AppendJsonString(&quoted, text);
     Fail(mark, absl::StrCat("cannot read ", quoted, " as !!", name, " at ",
@@ -846,7 +892,7 @@ bool IsBlankDocument(absl::string_view rest) {
   return true;
 }
 
-absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
+absl::StatusOr<std::vector<YamlDocument>> ParseYamlStreamWithYamlCpp(
     absl::string_view text) {
   std::vector<YamlDocument> docs;
   std::istringstream in{std::string(text)};
@@ -868,6 +914,28 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
   } catch (const std::exception& e) {
     return absl::InternalError(absl::StrCat("YAML parser failed: ", e.what()));
   }
+  return docs;
+}
+
+// The documents of `text`: from the fast reader when it takes the text and
+// `fast` allows it, else from yaml-cpp. A trailing empty document after a
+// final `---` is dropped.
+absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
+    absl::string_view text, bool fast) {
+  std::vector<YamlDocument> docs;
+  std::vector<internal::FastYamlDocument> fast_docs;
+  if (fast && internal::FastParseYamlStream(text, &fast_docs)) {
+    docs.reserve(fast_docs.size());
+    for (internal::FastYamlDocument& d : fast_docs) {
+      docs.push_back(
+          YamlDocument{std::move(d.value), static_cast<int>(d.start_pos)});
+    }
+  } else {
+    absl::StatusOr<std::vector<YamlDocument>> slow =
+        ParseYamlStreamWithYamlCpp(text);
+    if (!slow.ok()) return slow.status();
+    docs = *std::move(slow);
+  }
   if (docs.size() > 1 && docs.back().value.IsNull()) {
     size_t pos = static_cast<size_t>(std::max(docs.back().start_pos, 0));
     if (pos <= text.size() && IsBlankDocument(text.substr(pos))) {
@@ -877,24 +945,9 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
   return docs;
 }
 
-}  // namespace
-
-namespace internal {
-
-Value ResolvePlainYamlScalar(absl::string_view text) {
-  bool is_uint;
-  return ResolvePlain(text, &is_uint);
-}
-
-}  // namespace internal
-
-absl::StatusOr<Value> ParseJson(absl::string_view text) {
-  bool syntax_error;
-  return ParseJsonImpl(text, &syntax_error);
-}
-
-absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text) {
-  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text);
+absl::StatusOr<std::vector<Value>> ParseYamlDocumentsImpl(
+    absl::string_view text, bool fast) {
+  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text, fast);
   if (!docs.ok()) return docs.status();
   std::vector<Value> out;
   out.reserve(docs->size());
@@ -902,11 +955,13 @@ absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text) {
   return out;
 }
 
-absl::StatusOr<Value> ParseYaml(absl::string_view text) {
-  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text);
+absl::StatusOr<Value> ParseYamlImpl(absl::string_view text, bool fast) {
+  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text, fast);
   if (!docs.ok()) return docs.status();
   if (docs->empty()) return Value();
   if (docs->size() > 1) {
+    // An error: yaml-cpp's reading of the text says where.
+    if (fast) return ParseYamlImpl(text, false);
     // Report where the second document starts.
     size_t pos = static_cast<size_t>(std::max((*docs)[1].start_pos, 0));
     size_t line = 1;
@@ -919,10 +974,66 @@ absl::StatusOr<Value> ParseYaml(absl::string_view text) {
   return std::move((*docs)[0].value);
 }
 
+}  // namespace
+
+namespace internal {
+
+Value ResolvePlainYamlScalar(absl::string_view text) {
+  bool is_uint;
+  return ResolvePlain(text, &is_uint);
+}
+
+std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
+                                             absl::string_view text) {
+  return ResolveTagged(tag, text);
+}
+
+void YamlPlainKeyText(absl::string_view text, std::string* key) {
+  if (SurelyString(text)) {
+    key->assign(text.data(), text.size());
+    return;
+  }
+  bool is_uint;
+  *key = KeyText(ResolvePlain(text, &is_uint));
+}
+
+absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text) {
+  bool syntax_error;
+  return ParseJsonImpl(text, &syntax_error);
+}
+
+absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text) {
+  return ParseYamlImpl(text, /*fast=*/false);
+}
+
+absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
+    absl::string_view text) {
+  return ParseYamlDocumentsImpl(text, /*fast=*/false);
+}
+
+}  // namespace internal
+
+absl::StatusOr<Value> ParseJson(absl::string_view text) {
+  std::optional<Value> fast = internal::FastParseJson(text);
+  if (fast.has_value()) return *std::move(fast);
+  bool syntax_error;
+  return ParseJsonImpl(text, &syntax_error);
+}
+
+absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text) {
+  return ParseYamlDocumentsImpl(text, /*fast=*/true);
+}
+
+absl::StatusOr<Value> ParseYaml(absl::string_view text) {
+  return ParseYamlImpl(text, /*fast=*/true);
+}
+
 absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text) {
   size_t first = 0;
   while (first < text.size() && IsJsonSpace(text[first])) ++first;
   if (first < text.size() && (text[first] == '{' || text[first] == '[')) {
+    std::optional<Value> fast = internal::FastParseJson(text);
+    if (fast.has_value()) return *std::move(fast);
     bool syntax_error;
     absl::StatusOr<Value> json = ParseJsonImpl(text, &syntax_error);
     if (json.ok() || !syntax_error) return json;

@@ -1,8 +1,13 @@
 // Parsing JSON and YAML text into Values.
 //
-// The parsers build Values directly from parser events (nlohmann's SAX
-// interface, yaml-cpp's event handler); no intermediate document tree is
-// made. They read documents the way the Kubernetes API server does:
+// Each parser first tries a hand-written reader that builds Values in one
+// pass over the text (typed/json_fast.h, typed/yaml_fast.h). Those accept
+// only what they are sure of; anything else — every error, and YAML outside
+// the block-style subset manifests use — goes to the full parsers, which
+// build Values from parser events (nlohmann's SAX interface, yaml-cpp's
+// event handler) and define the results: the readers give the same Values
+// for what they accept. They read documents the way the Kubernetes API
+// server does:
 //
 //  - JSON: integers that fit int64 stay ints, larger unsigned integers become
 //    floats, and anything written with a fraction or exponent is a float
@@ -39,6 +44,8 @@
 #define SMDX_TYPED_PARSE_H_
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -93,6 +100,27 @@ namespace internal {
 // so that the YAML emitter quotes exactly the strings that would not read
 // back as strings.
 Value ResolvePlainYamlScalar(absl::string_view text);
+
+// How a YAML scalar resolves given the tag yaml-cpp reports for it: "?" for
+// a plain scalar without a tag (as ResolvePlainYamlScalar), "!" for quoted
+// and block scalars and `!` (a string), "tag:yaml.org,2002:int" and so on
+// for `!!int` etc. Returns nullopt when the text does not fit the tag
+// (ParseYaml's "cannot read ... as !!int" error).
+std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
+                                             absl::string_view text);
+
+// Sets `*key` to the map key a plain YAML scalar becomes (see the file
+// comment): `1` has key "1", `true` "true", `~` "null".
+void YamlPlainKeyText(absl::string_view text, std::string* key);
+
+// The parsers behind ParseJson, ParseYaml and ParseYamlDocuments without
+// their fast readers (typed/json_fast.h, typed/yaml_fast.h): nlohmann's and
+// yaml-cpp's. They define the results the fast readers must match; exposed
+// for the tests that check that they do.
+absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text);
+absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text);
+absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
+    absl::string_view text);
 
 }  // namespace internal
 

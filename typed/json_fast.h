@@ -1,0 +1,82 @@
+// A fast reader for the JSON documents ParseJson accepts.
+//
+// ParseJson (typed/parse.h) first tries this reader: one pass over the
+// bytes, building the Value directly. It accepts exactly the documents that
+// the full parser (nlohmann's, in typed/parse.cc) accepts without error and
+// builds the same Value for them; for anything else — a syntax error, a
+// duplicate key, a number out of range, nesting deeper than it handles, a
+// byte order mark — it declines, and the full parser runs and produces the
+// error message. Declining is always safe; the reader never reports errors
+// of its own.
+//
+// Internal to the typed/ parsers; not part of the API.
+#ifndef SMDX_TYPED_JSON_FAST_H_
+#define SMDX_TYPED_JSON_FAST_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
+#include "typed/value.h"
+
+namespace smdx {
+namespace internal {
+
+// The deepest nesting the fast reader handles itself (it recurses); deeper
+// documents go to the full parser, which has no recursion.
+inline constexpr int kFastJsonMaxDepth = 200;
+
+// Parses one JSON document, or returns nullopt when the full parser must
+// decide (see the file comment).
+std::optional<Value> FastParseJson(absl::string_view text);
+
+// Scratch space for the fast readers (this one and typed/yaml_fast.h),
+// which build lists and maps whose sizes are unknown until they end.
+// Children collect on two stacks shared by all open containers (containers
+// nest, so their children form a stack) and move into an exactly-sized
+// List or Map when the container ends: one allocation per container instead
+// of a vector growing by doubling.
+class ContainerStack {
+ public:
+  // `capacity`: how many open children to make room for at once (small
+  // documents fit in the stacks' inline space and allocate nothing).
+  explicit ContainerStack(size_t capacity) {
+    items_.reserve(capacity);
+    entries_.reserve(capacity);
+  }
+
+  size_t ListStart() const { return items_.size(); }
+  void PushItem(Value&& v) { items_.push_back(std::move(v)); }
+  // Moves the items pushed since `start` into a list.
+  Value FinishList(size_t start);
+
+  size_t MapStart() const { return entries_.size(); }
+  // Adds an entry (with an empty key and a null value) to the innermost map
+  // and returns its index: keys are read straight into KeyAt(index).
+  // Indices stay valid while containers nest; references do not.
+  size_t StartEntry() {
+    entries_.emplace_back();
+    return entries_.size() - 1;
+  }
+  // Removes the entry StartEntry just added.
+  void CancelEntry() { entries_.pop_back(); }
+  std::string& KeyAt(size_t index) { return entries_[index].key; }
+  void SetValue(size_t index, Value&& v) {
+    entries_[index].value = std::move(v);
+  }
+  // Moves the entries added since `start` into a map, in order. Returns
+  // false if two of them have the same key.
+  bool FinishMap(size_t start, Value* out);
+
+ private:
+  absl::InlinedVector<Value, 8> items_;
+  absl::InlinedVector<MapEntry, 8> entries_;
+};
+
+}  // namespace internal
+}  // namespace smdx
+
+#endif  // SMDX_TYPED_JSON_FAST_H_
