@@ -29,6 +29,7 @@
 #ifndef SMDX_TYPED_EMIT_H_
 #define SMDX_TYPED_EMIT_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -69,6 +70,10 @@ void AppendJsonString(std::string* out, absl::string_view s);
 std::string ToYaml(const Value& v);
 
 namespace internal {
+
+// Appends the UTF-8 encoding of `code_point` (used by the readers to decode
+// \u escapes).
+void AppendUtf8(std::string* out, uint32_t code_point);
 
 // Appends `f` as Go's strconv.AppendFloat(dst, f, fmt, -1, bit_size) does:
 // the shortest digits that read back as the same float of `bit_size` (32 or

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "absl/container/flat_hash_set.h"
+#include "typed/emit.h"
 
 namespace smdx {
 namespace internal {
@@ -214,24 +215,6 @@ class JsonReader {
     return true;
   }
 
-  static void AppendUtf8(std::string* out, uint32_t cp) {
-    if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
-
   // The length of the well-formed UTF-8 sequence at p_ (RFC 3629, as
   // nlohmann checks it), or 0.
   size_t Utf8Length() const {
@@ -338,7 +321,7 @@ class JsonReader {
             if (!ReadHex4(&lo) || lo < 0xDC00 || lo > 0xDFFF) return false;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
-          AppendUtf8(out, cp);
+          internal::AppendUtf8(out, cp);
           break;
         }
         default:
