@@ -8,6 +8,7 @@
 #ifndef SMDX_FIELDPATH_MANAGED_H_
 #define SMDX_FIELDPATH_MANAGED_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,10 +35,24 @@ class VersionedSet {
   const std::string& api_version() const { return api_version_; }
   bool applied() const { return applied_; }
 
+  // Which type (a schema's unique id and a root type within it) this set
+  // was last made consistent with, so that an unchanged schema does not
+  // reconcile it again on every operation. Unset for sets from outside.
+  bool IsReconciledFor(uint64_t schema_id, const void* root) const {
+    return reconciled_root_ == root && reconciled_schema_ == schema_id &&
+           root != nullptr;
+  }
+  void MarkReconciled(uint64_t schema_id, const void* root) {
+    reconciled_schema_ = schema_id;
+    reconciled_root_ = root;
+  }
+
  private:
   std::shared_ptr<const Set> set_;
   std::string api_version_;
   bool applied_ = false;
+  uint64_t reconciled_schema_ = 0;
+  const void* reconciled_root_ = nullptr;
 };
 
 // Keyed by manager name; std::map keeps iteration deterministic.

@@ -76,6 +76,10 @@ absl::StatusOr<ManagedFields> Updater::Reconcile(
         continue;  // obsolete version: dropped
       if (!converted.ok()) return converted.status();
     }
+    if (vs.IsReconciledFor(type_.schema().id(), type_.root())) {
+      out.emplace(name, vs);  // made by this type's operations already
+      continue;
+    }
     std::optional<Set> reconciled =
         ReconcileFieldSetWithSchema(type_, vs.set());
     if (reconciled) {
@@ -218,6 +222,8 @@ OpResult Updater::Update(const Value& live, const Value& written,
     r.managers[manager] =
         VersionedSet(std::move(mine), version, /*applied=*/false);
   }
+  for (auto& entry : r.managers)
+    entry.second.MarkReconciled(type_.schema().id(), type_.root());
   r.changed = !Equals(live, object);
   r.object = r.changed ? object : live;
   return r;
@@ -270,6 +276,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
       !v.empty()) {
     return Immutable(v);
   }
+  for (auto& entry : r.managers)
+    entry.second.MarkReconciled(type_.schema().id(), type_.root());
   r.changed = !Equals(live, pruned);
   r.object = r.changed ? std::move(pruned) : live;
   return r;

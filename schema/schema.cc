@@ -1,5 +1,7 @@
 #include "schema/schema.h"
 
+#include <atomic>
+
 #include "absl/strings/str_cat.h"
 
 namespace smdx {
@@ -75,7 +77,9 @@ const Atom* Schema::Find(absl::string_view name) const {
 
 absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(
     std::vector<TypeDef> types) {
+  static std::atomic<uint64_t> next_id{1};
   std::shared_ptr<Schema> s(new Schema());
+  s->id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   for (size_t i = 0; i < types.size(); ++i) {
     TypeDef& t = types[i];
     if (t.name.empty()) {

@@ -178,6 +178,8 @@ class Schema {
   // Whether any node declares a default, or an immutability marker; the
   // operations skip those steps entirely when not.
   bool has_defaults() const { return has_defaults_; }
+  // Unique among the schemas of this process (never reused).
+  uint64_t id() const { return id_; }
   bool has_immutability() const { return has_immutability_; }
 
  private:
@@ -191,6 +193,7 @@ class Schema {
   // Atoms created for references that override a relationship.
   std::deque<Atom> derived_;
   bool has_defaults_ = false;
+  uint64_t id_ = 0;
   bool has_immutability_ = false;
 };
 
