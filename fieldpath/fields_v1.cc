@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
+#include "typed/json_fast.h"
 #include "typed/parse.h"
 
 namespace smdx {
@@ -297,85 +298,13 @@ class FieldsV1Reader {
     return false;
   }
 
-  bool Hex4(uint32_t* out) {
-    if (pos_ + 4 > t_.size()) return false;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      char c = t_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') {
-        v |= c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        v |= c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        v |= c - 'A' + 10;
-      } else {
-        return false;
-      }
-    }
-    *out = v;
-    return true;
-  }
-
   absl::Status String(std::string* out) {
-    if (!Eat('"')) return Error("expected a string key");
-    out->clear();
-    while (true) {
-      size_t start = pos_;
-      while (pos_ < t_.size() && t_[pos_] != '"' && t_[pos_] != '\\' &&
-             static_cast<unsigned char>(t_[pos_]) >= 0x20) {
-        ++pos_;
-      }
-      out->append(t_.data() + start, pos_ - start);
-      if (pos_ >= t_.size()) return Error("unterminated string");
-      char c = t_[pos_++];
-      if (c == '"') return absl::OkStatus();
-      if (c != '\\') return Error("control character in a string");
-      if (pos_ >= t_.size()) return Error("unterminated string");
-      char e = t_[pos_++];
-      switch (e) {
-        case '"':
-          out->push_back('"');
-          break;
-        case '\\':
-          out->push_back('\\');
-          break;
-        case '/':
-          out->push_back('/');
-          break;
-        case 'b':
-          out->push_back('\b');
-          break;
-        case 'f':
-          out->push_back('\f');
-          break;
-        case 'n':
-          out->push_back('\n');
-          break;
-        case 'r':
-          out->push_back('\r');
-          break;
-        case 't':
-          out->push_back('\t');
-          break;
-        case 'u': {
-          uint32_t cp;
-          if (!Hex4(&cp)) return Error("bad \\u escape");
-          if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 6 <= t_.size() &&
-              t_[pos_] == '\\' && t_[pos_ + 1] == 'u') {
-            pos_ += 2;
-            uint32_t lo;
-            if (!Hex4(&lo) || lo < 0xDC00 || lo >= 0xE000)
-              return Error("bad surrogate pair");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-          }
-          internal::AppendUtf8(out, cp);
-          break;
-        }
-        default:
-          return Error("bad escape in a string");
-      }
-    }
+    SkipSpace();
+    if (pos_ >= t_.size() || t_[pos_] != '"')
+      return Error("expected a string key");
+    if (!internal::ReadJsonString(t_, &pos_, out))
+      return Error("malformed string key");
+    return absl::OkStatus();
   }
 
   // Reads one node's object: `children` gets what is below it; `member`

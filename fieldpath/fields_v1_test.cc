@@ -51,6 +51,15 @@ TEST(FieldsV1Test, RejectsMalformedInput) {
       << s.status();
 }
 
+TEST(FieldsV1Test, DecodesEscapesInKeys) {
+  absl::StatusOr<Set> s =
+      ParseFieldsV1(R"({"f:a\u003cb\u00e9":{},"f:q\"x":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->Has({PathElement::Field("a<b\xc3\xa9")}));
+  EXPECT_TRUE(s->Has({PathElement::Field("q\"x")}));
+  EXPECT_FALSE(ParseFieldsV1(R"({"f:\ud800":{}})").ok());  // lone surrogate
+}
+
 TEST(FieldsV1Test, EmptyObjectIsEmptySet) {
   absl::StatusOr<Set> s = ParseFieldsV1("{}");
   ASSERT_TRUE(s.ok());

@@ -63,6 +63,18 @@ class JsonReader {
   JsonReader(const char* begin, const char* end)
       : p_(begin), end_(end), stack_(InitialCapacity(end - begin)) {}
 
+  // Reads the JSON string whose opening quote is at `begin` into `*out`;
+  // `*after` is then just past its closing quote.
+  static bool ReadStringAt(const char* begin, const char* end, std::string* out,
+                           const char** after) {
+    JsonReader r(begin, end, /*stack_capacity=*/0);
+    absl::string_view view;
+    if (!r.ReadString(&view, out)) return false;
+    if (view.data() != out->data()) out->assign(view.data(), view.size());
+    *after = r.p_;
+    return true;
+  }
+
   bool ReadDocument(Value* out) {
     SkipSpace();
     if (p_ == end_) return false;  // "empty document"
@@ -74,6 +86,9 @@ class JsonReader {
  private:
   // Room for the children of the open containers, sized by the text so
   // that small documents (fieldsV1 keys) do not pay for big ones.
+  JsonReader(const char* begin, const char* end, size_t stack_capacity)
+      : p_(begin), end_(end), stack_(stack_capacity) {}
+
   static size_t InitialCapacity(ptrdiff_t text_size) {
     return static_cast<size_t>(std::clamp<ptrdiff_t>(text_size / 16, 4, 64));
   }
@@ -401,6 +416,17 @@ class JsonReader {
 };
 
 }  // namespace
+
+bool ReadJsonString(absl::string_view text, size_t* pos, std::string* out) {
+  if (*pos >= text.size() || text[*pos] != '"') return false;
+  const char* after = nullptr;
+  if (!JsonReader::ReadStringAt(text.data() + *pos, text.data() + text.size(),
+                                out, &after)) {
+    return false;
+  }
+  *pos = static_cast<size_t>(after - text.data());
+  return true;
+}
 
 std::optional<Value> FastParseJson(absl::string_view text) {
   // A byte order mark (which nlohmann skips) is left to the full parser.

@@ -33,6 +33,11 @@ inline constexpr int kFastJsonMaxDepth = 200;
 // decide (see the file comment).
 std::optional<Value> FastParseJson(absl::string_view text);
 
+// Reads the JSON string at `text[*pos]` (its opening quote) into `*out`,
+// escapes decoded, and moves `*pos` past its closing quote. False for a
+// malformed string (bad escape, control character, invalid UTF-8).
+bool ReadJsonString(absl::string_view text, size_t* pos, std::string* out);
+
 // Scratch space for the fast readers (this one and typed/yaml_fast.h),
 // which build lists and maps whose sizes are unknown until they end.
 // Children collect on two stacks shared by all open containers (containers

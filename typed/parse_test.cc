@@ -14,52 +14,17 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/test_util.h"
 #include "typed/emit.h"
 #include "typed/value.h"
 
 namespace smdx {
 namespace {
 
+using testing::Same;
+
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// Exact equality: same kinds (an int never equals a float), floats equal
-// bit for bit (NaN equals NaN), map entries in the same order.
-bool Same(const Value& a, const Value& b) {
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case Value::Kind::kNull:
-      return true;
-    case Value::Kind::kBool:
-      return a.AsBool() == b.AsBool();
-    case Value::Kind::kInt:
-      return a.AsInt() == b.AsInt();
-    case Value::Kind::kFloat:
-      if (std::isnan(a.AsFloat())) return std::isnan(b.AsFloat());
-      return a.AsFloat() == b.AsFloat() &&
-             std::signbit(a.AsFloat()) == std::signbit(b.AsFloat());
-    case Value::Kind::kString:
-      return a.AsString() == b.AsString();
-    case Value::Kind::kList:
-      if (a.list().size() != b.list().size()) return false;
-      for (size_t i = 0; i < a.list().size(); ++i) {
-        if (!Same(a.list()[i], b.list()[i])) return false;
-      }
-      return true;
-    case Value::Kind::kMap: {
-      const auto& ea = a.map().entries();
-      const auto& eb = b.map().entries();
-      if (ea.size() != eb.size()) return false;
-      for (size_t i = 0; i < ea.size(); ++i) {
-        if (ea[i].key != eb[i].key || !Same(ea[i].value, eb[i].value)) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-  return false;
-}
 
 std::string Msg(const absl::Status& s) { return std::string(s.message()); }
 
