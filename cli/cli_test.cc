@@ -99,11 +99,14 @@ TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
   std::string dir = ::testing::TempDir();
   WriteFile(
       dir + "/imm-schema.yaml",
-      "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n"
+      "type: object\nproperties:\n  apiVersion: {type: string}\n"
+      "  kind: {type: string}\n  spec:\n    type: object\n    properties:\n"
       "      image: {type: string}\n      volume: {type: string, "
       "x-kubernetes-immutable: true}\n");
-  WriteFile(dir + "/c1.yaml", "spec: {image: a, volume: data-1}\n");
-  WriteFile(dir + "/c2.yaml", "spec: {image: b, volume: data-2}\n");
+  WriteFile(dir + "/c1.yaml",
+            "apiVersion: v1\nkind: Thing\nspec: {image: a, volume: data-1}\n");
+  WriteFile(dir + "/c2.yaml",
+            "apiVersion: v1\nkind: Thing\nspec: {image: b, volume: data-2}\n");
   Result first = Smdx({"apply", "--schema", dir + "/imm-schema.yaml",
                        "--manager", "ctl", dir + "/c1.yaml"});
   ASSERT_EQ(first.code, 0) << first.err;

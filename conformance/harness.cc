@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "fieldmanager/field_manager.h"
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
 #include "schema/openapi.h"
@@ -186,6 +187,88 @@ void DiffManaged(const ManagedFields& want, const ManagedFields& got,
   }
 }
 
+// The `managedFields` expectation of a fieldManager case: entries in order,
+// each field compared when the expectation has it (subresource always),
+// fieldsV1 as a set of paths.
+void DiffManagedFieldsList(const Value& want, const Value* got_list,
+                           Failure* f) {
+  static const Value kNone = Value::MakeList();
+  const Value& got = got_list != nullptr && got_list->IsList() ? *got_list : kNone;
+  const size_t nw = want.IsList() ? want.list().size() : 0;
+  const size_t ng = got.list().size();
+  auto label = [](const Value& e) {
+    return absl::StrCat(StringOr(Get(e, "manager")), "/",
+                        StringOr(Get(e, "operation")), "/",
+                        StringOr(Get(e, "apiVersion")));
+  };
+  for (size_t i = 0; i < std::max(nw, ng); ++i) {
+    if (i >= nw) {
+      f->diff.push_back(absl::StrCat("  entry ", i, ": unexpected ",
+                                     label(got.list()[i]), " ",
+                                     ToJson(got.list()[i])));
+      continue;
+    }
+    const Value& w = want.list()[i];
+    if (i >= ng) {
+      f->diff.push_back(absl::StrCat("  entry ", i, ": missing ", label(w)));
+      continue;
+    }
+    const Value& g = got.list()[i];
+    for (const char* key :
+         {"manager", "operation", "apiVersion", "time", "fieldsType",
+          "subresource"}) {
+      const Value* wv = Get(w, key);
+      const Value* gv = Get(g, key);
+      if (wv == nullptr && std::string(key) != "subresource") continue;
+      std::string ws = StringOr(wv), gs = StringOr(gv);
+      if (ws != gs) {
+        f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w), "): ",
+                                       key, " want \"", ws, "\", got \"", gs,
+                                       "\""));
+      }
+    }
+    const Value* wf = Get(w, "fieldsV1");
+    if (wf == nullptr) continue;
+    absl::StatusOr<Set> ws = wf->IsString() ? ParseFieldsV1(wf->AsString())
+                                            : FieldsV1FromValue(*wf);
+    const Value* gf = Get(g, "fieldsV1");
+    absl::StatusOr<Set> gs = gf != nullptr ? FieldsV1FromValue(*gf) : Set();
+    if (!ws.ok() || !gs.ok()) {
+      f->diff.push_back(absl::StrCat("  entry ", i, ": bad fieldsV1: ",
+                                     (ws.ok() ? gs : ws).status().message()));
+      continue;
+    }
+    ws->Difference(*gs).Iterate([&](const Path& p) {
+      f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w),
+                                     "): missing ", PathString(p)));
+    });
+    gs->Difference(*ws).Iterate([&](const Path& p) {
+      f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w),
+                                     "): unexpected ", PathString(p)));
+    });
+  }
+}
+
+// `object` with only metadata.managedFields removed.
+Value WithoutManagedFieldsKey(Value object) {
+  if (object.IsMap()) {
+    if (Value* meta = object.map().Find("metadata");
+        meta != nullptr && meta->IsMap()) {
+      meta->map().Erase("managedFields");
+    }
+  }
+  return object;
+}
+
+// The case-level `fieldManager` settings (a project extension of FORMAT.md,
+// see conformance/README.md).
+struct FieldManagerCase {
+  std::string api_version, kind, subresource;
+  absl::Time start;
+  int max_update_managers = 10;
+  bool defaults = true;
+};
+
 class CaseRunner {
  public:
   CaseRunner(fs::path dir) : dir_(std::move(dir)) {}
@@ -221,6 +304,10 @@ class CaseRunner {
         ignored_[e.key] = std::move(s);
       }
     }
+    if (const Value* fm = Get(doc, "fieldManager");
+        fm != nullptr && !fm->IsNull()) {
+      if (std::optional<Failure> f = ParseFieldManager(*fm)) return f;
+    }
     if (const Value* init = Get(doc, "initial");
         init != nullptr && !init->IsNull()) {
       absl::StatusOr<Value> obj = ObjectOf(Get(*init, "object"));
@@ -228,7 +315,11 @@ class CaseRunner {
         return Failure{absl::StrCat("initial.object: ", obj.status().message()),
                        {}};
       live_ = *std::move(obj);
-      if (const Value* m = Get(*init, "managed")) {
+      if (const Value* m = Get(*init, "managed"); m != nullptr && fm_) {
+        return Failure{"initial.managed is not used with fieldManager: put "
+                       "metadata.managedFields in initial.object",
+                       {}};
+      } else if (m != nullptr) {
         absl::StatusOr<ManagedFields> mf = ParseManaged(*m);
         if (!mf.ok())
           return Failure{
@@ -252,6 +343,84 @@ class CaseRunner {
   }
 
  private:
+  std::optional<Failure> ParseFieldManager(const Value& v) {
+    FieldManagerCase c;
+    c.api_version = StringOr(Get(v, "apiVersion"));
+    c.kind = StringOr(Get(v, "kind"));
+    c.subresource = StringOr(Get(v, "subresource"));
+    if (c.api_version.empty() || c.kind.empty())
+      return Failure{"fieldManager needs apiVersion and kind", {}};
+    absl::StatusOr<absl::Time> start =
+        ParseManagedTime(StringOr(Get(v, "time"), "2026-01-01T00:00:00Z"));
+    if (!start.ok())
+      return Failure{absl::StrCat("fieldManager.time: ",
+                                  start.status().message()),
+                     {}};
+    c.start = *start;
+    if (const Value* m = Get(v, "maxUpdateManagers"); m != nullptr) {
+      if (!m->IsInt() || m->AsInt() < 1 || m->AsInt() > 1000000)
+        return Failure{"fieldManager.maxUpdateManagers must be a positive integer", {}};
+      c.max_update_managers = static_cast<int>(m->AsInt());
+    }
+    if (const Value* d = Get(v, "defaults"); d != nullptr && d->IsBool())
+      c.defaults = d->AsBool();
+    fm_ = std::move(c);
+    return std::nullopt;
+  }
+
+  // An apply, forceApply or update through the field-manager layer.
+  void RunFieldManagerOp(const Value& op, size_t index, const std::string& kind,
+                         const Value& obj, std::string* err_kind,
+                         std::string* err_msg, Conflicts* conflicts,
+                         std::vector<Path>* error_paths) {
+    absl::Time now = fm_->start + absl::Seconds(static_cast<int64_t>(index));
+    if (const Value* t = Get(op, "time"); t != nullptr) {
+      absl::StatusOr<absl::Time> parsed = ParseManagedTime(StringOr(t));
+      if (!parsed.ok()) {
+        *err_kind = kParse;
+        *err_msg = std::string(parsed.status().message());
+        return;
+      }
+      now = *parsed;
+    }
+    ManualClock clock(now);
+    FieldManagerOptions o;
+    o.api_version = fm_->api_version;
+    o.kind = fm_->kind;
+    o.subresource = StringOr(Get(op, "subresource"), fm_->subresource);
+    o.clock = &clock;
+    o.max_update_managers = fm_->max_update_managers;
+    o.apply_defaults = fm_->defaults;
+    o.ignored_fields = ignored_;
+    absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
+    if (!fm.ok()) {
+      *err_kind = "internal";
+      *err_msg = std::string(fm.status().message());
+      return;
+    }
+    std::string manager = StringOr(Get(op, "manager"));
+    FieldManagerResult r =
+        kind == "update" ? fm->Update(live_, obj, manager)
+                         : fm->Apply(live_, obj, manager, kind == "forceApply");
+    if (r.kind == ErrorKind::kConflict) {
+      // Conflicts name the manager by name in these cases.
+      for (const Conflict& c : r.conflicts.list()) {
+        absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(c.manager);
+        conflicts->Add(Conflict{id.ok() ? id->manager : c.manager, c.path});
+      }
+      *err_kind = "conflict";
+      *err_msg = KubernetesConflictMessage(r.conflicts);
+      return;
+    }
+    if (!r.ok()) {
+      *err_kind = std::string(ErrorKindName(r.kind));
+      *err_msg = std::string(r.status.message());
+      *error_paths = r.error_paths;
+      return;
+    }
+    live_ = std::move(r.object);
+  }
+
   // A structural OpenAPI v3 schema object as the root type. Markers on the
   // root itself are forbidden (immutable-fields KEP); its default and
   // nullable apply to the whole object.
@@ -423,6 +592,11 @@ class CaseRunner {
             err_kind = kInvalid;
             err_msg = std::string(st.message());
           }
+          return;
+        }
+        if (fm_) {
+          RunFieldManagerOp(op, index, kind, *obj, &err_kind, &err_msg,
+                            &conflicts, &error_paths);
           return;
         }
         UpdaterOptions uo;
@@ -598,13 +772,30 @@ class CaseRunner {
         return Failure{
             absl::StrCat(where, ": expect.object: ", want.status().message()),
             {}};
-      const Value& got = defaulted != nullptr ? *defaulted : live_;
+      const Value got = defaulted != nullptr ? *defaulted
+                        : fm_              ? WithoutManagedFieldsKey(live_)
+                                           : live_;
       if (!Equals(*want, got)) {
         return Failure{absl::StrCat(where, ": object differs (- want, + got)"),
                        DiffValues(*want, got)};
       }
     }
-    if (const Value* m = Get(expect, "managed")) {
+    if (const Value* mf = Get(expect, "managedFields")) {
+      if (!fm_) {
+        return Failure{absl::StrCat(where,
+                                    ": expect.managedFields needs fieldManager"),
+                       {}};
+      }
+      Failure f{absl::StrCat(where, ": managedFields differ"), {}};
+      DiffManagedFieldsList(*mf, FindManagedFields(live_), &f);
+      if (!f.diff.empty()) return f;
+    }
+    if (const Value* m = Get(expect, "managed"); m != nullptr && fm_) {
+      return Failure{absl::StrCat(where,
+                                  ": fieldManager cases expect managedFields, "
+                                  "not managed"),
+                     {}};
+    } else if (m != nullptr) {
       absl::StatusOr<ManagedFields> want = ParseManaged(*m);
       if (!want.ok())
         return Failure{
@@ -626,6 +817,7 @@ class CaseRunner {
   std::map<std::string, Set> ignored_;
   Value live_;
   ManagedFields managers_;
+  std::optional<FieldManagerCase> fm_;
 };
 
 void CollectFiles(const fs::path& p, std::vector<fs::path>* out,

@@ -18,6 +18,8 @@ absl::string_view ErrorKindName(ErrorKind k) {
       return "conflict";
     case ErrorKind::kImmutable:
       return "immutable";
+    case ErrorKind::kBadRequest:
+      return "badRequest";
     case ErrorKind::kInternal:
       return "internal";
   }

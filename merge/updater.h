@@ -52,7 +52,9 @@ enum class ErrorKind {
   kInvalid,    // the object does not fit the schema
   kConflict,   // the apply would take fields from other managers
   kImmutable,  // the change touches immutable fields
-  kInternal,   // anything else (a converter failure)
+  kBadRequest,  // the request itself is malformed (wrong apiVersion/kind,
+                // managedFields in an applied configuration)
+  kInternal,    // anything else (a converter failure)
 };
 
 absl::string_view ErrorKindName(ErrorKind k);

@@ -1,0 +1,31 @@
+// The `smdx` commands that work like the apiserver on Kubernetes objects
+// (through fieldmanager/field_manager.h):
+//
+//   smdx apply  --field-manager NAME [--force-conflicts] [--live LIVE] CONFIG
+//   smdx update --field-manager NAME [--live LIVE] OBJECT
+//   smdx diff   --field-manager NAME [--force-conflicts] LIVE CONFIG
+//   smdx blame  LIVE
+//
+// apply and update print the object the server would store. diff prints
+// what an apply would change: a unified diff of the object (without
+// managedFields, as `kubectl diff` shows it), the ownership that moves, and
+// the conflicts. blame prints every field of an object with its owners.
+#ifndef SMDX_CLI_KUBE_CMDS_H_
+#define SMDX_CLI_KUBE_CMDS_H_
+
+#include <iosfwd>
+
+#include "cli/common.h"
+
+namespace smdx::cli {
+
+// Exit status: 0 on success, 2 on conflicts, 1 on any other error.
+int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err);
+// Exit status: 0 when nothing would change, 1 when something would, 2 on
+// conflicts or errors (as `kubectl diff`: above 1 means it failed).
+int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err);
+int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err);
+
+} // namespace smdx::cli
+
+#endif // SMDX_CLI_KUBE_CMDS_H_

@@ -1,0 +1,30 @@
+// Line diffs of two texts, printed as a unified diff (`diff -u`).
+#ifndef SMDX_CLI_TEXT_DIFF_H_
+#define SMDX_CLI_TEXT_DIFF_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace smdx::cli {
+
+struct UnifiedDiffOptions {
+  std::string old_label = "a";
+  std::string new_label = "b";
+  int context = 3;
+  // ANSI colors: headers bold, hunk lines cyan, removals red, additions
+  // green.
+  bool color = false;
+};
+
+// The unified diff from `old_text` to `new_text` (compared line by line),
+// or "" when they are equal. Edits are minimal (Myers' algorithm) up to a
+// few thousand changed lines; beyond that the differing middle is shown as
+// removed and added whole.
+std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
+                        const UnifiedDiffOptions &opts = {});
+
+} // namespace smdx::cli
+
+#endif // SMDX_CLI_TEXT_DIFF_H_

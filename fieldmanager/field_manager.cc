@@ -1,0 +1,409 @@
+#include "fieldmanager/field_manager.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "fieldmanager/last_applied.h"
+
+namespace smdx {
+
+namespace {
+
+// The apiserver's manager names for what it records itself.
+constexpr absl::string_view kBeforeFirstApply = "before-first-apply";
+constexpr absl::string_view kAncientChanges = "ancient-changes";
+constexpr absl::string_view kUnknownManager = "unknown";
+// The working identity of an update in progress. Real identities are JSON
+// objects, so this never names a manager.
+constexpr absl::string_view kCurrentOperation = "current-operation";
+constexpr absl::string_view kKubectl = "kubectl";
+
+const Value *Get(const Value &m, absl::string_view k) {
+  return m.IsMap() ? m.map().Find(k) : nullptr;
+}
+
+std::string StringAt(const Value &m, absl::string_view k) {
+  const Value *v = Get(m, k);
+  return v != nullptr && v->IsString() ? v->AsString() : std::string();
+}
+
+bool HasUid(const Value &object) {
+  const Value *meta = Get(object, "metadata");
+  return meta != nullptr && !StringAt(*meta, "uid").empty();
+}
+
+// Go prints a GroupVersionKind as "group/version, Kind=kind" ("/v1, Kind=Pod"
+// for the core group).
+std::string GvkString(const std::string &api_version, const std::string &kind) {
+  std::string gv = api_version.find('/') == std::string::npos
+                       ? absl::StrCat("/", api_version)
+                       : api_version;
+  return absl::StrCat(gv, ", Kind=", kind);
+}
+
+// The paths StripUntracked removes from the operating manager: the fields
+// the server sets or that identify the object. Exactly these paths, not what
+// lies below them (labels and annotations stay owned).
+const Set &UntrackedFields() {
+  static const Set *const set = [] {
+    auto *s = new Set();
+    s->Insert({PathElement::Field("apiVersion")});
+    s->Insert({PathElement::Field("kind")});
+    s->Insert({PathElement::Field("metadata")});
+    for (const char *f :
+         {"name", "namespace", "creationTimestamp", "selfLink", "uid",
+          "clusterName", "generation", "managedFields", "resourceVersion"}) {
+      s->Insert({PathElement::Field("metadata"), PathElement::Field(f)});
+    }
+    return s;
+  }();
+  return *set;
+}
+
+// Times of managers that no longer own anything are dropped.
+void DropStaleTimes(ManagedState *state) {
+  for (auto it = state->times.begin(); it != state->times.end();) {
+    it = state->fields.count(it->first) == 0 ? state->times.erase(it)
+                                             : std::next(it);
+  }
+}
+
+FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
+  FieldManagerResult r;
+  r.kind = kind;
+  r.status = std::move(status);
+  return r;
+}
+
+} // namespace
+
+// One pass of the structured merge: the object and managed state after it,
+// or the failure.
+struct FieldManager::Step {
+  FieldManagerResult result;
+  Value object;
+  ManagedState state;
+};
+
+FieldManager::FieldManager(Type type, FieldManagerOptions opts)
+    : type_(std::move(type)), opts_(std::move(opts)) {
+  UpdaterOptions uo;
+  uo.ignored_fields = opts_.ignored_fields;
+  uo.converter = opts_.converter;
+  uo.apply_defaults = opts_.apply_defaults;
+  updater_ = std::make_shared<const Updater>(type_, uo);
+  uo.apply_defaults = false;
+  plain_updater_ = std::make_shared<const Updater>(type_, uo);
+}
+
+absl::StatusOr<FieldManager> FieldManager::Create(Type type,
+                                                  FieldManagerOptions opts) {
+  if (opts.api_version.empty() || opts.kind.empty()) {
+    return absl::InvalidArgumentError(
+        "a field manager needs the resource's apiVersion and kind");
+  }
+  if (opts.max_update_managers < 1) {
+    return absl::InvalidArgumentError("max_update_managers must be at least 1");
+  }
+  return FieldManager(std::move(type), std::move(opts));
+}
+
+absl::Time FieldManager::Now() const {
+  const Clock &clock = opts_.clock != nullptr ? *opts_.clock : SystemClock();
+  // managedFields keep whole seconds.
+  return absl::FromUnixSeconds(absl::ToUnixSeconds(clock.Now()));
+}
+
+std::string FieldManager::Identity(absl::string_view name, bool apply) const {
+  return EncodeManagerIdentity(
+      ManagerIdentity{std::string(name), apply ? "Apply" : "Update",
+                      opts_.api_version, opts_.subresource});
+}
+
+void FieldManager::StripUntracked(ManagedFields *fields,
+                                  const std::string &key) const {
+  auto it = fields->find(key);
+  if (it == fields->end())
+    return;
+  Set rest = it->second.set().Difference(UntrackedFields());
+  if (rest.Empty()) {
+    fields->erase(it);
+  } else {
+    it->second = VersionedSet(std::move(rest), it->second.api_version(),
+                              it->second.applied());
+  }
+}
+
+// Keeps at most max_update_managers Update entries. The oldest entries of an
+// apiVersion are merged into that version's "ancient-changes" entry; the
+// oldest entry of each version stays until a second one of that version is
+// merged, and then becomes the bucket. This is the apiserver's algorithm,
+// quirks included: an existing bucket that sorts after another entry of its
+// version is merged into itself and dropped.
+void FieldManager::CapUpdateManagers(ManagedState *state) const {
+  std::vector<std::string> updaters;
+  for (const auto &[key, vs] : state->fields) {
+    if (!vs.applied())
+      updaters.push_back(key);
+  }
+  const size_t cap = static_cast<size_t>(opts_.max_update_managers);
+  if (updaters.size() <= cap)
+    return;
+  auto seconds = [&](const std::string &key) {
+    auto t = state->times.find(key);
+    return t == state->times.end() ? int64_t{0}
+                                   : absl::ToUnixSeconds(t->second);
+  };
+  std::sort(updaters.begin(), updaters.end(),
+            [&](const std::string &a, const std::string &b) {
+              int64_t sa = seconds(a), sb = seconds(b);
+              return sa != sb ? sa < sb : a < b;
+            });
+  std::map<std::string, std::string> first_of_version;
+  size_t length = updaters.size();
+  for (size_t i = 0; i < updaters.size() && length > cap; ++i) {
+    const std::string &key = updaters[i];
+    VersionedSet vs = state->fields.at(key);
+    std::optional<absl::Time> time;
+    if (auto t = state->times.find(key); t != state->times.end())
+      time = t->second;
+    const std::string &version = vs.api_version();
+    auto first = first_of_version.find(version);
+    if (first == first_of_version.end()) {
+      first_of_version.emplace(version, key);
+      continue;
+    }
+    std::string bucket = EncodeManagerIdentity(
+        ManagerIdentity{std::string(kAncientChanges), "Update", version, ""});
+    if (state->fields.count(bucket) == 0) {
+      VersionedSet moved = state->fields.at(first->second);
+      state->fields.erase(first->second);
+      state->fields.emplace(bucket, std::move(moved));
+    }
+    state->fields[bucket] =
+        VersionedSet(vs.set().Union(state->fields.at(bucket).set()),
+                     vs.api_version(), vs.applied());
+    state->fields.erase(key);
+    --length;
+    // The merged entry is the more recent one: the bucket takes its time.
+    if (time) {
+      state->times[bucket] = *time;
+    } else {
+      state->times.erase(bucket);
+    }
+  }
+  DropStaleTimes(state);
+}
+
+FieldManager::Step FieldManager::ApplyFields(const Value &live,
+                                             const Value &config,
+                                             ManagedState state,
+                                             const std::string &key, bool force,
+                                             absl::Time now) const {
+  Step step;
+  OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
+                               key, force);
+  if (!r.ok()) {
+    step.result.kind = r.kind;
+    step.result.status = std::move(r.status);
+    step.result.conflicts = std::move(r.conflicts);
+    step.result.error_paths = std::move(r.error_paths);
+    return step;
+  }
+  state.fields = std::move(r.managers);
+  StripUntracked(&state.fields, key);
+  // A no-op apply leaves the applier's time alone.
+  if (r.changed && state.fields.count(key) != 0)
+    state.times[key] = now;
+  DropStaleTimes(&state);
+  step.object = r.changed ? std::move(r.object) : live;
+  step.state = std::move(state);
+  return step;
+}
+
+FieldManager::Step
+FieldManager::UpdateFields(const Value &live, const Value &object,
+                           ManagedState state, absl::string_view name,
+                           absl::Time now, bool plain) const {
+  Step step;
+  const std::string working(kCurrentOperation);
+  OpResult r =
+      (plain ? plain_updater_ : updater_)
+          ->Update(live, object, opts_.api_version, state.fields, working);
+  if (!r.ok()) {
+    step.result.kind = r.kind;
+    step.result.status = std::move(r.status);
+    step.result.error_paths = std::move(r.error_paths);
+    return step;
+  }
+  state.fields = std::move(r.managers);
+  StripUntracked(&state.fields, working);
+  // What the update changed joins the manager's earlier Update entry; only
+  // then does that entry get a new time and apiVersion.
+  if (auto it = state.fields.find(working); it != state.fields.end()) {
+    Set changed = it->second.set();
+    state.fields.erase(it);
+    std::string key = Identity(name, /*apply=*/false);
+    if (auto prev = state.fields.find(key); prev != state.fields.end())
+      changed = changed.Union(prev->second.set());
+    state.fields[key] =
+        VersionedSet(std::move(changed), opts_.api_version, /*applied=*/false);
+    state.times[key] = now;
+  }
+  CapUpdateManagers(&state);
+  DropStaleTimes(&state);
+  step.object = std::move(r.object);
+  step.state = std::move(state);
+  return step;
+}
+
+FieldManager::Step FieldManager::ApplyWithUpgrade(
+    const Value &live, const Value &config, const ManagedState &state,
+    absl::string_view name, bool force, absl::Time now) const {
+  const std::string key = Identity(name, /*apply=*/true);
+  Step step = ApplyFields(live, config, state, key, force, now);
+  if (step.result.kind != ErrorKind::kConflict || name != kKubectl)
+    return step;
+  // kubectl taking over from its own client-side apply: what the
+  // last-applied annotation set, with the value still live, was kubectl's.
+  std::optional<Set> owned =
+      internal::FieldsFromLastApplied(type_, live, opts_.api_version);
+  if (!owned)
+    return step;
+  Conflicts rest;
+  for (const Conflict &c : step.result.conflicts.list()) {
+    if (!owned->Has(c.path))
+      rest.Add(c);
+  }
+  if (rest.empty()) {
+    return ApplyFields(live, config, state, key, /*force=*/true, now);
+  }
+  step.result.status = absl::AbortedError(rest.ToString());
+  step.result.conflicts = std::move(rest);
+  return step;
+}
+
+FieldManagerResult FieldManager::Apply(const Value &live, const Value &config,
+                                       absl::string_view manager,
+                                       bool force) const {
+  if (!config.IsMap()) {
+    return Failed(ErrorKind::kBadRequest,
+                  absl::InvalidArgumentError(
+                      "the applied configuration must be an object (a map)"));
+  }
+  const std::string av = StringAt(config, "apiVersion");
+  const std::string kind = StringAt(config, "kind");
+  if (av != opts_.api_version || kind != opts_.kind) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError(absl::StrCat(
+            "invalid object type: ", GvkString(av, kind), " (the resource is ",
+            GvkString(opts_.api_version, opts_.kind), ")")));
+  }
+  if (const Value *mf = FindManagedFields(config);
+      mf != nullptr && !mf->IsNull()) {
+    return Failed(ErrorKind::kBadRequest,
+                  absl::InvalidArgumentError(
+                      "metadata.managedFields must be nil in an applied "
+                      "configuration"));
+  }
+  absl::StatusOr<ManagedState> decoded = DecodeManagedFields(live);
+  if (!decoded.ok()) {
+    return Failed(ErrorKind::kInvalid,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      "the live object's managedFields are invalid: ",
+                      decoded.status().message())));
+  }
+  const std::string name =
+      manager.empty() ? std::string(kUnknownManager) : std::string(manager);
+  const absl::Time now = Now();
+  Value body = StripManagedFields(live);
+  ManagedState state = *std::move(decoded);
+
+  if (state.empty() && !body.IsNull()) {
+    // Record who had the existing fields before the first apply: an update
+    // from the empty object by "before-first-apply".
+    Value empty = Value::MakeMap();
+    empty.map().Set("apiVersion", Value(opts_.api_version));
+    empty.map().Set("kind", Value(opts_.kind));
+    Step first = UpdateFields(empty, body, std::move(state), kBeforeFirstApply,
+                              now, /*plain=*/true);
+    if (!first.result.ok())
+      return std::move(first.result);
+    state = std::move(first.state);
+  }
+
+  Step step = ApplyWithUpgrade(body, config, state, name, force, now);
+  if (!step.result.ok())
+    return std::move(step.result);
+
+  FieldManagerResult r;
+  r.object = std::move(step.object);
+  if (name == kKubectl && internal::LastAppliedOf(r.object) != nullptr) {
+    internal::SetLastApplied(&r.object, internal::BuildLastApplied(config));
+  }
+  r.managed = std::move(step.state);
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  return r;
+}
+
+FieldManagerResult FieldManager::Update(const Value &live, const Value &object,
+                                        absl::string_view manager) const {
+  if (!object.IsMap()) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError("the written object must be a map"));
+  }
+  // Whose managed fields count: a body may set them (or reset them with []
+  // or [{}]); without any, or on a subresource, the live object's do.
+  const Value *body_mf = FindManagedFields(object);
+  ManagedState state;
+  bool from_live = true;
+  if (opts_.subresource.empty() && body_mf != nullptr && !body_mf->IsNull()) {
+    if (IsManagedFieldsReset(*body_mf)) {
+      from_live = false;
+    } else {
+      absl::StatusOr<ManagedState> d = DecodeManagedFieldsList(*body_mf);
+      if (!d.ok()) {
+        return Failed(ErrorKind::kInvalid,
+                      absl::InvalidArgumentError(absl::StrCat(
+                          "the object's managedFields are invalid: ",
+                          d.status().message())));
+      }
+      state = *std::move(d);
+      from_live = state.empty();
+    }
+  }
+  if (from_live) {
+    absl::StatusOr<ManagedState> d = DecodeManagedFields(live);
+    if (!d.ok()) {
+      return Failed(ErrorKind::kInvalid,
+                    absl::InvalidArgumentError(absl::StrCat(
+                        "the live object's managedFields are invalid: ",
+                        d.status().message())));
+    }
+    state = *std::move(d);
+  }
+  const std::string name =
+      manager.empty() ? std::string(kUnknownManager) : std::string(manager);
+  Value live_body = StripManagedFields(live);
+  Value body = StripManagedFields(object);
+
+  Step step =
+      UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
+  if (!step.result.ok())
+    return std::move(step.result);
+  FieldManagerResult r;
+  r.object = std::move(step.object);
+  // An existing object that nobody tracked is not tracked from an update
+  // on; a create is.
+  r.managed =
+      state.empty() && HasUid(live) ? ManagedState{} : std::move(step.state);
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  return r;
+}
+
+} // namespace smdx

@@ -1,0 +1,274 @@
+#include "fieldmanager/field_manager.h"
+
+#include <thread>
+
+#include "fieldpath/fields_v1.h"
+#include "schema/builtin.h"
+#include "testing/test_util.h"
+#include "typed/emit.h"
+#include "gtest/gtest.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+constexpr char kDeployment[] = R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1
+)";
+
+class FieldManagerTest : public ::testing::Test {
+protected:
+  FieldManagerTest() : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {
+    FieldManagerOptions o;
+    o.api_version = "apps/v1";
+    o.kind = "Deployment";
+    o.clock = &clock_;
+    fm_.emplace(*FieldManager::Create(
+        *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o));
+  }
+
+  // The entries as "manager/operation@time: fieldsV1".
+  static std::vector<std::string> Entries(const Value &object) {
+    std::vector<std::string> out;
+    const Value *list = FindManagedFields(object);
+    if (list == nullptr)
+      return out;
+    for (const Value &e : list->list()) {
+      const Value *t = e.map().Find("time");
+      out.push_back(e.map().Find("manager")->AsString() + "/" +
+                    e.map().Find("operation")->AsString() + "@" +
+                    (t != nullptr ? t->AsString().substr(17, 2) : "-") + ": " +
+                    ToJson(*e.map().Find("fieldsV1")));
+    }
+    return out;
+  }
+
+  FieldManagerResult Apply(const Value &live, const std::string &config,
+                           const std::string &manager, bool force = false) {
+    clock_.Advance(absl::Seconds(1));
+    return fm_->Apply(live, Yaml(config), manager, force);
+  }
+  FieldManagerResult Update(const Value &live, const std::string &object,
+                            const std::string &manager) {
+    clock_.Advance(absl::Seconds(1));
+    return fm_->Update(live, Yaml(object), manager);
+  }
+
+  ManualClock clock_;
+  std::optional<FieldManager> fm_;
+};
+
+TEST_F(FieldManagerTest, ApplyRecordsTheApplierWithoutServerFields) {
+  FieldManagerResult r = Apply(Value(), kDeployment, "kubectl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  std::vector<std::string> e = Entries(r.object);
+  ASSERT_EQ(e.size(), 1u);
+  // No apiVersion, kind, metadata, metadata.name or .namespace.
+  EXPECT_EQ(
+      e[0],
+      "kubectl/Apply@01: "
+      R"({"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{"f:matchLabels":{"f:app":{}}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}})");
+}
+
+TEST_F(FieldManagerTest, FirstApplyRecordsExistingFieldsAsBeforeFirstApply) {
+  Value live = Yaml(kDeployment);
+  FieldManagerResult r = Apply(live, R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec: {replicas: 2}
+)",
+                               "kubectl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  std::vector<std::string> e = Entries(r.object);
+  ASSERT_EQ(e.size(), 2u);
+  // The apply changed nothing, so, as in the apiserver, it is not stamped.
+  EXPECT_EQ(e[0], R"(kubectl/Apply@-: {"f:spec":{"f:replicas":{}}})");
+  EXPECT_EQ(e[1].substr(0, 32), "before-first-apply/Update@01: {\"");
+  EXPECT_NE(e[1].find(R"("f:replicas":{})"), std::string::npos); // shared
+  EXPECT_NE(e[1].find(R"("f:image":{})"), std::string::npos);
+}
+
+TEST_F(FieldManagerTest, AppliedObjectMustMatchTheResource) {
+  FieldManagerResult wrong =
+      Apply(Value(), "apiVersion: apps/v1beta1\nkind: Deployment\n", "kubectl");
+  EXPECT_EQ(wrong.kind, ErrorKind::kBadRequest);
+  EXPECT_EQ(wrong.status.message(),
+            "invalid object type: apps/v1beta1, Kind=Deployment (the resource "
+            "is apps/v1, Kind=Deployment)");
+  FieldManagerResult mf = Apply(Value(), R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, managedFields: []}
+)",
+                                "kubectl");
+  EXPECT_EQ(mf.kind, ErrorKind::kBadRequest);
+}
+
+TEST_F(FieldManagerTest, UpdatesJoinTheEntryAndStampItOnlyWhenTheyChangeIt) {
+  Value live = Apply(Value(), kDeployment, "kubectl").object; // @01
+  std::string scaled = kDeployment;
+  scaled.replace(scaled.find("replicas: 2"), 11, "replicas: 5");
+  FieldManagerResult r1 = Update(live, scaled, "hpa"); // @02
+  ASSERT_TRUE(r1.ok()) << r1.status;
+  // Writing the same object again changes nothing, not even the time.
+  FieldManagerResult r2 = Update(r1.object, scaled, "hpa"); // @03
+  ASSERT_TRUE(r2.ok()) << r2.status;
+  EXPECT_FALSE(r2.changed);
+  std::vector<std::string> e = Entries(r2.object);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[1], R"(hpa/Update@02: {"f:spec":{"f:replicas":{}}})");
+  EXPECT_EQ(e[0].find("f:replicas"), std::string::npos);
+}
+
+TEST_F(FieldManagerTest, UpdateOfAnUntrackedObjectDoesNotStartTracking) {
+  Value live = Yaml(kDeployment);
+  live.map().Find("metadata")->map().Set("uid", Value("1234"));
+  std::string body = std::string(kDeployment) + "status: {replicas: 2}\n";
+  FieldManagerResult r = Update(live, body, "kubelet");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(FindManagedFields(r.object), nullptr);
+  // A create is tracked.
+  FieldManagerResult c = Update(Value(), kDeployment, "kubectl-create");
+  ASSERT_TRUE(c.ok()) << c.status;
+  EXPECT_EQ(Entries(c.object).size(), 1u);
+}
+
+TEST_F(FieldManagerTest, UpdateWithEmptyManagedFieldsResetsThem) {
+  Value live = Apply(Value(), kDeployment, "kubectl").object;
+  live.map().Find("metadata")->map().Set("uid", Value("1234"));
+  Value body = StripManagedFields(live);
+  body.map().Find("metadata")->map().Set("managedFields", Value::MakeList());
+  clock_.Advance(absl::Seconds(1));
+  FieldManagerResult r = fm_->Update(live, body, "tool");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(FindManagedFields(r.object), nullptr);
+}
+
+TEST_F(FieldManagerTest, ElevenUpdatersAreCappedIntoAncientChanges) {
+  Value live = Apply(Value(), kDeployment, "kubectl").object;
+  std::string annotations;
+  for (int i = 0; i < 11; ++i) {
+    // Each updater adds an annotation of its own and keeps the others.
+    annotations += "    u" + std::to_string(i) + ": x\n";
+    std::string body = kDeployment;
+    body.replace(body.find("  name: web\n"), 12,
+                 "  name: web\n  annotations:\n" + annotations);
+    FieldManagerResult r = Update(live, body, "u" + std::to_string(i));
+    ASSERT_TRUE(r.ok()) << r.status;
+    live = r.object;
+  }
+  std::vector<std::string> e = Entries(live);
+  size_t updates = 0;
+  bool ancient = false;
+  for (const std::string &s : e) {
+    if (s.find("/Update@") != std::string::npos)
+      ++updates;
+    if (s.rfind("ancient-changes/Update", 0) == 0)
+      ancient = true;
+  }
+  EXPECT_EQ(updates, 10u);
+  EXPECT_TRUE(ancient);
+  // The two oldest (u0 and u1, both apps/v1) were merged into the bucket,
+  // which keeps the time of the newer one.
+  for (const std::string &s : e) {
+    EXPECT_NE(s.rfind("u0/", 0), 0u) << s;
+    EXPECT_NE(s.rfind("u1/", 0), 0u) << s;
+    if (s.rfind("ancient-changes/", 0) == 0) {
+      EXPECT_EQ(s.substr(0, 26), "ancient-changes/Update@03:");
+      EXPECT_NE(s.find("f:u0"), std::string::npos) << s;
+      EXPECT_NE(s.find("f:u1"), std::string::npos) << s;
+    }
+  }
+}
+
+TEST_F(FieldManagerTest, KubectlTakesOverFromItsClientSideApply) {
+  // kubectl apply (client side) created the object: an Update entry and the
+  // last-applied annotation.
+  std::string config = kDeployment;
+  Value last = Yaml(config);
+  std::string annotation = ToJsonSorted(last) + "\n";
+  Value live = Update(Value(), config, "kubectl-client-side-apply").object;
+  live.map().Find("metadata")->map().Set("annotations", Value::MakeMap());
+  live.map()
+      .Find("metadata")
+      ->map()
+      .Find("annotations")
+      ->map()
+      .Set(kLastAppliedAnnotation, Value(annotation));
+  std::string changed = config;
+  changed.replace(changed.find("nginx:1"), 7, "nginx:2");
+  // Another manager conflicts...
+  EXPECT_EQ(Apply(live, changed, "helm").kind, ErrorKind::kConflict);
+  // ...kubectl takes over what it had applied.
+  FieldManagerResult r = Apply(live, changed, "kubectl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  const Value *ann = r.object.map()
+                         .Find("metadata")
+                         ->map()
+                         .Find("annotations")
+                         ->map()
+                         .Find(kLastAppliedAnnotation);
+  ASSERT_NE(ann, nullptr);
+  EXPECT_EQ(ann->AsString(), ToJsonSorted(Yaml(changed)) + "\n");
+  EXPECT_NE(ann->AsString().find("nginx:2"), std::string::npos);
+}
+
+TEST_F(FieldManagerTest, InvalidLiveManagedFieldsAreAnErrorAndChangeNothing) {
+  Value live = Yaml(kDeployment);
+  live.map()
+      .Find("metadata")
+      ->map()
+      .Set("managedFields",
+           Yaml("[{manager: a, operation: Patch, apiVersion: v1, "
+                "fieldsType: FieldsV1}]"));
+  FieldManagerResult r = Apply(live, kDeployment, "kubectl");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_NE(std::string(r.status.message())
+                .find(".metadata.managedFields[0].operation: must be Apply or "
+                      "Update, got \"Patch\""),
+            std::string::npos)
+      << r.status;
+}
+
+TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
+  Value live = Apply(Value(), kDeployment, "kubectl").object;
+  std::string changed = kDeployment;
+  changed.replace(changed.find("nginx:1"), 7, "nginx:3");
+  Value config = Yaml(changed);
+  FieldManagerResult want = fm_->Apply(live, config, "kubectl", false);
+  ASSERT_TRUE(want.ok());
+  std::vector<std::thread> threads;
+  std::vector<int> same(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) {
+        FieldManagerResult r = fm_->Apply(live, config, "kubectl", false);
+        same[t] += r.ok() && Equals(r.object, want.object);
+      }
+    });
+  }
+  for (std::thread &th : threads)
+    th.join();
+  for (int s : same)
+    EXPECT_EQ(s, 50);
+}
+
+} // namespace
+} // namespace smdx

@@ -1,0 +1,312 @@
+#include "fieldmanager/managed_fields.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "fieldpath/fields_v1.h"
+#include "typed/emit.h"
+#include "typed/parse.h"
+
+namespace smdx {
+
+namespace {
+
+std::string Quote(absl::string_view s) {
+  std::string out;
+  AppendJsonString(&out, s);
+  return out;
+}
+
+const Value *Get(const Value &m, absl::string_view k) {
+  return m.IsMap() ? m.map().Find(k) : nullptr;
+}
+
+constexpr absl::string_view kEntryFields[] = {
+    "manager",    "operation", "apiVersion", "time",
+    "fieldsType", "fieldsV1",  "subresource"};
+
+// One decoded entry, before it joins the state.
+struct Entry {
+  ManagerIdentity id;
+  std::optional<absl::Time> time;
+  Set set;
+};
+
+absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
+  auto fail = [&](absl::string_view field, absl::string_view what) {
+    return absl::InvalidArgumentError(
+        field.empty() ? absl::StrCat(where, ": ", what)
+                      : absl::StrCat(where, ".", field, ": ", what));
+  };
+  if (!e.IsMap())
+    return fail("", "expected a map (a managedFields entry)");
+  for (const MapEntry &f : e.map()) {
+    if (std::find(std::begin(kEntryFields), std::end(kEntryFields), f.key) ==
+        std::end(kEntryFields)) {
+      return fail(f.key, "unknown field of a managedFields entry");
+    }
+  }
+  Entry out;
+  // String fields; null counts as absent, as in Go's decoder.
+  std::string strs[5];
+  const char *names[5] = {"manager", "operation", "apiVersion", "fieldsType",
+                          "subresource"};
+  for (int i = 0; i < 5; ++i) {
+    const Value *v = e.map().Find(names[i]);
+    if (v == nullptr || v->IsNull())
+      continue;
+    if (!v->IsString())
+      return fail(names[i], "expected a string");
+    strs[i] = v->AsString();
+  }
+  out.id = ManagerIdentity{strs[0], strs[1], strs[2], strs[4]};
+  if (out.id.manager.size() > kMaxManagerNameLength) {
+    return fail("manager", absl::StrCat("must have at most ",
+                                        kMaxManagerNameLength, " bytes"));
+  }
+  if (out.id.operation != "Apply" && out.id.operation != "Update") {
+    return fail("operation", absl::StrCat("must be Apply or Update, got ",
+                                          Quote(out.id.operation)));
+  }
+  if (out.id.api_version.empty())
+    return fail("apiVersion", "must not be empty");
+  if (strs[3].empty())
+    return fail("fieldsType", "missing (must be FieldsV1)");
+  if (strs[3] != "FieldsV1") {
+    return fail("fieldsType",
+                absl::StrCat("must be FieldsV1, got ", Quote(strs[3])));
+  }
+  if (const Value *t = e.map().Find("time"); t != nullptr && !t->IsNull()) {
+    if (!t->IsString())
+      return fail("time", "expected an RFC 3339 time");
+    absl::StatusOr<absl::Time> parsed = ParseManagedTime(t->AsString());
+    if (!parsed.ok())
+      return fail("time", parsed.status().message());
+    out.time = *parsed;
+  }
+  if (const Value *f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
+    absl::StatusOr<Set> s = FieldsV1FromValue(*f);
+    if (!s.ok())
+      return fail("fieldsV1", s.status().message());
+    out.set = *std::move(s);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string EncodeManagerIdentity(const ManagerIdentity &id) {
+  std::string out = "{";
+  auto field = [&](absl::string_view name, const std::string &v) {
+    if (v.empty())
+      return;
+    if (out.size() > 1)
+      out += ",";
+    absl::StrAppend(&out, Quote(name), ":", Quote(v));
+  };
+  field("manager", id.manager);
+  field("operation", id.operation);
+  if (id.operation != "Apply")
+    field("apiVersion", id.api_version);
+  field("subresource", id.subresource);
+  return out + "}";
+}
+
+absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
+  absl::StatusOr<Value> v = ParseJson(std::string(key));
+  if (!v.ok() || !v->IsMap())
+    return absl::InvalidArgumentError("not a manager identity");
+  ManagerIdentity id;
+  auto str = [&](absl::string_view k) {
+    const Value *f = v->map().Find(k);
+    return f != nullptr && f->IsString() ? f->AsString() : std::string();
+  };
+  id.manager = str("manager");
+  id.operation = str("operation");
+  id.api_version = str("apiVersion");
+  id.subresource = str("subresource");
+  return id;
+}
+
+std::string DisplayManager(absl::string_view key) {
+  absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+  if (!id.ok())
+    return Quote(key);
+  std::string out = Quote(id->manager);
+  if (!id->subresource.empty())
+    absl::StrAppend(&out, " with subresource ", Quote(id->subresource));
+  if (id->operation == "Update")
+    absl::StrAppend(&out, " using ", id->api_version);
+  return out;
+}
+
+const Value *FindManagedFields(const Value &object) {
+  const Value *meta = Get(object, "metadata");
+  return meta != nullptr ? Get(*meta, "managedFields") : nullptr;
+}
+
+bool IsManagedFieldsReset(const Value &list) {
+  if (!list.IsList())
+    return false;
+  if (list.list().empty())
+    return true;
+  return list.list().size() == 1 && list.list()[0].IsMap() &&
+         list.list()[0].map().empty();
+}
+
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
+  ManagedState out;
+  if (list.IsNull())
+    return out;
+  if (!list.IsList()) {
+    return absl::InvalidArgumentError(
+        ".metadata.managedFields: expected a list");
+  }
+  for (size_t i = 0; i < list.list().size(); ++i) {
+    std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
+    absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where);
+    if (!e.ok())
+      return e.status();
+    std::string key = EncodeManagerIdentity(e->id);
+    if (out.fields.count(key) != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": a second entry for manager ", DisplayManager(key)));
+    }
+    out.fields.emplace(key, VersionedSet(std::move(e->set), e->id.api_version,
+                                         e->id.operation == "Apply"));
+    if (e->time)
+      out.times.emplace(key, *e->time);
+  }
+  return out;
+}
+
+absl::StatusOr<ManagedState> DecodeManagedFields(const Value &object) {
+  const Value *list = FindManagedFields(object);
+  if (list == nullptr)
+    return ManagedState{};
+  return DecodeManagedFieldsList(*list);
+}
+
+Value EncodeManagedFields(const ManagedState &state) {
+  struct Row {
+    ManagerIdentity id;
+    std::optional<absl::Time> time;
+    const Set *set;
+  };
+  std::vector<Row> rows;
+  for (const auto &[key, vs] : state.fields) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+    // Keys made by this library always decode; a plain name (an SMD-level
+    // caller's manager) is kept as the manager name.
+    Row row{id.ok() ? *id : ManagerIdentity{key, "", "", ""}, std::nullopt,
+            &vs.set()};
+    row.id.api_version = vs.api_version();
+    if (vs.applied())
+      row.id.operation = "Apply";
+    if (row.id.operation.empty())
+      row.id.operation = "Update";
+    if (auto t = state.times.find(key); t != state.times.end())
+      row.time = t->second;
+    rows.push_back(std::move(row));
+  }
+  auto seconds = [](const Row &r) {
+    return r.time ? absl::ToUnixSeconds(*r.time) : int64_t{0};
+  };
+  std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
+    if (a.id.operation != b.id.operation)
+      return a.id.operation < b.id.operation;
+    if (seconds(a) != seconds(b))
+      return seconds(a) < seconds(b);
+    if (a.id.manager != b.id.manager)
+      return a.id.manager < b.id.manager;
+    if (a.id.api_version != b.id.api_version)
+      return a.id.api_version < b.id.api_version;
+    return a.id.subresource < b.id.subresource;
+  });
+  List out;
+  out.reserve(rows.size());
+  for (const Row &r : rows) {
+    Map m;
+    if (!r.id.manager.empty())
+      m.Append("manager", Value(r.id.manager));
+    m.Append("operation", Value(r.id.operation));
+    m.Append("apiVersion", Value(r.id.api_version));
+    if (r.time)
+      m.Append("time", Value(FormatManagedTime(*r.time)));
+    m.Append("fieldsType", Value("FieldsV1"));
+    m.Append("fieldsV1", FieldsV1ToValue(*r.set));
+    if (!r.id.subresource.empty())
+      m.Append("subresource", Value(r.id.subresource));
+    out.push_back(Value(std::move(m)));
+  }
+  return Value(std::move(out));
+}
+
+void SetObjectManagedFields(Value *object, const ManagedState &state) {
+  if (!object->IsMap())
+    *object = Value::MakeMap();
+  Value *meta = object->map().Find("metadata");
+  if (state.empty()) {
+    if (meta != nullptr && meta->IsMap())
+      meta->map().Erase("managedFields");
+    return;
+  }
+  if (meta == nullptr || !meta->IsMap()) {
+    object->map().Set("metadata", Value::MakeMap());
+    meta = object->map().Find("metadata");
+  }
+  meta->map().Set("managedFields", EncodeManagedFields(state));
+}
+
+Value StripManagedFields(Value object) {
+  if (object.IsMap()) {
+    const Value *meta_view = Get(object, "metadata");
+    if (meta_view != nullptr && meta_view->IsMap() &&
+        meta_view->map().Find("managedFields") != nullptr) {
+      Value *meta = object.map().Find("metadata");
+      meta->map().Erase("managedFields");
+      if (meta->map().empty())
+        object.map().Erase("metadata");
+    }
+  }
+  return object;
+}
+
+std::string FormatManagedTime(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s) {
+  absl::Time t;
+  std::string err;
+  if (!absl::ParseTime(absl::RFC3339_full, s, &t, &err)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an RFC 3339 time: ", Quote(s)));
+  }
+  return absl::FromUnixSeconds(absl::ToUnixSeconds(t));
+}
+
+std::string KubernetesConflictMessage(const Conflicts &conflicts) {
+  if (conflicts.size() == 1) {
+    const Conflict &c = conflicts.list()[0];
+    return absl::StrCat("Apply failed with 1 conflict: conflict with ",
+                        DisplayManager(c.manager), ": ", PathString(c.path));
+  }
+  std::map<std::string, std::vector<const Path *>> by;
+  for (const Conflict &c : conflicts.list())
+    by[c.manager].push_back(&c.path);
+  std::string msg;
+  for (const auto &[m, paths] : by) {
+    if (!msg.empty())
+      msg += "\n";
+    absl::StrAppend(&msg, "conflicts with ", DisplayManager(m), ":");
+    for (const Path *p : paths)
+      absl::StrAppend(&msg, "\n- ", PathString(*p));
+  }
+  return absl::StrCat("Apply failed with ", conflicts.size(),
+                      " conflicts: ", msg);
+}
+
+} // namespace smdx
