@@ -1,9 +1,11 @@
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
+#include "typed/emit.h"
 #include "typed/parse.h"
 
 namespace smdx::cli {
@@ -150,6 +152,119 @@ TEST(CliTest, ErrorsGoToStderrWithNonZeroExit) {
   EXPECT_NE(bad_schema.code, 0);
   EXPECT_NE(bad_schema.err.find("types[0]"), std::string::npos)
       << bad_schema.err;
+}
+
+}  // namespace
+}  // namespace smdx::cli
+
+namespace smdx::cli {
+namespace {
+
+// apply, update by another manager, then diff and blame, on the example
+// Deployment with a fixed clock.
+class KubeCommandsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // ctest runs the tests in parallel processes: one folder each.
+    dir_ = ::testing::TempDir() + "/" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::create_directories(dir_);
+    Result first = Smdx(
+        {"apply", "--field-manager", "kubectl", "--now", "2026-11-23T10:00:00Z",
+         smdx::testing::SourcePath("examples/deployment.yaml")});
+    ASSERT_EQ(first.code, 0) << first.err;
+    absl::StatusOr<Value> obj = ParseYaml(first.out);
+    ASSERT_TRUE(obj.ok());
+    obj->map().Find("spec")->map().Set("replicas", Value(int64_t{3}));
+    WriteFile(dir_ + "/applied.yaml", first.out);
+    WriteFile(dir_ + "/scaled-body.yaml", ToYaml(*obj));
+    Result scaled = Smdx({"update", "--field-manager", "hpa", "--now",
+                          "2026-11-23T10:05:00Z", "--live",
+                          dir_ + "/applied.yaml", dir_ + "/scaled-body.yaml"});
+    ASSERT_EQ(scaled.code, 0) << scaled.err;
+    live_ = dir_ + "/live.yaml";
+    WriteFile(live_, scaled.out);
+  }
+
+  std::string dir_, live_;
+};
+
+TEST_F(KubeCommandsTest, DiffReportsConflictsWithoutChangingAnything) {
+  Result d =
+      Smdx({"diff", "--field-manager", "kubectl", "--color", "never", live_,
+            smdx::testing::SourcePath("examples/deployment-replicas.yaml")});
+  EXPECT_EQ(d.code, 2) << d.err;
+  EXPECT_EQ(d.out,
+            "conflicts (the apply would fail; --force-conflicts takes the "
+            "fields):\n  .spec.replicas  owned by \"hpa\" using "
+            "extensions/v1beta1\n");
+}
+
+TEST_F(KubeCommandsTest, DiffShowsTheObjectAndTheOwnershipThatMoves) {
+  Result d =
+      Smdx({"diff", "--field-manager", "kubectl", "--force-conflicts",
+            "--color", "never", live_,
+            smdx::testing::SourcePath("examples/deployment-replicas.yaml")});
+  EXPECT_EQ(d.code, 1) << d.err;
+  EXPECT_NE(d.out.find("--- live/extensions/v1beta1/Deployment/kube-system/"
+                       "kube-dns\n+++ applied/extensions/v1beta1/Deployment/"
+                       "kube-system/kube-dns (field manager kubectl)\n"),
+            std::string::npos)
+      << d.out;
+  EXPECT_NE(d.out.find("\n-  replicas: 3\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("\n+  replicas: 5\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("ownership changes:\n"
+                       "  kubectl gains 1 field:\n"
+                       "    .spec.replicas  (taken from hpa)\n"
+                       "  hpa loses 1 field:\n"
+                       "    .spec.replicas\n"),
+            std::string::npos)
+      << d.out;
+  // managedFields are not part of the object diff.
+  EXPECT_EQ(d.out.find("managedFields"), std::string::npos) << d.out;
+}
+
+TEST_F(KubeCommandsTest, DiffOfANoOpIsEmpty) {
+  Result d = Smdx({"diff", "--field-manager", "kubectl", live_,
+                   smdx::testing::SourcePath("examples/deployment.yaml")});
+  EXPECT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(d.out, "");
+}
+
+TEST_F(KubeCommandsTest, BlameNamesTheOwnerOfEveryLine) {
+  Result b = Smdx({"blame", live_});
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(b.out.find("managers:\n"
+                       "  kubectl  Apply   extensions/v1beta1  "
+                       "2026-11-23T10:00:00Z  "),
+            std::string::npos)
+      << b.out;
+  EXPECT_NE(b.out.find("\n  hpa      Update  extensions/v1beta1  "
+                       "2026-11-23T10:05:00Z  1 field\n\n"),
+            std::string::npos)
+      << b.out;
+  EXPECT_NE(b.out.find("hpa     |   replicas: 3\n"), std::string::npos)
+      << b.out;
+  EXPECT_NE(b.out.find("kubectl |       - name: kubedns\n"), std::string::npos)
+      << b.out;
+  // Fields nobody owns have an empty owner column.
+  EXPECT_NE(b.out.find("        | kind: Deployment\n"), std::string::npos)
+      << b.out;
+}
+
+TEST_F(KubeCommandsTest, RequestsForAnotherResourceAreRejected) {
+  WriteFile(dir_ + "/v1.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: "
+            "kube-dns}\n");
+  Result r = Smdx({"apply", "--live", live_, dir_ + "/v1.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err,
+            "error (badRequest): invalid object type: apps/v1, "
+            "Kind=Deployment (the resource is extensions/v1beta1, "
+            "Kind=Deployment)\n");
+  Result u = Smdx({"update", "--live", live_, dir_ + "/v1.yaml"});
+  EXPECT_EQ(u.code, 1);
+  EXPECT_NE(u.err.find("--field-manager"), std::string::npos);
 }
 
 }  // namespace

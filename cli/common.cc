@@ -41,8 +41,7 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
       }
     }
     for (const char *v : kValueFlags) {
-      if (name != v)
-        continue;
+      if (name != v) continue;
       known = true;
       if (!has_value) {
         if (i + 1 >= args.size())
@@ -57,8 +56,7 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
   }
   if (f.values.count("field-manager") != 0)
     f.values["manager"] = f.values["field-manager"];
-  if (f.bools["force-conflicts"])
-    f.bools["force"] = true;
+  if (f.bools["force-conflicts"]) f.bools["force"] = true;
   return f;
 }
 
@@ -73,8 +71,7 @@ absl::StatusOr<std::string> ReadFile(const std::string &path) {
 
 absl::StatusOr<Value> ReadObject(const std::string &path) {
   absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok())
-    return text.status();
+  if (!text.ok()) return text.status();
   absl::StatusOr<Value> v = ParseYamlOrJson(*text);
   if (!v.ok())
     return absl::InvalidArgumentError(
@@ -86,15 +83,13 @@ absl::StatusOr<Value> ReadObject(const std::string &path) {
 // OpenAPI schema object or a CRD manifest (detected). Without --schema, the
 // embedded Kubernetes schema. `default_type` names the type when the file
 // makes it obvious.
-absl::StatusOr<std::shared_ptr<const Schema>>
-LoadSchema(const Flags &f, std::string *default_type) {
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
+    const Flags &f, std::string *default_type) {
   default_type->clear();
   auto it = f.values.find("schema");
-  if (it == f.values.end())
-    return KubernetesSchema();
+  if (it == f.values.end()) return KubernetesSchema();
   absl::StatusOr<std::string> text = ReadFile(it->second);
-  if (!text.ok())
-    return text.status();
+  if (!text.ok()) return text.status();
   absl::StatusOr<std::shared_ptr<const Schema>> s =
       LoadAnySchema(*text, default_type);
   if (!s.ok()) {
@@ -115,23 +110,19 @@ namespace {
 absl::StatusOr<Type> CrdType(const std::string &file,
                              const std::string &api_version) {
   absl::StatusOr<std::string> text = ReadFile(file);
-  if (!text.ok())
-    return text.status();
+  if (!text.ok()) return text.status();
   absl::StatusOr<Value> doc = ParseYamlOrJson(*text);
-  if (!doc.ok())
-    return doc.status();
+  if (!doc.ok()) return doc.status();
   absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
-  if (!versions.ok())
-    return versions.status();
+  if (!versions.ok()) return versions.status();
   for (const CrdVersionSchema &v : *versions) {
-    if (v.api_version == api_version)
-      return Type::Named(v.schema, v.type_name);
+    if (v.api_version == api_version) return Type::Named(v.schema, v.type_name);
   }
   return absl::NotFoundError(absl::StrCat(
       file, ": the CRD has no version for apiVersion \"", api_version, "\""));
 }
 
-} // namespace
+}  // namespace
 
 // The type of `object`: --type, else the one the schema file names, else
 // its apiVersion/kind in the schema.
@@ -139,13 +130,11 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
   std::string default_type;
   absl::StatusOr<std::shared_ptr<const Schema>> schema =
       LoadSchema(f, &default_type);
-  if (!schema.ok())
-    return schema.status();
+  if (!schema.ok()) return schema.status();
   if (auto it = f.values.find("type"); it != f.values.end()) {
     return Type::Named(*schema, it->second);
   }
-  if (!default_type.empty())
-    return Type::Named(*schema, default_type);
+  if (!default_type.empty()) return Type::Named(*schema, default_type);
   const Value *av = object != nullptr && object->IsMap()
                         ? object->map().Find("apiVersion")
                         : nullptr;
@@ -154,8 +143,9 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
                           : nullptr;
   if (av == nullptr || kind == nullptr || !av->IsString() ||
       !kind->IsString()) {
-    return absl::InvalidArgumentError("cannot tell the object's type: it has "
-                                      "no apiVersion/kind; pass --type");
+    return absl::InvalidArgumentError(
+        "cannot tell the object's type: it has "
+        "no apiVersion/kind; pass --type");
   }
   if (auto it = f.values.find("schema"); it != f.values.end()) {
     absl::StatusOr<std::string> text = ReadFile(it->second);
@@ -168,8 +158,7 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
   }
   absl::StatusOr<std::string> name =
       KubernetesTypeName(**schema, av->AsString(), kind->AsString());
-  if (!name.ok())
-    return name.status();
+  if (!name.ok()) return name.status();
   return Type::Named(*schema, *name);
 }
 
@@ -178,4 +167,4 @@ int Fail(std::ostream &err, const absl::Status &st) {
   return 1;
 }
 
-} // namespace smdx::cli
+}  // namespace smdx::cli

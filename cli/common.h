@@ -45,8 +45,8 @@ absl::StatusOr<smdx::Value> ReadObject(const std::string &path);
 // The --schema file (any format LoadAnySchema detects), or the embedded
 // Kubernetes schema. `default_type` names the type when the file makes it
 // obvious (a single-type document).
-absl::StatusOr<std::shared_ptr<const Schema>>
-LoadSchema(const Flags &f, std::string *default_type);
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
+    const Flags &f, std::string *default_type);
 absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags &f);
 
 // The type of `object`: --type, else the one the schema file names, else
@@ -56,6 +56,6 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const smdx::Value *object);
 // Prints "error: MESSAGE" and returns 1.
 int Fail(std::ostream &err, const absl::Status &st);
 
-} // namespace smdx::cli
+}  // namespace smdx::cli
 
-#endif // SMDX_CLI_COMMON_H_
+#endif  // SMDX_CLI_COMMON_H_

@@ -7,7 +7,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -27,25 +26,23 @@ std::string StringAt(const Value &m, absl::string_view k) {
 // Everything an apply, update or diff needs: the objects, the type and a
 // field manager for the resource.
 struct Request {
-  Value live; // null when there is no live object
+  Value live;  // null when there is no live object
   Value config;
   std::optional<Type> type;
-  std::unique_ptr<ManualClock> clock; // with --now
+  std::unique_ptr<ManualClock> clock;  // with --now
   std::optional<FieldManager> fm;
 };
 
-absl::StatusOr<std::unique_ptr<Request>>
-Prepare(const Flags &f, const std::string *live_path,
-        const std::string &config_path) {
+absl::StatusOr<std::unique_ptr<Request>> Prepare(
+    const Flags &f, const std::string *live_path,
+    const std::string &config_path) {
   auto req = std::make_unique<Request>();
   absl::StatusOr<Value> config = ReadObject(config_path);
-  if (!config.ok())
-    return config.status();
+  if (!config.ok()) return config.status();
   req->config = *std::move(config);
   if (live_path != nullptr) {
     absl::StatusOr<Value> live = ReadObject(*live_path);
-    if (!live.ok())
-      return live.status();
+    if (!live.ok()) return live.status();
     req->live = *std::move(live);
   }
   // The resource is the live object's; without one, the configuration's.
@@ -60,8 +57,7 @@ Prepare(const Flags &f, const std::string *live_path,
         "objects (smdx merge merges plain values)"));
   }
   absl::StatusOr<Type> type = ResolveType(f, &target);
-  if (!type.ok())
-    return type.status();
+  if (!type.ok()) return type.status();
   req->type = *type;
   opts.subresource = f.Get("subresource");
   opts.apply_defaults = !f.Bool("no-defaults");
@@ -74,8 +70,7 @@ Prepare(const Flags &f, const std::string *live_path,
     opts.clock = req->clock.get();
   }
   absl::StatusOr<FieldManager> fm = FieldManager::Create(*type, opts);
-  if (!fm.ok())
-    return fm.status();
+  if (!fm.ok()) return fm.status();
   req->fm.emplace(*std::move(fm));
   return req;
 }
@@ -102,7 +97,7 @@ std::string ManagerFlag(const Flags &f, bool apply) {
   return f.Get("manager", apply ? "kubectl" : "");
 }
 
-} // namespace
+}  // namespace
 
 int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err) {
   if (f.positional.size() != 1) {
@@ -118,14 +113,12 @@ int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err) {
   std::string live_path = f.Get("live");
   absl::StatusOr<std::unique_ptr<Request>> req =
       Prepare(f, live_path.empty() ? nullptr : &live_path, f.positional[0]);
-  if (!req.ok())
-    return Fail(err, req.status());
+  if (!req.ok()) return Fail(err, req.status());
   const Request &q = **req;
   FieldManagerResult r =
       apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
             : q.fm->Update(q.live, q.config, manager);
-  if (!r.ok())
-    return ReportFailure(r, err);
+  if (!r.ok()) return ReportFailure(r, err);
   out << ToYaml(r.object);
   return 0;
 }
@@ -141,18 +134,15 @@ std::map<std::string, std::string> ManagerLabels(const ManagedFields &a,
     for (const auto &[key, vs] : *m) {
       absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
       ids[key] = id.ok() ? *id : ManagerIdentity{key, "", "", ""};
-      if (id.ok())
-        ids[key].api_version = vs.api_version();
+      if (id.ok()) ids[key].api_version = vs.api_version();
     }
   }
   std::map<std::string, int> name_count;
-  for (const auto &[key, id] : ids)
-    name_count[id.manager]++;
+  for (const auto &[key, id] : ids) name_count[id.manager]++;
   std::map<std::string, std::string> labels;
   for (const auto &[key, id] : ids) {
     std::string label = id.manager;
-    if (!id.subresource.empty())
-      absl::StrAppend(&label, "/", id.subresource);
+    if (!id.subresource.empty()) absl::StrAppend(&label, "/", id.subresource);
     if (name_count[id.manager] > 1)
       absl::StrAppend(&label, " (", id.operation, ")");
     labels[key] = label;
@@ -162,10 +152,8 @@ std::map<std::string, std::string> ManagerLabels(const ManagedFields &a,
 
 bool UseColor(const Flags &f, const std::ostream &out) {
   std::string mode = f.Get("color", "auto");
-  if (mode == "always")
-    return true;
-  if (mode == "never")
-    return false;
+  if (mode == "always") return true;
+  if (mode == "never") return false;
   return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
 }
 
@@ -175,18 +163,35 @@ std::string ObjectName(const Value &obj) {
   std::string name = meta != nullptr ? StringAt(*meta, "name") : "";
   std::vector<std::string> parts = {StringAt(obj, "apiVersion"),
                                     StringAt(obj, "kind")};
-  if (!ns.empty())
-    parts.push_back(ns);
-  if (!name.empty())
-    parts.push_back(name);
+  if (!ns.empty()) parts.push_back(ns);
+  if (!name.empty()) parts.push_back(name);
   return absl::StrJoin(parts, "/");
+}
+
+// The identity keys of `state` in managedFields order (appliers first, then
+// by time).
+std::vector<std::string> OrderedKeys(const ManagedState &state) {
+  std::vector<std::string> keys;
+  Value list = EncodeManagedFields(state);
+  for (const Value &e : list.list()) {
+    ManagerIdentity id;
+    for (const auto &[field, out] :
+         {std::pair<const char *, std::string *>{"manager", &id.manager},
+          {"operation", &id.operation},
+          {"apiVersion", &id.api_version},
+          {"subresource", &id.subresource}}) {
+      *out = StringAt(e, field);
+    }
+    keys.push_back(EncodeManagerIdentity(id));
+  }
+  return keys;
 }
 
 std::string Plural(size_t n, absl::string_view word) {
   return absl::StrCat(n, " ", word, n == 1 ? "" : "s");
 }
 
-} // namespace
+}  // namespace
 
 int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
   if (f.positional.size() != 2) {
@@ -239,27 +244,30 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
   const ManagedFields &was = before->fields;
   const ManagedFields &now = r.managed.fields;
   std::map<std::string, std::string> labels = ManagerLabels(was, now);
-  std::set<std::string> keys;
-  for (const auto &[k, v] : was)
-    keys.insert(k);
-  for (const auto &[k, v] : now)
-    keys.insert(k);
+  // The applier first, then the others in managedFields order.
+  std::vector<std::string> keys = {EncodeManagerIdentity(
+      ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
+                      f.Get("subresource")})};
+  for (const ManagedState *m : {&r.managed, &*before}) {
+    for (const std::string &k : OrderedKeys(*m)) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  }
   std::string own;
   static const Set kEmpty;
   for (const std::string &key : keys) {
     const Set &a = was.count(key) != 0 ? was.at(key).set() : kEmpty;
     const Set &b = now.count(key) != 0 ? now.at(key).set() : kEmpty;
     Set gained = b.Difference(a), lost = a.Difference(b);
-    if (gained.Empty() && lost.Empty())
-      continue;
+    if (gained.Empty() && lost.Empty()) continue;
     if (!gained.Empty()) {
       absl::StrAppend(&own, "  ", labels[key], " gains ",
                       Plural(gained.Size(), "field"), ":\n");
       gained.Iterate([&](const Path &p) {
         std::vector<std::string> from, with;
         for (const auto &[other, vs] : was) {
-          if (other == key || !vs.set().Has(p))
-            continue;
+          if (other == key || !vs.set().Has(p)) continue;
           bool keeps = now.count(other) != 0 && now.at(other).set().Has(p);
           (keeps ? with : from).push_back(labels[other]);
         }
@@ -282,8 +290,7 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
     }
   }
   if (!own.empty()) {
-    if (!text.empty())
-      out << "\n";
+    if (!text.empty()) out << "\n";
     out << (color ? "\033[1m" : "")
         << "ownership changes:" << (color ? "\033[0m" : "") << "\n"
         << own;
@@ -296,7 +303,7 @@ namespace {
 // Renders an object as YAML with, on every line, the managers that own the
 // field the line shows (or the atomic list or map it lies in).
 class Blamer {
-public:
+ public:
   Blamer(const Type &type, const ManagedFields &managers,
          std::map<std::string, std::string> labels)
       : type_(type), managers_(managers), labels_(std::move(labels)) {}
@@ -312,24 +319,21 @@ public:
     return std::move(lines_);
   }
 
-private:
+ private:
   std::string OwnersOf(const Path &p) const {
     std::vector<std::string> names;
     for (const auto &[key, vs] : managers_) {
-      if (vs.set().Has(p))
-        names.push_back(labels_.at(key));
+      if (vs.set().Has(p)) names.push_back(labels_.at(key));
     }
     return absl::StrJoin(names, ", ");
   }
 
   static std::string Scalar(const Value &v) {
     std::string y = ToYaml(v);
-    while (!y.empty() && y.back() == '\n')
-      y.pop_back();
+    while (!y.empty() && y.back() == '\n') y.pop_back();
     // Block scalars span lines; one line of JSON (valid YAML) keeps the
     // one-line-one-field layout.
-    if (y.find('\n') != std::string::npos)
-      return ToJson(v);
+    if (y.find('\n') != std::string::npos) return ToJson(v);
     return y;
   }
 
@@ -356,8 +360,7 @@ private:
     if (v.IsMap()) {
       bool atomic = n.kind == internal::Narrowed::kMap && n.atom->IsAtomicMap();
       std::string inner = inherited;
-      if (atomic && inner.empty())
-        inner = OwnersOf(*path);
+      if (atomic && inner.empty()) inner = OwnersOf(*path);
       bool first = true;
       for (const MapEntry &e : v.map()) {
         const Atom *child = n.kind == internal::Narrowed::kMap
@@ -417,8 +420,7 @@ private:
     std::string inner = inherited;
     if (typed && n.atom->IsAtomicList() && inner.empty())
       inner = OwnersOf(*path);
-    if (!typed && inner.empty())
-      inner = OwnersOf(*path);
+    if (!typed && inner.empty()) inner = OwnersOf(*path);
     const Atom *elem = typed ? n.atom->list->element_type.resolved : nullptr;
     for (size_t i = 0; i < v.list().size(); ++i) {
       const Value &item = v.list()[i];
@@ -426,8 +428,7 @@ private:
       if (typed && !n.atom->IsAtomicList()) {
         absl::StatusOr<PathElement> e =
             internal::ListItemElement(*n.atom, item, i);
-        if (e.ok())
-          pe = *std::move(e);
+        if (e.ok()) pe = *std::move(e);
       }
       path->push_back(pe);
       if (item.IsMap() && !item.map().empty()) {
@@ -451,7 +452,7 @@ private:
   std::vector<Line> lines_;
 };
 
-} // namespace
+}  // namespace
 
 int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
   if (f.positional.size() != 1) {
@@ -459,14 +460,11 @@ int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
     return 2;
   }
   absl::StatusOr<Value> live = ReadObject(f.positional[0]);
-  if (!live.ok())
-    return Fail(err, live.status());
+  if (!live.ok()) return Fail(err, live.status());
   absl::StatusOr<Type> type = ResolveType(f, &*live);
-  if (!type.ok())
-    return Fail(err, type.status());
+  if (!type.ok()) return Fail(err, type.status());
   absl::StatusOr<ManagedState> state = DecodeManagedFields(*live);
-  if (!state.ok())
-    return Fail(err, state.status());
+  if (!state.ok()) return Fail(err, state.status());
   Value body = StripManagedFields(*live);
   if (absl::Status st = Validate(*type, body, ValidateOptions{true});
       !st.ok()) {
@@ -480,10 +478,9 @@ int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
   if (state->fields.empty())
     out << "  (none: the object has no managedFields)\n";
   size_t width = 0;
-  for (const auto &[key, label] : labels)
-    width = std::max(width, label.size());
-  for (const auto &[key, vs] : state->fields) {
-    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+  for (const auto &[key, label] : labels) width = std::max(width, label.size());
+  for (const std::string &key : OrderedKeys(*state)) {
+    const VersionedSet &vs = state->fields.at(key);
     std::string op = vs.applied() ? "Apply" : "Update";
     std::string time = "-";
     if (auto t = state->times.find(key); t != state->times.end())
@@ -497,16 +494,14 @@ int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
   std::vector<Blamer::Line> lines =
       Blamer(*type, state->fields, labels).Render(body);
   size_t col = 0;
-  for (const Blamer::Line &l : lines)
-    col = std::max(col, l.owners.size());
+  for (const Blamer::Line &l : lines) col = std::max(col, l.owners.size());
   col = std::min<size_t>(col, 40);
   for (const Blamer::Line &l : lines) {
     std::string owners = l.owners;
-    if (owners.size() < col)
-      owners += std::string(col - owners.size(), ' ');
+    if (owners.size() < col) owners += std::string(col - owners.size(), ' ');
     out << owners << " | " << l.text << "\n";
   }
   return 0;
 }
 
-} // namespace smdx::cli
+}  // namespace smdx::cli

@@ -26,6 +26,6 @@ int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err);
 int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err);
 int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err);
 
-} // namespace smdx::cli
+}  // namespace smdx::cli
 
-#endif // SMDX_CLI_KUBE_CMDS_H_
+#endif  // SMDX_CLI_KUBE_CMDS_H_

@@ -17,14 +17,13 @@ enum class Op : char { kKeep = ' ', kDel = '-', kAdd = '+' };
 
 struct Edit {
   Op op;
-  int old_line; // index into the old lines (kKeep, kDel)
-  int new_line; // index into the new lines (kKeep, kAdd)
+  int old_line;  // index into the old lines (kKeep, kDel)
+  int new_line;  // index into the new lines (kKeep, kAdd)
 };
 
 std::vector<absl::string_view> Lines(absl::string_view text) {
   std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
-  if (!lines.empty() && lines.back().empty())
-    lines.pop_back();
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
   return lines;
 }
 
@@ -57,8 +56,7 @@ bool Myers(const std::vector<absl::string_view> &a,
       }
     }
   }
-  if (found < 0)
-    return false;
+  if (found < 0) return false;
   // Walk the trace back from (n, m).
   std::vector<Edit> rev;
   int x = n, y = m;
@@ -97,19 +95,16 @@ std::vector<Edit> Diff(const std::vector<absl::string_view> &a,
                        const std::vector<absl::string_view> &b) {
   int pre = 0;
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
-  while (pre < na && pre < nb && a[pre] == b[pre])
-    ++pre;
+  while (pre < na && pre < nb && a[pre] == b[pre]) ++pre;
   int suf = 0;
   while (suf < na - pre && suf < nb - pre &&
          a[na - 1 - suf] == b[nb - 1 - suf]) {
     ++suf;
   }
   std::vector<Edit> edits;
-  for (int i = 0; i < pre; ++i)
-    edits.push_back({Op::kKeep, i, i});
+  for (int i = 0; i < pre; ++i) edits.push_back({Op::kKeep, i, i});
   if (!Myers(a, b, pre, na - suf, pre, nb - suf, &edits)) {
-    for (int i = pre; i < na - suf; ++i)
-      edits.push_back({Op::kDel, i, pre});
+    for (int i = pre; i < na - suf; ++i) edits.push_back({Op::kDel, i, pre});
     for (int j = pre; j < nb - suf; ++j)
       edits.push_back({Op::kAdd, na - suf, j});
   }
@@ -118,7 +113,7 @@ std::vector<Edit> Diff(const std::vector<absl::string_view> &a,
   return edits;
 }
 
-} // namespace
+}  // namespace
 
 std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
                         const UnifiedDiffOptions &opts) {
@@ -126,8 +121,7 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
   std::vector<Edit> edits = Diff(a, b);
   const bool any = std::any_of(edits.begin(), edits.end(),
                                [](const Edit &e) { return e.op != Op::kKeep; });
-  if (!any)
-    return "";
+  if (!any) return "";
   auto paint = [&](const char *code, absl::string_view s) {
     return opts.color ? absl::StrCat("\033[", code, "m", s, "\033[0m")
                       : std::string(s);
@@ -139,20 +133,16 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
   const int ctx = std::max(0, opts.context);
   int i = 0;
   while (i < n) {
-    while (i < n && edits[i].op == Op::kKeep)
-      ++i;
-    if (i == n)
-      break;
+    while (i < n && edits[i].op == Op::kKeep) ++i;
+    if (i == n) break;
     // A hunk: from `ctx` lines before this change to `ctx` lines after the
     // last change that is at most 2*ctx unchanged lines from the next.
     int start = std::max(0, i - ctx);
     int end = i;
     while (true) {
-      while (end < n && edits[end].op != Op::kKeep)
-        ++end;
+      while (end < n && edits[end].op != Op::kKeep) ++end;
       int run = end;
-      while (run < n && edits[run].op == Op::kKeep)
-        ++run;
+      while (run < n && edits[run].op == Op::kKeep) ++run;
       if (run < n && run - end <= 2 * ctx) {
         end = run;
         continue;
@@ -163,21 +153,17 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
     int old_start = -1, new_start = -1, old_count = 0, new_count = 0;
     for (int j = start; j < end; ++j) {
       if (edits[j].op != Op::kAdd) {
-        if (old_start < 0)
-          old_start = edits[j].old_line;
+        if (old_start < 0) old_start = edits[j].old_line;
         ++old_count;
       }
       if (edits[j].op != Op::kDel) {
-        if (new_start < 0)
-          new_start = edits[j].new_line;
+        if (new_start < 0) new_start = edits[j].new_line;
         ++new_count;
       }
     }
     // An empty side is numbered from the line before it, as diff does.
-    if (old_start < 0)
-      old_start = edits[start].old_line - 1;
-    if (new_start < 0)
-      new_start = edits[start].new_line - 1;
+    if (old_start < 0) old_start = edits[start].old_line - 1;
+    if (new_start < 0) new_start = edits[start].new_line - 1;
     absl::StrAppend(
         &out,
         paint("36", absl::StrCat("@@ -", old_start + 1, ",", old_count, " +",
@@ -186,17 +172,17 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
     for (int j = start; j < end; ++j) {
       const Edit &e = edits[j];
       switch (e.op) {
-      case Op::kKeep:
-        absl::StrAppend(&out, " ", a[e.old_line], "\n");
-        break;
-      case Op::kDel:
-        absl::StrAppend(&out, paint("31", absl::StrCat("-", a[e.old_line])),
-                        "\n");
-        break;
-      case Op::kAdd:
-        absl::StrAppend(&out, paint("32", absl::StrCat("+", b[e.new_line])),
-                        "\n");
-        break;
+        case Op::kKeep:
+          absl::StrAppend(&out, " ", a[e.old_line], "\n");
+          break;
+        case Op::kDel:
+          absl::StrAppend(&out, paint("31", absl::StrCat("-", a[e.old_line])),
+                          "\n");
+          break;
+        case Op::kAdd:
+          absl::StrAppend(&out, paint("32", absl::StrCat("+", b[e.new_line])),
+                          "\n");
+          break;
       }
     }
     i = end;
@@ -204,4 +190,4 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
   return out;
 }
 
-} // namespace smdx::cli
+}  // namespace smdx::cli

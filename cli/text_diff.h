@@ -25,6 +25,6 @@ struct UnifiedDiffOptions {
 std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
                         const UnifiedDiffOptions &opts = {});
 
-} // namespace smdx::cli
+}  // namespace smdx::cli
 
-#endif // SMDX_CLI_TEXT_DIFF_H_
+#endif  // SMDX_CLI_TEXT_DIFF_H_

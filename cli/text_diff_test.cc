@@ -19,8 +19,7 @@ TEST(TextDiffTest, OneChangedLineWithContext) {
 
 TEST(TextDiffTest, DistantChangesMakeTwoHunks) {
   std::string old_text;
-  for (int i = 1; i <= 20; ++i)
-    old_text += std::to_string(i) + "\n";
+  for (int i = 1; i <= 20; ++i) old_text += std::to_string(i) + "\n";
   std::string new_text = "0\n" + old_text.substr(0, old_text.size() - 3);
   EXPECT_EQ(
       UnifiedDiff(old_text, new_text, {"live", "applied", 1, false}),
@@ -49,5 +48,5 @@ TEST(TextDiffTest, HugeRewritesFallBackToReplacingTheMiddle) {
   EXPECT_NE(d.find("@@ -1,3000 +1,3000 @@"), std::string::npos);
 }
 
-} // namespace
-} // namespace smdx::cli
+}  // namespace
+}  // namespace smdx::cli

@@ -7,15 +7,15 @@ namespace smdx {
 namespace {
 
 class WallClock : public Clock {
-public:
+ public:
   absl::Time Now() const override { return absl::Now(); }
 };
 
-} // namespace
+}  // namespace
 
 const Clock &SystemClock() {
   static const WallClock *const clock = new WallClock();
   return *clock;
 }
 
-} // namespace smdx
+}  // namespace smdx

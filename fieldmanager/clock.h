@@ -22,7 +22,7 @@
 namespace smdx {
 
 class Clock {
-public:
+ public:
   virtual ~Clock() = default;
   virtual absl::Time Now() const = 0;
 };
@@ -32,7 +32,7 @@ const Clock &SystemClock();
 
 // A clock that says what it is told; Set and Advance may race with Now.
 class ManualClock : public Clock {
-public:
+ public:
   explicit ManualClock(absl::Time start) : nanos_(ToNanos(start)) {}
   absl::Time Now() const override {
     return absl::FromUnixNanos(nanos_.load(std::memory_order_relaxed));
@@ -44,11 +44,11 @@ public:
     nanos_.fetch_add(absl::ToInt64Nanoseconds(d), std::memory_order_relaxed);
   }
 
-private:
+ private:
   static int64_t ToNanos(absl::Time t) { return absl::ToUnixNanos(t); }
   std::atomic<int64_t> nanos_;
 };
 
-} // namespace smdx
+}  // namespace smdx
 
-#endif // SMDX_FIELDMANAGER_CLOCK_H_
+#endif  // SMDX_FIELDMANAGER_CLOCK_H_

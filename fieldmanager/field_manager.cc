@@ -76,7 +76,7 @@ FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
   return r;
 }
 
-} // namespace
+}  // namespace
 
 // One pass of the structured merge: the object and managed state after it,
 // or the failure.
@@ -124,8 +124,7 @@ std::string FieldManager::Identity(absl::string_view name, bool apply) const {
 void FieldManager::StripUntracked(ManagedFields *fields,
                                   const std::string &key) const {
   auto it = fields->find(key);
-  if (it == fields->end())
-    return;
+  if (it == fields->end()) return;
   Set rest = it->second.set().Difference(UntrackedFields());
   if (rest.Empty()) {
     fields->erase(it);
@@ -144,12 +143,10 @@ void FieldManager::StripUntracked(ManagedFields *fields,
 void FieldManager::CapUpdateManagers(ManagedState *state) const {
   std::vector<std::string> updaters;
   for (const auto &[key, vs] : state->fields) {
-    if (!vs.applied())
-      updaters.push_back(key);
+    if (!vs.applied()) updaters.push_back(key);
   }
   const size_t cap = static_cast<size_t>(opts_.max_update_managers);
-  if (updaters.size() <= cap)
-    return;
+  if (updaters.size() <= cap) return;
   auto seconds = [&](const std::string &key) {
     auto t = state->times.find(key);
     return t == state->times.end() ? int64_t{0}
@@ -214,18 +211,16 @@ FieldManager::Step FieldManager::ApplyFields(const Value &live,
   state.fields = std::move(r.managers);
   StripUntracked(&state.fields, key);
   // A no-op apply leaves the applier's time alone.
-  if (r.changed && state.fields.count(key) != 0)
-    state.times[key] = now;
+  if (r.changed && state.fields.count(key) != 0) state.times[key] = now;
   DropStaleTimes(&state);
   step.object = r.changed ? std::move(r.object) : live;
   step.state = std::move(state);
   return step;
 }
 
-FieldManager::Step
-FieldManager::UpdateFields(const Value &live, const Value &object,
-                           ManagedState state, absl::string_view name,
-                           absl::Time now, bool plain) const {
+FieldManager::Step FieldManager::UpdateFields(
+    const Value &live, const Value &object, ManagedState state,
+    absl::string_view name, absl::Time now, bool plain) const {
   Step step;
   const std::string working(kCurrentOperation);
   OpResult r =
@@ -263,18 +258,15 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
     absl::string_view name, bool force, absl::Time now) const {
   const std::string key = Identity(name, /*apply=*/true);
   Step step = ApplyFields(live, config, state, key, force, now);
-  if (step.result.kind != ErrorKind::kConflict || name != kKubectl)
-    return step;
+  if (step.result.kind != ErrorKind::kConflict || name != kKubectl) return step;
   // kubectl taking over from its own client-side apply: what the
   // last-applied annotation set, with the value still live, was kubectl's.
   std::optional<Set> owned =
       internal::FieldsFromLastApplied(type_, live, opts_.api_version);
-  if (!owned)
-    return step;
+  if (!owned) return step;
   Conflicts rest;
   for (const Conflict &c : step.result.conflicts.list()) {
-    if (!owned->Has(c.path))
-      rest.Add(c);
+    if (!owned->Has(c.path)) rest.Add(c);
   }
   if (rest.empty()) {
     return ApplyFields(live, config, state, key, /*force=*/true, now);
@@ -329,14 +321,12 @@ FieldManagerResult FieldManager::Apply(const Value &live, const Value &config,
     empty.map().Set("kind", Value(opts_.kind));
     Step first = UpdateFields(empty, body, std::move(state), kBeforeFirstApply,
                               now, /*plain=*/true);
-    if (!first.result.ok())
-      return std::move(first.result);
+    if (!first.result.ok()) return std::move(first.result);
     state = std::move(first.state);
   }
 
   Step step = ApplyWithUpgrade(body, config, state, name, force, now);
-  if (!step.result.ok())
-    return std::move(step.result);
+  if (!step.result.ok()) return std::move(step.result);
 
   FieldManagerResult r;
   r.object = std::move(step.object);
@@ -393,8 +383,7 @@ FieldManagerResult FieldManager::Update(const Value &live, const Value &object,
 
   Step step =
       UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
-  if (!step.result.ok())
-    return std::move(step.result);
+  if (!step.result.ok()) return std::move(step.result);
   FieldManagerResult r;
   r.object = std::move(step.object);
   // An existing object that nobody tracked is not tracked from an update
@@ -406,4 +395,4 @@ FieldManagerResult FieldManager::Update(const Value &live, const Value &object,
   return r;
 }
 
-} // namespace smdx
+}  // namespace smdx

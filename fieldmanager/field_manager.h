@@ -100,7 +100,7 @@ struct FieldManagerOptions {
 
 struct FieldManagerResult {
   ErrorKind kind = ErrorKind::kNone;
-  absl::Status status; // the error, when kind != kNone
+  absl::Status status;  // the error, when kind != kNone
   // With kConflict: the fields and their owners (manager identity keys;
   // DisplayManager and KubernetesConflictMessage print them).
   Conflicts conflicts;
@@ -117,7 +117,7 @@ struct FieldManagerResult {
 };
 
 class FieldManager {
-public:
+ public:
   // REQUIRES: `type` is the root type of the resource's objects.
   static absl::StatusOr<FieldManager> Create(Type type,
                                              FieldManagerOptions opts);
@@ -136,7 +136,7 @@ public:
   const Type &type() const { return type_; }
   const FieldManagerOptions &options() const { return opts_; }
 
-private:
+ private:
   struct Step;
   FieldManager(Type type, FieldManagerOptions opts);
 
@@ -163,6 +163,6 @@ private:
   std::shared_ptr<const Updater> plain_updater_;
 };
 
-} // namespace smdx
+}  // namespace smdx
 
-#endif // SMDX_FIELDMANAGER_FIELD_MANAGER_H_
+#endif  // SMDX_FIELDMANAGER_FIELD_MANAGER_H_

@@ -3,10 +3,10 @@
 #include <thread>
 
 #include "fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
 #include "schema/builtin.h"
 #include "testing/test_util.h"
 #include "typed/emit.h"
-#include "gtest/gtest.h"
 
 namespace smdx {
 namespace {
@@ -32,7 +32,7 @@ spec:
 )";
 
 class FieldManagerTest : public ::testing::Test {
-protected:
+ protected:
   FieldManagerTest() : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {
     FieldManagerOptions o;
     o.api_version = "apps/v1";
@@ -46,8 +46,7 @@ protected:
   static std::vector<std::string> Entries(const Value &object) {
     std::vector<std::string> out;
     const Value *list = FindManagedFields(object);
-    if (list == nullptr)
-      return out;
+    if (list == nullptr) return out;
     for (const Value &e : list->list()) {
       const Value *t = e.map().Find("time");
       out.push_back(e.map().Find("manager")->AsString() + "/" +
@@ -101,7 +100,7 @@ spec: {replicas: 2}
   // The apply changed nothing, so, as in the apiserver, it is not stamped.
   EXPECT_EQ(e[0], R"(kubectl/Apply@-: {"f:spec":{"f:replicas":{}}})");
   EXPECT_EQ(e[1].substr(0, 32), "before-first-apply/Update@01: {\"");
-  EXPECT_NE(e[1].find(R"("f:replicas":{})"), std::string::npos); // shared
+  EXPECT_NE(e[1].find(R"("f:replicas":{})"), std::string::npos);  // shared
   EXPECT_NE(e[1].find(R"("f:image":{})"), std::string::npos);
 }
 
@@ -122,13 +121,13 @@ metadata: {name: web, managedFields: []}
 }
 
 TEST_F(FieldManagerTest, UpdatesJoinTheEntryAndStampItOnlyWhenTheyChangeIt) {
-  Value live = Apply(Value(), kDeployment, "kubectl").object; // @01
+  Value live = Apply(Value(), kDeployment, "kubectl").object;  // @01
   std::string scaled = kDeployment;
   scaled.replace(scaled.find("replicas: 2"), 11, "replicas: 5");
-  FieldManagerResult r1 = Update(live, scaled, "hpa"); // @02
+  FieldManagerResult r1 = Update(live, scaled, "hpa");  // @02
   ASSERT_TRUE(r1.ok()) << r1.status;
   // Writing the same object again changes nothing, not even the time.
-  FieldManagerResult r2 = Update(r1.object, scaled, "hpa"); // @03
+  FieldManagerResult r2 = Update(r1.object, scaled, "hpa");  // @03
   ASSERT_TRUE(r2.ok()) << r2.status;
   EXPECT_FALSE(r2.changed);
   std::vector<std::string> e = Entries(r2.object);
@@ -178,10 +177,8 @@ TEST_F(FieldManagerTest, ElevenUpdatersAreCappedIntoAncientChanges) {
   size_t updates = 0;
   bool ancient = false;
   for (const std::string &s : e) {
-    if (s.find("/Update@") != std::string::npos)
-      ++updates;
-    if (s.rfind("ancient-changes/Update", 0) == 0)
-      ancient = true;
+    if (s.find("/Update@") != std::string::npos) ++updates;
+    if (s.rfind("ancient-changes/Update", 0) == 0) ancient = true;
   }
   EXPECT_EQ(updates, 10u);
   EXPECT_TRUE(ancient);
@@ -264,11 +261,9 @@ TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
       }
     });
   }
-  for (std::thread &th : threads)
-    th.join();
-  for (int s : same)
-    EXPECT_EQ(s, 50);
+  for (std::thread &th : threads) th.join();
+  for (int s : same) EXPECT_EQ(s, 50);
 }
 
-} // namespace
-} // namespace smdx
+}  // namespace
+}  // namespace smdx

@@ -10,20 +10,17 @@ namespace {
 
 const Value *Annotations(const Value &object) {
   const Value *meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
-  if (meta == nullptr || !meta->IsMap())
-    return nullptr;
+  if (meta == nullptr || !meta->IsMap()) return nullptr;
   return meta->map().Find("annotations");
 }
 
-} // namespace
+}  // namespace
 
 const std::string *LastAppliedOf(const Value &object) {
   const Value *ann = Annotations(object);
-  if (ann == nullptr || !ann->IsMap())
-    return nullptr;
+  if (ann == nullptr || !ann->IsMap()) return nullptr;
   const Value *v = ann->map().Find(kLastAppliedAnnotation);
-  if (v == nullptr || !v->IsString() || v->AsString().empty())
-    return nullptr;
+  if (v == nullptr || !v->IsString() || v->AsString().empty()) return nullptr;
   return &v->AsString();
 }
 
@@ -46,8 +43,7 @@ std::string BuildLastApplied(const Value &config) {
 }
 
 void SetLastApplied(Value *object, const std::string &value) {
-  if (!object->IsMap())
-    return;
+  if (!object->IsMap()) return;
   Value *meta = object->map().Find("metadata");
   if (meta == nullptr || !meta->IsMap()) {
     object->map().Set("metadata", Value::MakeMap());
@@ -64,23 +60,19 @@ void SetLastApplied(Value *object, const std::string &value) {
     total +=
         e.key.size() + (e.value.IsString() ? e.value.AsString().size() : 0);
   }
-  if (total > kMaxAnnotationsBytes)
-    ann->map().Erase(kLastAppliedAnnotation);
+  if (total > kMaxAnnotationsBytes) ann->map().Erase(kLastAppliedAnnotation);
 }
 
 std::optional<Set> FieldsFromLastApplied(const Type &type, const Value &live,
                                          const std::string &api_version) {
   const std::string *text = LastAppliedOf(live);
-  if (text == nullptr)
-    return std::nullopt;
+  if (text == nullptr) return std::nullopt;
   absl::StatusOr<Value> last = ParseJson(*text);
-  if (!last.ok() || !last->IsMap())
-    return std::nullopt;
+  if (!last.ok() || !last->IsMap()) return std::nullopt;
   const Value *av = last->map().Find("apiVersion");
   if (av == nullptr || !av->IsString() || av->AsString() != api_version)
     return std::nullopt;
-  if (!Validate(type, *last).ok())
-    return std::nullopt;
+  if (!Validate(type, *last).ok()) return std::nullopt;
   Comparison cmp = Compare(type, &*last, &live);
   return ToFieldSet(type, *last)
       .Difference(cmp.modified)
@@ -88,4 +80,4 @@ std::optional<Set> FieldsFromLastApplied(const Type &type, const Value &live,
       .Difference(cmp.removed);
 }
 
-} // namespace smdx::internal
+}  // namespace smdx::internal

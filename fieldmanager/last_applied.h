@@ -35,6 +35,6 @@ void SetLastApplied(Value *object, const std::string &value);
 std::optional<Set> FieldsFromLastApplied(const Type &type, const Value &live,
                                          const std::string &api_version);
 
-} // namespace smdx::internal
+}  // namespace smdx::internal
 
-#endif // SMDX_FIELDMANAGER_LAST_APPLIED_H_
+#endif  // SMDX_FIELDMANAGER_LAST_APPLIED_H_

@@ -40,8 +40,7 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
         field.empty() ? absl::StrCat(where, ": ", what)
                       : absl::StrCat(where, ".", field, ": ", what));
   };
-  if (!e.IsMap())
-    return fail("", "expected a map (a managedFields entry)");
+  if (!e.IsMap()) return fail("", "expected a map (a managedFields entry)");
   for (const MapEntry &f : e.map()) {
     if (std::find(std::begin(kEntryFields), std::end(kEntryFields), f.key) ==
         std::end(kEntryFields)) {
@@ -55,10 +54,8 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
                           "subresource"};
   for (int i = 0; i < 5; ++i) {
     const Value *v = e.map().Find(names[i]);
-    if (v == nullptr || v->IsNull())
-      continue;
-    if (!v->IsString())
-      return fail(names[i], "expected a string");
+    if (v == nullptr || v->IsNull()) continue;
+    if (!v->IsString()) return fail(names[i], "expected a string");
     strs[i] = v->AsString();
   }
   out.id = ManagerIdentity{strs[0], strs[1], strs[2], strs[4]};
@@ -72,44 +69,37 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
   }
   if (out.id.api_version.empty())
     return fail("apiVersion", "must not be empty");
-  if (strs[3].empty())
-    return fail("fieldsType", "missing (must be FieldsV1)");
+  if (strs[3].empty()) return fail("fieldsType", "missing (must be FieldsV1)");
   if (strs[3] != "FieldsV1") {
     return fail("fieldsType",
                 absl::StrCat("must be FieldsV1, got ", Quote(strs[3])));
   }
   if (const Value *t = e.map().Find("time"); t != nullptr && !t->IsNull()) {
-    if (!t->IsString())
-      return fail("time", "expected an RFC 3339 time");
+    if (!t->IsString()) return fail("time", "expected an RFC 3339 time");
     absl::StatusOr<absl::Time> parsed = ParseManagedTime(t->AsString());
-    if (!parsed.ok())
-      return fail("time", parsed.status().message());
+    if (!parsed.ok()) return fail("time", parsed.status().message());
     out.time = *parsed;
   }
   if (const Value *f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
     absl::StatusOr<Set> s = FieldsV1FromValue(*f);
-    if (!s.ok())
-      return fail("fieldsV1", s.status().message());
+    if (!s.ok()) return fail("fieldsV1", s.status().message());
     out.set = *std::move(s);
   }
   return out;
 }
 
-} // namespace
+}  // namespace
 
 std::string EncodeManagerIdentity(const ManagerIdentity &id) {
   std::string out = "{";
   auto field = [&](absl::string_view name, const std::string &v) {
-    if (v.empty())
-      return;
-    if (out.size() > 1)
-      out += ",";
+    if (v.empty()) return;
+    if (out.size() > 1) out += ",";
     absl::StrAppend(&out, Quote(name), ":", Quote(v));
   };
   field("manager", id.manager);
   field("operation", id.operation);
-  if (id.operation != "Apply")
-    field("apiVersion", id.api_version);
+  if (id.operation != "Apply") field("apiVersion", id.api_version);
   field("subresource", id.subresource);
   return out + "}";
 }
@@ -132,8 +122,7 @@ absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
 
 std::string DisplayManager(absl::string_view key) {
   absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
-  if (!id.ok())
-    return Quote(key);
+  if (!id.ok()) return Quote(key);
   std::string out = Quote(id->manager);
   if (!id->subresource.empty())
     absl::StrAppend(&out, " with subresource ", Quote(id->subresource));
@@ -148,18 +137,15 @@ const Value *FindManagedFields(const Value &object) {
 }
 
 bool IsManagedFieldsReset(const Value &list) {
-  if (!list.IsList())
-    return false;
-  if (list.list().empty())
-    return true;
+  if (!list.IsList()) return false;
+  if (list.list().empty()) return true;
   return list.list().size() == 1 && list.list()[0].IsMap() &&
          list.list()[0].map().empty();
 }
 
 absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
   ManagedState out;
-  if (list.IsNull())
-    return out;
+  if (list.IsNull()) return out;
   if (!list.IsList()) {
     return absl::InvalidArgumentError(
         ".metadata.managedFields: expected a list");
@@ -167,8 +153,7 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
   for (size_t i = 0; i < list.list().size(); ++i) {
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
     absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where);
-    if (!e.ok())
-      return e.status();
+    if (!e.ok()) return e.status();
     std::string key = EncodeManagerIdentity(e->id);
     if (out.fields.count(key) != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -176,16 +161,14 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
     }
     out.fields.emplace(key, VersionedSet(std::move(e->set), e->id.api_version,
                                          e->id.operation == "Apply"));
-    if (e->time)
-      out.times.emplace(key, *e->time);
+    if (e->time) out.times.emplace(key, *e->time);
   }
   return out;
 }
 
 absl::StatusOr<ManagedState> DecodeManagedFields(const Value &object) {
   const Value *list = FindManagedFields(object);
-  if (list == nullptr)
-    return ManagedState{};
+  if (list == nullptr) return ManagedState{};
   return DecodeManagedFieldsList(*list);
 }
 
@@ -203,10 +186,8 @@ Value EncodeManagedFields(const ManagedState &state) {
     Row row{id.ok() ? *id : ManagerIdentity{key, "", "", ""}, std::nullopt,
             &vs.set()};
     row.id.api_version = vs.api_version();
-    if (vs.applied())
-      row.id.operation = "Apply";
-    if (row.id.operation.empty())
-      row.id.operation = "Update";
+    if (vs.applied()) row.id.operation = "Apply";
+    if (row.id.operation.empty()) row.id.operation = "Update";
     if (auto t = state.times.find(key); t != state.times.end())
       row.time = t->second;
     rows.push_back(std::move(row));
@@ -217,10 +198,8 @@ Value EncodeManagedFields(const ManagedState &state) {
   std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
     if (a.id.operation != b.id.operation)
       return a.id.operation < b.id.operation;
-    if (seconds(a) != seconds(b))
-      return seconds(a) < seconds(b);
-    if (a.id.manager != b.id.manager)
-      return a.id.manager < b.id.manager;
+    if (seconds(a) != seconds(b)) return seconds(a) < seconds(b);
+    if (a.id.manager != b.id.manager) return a.id.manager < b.id.manager;
     if (a.id.api_version != b.id.api_version)
       return a.id.api_version < b.id.api_version;
     return a.id.subresource < b.id.subresource;
@@ -229,12 +208,10 @@ Value EncodeManagedFields(const ManagedState &state) {
   out.reserve(rows.size());
   for (const Row &r : rows) {
     Map m;
-    if (!r.id.manager.empty())
-      m.Append("manager", Value(r.id.manager));
+    if (!r.id.manager.empty()) m.Append("manager", Value(r.id.manager));
     m.Append("operation", Value(r.id.operation));
     m.Append("apiVersion", Value(r.id.api_version));
-    if (r.time)
-      m.Append("time", Value(FormatManagedTime(*r.time)));
+    if (r.time) m.Append("time", Value(FormatManagedTime(*r.time)));
     m.Append("fieldsType", Value("FieldsV1"));
     m.Append("fieldsV1", FieldsV1ToValue(*r.set));
     if (!r.id.subresource.empty())
@@ -245,12 +222,10 @@ Value EncodeManagedFields(const ManagedState &state) {
 }
 
 void SetObjectManagedFields(Value *object, const ManagedState &state) {
-  if (!object->IsMap())
-    *object = Value::MakeMap();
+  if (!object->IsMap()) *object = Value::MakeMap();
   Value *meta = object->map().Find("metadata");
   if (state.empty()) {
-    if (meta != nullptr && meta->IsMap())
-      meta->map().Erase("managedFields");
+    if (meta != nullptr && meta->IsMap()) meta->map().Erase("managedFields");
     return;
   }
   if (meta == nullptr || !meta->IsMap()) {
@@ -267,8 +242,7 @@ Value StripManagedFields(Value object) {
         meta_view->map().Find("managedFields") != nullptr) {
       Value *meta = object.map().Find("metadata");
       meta->map().Erase("managedFields");
-      if (meta->map().empty())
-        object.map().Erase("metadata");
+      if (meta->map().empty()) object.map().Erase("metadata");
     }
   }
   return object;
@@ -295,18 +269,15 @@ std::string KubernetesConflictMessage(const Conflicts &conflicts) {
                         DisplayManager(c.manager), ": ", PathString(c.path));
   }
   std::map<std::string, std::vector<const Path *>> by;
-  for (const Conflict &c : conflicts.list())
-    by[c.manager].push_back(&c.path);
+  for (const Conflict &c : conflicts.list()) by[c.manager].push_back(&c.path);
   std::string msg;
   for (const auto &[m, paths] : by) {
-    if (!msg.empty())
-      msg += "\n";
+    if (!msg.empty()) msg += "\n";
     absl::StrAppend(&msg, "conflicts with ", DisplayManager(m), ":");
-    for (const Path *p : paths)
-      absl::StrAppend(&msg, "\n- ", PathString(*p));
+    for (const Path *p : paths) absl::StrAppend(&msg, "\n- ", PathString(*p));
   }
   return absl::StrCat("Apply failed with ", conflicts.size(),
                       " conflicts: ", msg);
 }
 
-} // namespace smdx
+}  // namespace smdx

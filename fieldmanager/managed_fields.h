@@ -38,8 +38,8 @@ inline constexpr size_t kMaxManagerNameLength = 128;
 
 struct ManagerIdentity {
   std::string manager;
-  std::string operation;   // "Apply" or "Update"
-  std::string api_version; // only part of the identity for Update
+  std::string operation;    // "Apply" or "Update"
+  std::string api_version;  // only part of the identity for Update
   std::string subresource;
 };
 
@@ -98,6 +98,6 @@ absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s);
 // conflict with \"kubectl\": .spec.replicas").
 std::string KubernetesConflictMessage(const Conflicts &conflicts);
 
-} // namespace smdx
+}  // namespace smdx
 
-#endif // SMDX_FIELDMANAGER_MANAGED_FIELDS_H_
+#endif  // SMDX_FIELDMANAGER_MANAGED_FIELDS_H_

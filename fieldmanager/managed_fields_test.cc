@@ -1,8 +1,8 @@
 #include "fieldmanager/managed_fields.h"
 
 #include "fieldpath/fields_v1.h"
-#include "testing/test_util.h"
 #include "gtest/gtest.h"
+#include "testing/test_util.h"
 
 namespace smdx {
 namespace {
@@ -40,7 +40,7 @@ TEST(ManagedFieldsTest, DecodesEntriesByIdentity) {
   EXPECT_EQ(SerializeFieldsV1(m->fields.at(apply).set()),
             R"({"f:spec":{"f:replicas":{}}})");
   EXPECT_EQ(FormatManagedTime(m->times.at(apply)), "2026-01-02T03:04:05Z");
-  EXPECT_EQ(m->times.count(update), 0u); // no time: none invented
+  EXPECT_EQ(m->times.count(update), 0u);  // no time: none invented
   EXPECT_EQ(DisplayManager(update),
             R"("kubectl" with subresource "status" using apps/v1)");
 }
@@ -95,8 +95,7 @@ TEST(ManagedFieldsTest, EncodesInTheApiserversOrder) {
     Set set;
     set.Insert({PathElement::Field("spec")});
     s.fields[key] = VersionedSet(set, id.api_version, applied);
-    if (time != nullptr)
-      s.times[key] = *ParseManagedTime(time);
+    if (time != nullptr) s.times[key] = *ParseManagedTime(time);
   };
   add({"zed", "Update", "v1", ""}, "2026-01-01T00:00:01Z", false);
   add({"amy", "Update", "v1", ""}, "2026-01-01T00:00:02+01:00", false);
@@ -134,5 +133,5 @@ TEST(ManagedFieldsTest, ResetForms) {
   EXPECT_FALSE(IsManagedFieldsReset(Yaml("null")));
 }
 
-} // namespace
-} // namespace smdx
+}  // namespace
+}  // namespace smdx

@@ -38,7 +38,7 @@ std::string Field(const smdx::Value &object, const char *name) {
   return v != nullptr && v->IsString() ? v->AsString() : "";
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 3) {
