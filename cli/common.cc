@@ -11,17 +11,17 @@
 
 namespace smdx::cli {
 
-absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
+absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                  size_t start) {
-  static const char *const kValueFlags[] = {
+  static const char* const kValueFlags[] = {
       "schema", "type",   "manager",     "field-manager", "live", "lhs",
       "rhs",    "filter", "subresource", "now",           "color"};
-  static const char *const kBoolFlags[] = {"force", "force-conflicts",
+  static const char* const kBoolFlags[] = {"force", "force-conflicts",
                                            "json",  "server-side",
                                            "apply", "no-defaults"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
-    const std::string &a = args[i];
+    const std::string& a = args[i];
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
       f.positional.push_back(a);
       continue;
@@ -34,13 +34,13 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
       has_value = true;
     }
     bool known = false;
-    for (const char *b : kBoolFlags) {
+    for (const char* b : kBoolFlags) {
       if (name == b) {
         f.bools[name] = !has_value || value == "true";
         known = true;
       }
     }
-    for (const char *v : kValueFlags) {
+    for (const char* v : kValueFlags) {
       if (name != v) continue;
       known = true;
       if (!has_value) {
@@ -60,7 +60,7 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
   return f;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string &path) {
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
@@ -69,7 +69,7 @@ absl::StatusOr<std::string> ReadFile(const std::string &path) {
   return ss.str();
 }
 
-absl::StatusOr<Value> ReadObject(const std::string &path) {
+absl::StatusOr<Value> ReadObject(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<Value> v = ParseYamlOrJson(*text);
@@ -84,7 +84,7 @@ absl::StatusOr<Value> ReadObject(const std::string &path) {
 // embedded Kubernetes schema. `default_type` names the type when the file
 // makes it obvious.
 absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
-    const Flags &f, std::string *default_type) {
+    const Flags& f, std::string* default_type) {
   default_type->clear();
   auto it = f.values.find("schema");
   if (it == f.values.end()) return KubernetesSchema();
@@ -99,7 +99,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
   return s;
 }
 
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags &f) {
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
   std::string ignored;
   return LoadSchema(f, &ignored);
 }
@@ -107,15 +107,15 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags &f) {
 namespace {
 
 // For a CRD --schema: the version's type for the object's apiVersion.
-absl::StatusOr<Type> CrdType(const std::string &file,
-                             const std::string &api_version) {
+absl::StatusOr<Type> CrdType(const std::string& file,
+                             const std::string& api_version) {
   absl::StatusOr<std::string> text = ReadFile(file);
   if (!text.ok()) return text.status();
   absl::StatusOr<Value> doc = ParseYamlOrJson(*text);
   if (!doc.ok()) return doc.status();
   absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
   if (!versions.ok()) return versions.status();
-  for (const CrdVersionSchema &v : *versions) {
+  for (const CrdVersionSchema& v : *versions) {
     if (v.api_version == api_version) return Type::Named(v.schema, v.type_name);
   }
   return absl::NotFoundError(absl::StrCat(
@@ -126,7 +126,7 @@ absl::StatusOr<Type> CrdType(const std::string &file,
 
 // The type of `object`: --type, else the one the schema file names, else
 // its apiVersion/kind in the schema.
-absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
+absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
   std::string default_type;
   absl::StatusOr<std::shared_ptr<const Schema>> schema =
       LoadSchema(f, &default_type);
@@ -135,10 +135,10 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
     return Type::Named(*schema, it->second);
   }
   if (!default_type.empty()) return Type::Named(*schema, default_type);
-  const Value *av = object != nullptr && object->IsMap()
+  const Value* av = object != nullptr && object->IsMap()
                         ? object->map().Find("apiVersion")
                         : nullptr;
-  const Value *kind = object != nullptr && object->IsMap()
+  const Value* kind = object != nullptr && object->IsMap()
                           ? object->map().Find("kind")
                           : nullptr;
   if (av == nullptr || kind == nullptr || !av->IsString() ||
@@ -162,7 +162,7 @@ absl::StatusOr<Type> ResolveType(const Flags &f, const Value *object) {
   return Type::Named(*schema, *name);
 }
 
-int Fail(std::ostream &err, const absl::Status &st) {
+int Fail(std::ostream& err, const absl::Status& st) {
   err << "error: " << st.message() << "\n";
   return 1;
 }

@@ -22,12 +22,12 @@ struct Flags {
   std::map<std::string, bool> bools;
   std::vector<std::string> positional;
 
-  bool Bool(const std::string &name) const {
+  bool Bool(const std::string& name) const {
     auto it = bools.find(name);
     return it != bools.end() && it->second;
   }
   // The value of --name, or `def`.
-  std::string Get(const std::string &name, const std::string &def = "") const {
+  std::string Get(const std::string& name, const std::string& def = "") const {
     auto it = values.find(name);
     return it == values.end() ? def : it->second;
   }
@@ -35,26 +35,26 @@ struct Flags {
 
 // Parses `args` from index `start`: --name VALUE, --name=VALUE, --bool.
 // --field-manager is --manager and --force-conflicts is --force.
-absl::StatusOr<Flags> ParseFlags(const std::vector<std::string> &args,
+absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                  size_t start);
 
-absl::StatusOr<std::string> ReadFile(const std::string &path);
+absl::StatusOr<std::string> ReadFile(const std::string& path);
 // A YAML or JSON document; errors name the file.
-absl::StatusOr<smdx::Value> ReadObject(const std::string &path);
+absl::StatusOr<smdx::Value> ReadObject(const std::string& path);
 
 // The --schema file (any format LoadAnySchema detects), or the embedded
 // Kubernetes schema. `default_type` names the type when the file makes it
 // obvious (a single-type document).
 absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
-    const Flags &f, std::string *default_type);
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags &f);
+    const Flags& f, std::string* default_type);
+absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f);
 
 // The type of `object`: --type, else the one the schema file names, else
 // its apiVersion/kind in the schema (for a CRD, the version's schema).
-absl::StatusOr<Type> ResolveType(const Flags &f, const smdx::Value *object);
+absl::StatusOr<Type> ResolveType(const Flags& f, const smdx::Value* object);
 
 // Prints "error: MESSAGE" and returns 1.
-int Fail(std::ostream &err, const absl::Status &st);
+int Fail(std::ostream& err, const absl::Status& st);
 
 }  // namespace smdx::cli
 

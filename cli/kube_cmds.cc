@@ -18,8 +18,8 @@ namespace smdx::cli {
 
 namespace {
 
-std::string StringAt(const Value &m, absl::string_view k) {
-  const Value *v = m.IsMap() ? m.map().Find(k) : nullptr;
+std::string StringAt(const Value& m, absl::string_view k) {
+  const Value* v = m.IsMap() ? m.map().Find(k) : nullptr;
   return v != nullptr && v->IsString() ? v->AsString() : std::string();
 }
 
@@ -34,8 +34,8 @@ struct Request {
 };
 
 absl::StatusOr<std::unique_ptr<Request>> Prepare(
-    const Flags &f, const std::string *live_path,
-    const std::string &config_path) {
+    const Flags& f, const std::string* live_path,
+    const std::string& config_path) {
   auto req = std::make_unique<Request>();
   absl::StatusOr<Value> config = ReadObject(config_path);
   if (!config.ok()) return config.status();
@@ -46,7 +46,7 @@ absl::StatusOr<std::unique_ptr<Request>> Prepare(
     req->live = *std::move(live);
   }
   // The resource is the live object's; without one, the configuration's.
-  const Value &target = req->live.IsMap() ? req->live : req->config;
+  const Value& target = req->live.IsMap() ? req->live : req->config;
   FieldManagerOptions opts;
   opts.api_version = StringAt(target, "apiVersion");
   opts.kind = StringAt(target, "kind");
@@ -76,7 +76,7 @@ absl::StatusOr<std::unique_ptr<Request>> Prepare(
 }
 
 // Prints a failed operation; returns the exit status (2: conflicts).
-int ReportFailure(const FieldManagerResult &r, std::ostream &err) {
+int ReportFailure(const FieldManagerResult& r, std::ostream& err) {
   if (r.kind == ErrorKind::kConflict) {
     err << "error: " << KubernetesConflictMessage(r.conflicts) << "\n"
         << "The fields above have other managers. To resolve this, either:\n"
@@ -92,14 +92,14 @@ int ReportFailure(const FieldManagerResult &r, std::ostream &err) {
   return 1;
 }
 
-std::string ManagerFlag(const Flags &f, bool apply) {
+std::string ManagerFlag(const Flags& f, bool apply) {
   // kubectl's default field manager for server-side apply.
   return f.Get("manager", apply ? "kubectl" : "");
 }
 
 }  // namespace
 
-int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err) {
+int CmdApply(const Flags& f, bool apply, std::ostream& out, std::ostream& err) {
   if (f.positional.size() != 1) {
     return Fail(err, absl::InvalidArgumentError(
                          apply ? "apply takes one CONFIG file"
@@ -114,11 +114,12 @@ int CmdApply(const Flags &f, bool apply, std::ostream &out, std::ostream &err) {
   absl::StatusOr<std::unique_ptr<Request>> req =
       Prepare(f, live_path.empty() ? nullptr : &live_path, f.positional[0]);
   if (!req.ok()) return Fail(err, req.status());
-  const Request &q = **req;
+  const Request& q = **req;
   FieldManagerResult r =
       apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
             : q.fm->Update(q.live, q.config, manager);
   if (!r.ok()) return ReportFailure(r, err);
+  for (const std::string& w : r.warnings) err << "warning: " << w << "\n";
   out << ToYaml(r.object);
   return 0;
 }
@@ -127,20 +128,20 @@ namespace {
 
 // The managers' display names: the manager name, with the operation when
 // the same name has entries of both kinds, and the subresource.
-std::map<std::string, std::string> ManagerLabels(const ManagedFields &a,
-                                                 const ManagedFields &b) {
+std::map<std::string, std::string> ManagerLabels(const ManagedFields& a,
+                                                 const ManagedFields& b) {
   std::map<std::string, ManagerIdentity> ids;
-  for (const ManagedFields *m : {&a, &b}) {
-    for (const auto &[key, vs] : *m) {
+  for (const ManagedFields* m : {&a, &b}) {
+    for (const auto& [key, vs] : *m) {
       absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
       ids[key] = id.ok() ? *id : ManagerIdentity{key, "", "", ""};
       if (id.ok()) ids[key].api_version = vs.api_version();
     }
   }
   std::map<std::string, int> name_count;
-  for (const auto &[key, id] : ids) name_count[id.manager]++;
+  for (const auto& [key, id] : ids) name_count[id.manager]++;
   std::map<std::string, std::string> labels;
-  for (const auto &[key, id] : ids) {
+  for (const auto& [key, id] : ids) {
     std::string label = id.manager;
     if (!id.subresource.empty()) absl::StrAppend(&label, "/", id.subresource);
     if (name_count[id.manager] > 1)
@@ -150,15 +151,15 @@ std::map<std::string, std::string> ManagerLabels(const ManagedFields &a,
   return labels;
 }
 
-bool UseColor(const Flags &f, const std::ostream &out) {
+bool UseColor(const Flags& f, const std::ostream& out) {
   std::string mode = f.Get("color", "auto");
   if (mode == "always") return true;
   if (mode == "never") return false;
   return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
 }
 
-std::string ObjectName(const Value &obj) {
-  const Value *meta = obj.IsMap() ? obj.map().Find("metadata") : nullptr;
+std::string ObjectName(const Value& obj) {
+  const Value* meta = obj.IsMap() ? obj.map().Find("metadata") : nullptr;
   std::string ns = meta != nullptr ? StringAt(*meta, "namespace") : "";
   std::string name = meta != nullptr ? StringAt(*meta, "name") : "";
   std::vector<std::string> parts = {StringAt(obj, "apiVersion"),
@@ -170,13 +171,13 @@ std::string ObjectName(const Value &obj) {
 
 // The identity keys of `state` in managedFields order (appliers first, then
 // by time).
-std::vector<std::string> OrderedKeys(const ManagedState &state) {
+std::vector<std::string> OrderedKeys(const ManagedState& state) {
   std::vector<std::string> keys;
   Value list = EncodeManagedFields(state);
-  for (const Value &e : list.list()) {
+  for (const Value& e : list.list()) {
     ManagerIdentity id;
-    for (const auto &[field, out] :
-         {std::pair<const char *, std::string *>{"manager", &id.manager},
+    for (const auto& [field, out] :
+         {std::pair<const char*, std::string*>{"manager", &id.manager},
           {"operation", &id.operation},
           {"apiVersion", &id.api_version},
           {"subresource", &id.subresource}}) {
@@ -193,7 +194,7 @@ std::string Plural(size_t n, absl::string_view word) {
 
 }  // namespace
 
-int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
+int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.size() != 2) {
     err << "error: diff takes LIVE and CONFIG files\n";
     return 2;
@@ -205,7 +206,7 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
     Fail(err, req.status());
     return 2;
   }
-  const Request &q = **req;
+  const Request& q = **req;
   const bool color = UseColor(f, out);
   FieldManagerResult r =
       q.fm->Apply(q.live, q.config, manager, f.Bool("force"));
@@ -213,7 +214,7 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
     out << (color ? "\033[1;31m" : "") << "conflicts"
         << (color ? "\033[0m" : "")
         << " (the apply would fail; --force-conflicts takes the fields):\n";
-    for (const Conflict &c : r.conflicts.list()) {
+    for (const Conflict& c : r.conflicts.list()) {
       out << "  " << PathString(c.path) << "  owned by "
           << DisplayManager(c.manager) << "\n";
     }
@@ -241,32 +242,32 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
   out << text;
 
   // Ownership: what each manager gains and loses.
-  const ManagedFields &was = before->fields;
-  const ManagedFields &now = r.managed.fields;
+  const ManagedFields& was = before->fields;
+  const ManagedFields& now = r.managed.fields;
   std::map<std::string, std::string> labels = ManagerLabels(was, now);
   // The applier first, then the others in managedFields order.
   std::vector<std::string> keys = {EncodeManagerIdentity(
       ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
                       f.Get("subresource")})};
-  for (const ManagedState *m : {&r.managed, &*before}) {
-    for (const std::string &k : OrderedKeys(*m)) {
+  for (const ManagedState* m : {&r.managed, &*before}) {
+    for (const std::string& k : OrderedKeys(*m)) {
       if (std::find(keys.begin(), keys.end(), k) == keys.end())
         keys.push_back(k);
     }
   }
   std::string own;
   static const Set kEmpty;
-  for (const std::string &key : keys) {
-    const Set &a = was.count(key) != 0 ? was.at(key).set() : kEmpty;
-    const Set &b = now.count(key) != 0 ? now.at(key).set() : kEmpty;
+  for (const std::string& key : keys) {
+    const Set& a = was.count(key) != 0 ? was.at(key).set() : kEmpty;
+    const Set& b = now.count(key) != 0 ? now.at(key).set() : kEmpty;
     Set gained = b.Difference(a), lost = a.Difference(b);
     if (gained.Empty() && lost.Empty()) continue;
     if (!gained.Empty()) {
       absl::StrAppend(&own, "  ", labels[key], " gains ",
                       Plural(gained.Size(), "field"), ":\n");
-      gained.Iterate([&](const Path &p) {
+      gained.Iterate([&](const Path& p) {
         std::vector<std::string> from, with;
-        for (const auto &[other, vs] : was) {
+        for (const auto& [other, vs] : was) {
           if (other == key || !vs.set().Has(p)) continue;
           bool keeps = now.count(other) != 0 && now.at(other).set().Has(p);
           (keeps ? with : from).push_back(labels[other]);
@@ -284,7 +285,7 @@ int CmdDiff(const Flags &f, std::ostream &out, std::ostream &err) {
     if (!lost.Empty()) {
       absl::StrAppend(&own, "  ", labels[key], " loses ",
                       Plural(lost.Size(), "field"), ":\n");
-      lost.Iterate([&](const Path &p) {
+      lost.Iterate([&](const Path& p) {
         absl::StrAppend(&own, "    ", PathString(p), "\n");
       });
     }
@@ -304,7 +305,7 @@ namespace {
 // field the line shows (or the atomic list or map it lies in).
 class Blamer {
  public:
-  Blamer(const Type &type, const ManagedFields &managers,
+  Blamer(const Type& type, const ManagedFields& managers,
          std::map<std::string, std::string> labels)
       : type_(type), managers_(managers), labels_(std::move(labels)) {}
 
@@ -313,22 +314,22 @@ class Blamer {
     std::string text;
   };
 
-  std::vector<Line> Render(const Value &object) {
+  std::vector<Line> Render(const Value& object) {
     Path path;
     Node(type_.root(), object, &path, 0, /*inherited=*/"", "");
     return std::move(lines_);
   }
 
  private:
-  std::string OwnersOf(const Path &p) const {
+  std::string OwnersOf(const Path& p) const {
     std::vector<std::string> names;
-    for (const auto &[key, vs] : managers_) {
+    for (const auto& [key, vs] : managers_) {
       if (vs.set().Has(p)) names.push_back(labels_.at(key));
     }
     return absl::StrJoin(names, ", ");
   }
 
-  static std::string Scalar(const Value &v) {
+  static std::string Scalar(const Value& v) {
     std::string y = ToYaml(v);
     while (!y.empty() && y.back() == '\n') y.pop_back();
     // Block scalars span lines; one line of JSON (valid YAML) keeps the
@@ -339,20 +340,20 @@ class Blamer {
 
   // The owners of a line: an atomic container's owners cover what lies in
   // it.
-  std::string Owners(const Path &p, const std::string &inherited) const {
+  std::string Owners(const Path& p, const std::string& inherited) const {
     return inherited.empty() ? OwnersOf(p) : inherited;
   }
 
-  void Emit(std::string owners, int indent, const std::string &prefix,
-            const std::string &text) {
+  void Emit(std::string owners, int indent, const std::string& prefix,
+            const std::string& text) {
     lines_.push_back(
         Line{std::move(owners), std::string(indent, ' ') + prefix + text});
   }
 
   // Writes the entries of map `v` (of type `atom`) at `indent`; the first
   // line gets `first_prefix` ("- " for a list item) and `first_owners`.
-  void Node(const Atom *atom, const Value &v, Path *path, int indent,
-            const std::string &inherited, const std::string &first_prefix) {
+  void Node(const Atom* atom, const Value& v, Path* path, int indent,
+            const std::string& inherited, const std::string& first_prefix) {
     internal::Narrowed n =
         atom != nullptr
             ? internal::Narrow(atom, &v)
@@ -362,8 +363,8 @@ class Blamer {
       std::string inner = inherited;
       if (atomic && inner.empty()) inner = OwnersOf(*path);
       bool first = true;
-      for (const MapEntry &e : v.map()) {
-        const Atom *child = n.kind == internal::Narrowed::kMap
+      for (const MapEntry& e : v.map()) {
+        const Atom* child = n.kind == internal::Narrowed::kMap
                                 ? n.atom->map->EntryAtom(e.key)
                                 : nullptr;
         path->push_back(PathElement::Field(e.key));
@@ -388,9 +389,9 @@ class Blamer {
     Emit(Owners(*path, inherited), indent, first_prefix, Scalar(v));
   }
 
-  void Entry(const Atom *atom, const std::string &key, const Value &v,
-             Path *path, int indent, const std::string &prefix,
-             const std::string &owners, const std::string &inherited) {
+  void Entry(const Atom* atom, const std::string& key, const Value& v,
+             Path* path, int indent, const std::string& prefix,
+             const std::string& owners, const std::string& inherited) {
     std::string k = Scalar(Value(key));
     if (v.IsMap() && !v.map().empty()) {
       Emit(owners, indent, prefix, k + ":");
@@ -410,8 +411,8 @@ class Blamer {
                                    : Scalar(v)));
   }
 
-  void List(const Atom *atom, const Value &v, Path *path, int indent,
-            const std::string &inherited) {
+  void List(const Atom* atom, const Value& v, Path* path, int indent,
+            const std::string& inherited) {
     internal::Narrowed n =
         atom != nullptr
             ? internal::Narrow(atom, &v)
@@ -421,9 +422,9 @@ class Blamer {
     if (typed && n.atom->IsAtomicList() && inner.empty())
       inner = OwnersOf(*path);
     if (!typed && inner.empty()) inner = OwnersOf(*path);
-    const Atom *elem = typed ? n.atom->list->element_type.resolved : nullptr;
+    const Atom* elem = typed ? n.atom->list->element_type.resolved : nullptr;
     for (size_t i = 0; i < v.list().size(); ++i) {
-      const Value &item = v.list()[i];
+      const Value& item = v.list()[i];
       PathElement pe = PathElement::Index(static_cast<int64_t>(i));
       if (typed && !n.atom->IsAtomicList()) {
         absl::StatusOr<PathElement> e =
@@ -446,15 +447,15 @@ class Blamer {
     }
   }
 
-  const Type &type_;
-  const ManagedFields &managers_;
+  const Type& type_;
+  const ManagedFields& managers_;
   std::map<std::string, std::string> labels_;
   std::vector<Line> lines_;
 };
 
 }  // namespace
 
-int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
+int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.size() != 1) {
     err << "error: blame takes one LIVE file\n";
     return 2;
@@ -478,9 +479,9 @@ int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
   if (state->fields.empty())
     out << "  (none: the object has no managedFields)\n";
   size_t width = 0;
-  for (const auto &[key, label] : labels) width = std::max(width, label.size());
-  for (const std::string &key : OrderedKeys(*state)) {
-    const VersionedSet &vs = state->fields.at(key);
+  for (const auto& [key, label] : labels) width = std::max(width, label.size());
+  for (const std::string& key : OrderedKeys(*state)) {
+    const VersionedSet& vs = state->fields.at(key);
     std::string op = vs.applied() ? "Apply" : "Update";
     std::string time = "-";
     if (auto t = state->times.find(key); t != state->times.end())
@@ -494,9 +495,9 @@ int CmdBlame(const Flags &f, std::ostream &out, std::ostream &err) {
   std::vector<Blamer::Line> lines =
       Blamer(*type, state->fields, labels).Render(body);
   size_t col = 0;
-  for (const Blamer::Line &l : lines) col = std::max(col, l.owners.size());
+  for (const Blamer::Line& l : lines) col = std::max(col, l.owners.size());
   col = std::min<size_t>(col, 40);
-  for (const Blamer::Line &l : lines) {
+  for (const Blamer::Line& l : lines) {
     std::string owners = l.owners;
     if (owners.size() < col) owners += std::string(col - owners.size(), ' ');
     out << owners << " | " << l.text << "\n";

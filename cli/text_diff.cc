@@ -29,9 +29,9 @@ std::vector<absl::string_view> Lines(absl::string_view text) {
 
 // Myers' O(ND) shortest edit script between a[lo_a, hi_a) and b[lo_b, hi_b);
 // false when it needs more than kMaxEdits edits.
-bool Myers(const std::vector<absl::string_view> &a,
-           const std::vector<absl::string_view> &b, int lo_a, int hi_a,
-           int lo_b, int hi_b, std::vector<Edit> *out) {
+bool Myers(const std::vector<absl::string_view>& a,
+           const std::vector<absl::string_view>& b, int lo_a, int hi_a,
+           int lo_b, int hi_b, std::vector<Edit>* out) {
   const int n = hi_a - lo_a, m = hi_b - lo_b;
   const int max = std::min(n + m, kMaxEdits);
   const int offset = max + 1;
@@ -61,7 +61,7 @@ bool Myers(const std::vector<absl::string_view> &a,
   std::vector<Edit> rev;
   int x = n, y = m;
   for (int d = found; d > 0; --d) {
-    const std::vector<int> &pv = trace[d];
+    const std::vector<int>& pv = trace[d];
     int k = x - y;
     int prev_k =
         (k == -d || (k != d && pv[offset + k - 1] < pv[offset + k + 1]))
@@ -91,8 +91,8 @@ bool Myers(const std::vector<absl::string_view> &a,
   return true;
 }
 
-std::vector<Edit> Diff(const std::vector<absl::string_view> &a,
-                       const std::vector<absl::string_view> &b) {
+std::vector<Edit> Diff(const std::vector<absl::string_view>& a,
+                       const std::vector<absl::string_view>& b) {
   int pre = 0;
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
   while (pre < na && pre < nb && a[pre] == b[pre]) ++pre;
@@ -116,13 +116,13 @@ std::vector<Edit> Diff(const std::vector<absl::string_view> &a,
 }  // namespace
 
 std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
-                        const UnifiedDiffOptions &opts) {
+                        const UnifiedDiffOptions& opts) {
   std::vector<absl::string_view> a = Lines(old_text), b = Lines(new_text);
   std::vector<Edit> edits = Diff(a, b);
   const bool any = std::any_of(edits.begin(), edits.end(),
-                               [](const Edit &e) { return e.op != Op::kKeep; });
+                               [](const Edit& e) { return e.op != Op::kKeep; });
   if (!any) return "";
-  auto paint = [&](const char *code, absl::string_view s) {
+  auto paint = [&](const char* code, absl::string_view s) {
     return opts.color ? absl::StrCat("\033[", code, "m", s, "\033[0m")
                       : std::string(s);
   };
@@ -170,7 +170,7 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
                                  new_start + 1, ",", new_count, " @@")),
         "\n");
     for (int j = start; j < end; ++j) {
-      const Edit &e = edits[j];
+      const Edit& e = edits[j];
       switch (e.op) {
         case Op::kKeep:
           absl::StrAppend(&out, " ", a[e.old_line], "\n");

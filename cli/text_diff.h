@@ -23,7 +23,7 @@ struct UnifiedDiffOptions {
 // few thousand changed lines; beyond that the differing middle is shown as
 // removed and added whole.
 std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
-                        const UnifiedDiffOptions &opts = {});
+                        const UnifiedDiffOptions& opts = {});
 
 }  // namespace smdx::cli
 

@@ -13,8 +13,8 @@ class WallClock : public Clock {
 
 }  // namespace
 
-const Clock &SystemClock() {
-  static const WallClock *const clock = new WallClock();
+const Clock& SystemClock() {
+  static const WallClock* const clock = new WallClock();
   return *clock;
 }
 

@@ -28,7 +28,7 @@ class Clock {
 };
 
 // The system's wall clock.
-const Clock &SystemClock();
+const Clock& SystemClock();
 
 // A clock that says what it is told; Set and Advance may race with Now.
 class ManualClock : public Clock {

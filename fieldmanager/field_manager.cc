@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "fieldmanager/last_applied.h"
 
 namespace smdx {
@@ -19,23 +20,23 @@ constexpr absl::string_view kUnknownManager = "unknown";
 constexpr absl::string_view kCurrentOperation = "current-operation";
 constexpr absl::string_view kKubectl = "kubectl";
 
-const Value *Get(const Value &m, absl::string_view k) {
+const Value* Get(const Value& m, absl::string_view k) {
   return m.IsMap() ? m.map().Find(k) : nullptr;
 }
 
-std::string StringAt(const Value &m, absl::string_view k) {
-  const Value *v = Get(m, k);
+std::string StringAt(const Value& m, absl::string_view k) {
+  const Value* v = Get(m, k);
   return v != nullptr && v->IsString() ? v->AsString() : std::string();
 }
 
-bool HasUid(const Value &object) {
-  const Value *meta = Get(object, "metadata");
+bool HasUid(const Value& object) {
+  const Value* meta = Get(object, "metadata");
   return meta != nullptr && !StringAt(*meta, "uid").empty();
 }
 
 // Go prints a GroupVersionKind as "group/version, Kind=kind" ("/v1, Kind=Pod"
 // for the core group).
-std::string GvkString(const std::string &api_version, const std::string &kind) {
+std::string GvkString(const std::string& api_version, const std::string& kind) {
   std::string gv = api_version.find('/') == std::string::npos
                        ? absl::StrCat("/", api_version)
                        : api_version;
@@ -45,13 +46,13 @@ std::string GvkString(const std::string &api_version, const std::string &kind) {
 // The paths StripUntracked removes from the operating manager: the fields
 // the server sets or that identify the object. Exactly these paths, not what
 // lies below them (labels and annotations stay owned).
-const Set &UntrackedFields() {
-  static const Set *const set = [] {
-    auto *s = new Set();
+const Set& UntrackedFields() {
+  static const Set* const set = [] {
+    auto* s = new Set();
     s->Insert({PathElement::Field("apiVersion")});
     s->Insert({PathElement::Field("kind")});
     s->Insert({PathElement::Field("metadata")});
-    for (const char *f :
+    for (const char* f :
          {"name", "namespace", "creationTimestamp", "selfLink", "uid",
           "clusterName", "generation", "managedFields", "resourceVersion"}) {
       s->Insert({PathElement::Field("metadata"), PathElement::Field(f)});
@@ -62,11 +63,55 @@ const Set &UntrackedFields() {
 }
 
 // Times of managers that no longer own anything are dropped.
-void DropStaleTimes(ManagedState *state) {
+void DropStaleTimes(ManagedState* state) {
   for (auto it = state->times.begin(); it != state->times.end();) {
     it = state->fields.count(it->first) == 0 ? state->times.erase(it)
                                              : std::next(it);
   }
+}
+
+// The apiserver's checks of a request's fieldManager (metav1 validation of
+// PatchOptions and UpdateOptions), as an error message or "".
+std::string CheckManagerName(absl::string_view name, bool apply) {
+  if (apply && name.empty())
+    return "fieldManager: Required value: is required for apply patch";
+  if (name.size() > kMaxManagerNameLength) {
+    return absl::StrCat("fieldManager: Too long: must have at most ",
+                        kMaxManagerNameLength, " bytes");
+  }
+  // Go's unicode.IsPrint: no control or format characters, no spaces but
+  // the ASCII one, and valid UTF-8.
+  for (size_t i = 0; i < name.size();) {
+    unsigned char c = static_cast<unsigned char>(name[i]);
+    uint32_t cp = c;
+    size_t len = 1;
+    if (c >= 0x80) {
+      len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+      if (len == 0 || i + len > name.size()) cp = 0xFFFD;
+      for (size_t k = 1; len != 0 && k < len && cp != 0xFFFD; ++k) {
+        unsigned char cc = static_cast<unsigned char>(name[i + k]);
+        if ((cc & 0xC0) != 0x80) cp = 0xFFFD;
+      }
+      if (cp != 0xFFFD) {
+        cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        for (size_t k = 1; k < len; ++k)
+          cp = (cp << 6) | (static_cast<unsigned char>(name[i + k]) & 0x3F);
+      }
+      if (len == 0) len = 1;
+    }
+    bool bad = cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD ||
+               cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200F) ||
+               (cp >= 0x2028 && cp <= 0x202F) ||
+               (cp >= 0x205F && cp <= 0x2064) || cp == 0x3000 || cp == 0xFEFF ||
+               cp == 0xFFFD || (cp >= 0xD800 && cp <= 0xDFFF);
+    if (bad) {
+      return absl::StrCat("fieldManager: Invalid value: ",
+                          absl::StrFormat("invalid character U+%04X", cp),
+                          " (at position ", i, ")");
+    }
+    i += len;
+  }
+  return "";
 }
 
 FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
@@ -110,7 +155,7 @@ absl::StatusOr<FieldManager> FieldManager::Create(Type type,
 }
 
 absl::Time FieldManager::Now() const {
-  const Clock &clock = opts_.clock != nullptr ? *opts_.clock : SystemClock();
+  const Clock& clock = opts_.clock != nullptr ? *opts_.clock : SystemClock();
   // managedFields keep whole seconds.
   return absl::FromUnixSeconds(absl::ToUnixSeconds(clock.Now()));
 }
@@ -121,8 +166,8 @@ std::string FieldManager::Identity(absl::string_view name, bool apply) const {
                       opts_.api_version, opts_.subresource});
 }
 
-void FieldManager::StripUntracked(ManagedFields *fields,
-                                  const std::string &key) const {
+void FieldManager::StripUntracked(ManagedFields* fields,
+                                  const std::string& key) const {
   auto it = fields->find(key);
   if (it == fields->end()) return;
   Set rest = it->second.set().Difference(UntrackedFields());
@@ -140,32 +185,32 @@ void FieldManager::StripUntracked(ManagedFields *fields,
 // merged, and then becomes the bucket. This is the apiserver's algorithm,
 // quirks included: an existing bucket that sorts after another entry of its
 // version is merged into itself and dropped.
-void FieldManager::CapUpdateManagers(ManagedState *state) const {
+void FieldManager::CapUpdateManagers(ManagedState* state) const {
   std::vector<std::string> updaters;
-  for (const auto &[key, vs] : state->fields) {
+  for (const auto& [key, vs] : state->fields) {
     if (!vs.applied()) updaters.push_back(key);
   }
   const size_t cap = static_cast<size_t>(opts_.max_update_managers);
   if (updaters.size() <= cap) return;
-  auto seconds = [&](const std::string &key) {
+  auto seconds = [&](const std::string& key) {
     auto t = state->times.find(key);
     return t == state->times.end() ? int64_t{0}
                                    : absl::ToUnixSeconds(t->second);
   };
   std::sort(updaters.begin(), updaters.end(),
-            [&](const std::string &a, const std::string &b) {
+            [&](const std::string& a, const std::string& b) {
               int64_t sa = seconds(a), sb = seconds(b);
               return sa != sb ? sa < sb : a < b;
             });
   std::map<std::string, std::string> first_of_version;
   size_t length = updaters.size();
   for (size_t i = 0; i < updaters.size() && length > cap; ++i) {
-    const std::string &key = updaters[i];
+    const std::string& key = updaters[i];
     VersionedSet vs = state->fields.at(key);
     std::optional<absl::Time> time;
     if (auto t = state->times.find(key); t != state->times.end())
       time = t->second;
-    const std::string &version = vs.api_version();
+    const std::string& version = vs.api_version();
     auto first = first_of_version.find(version);
     if (first == first_of_version.end()) {
       first_of_version.emplace(version, key);
@@ -193,10 +238,10 @@ void FieldManager::CapUpdateManagers(ManagedState *state) const {
   DropStaleTimes(state);
 }
 
-FieldManager::Step FieldManager::ApplyFields(const Value &live,
-                                             const Value &config,
+FieldManager::Step FieldManager::ApplyFields(const Value& live,
+                                             const Value& config,
                                              ManagedState state,
-                                             const std::string &key, bool force,
+                                             const std::string& key, bool force,
                                              absl::Time now) const {
   Step step;
   OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
@@ -219,7 +264,7 @@ FieldManager::Step FieldManager::ApplyFields(const Value &live,
 }
 
 FieldManager::Step FieldManager::UpdateFields(
-    const Value &live, const Value &object, ManagedState state,
+    const Value& live, const Value& object, ManagedState state,
     absl::string_view name, absl::Time now, bool plain) const {
   Step step;
   const std::string working(kCurrentOperation);
@@ -254,7 +299,7 @@ FieldManager::Step FieldManager::UpdateFields(
 }
 
 FieldManager::Step FieldManager::ApplyWithUpgrade(
-    const Value &live, const Value &config, const ManagedState &state,
+    const Value& live, const Value& config, const ManagedState& state,
     absl::string_view name, bool force, absl::Time now) const {
   const std::string key = Identity(name, /*apply=*/true);
   Step step = ApplyFields(live, config, state, key, force, now);
@@ -265,7 +310,7 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
       internal::FieldsFromLastApplied(type_, live, opts_.api_version);
   if (!owned) return step;
   Conflicts rest;
-  for (const Conflict &c : step.result.conflicts.list()) {
+  for (const Conflict& c : step.result.conflicts.list()) {
     if (!owned->Has(c.path)) rest.Add(c);
   }
   if (rest.empty()) {
@@ -276,7 +321,7 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
   return step;
 }
 
-FieldManagerResult FieldManager::Apply(const Value &live, const Value &config,
+FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {
   if (!config.IsMap()) {
@@ -293,12 +338,16 @@ FieldManagerResult FieldManager::Apply(const Value &live, const Value &config,
             "invalid object type: ", GvkString(av, kind), " (the resource is ",
             GvkString(opts_.api_version, opts_.kind), ")")));
   }
-  if (const Value *mf = FindManagedFields(config);
+  if (const Value* mf = FindManagedFields(config);
       mf != nullptr && !mf->IsNull()) {
     return Failed(ErrorKind::kBadRequest,
                   absl::InvalidArgumentError(
                       "metadata.managedFields must be nil in an applied "
                       "configuration"));
+  }
+  if (std::string bad = CheckManagerName(manager, /*apply=*/true);
+      !bad.empty()) {
+    return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
   }
   absl::StatusOr<ManagedState> decoded = DecodeManagedFields(live);
   if (!decoded.ok()) {
@@ -334,47 +383,58 @@ FieldManagerResult FieldManager::Apply(const Value &live, const Value &config,
     internal::SetLastApplied(&r.object, internal::BuildLastApplied(config));
   }
   r.managed = std::move(step.state);
+  if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
+    return Failed(ErrorKind::kInvalid, st);
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;
 }
 
-FieldManagerResult FieldManager::Update(const Value &live, const Value &object,
+FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                                         absl::string_view manager) const {
   if (!object.IsMap()) {
     return Failed(
         ErrorKind::kBadRequest,
         absl::InvalidArgumentError("the written object must be a map"));
   }
+  if (std::string bad = CheckManagerName(manager, /*apply=*/false);
+      !bad.empty()) {
+    return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
+  }
   // Whose managed fields count: a body may set them (or reset them with []
   // or [{}]); without any, or on a subresource, the live object's do.
-  const Value *body_mf = FindManagedFields(object);
+  const Value* body_mf = FindManagedFields(object);
+  // As the apiserver, entries that do not decode are ignored rather than
+  // lost or fatal: the body's give way to the live object's, and invalid
+  // live entries to none. The result says so in its warnings.
   ManagedState state;
+  std::vector<std::string> warnings;
   bool from_live = true;
   if (opts_.subresource.empty() && body_mf != nullptr && !body_mf->IsNull()) {
     if (IsManagedFieldsReset(*body_mf)) {
       from_live = false;
     } else {
       absl::StatusOr<ManagedState> d = DecodeManagedFieldsList(*body_mf);
-      if (!d.ok()) {
-        return Failed(ErrorKind::kInvalid,
-                      absl::InvalidArgumentError(absl::StrCat(
-                          "the object's managedFields are invalid: ",
-                          d.status().message())));
+      if (d.ok()) {
+        state = *std::move(d);
+        from_live = state.empty();
+      } else {
+        warnings.push_back(absl::StrCat(
+            "ignored the written object's invalid managedFields (the live "
+            "object's are kept): ",
+            d.status().message()));
       }
-      state = *std::move(d);
-      from_live = state.empty();
     }
   }
   if (from_live) {
     absl::StatusOr<ManagedState> d = DecodeManagedFields(live);
-    if (!d.ok()) {
-      return Failed(ErrorKind::kInvalid,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        "the live object's managedFields are invalid: ",
-                        d.status().message())));
+    if (d.ok()) {
+      state = *std::move(d);
+    } else {
+      warnings.push_back(
+          absl::StrCat("ignored the live object's invalid managedFields: ",
+                       d.status().message()));
     }
-    state = *std::move(d);
   }
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
@@ -385,11 +445,14 @@ FieldManagerResult FieldManager::Update(const Value &live, const Value &object,
       UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
   if (!step.result.ok()) return std::move(step.result);
   FieldManagerResult r;
+  r.warnings = std::move(warnings);
   r.object = std::move(step.object);
   // An existing object that nobody tracked is not tracked from an update
   // on; a create is.
   r.managed =
       state.empty() && HasUid(live) ? ManagedState{} : std::move(step.state);
+  if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
+    return Failed(ErrorKind::kInvalid, st);
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;

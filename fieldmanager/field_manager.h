@@ -31,11 +31,14 @@
 //  - results are defaulted from the schema's defaults, as the apiserver
 //    defaults what it decodes and what an apply produces.
 //
-// The apiserver's behaviour is followed in every rule, with one deliberate
-// difference: invalid managedFields entries are an error (kInvalid naming
-// the entry), where an update through the apiserver falls back silently to
-// the live object's entries. Objects are treated like custom resources: the
-// empty object a first apply starts from is {apiVersion, kind}.
+// The apiserver's behaviour is followed in every rule, the request checks
+// of its handlers included (an apply needs a manager name; names are at
+// most 128 printable bytes). Invalid managedFields entries in the live
+// object fail an apply (kInvalid, naming the entry and field); an update
+// ignores invalid entries as the apiserver does (the body's give way to the
+// live object's, invalid live ones to none) and says so in `warnings`.
+// Objects are treated like custom resources: the empty object a first
+// apply starts from is {apiVersion, kind}.
 //
 // Thread safety: a FieldManager is immutable after Create; concurrent calls
 // are safe (the clock must be safe to share, see clock.h).
@@ -84,7 +87,7 @@ struct FieldManagerOptions {
   std::string subresource;
   // Where timestamps come from; the system clock when null. Not owned; must
   // outlive the FieldManager.
-  const Clock *clock = nullptr;
+  const Clock* clock = nullptr;
   // Update entries kept before the oldest merge into "ancient-changes".
   int max_update_managers = 10;
   // Default the result of an apply and the body of an update from the
@@ -95,7 +98,7 @@ struct FieldManagerOptions {
   std::map<std::string, Set> ignored_fields;
   // Converts objects between apiVersions for managers recorded at another
   // version; identity when null. Not owned.
-  const Converter *converter = nullptr;
+  const Converter* converter = nullptr;
 };
 
 struct FieldManagerResult {
@@ -112,6 +115,9 @@ struct FieldManagerResult {
   ManagedState managed;
   // Whether `object` differs from the live object (managedFields included).
   bool changed = false;
+  // What a successful operation ignored (invalid managedFields an update
+  // passed over), for people.
+  std::vector<std::string> warnings;
 
   bool ok() const { return kind == ErrorKind::kNone; }
 };
@@ -122,19 +128,20 @@ class FieldManager {
   static absl::StatusOr<FieldManager> Create(Type type,
                                              FieldManagerOptions opts);
 
-  // Server-side apply of `config` by `manager` ("unknown" when empty) onto
+  // Server-side apply of `config` by `manager` onto
   // `live`, the stored object with its managedFields (null: it does not
-  // exist yet). Nothing is changed when it fails.
-  FieldManagerResult Apply(const Value &live, const Value &config,
+  // exist yet). Nothing is changed when it fails. As in the apiserver, the
+  // manager name is required, at most 128 bytes and printable (kInvalid).
+  FieldManagerResult Apply(const Value& live, const Value& config,
                            absl::string_view manager, bool force) const;
 
   // A write (create, update or the result of a non-apply patch) of `object`
-  // by `manager` over `live` (null for a create).
-  FieldManagerResult Update(const Value &live, const Value &object,
+  // by `manager` ("unknown" when empty) over `live` (null for a create).
+  FieldManagerResult Update(const Value& live, const Value& object,
                             absl::string_view manager) const;
 
-  const Type &type() const { return type_; }
-  const FieldManagerOptions &options() const { return opts_; }
+  const Type& type() const { return type_; }
+  const FieldManagerOptions& options() const { return opts_; }
 
  private:
   struct Step;
@@ -142,19 +149,19 @@ class FieldManager {
 
   absl::Time Now() const;
   // The structured-merge part of an apply by identity `key`.
-  Step ApplyFields(const Value &live, const Value &config, ManagedState state,
-                   const std::string &key, bool force, absl::Time now) const;
+  Step ApplyFields(const Value& live, const Value& config, ManagedState state,
+                   const std::string& key, bool force, absl::Time now) const;
   // The structured-merge part of an update by manager `name`; `plain`
   // skips defaulting (the before-first-apply record).
-  Step UpdateFields(const Value &live, const Value &object, ManagedState state,
+  Step UpdateFields(const Value& live, const Value& object, ManagedState state,
                     absl::string_view name, absl::Time now, bool plain) const;
   // Applies with the client-side-apply upgrade of `kubectl`.
-  Step ApplyWithUpgrade(const Value &live, const Value &config,
-                        const ManagedState &state, absl::string_view name,
+  Step ApplyWithUpgrade(const Value& live, const Value& config,
+                        const ManagedState& state, absl::string_view name,
                         bool force, absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;
-  void StripUntracked(ManagedFields *fields, const std::string &key) const;
-  void CapUpdateManagers(ManagedState *state) const;
+  void StripUntracked(ManagedFields* fields, const std::string& key) const;
+  void CapUpdateManagers(ManagedState* state) const;
 
   Type type_;
   FieldManagerOptions opts_;

@@ -43,12 +43,12 @@ class FieldManagerTest : public ::testing::Test {
   }
 
   // The entries as "manager/operation@time: fieldsV1".
-  static std::vector<std::string> Entries(const Value &object) {
+  static std::vector<std::string> Entries(const Value& object) {
     std::vector<std::string> out;
-    const Value *list = FindManagedFields(object);
+    const Value* list = FindManagedFields(object);
     if (list == nullptr) return out;
-    for (const Value &e : list->list()) {
-      const Value *t = e.map().Find("time");
+    for (const Value& e : list->list()) {
+      const Value* t = e.map().Find("time");
       out.push_back(e.map().Find("manager")->AsString() + "/" +
                     e.map().Find("operation")->AsString() + "@" +
                     (t != nullptr ? t->AsString().substr(17, 2) : "-") + ": " +
@@ -57,13 +57,13 @@ class FieldManagerTest : public ::testing::Test {
     return out;
   }
 
-  FieldManagerResult Apply(const Value &live, const std::string &config,
-                           const std::string &manager, bool force = false) {
+  FieldManagerResult Apply(const Value& live, const std::string& config,
+                           const std::string& manager, bool force = false) {
     clock_.Advance(absl::Seconds(1));
     return fm_->Apply(live, Yaml(config), manager, force);
   }
-  FieldManagerResult Update(const Value &live, const std::string &object,
-                            const std::string &manager) {
+  FieldManagerResult Update(const Value& live, const std::string& object,
+                            const std::string& manager) {
     clock_.Advance(absl::Seconds(1));
     return fm_->Update(live, Yaml(object), manager);
   }
@@ -176,7 +176,7 @@ TEST_F(FieldManagerTest, ElevenUpdatersAreCappedIntoAncientChanges) {
   std::vector<std::string> e = Entries(live);
   size_t updates = 0;
   bool ancient = false;
-  for (const std::string &s : e) {
+  for (const std::string& s : e) {
     if (s.find("/Update@") != std::string::npos) ++updates;
     if (s.rfind("ancient-changes/Update", 0) == 0) ancient = true;
   }
@@ -184,7 +184,7 @@ TEST_F(FieldManagerTest, ElevenUpdatersAreCappedIntoAncientChanges) {
   EXPECT_TRUE(ancient);
   // The two oldest (u0 and u1, both apps/v1) were merged into the bucket,
   // which keeps the time of the newer one.
-  for (const std::string &s : e) {
+  for (const std::string& s : e) {
     EXPECT_NE(s.rfind("u0/", 0), 0u) << s;
     EXPECT_NE(s.rfind("u1/", 0), 0u) << s;
     if (s.rfind("ancient-changes/", 0) == 0) {
@@ -216,7 +216,7 @@ TEST_F(FieldManagerTest, KubectlTakesOverFromItsClientSideApply) {
   // ...kubectl takes over what it had applied.
   FieldManagerResult r = Apply(live, changed, "kubectl");
   ASSERT_TRUE(r.ok()) << r.status;
-  const Value *ann = r.object.map()
+  const Value* ann = r.object.map()
                          .Find("metadata")
                          ->map()
                          .Find("annotations")
@@ -261,7 +261,7 @@ TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
       }
     });
   }
-  for (std::thread &th : threads) th.join();
+  for (std::thread& th : threads) th.join();
   for (int s : same) EXPECT_EQ(s, 50);
 }
 

@@ -19,7 +19,7 @@ std::string Quote(absl::string_view s) {
   return out;
 }
 
-const Value *Get(const Value &m, absl::string_view k) {
+const Value* Get(const Value& m, absl::string_view k) {
   return m.IsMap() ? m.map().Find(k) : nullptr;
 }
 
@@ -34,14 +34,14 @@ struct Entry {
   Set set;
 };
 
-absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
+absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where) {
   auto fail = [&](absl::string_view field, absl::string_view what) {
     return absl::InvalidArgumentError(
         field.empty() ? absl::StrCat(where, ": ", what)
                       : absl::StrCat(where, ".", field, ": ", what));
   };
   if (!e.IsMap()) return fail("", "expected a map (a managedFields entry)");
-  for (const MapEntry &f : e.map()) {
+  for (const MapEntry& f : e.map()) {
     if (std::find(std::begin(kEntryFields), std::end(kEntryFields), f.key) ==
         std::end(kEntryFields)) {
       return fail(f.key, "unknown field of a managedFields entry");
@@ -50,19 +50,15 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
   Entry out;
   // String fields; null counts as absent, as in Go's decoder.
   std::string strs[5];
-  const char *names[5] = {"manager", "operation", "apiVersion", "fieldsType",
+  const char* names[5] = {"manager", "operation", "apiVersion", "fieldsType",
                           "subresource"};
   for (int i = 0; i < 5; ++i) {
-    const Value *v = e.map().Find(names[i]);
+    const Value* v = e.map().Find(names[i]);
     if (v == nullptr || v->IsNull()) continue;
     if (!v->IsString()) return fail(names[i], "expected a string");
     strs[i] = v->AsString();
   }
   out.id = ManagerIdentity{strs[0], strs[1], strs[2], strs[4]};
-  if (out.id.manager.size() > kMaxManagerNameLength) {
-    return fail("manager", absl::StrCat("must have at most ",
-                                        kMaxManagerNameLength, " bytes"));
-  }
   if (out.id.operation != "Apply" && out.id.operation != "Update") {
     return fail("operation", absl::StrCat("must be Apply or Update, got ",
                                           Quote(out.id.operation)));
@@ -74,13 +70,13 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
     return fail("fieldsType",
                 absl::StrCat("must be FieldsV1, got ", Quote(strs[3])));
   }
-  if (const Value *t = e.map().Find("time"); t != nullptr && !t->IsNull()) {
+  if (const Value* t = e.map().Find("time"); t != nullptr && !t->IsNull()) {
     if (!t->IsString()) return fail("time", "expected an RFC 3339 time");
     absl::StatusOr<absl::Time> parsed = ParseManagedTime(t->AsString());
     if (!parsed.ok()) return fail("time", parsed.status().message());
     out.time = *parsed;
   }
-  if (const Value *f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
+  if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
     absl::StatusOr<Set> s = FieldsV1FromValue(*f);
     if (!s.ok()) return fail("fieldsV1", s.status().message());
     out.set = *std::move(s);
@@ -90,9 +86,9 @@ absl::StatusOr<Entry> DecodeEntry(const Value &e, const std::string &where) {
 
 }  // namespace
 
-std::string EncodeManagerIdentity(const ManagerIdentity &id) {
+std::string EncodeManagerIdentity(const ManagerIdentity& id) {
   std::string out = "{";
-  auto field = [&](absl::string_view name, const std::string &v) {
+  auto field = [&](absl::string_view name, const std::string& v) {
     if (v.empty()) return;
     if (out.size() > 1) out += ",";
     absl::StrAppend(&out, Quote(name), ":", Quote(v));
@@ -110,7 +106,7 @@ absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
     return absl::InvalidArgumentError("not a manager identity");
   ManagerIdentity id;
   auto str = [&](absl::string_view k) {
-    const Value *f = v->map().Find(k);
+    const Value* f = v->map().Find(k);
     return f != nullptr && f->IsString() ? f->AsString() : std::string();
   };
   id.manager = str("manager");
@@ -131,19 +127,33 @@ std::string DisplayManager(absl::string_view key) {
   return out;
 }
 
-const Value *FindManagedFields(const Value &object) {
-  const Value *meta = Get(object, "metadata");
+absl::Status ValidateManagerNames(const ManagedState& state) {
+  Value list = EncodeManagedFields(state);
+  for (size_t i = 0; i < list.list().size(); ++i) {
+    const Value* m = list.list()[i].map().Find("manager");
+    if (m != nullptr && m->AsString().size() > kMaxManagerNameLength) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(".metadata.managedFields[", i,
+                       "].manager: Too long: must have at most ",
+                       kMaxManagerNameLength, " bytes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+const Value* FindManagedFields(const Value& object) {
+  const Value* meta = Get(object, "metadata");
   return meta != nullptr ? Get(*meta, "managedFields") : nullptr;
 }
 
-bool IsManagedFieldsReset(const Value &list) {
+bool IsManagedFieldsReset(const Value& list) {
   if (!list.IsList()) return false;
   if (list.list().empty()) return true;
   return list.list().size() == 1 && list.list()[0].IsMap() &&
          list.list()[0].map().empty();
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list) {
   ManagedState out;
   if (list.IsNull()) return out;
   if (!list.IsList()) {
@@ -166,20 +176,20 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list) {
   return out;
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFields(const Value &object) {
-  const Value *list = FindManagedFields(object);
+absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object) {
+  const Value* list = FindManagedFields(object);
   if (list == nullptr) return ManagedState{};
   return DecodeManagedFieldsList(*list);
 }
 
-Value EncodeManagedFields(const ManagedState &state) {
+Value EncodeManagedFields(const ManagedState& state) {
   struct Row {
     ManagerIdentity id;
     std::optional<absl::Time> time;
-    const Set *set;
+    const Set* set;
   };
   std::vector<Row> rows;
-  for (const auto &[key, vs] : state.fields) {
+  for (const auto& [key, vs] : state.fields) {
     absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
     // Keys made by this library always decode; a plain name (an SMD-level
     // caller's manager) is kept as the manager name.
@@ -192,10 +202,10 @@ Value EncodeManagedFields(const ManagedState &state) {
       row.time = t->second;
     rows.push_back(std::move(row));
   }
-  auto seconds = [](const Row &r) {
+  auto seconds = [](const Row& r) {
     return r.time ? absl::ToUnixSeconds(*r.time) : int64_t{0};
   };
-  std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
+  std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
     if (a.id.operation != b.id.operation)
       return a.id.operation < b.id.operation;
     if (seconds(a) != seconds(b)) return seconds(a) < seconds(b);
@@ -206,7 +216,7 @@ Value EncodeManagedFields(const ManagedState &state) {
   });
   List out;
   out.reserve(rows.size());
-  for (const Row &r : rows) {
+  for (const Row& r : rows) {
     Map m;
     if (!r.id.manager.empty()) m.Append("manager", Value(r.id.manager));
     m.Append("operation", Value(r.id.operation));
@@ -221,9 +231,9 @@ Value EncodeManagedFields(const ManagedState &state) {
   return Value(std::move(out));
 }
 
-void SetObjectManagedFields(Value *object, const ManagedState &state) {
+void SetObjectManagedFields(Value* object, const ManagedState& state) {
   if (!object->IsMap()) *object = Value::MakeMap();
-  Value *meta = object->map().Find("metadata");
+  Value* meta = object->map().Find("metadata");
   if (state.empty()) {
     if (meta != nullptr && meta->IsMap()) meta->map().Erase("managedFields");
     return;
@@ -237,10 +247,10 @@ void SetObjectManagedFields(Value *object, const ManagedState &state) {
 
 Value StripManagedFields(Value object) {
   if (object.IsMap()) {
-    const Value *meta_view = Get(object, "metadata");
+    const Value* meta_view = Get(object, "metadata");
     if (meta_view != nullptr && meta_view->IsMap() &&
         meta_view->map().Find("managedFields") != nullptr) {
-      Value *meta = object.map().Find("metadata");
+      Value* meta = object.map().Find("metadata");
       meta->map().Erase("managedFields");
       if (meta->map().empty()) object.map().Erase("metadata");
     }
@@ -262,19 +272,19 @@ absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s) {
   return absl::FromUnixSeconds(absl::ToUnixSeconds(t));
 }
 
-std::string KubernetesConflictMessage(const Conflicts &conflicts) {
+std::string KubernetesConflictMessage(const Conflicts& conflicts) {
   if (conflicts.size() == 1) {
-    const Conflict &c = conflicts.list()[0];
+    const Conflict& c = conflicts.list()[0];
     return absl::StrCat("Apply failed with 1 conflict: conflict with ",
                         DisplayManager(c.manager), ": ", PathString(c.path));
   }
-  std::map<std::string, std::vector<const Path *>> by;
-  for (const Conflict &c : conflicts.list()) by[c.manager].push_back(&c.path);
+  std::map<std::string, std::vector<const Path*>> by;
+  for (const Conflict& c : conflicts.list()) by[c.manager].push_back(&c.path);
   std::string msg;
-  for (const auto &[m, paths] : by) {
+  for (const auto& [m, paths] : by) {
     if (!msg.empty()) msg += "\n";
     absl::StrAppend(&msg, "conflicts with ", DisplayManager(m), ":");
-    for (const Path *p : paths) absl::StrAppend(&msg, "\n- ", PathString(*p));
+    for (const Path* p : paths) absl::StrAppend(&msg, "\n- ", PathString(*p));
   }
   return absl::StrCat("Apply failed with ", conflicts.size(),
                       " conflicts: ", msg);

@@ -44,7 +44,7 @@ struct ManagerIdentity {
 };
 
 // The identity key as the apiserver writes it.
-std::string EncodeManagerIdentity(const ManagerIdentity &id);
+std::string EncodeManagerIdentity(const ManagerIdentity& id);
 absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key);
 // For people, as the apiserver's conflict messages print it: `"kubectl"`,
 // `"kube-controller-manager" using apps/v1`,
@@ -63,26 +63,31 @@ struct ManagedState {
 // Decodes a managedFields list. Every entry must be a map of the entry's
 // fields (manager, operation, apiVersion, time, fieldsType, fieldsV1,
 // subresource) with an operation of Apply or Update, a non-empty apiVersion,
-// fieldsType FieldsV1, a valid fieldsV1, an RFC 3339 time and a manager name
-// of at most 128 bytes; two entries may not share an identity. Errors are
+// fieldsType FieldsV1, a valid fieldsV1 and an RFC 3339 time; two entries
+// may not share an identity. Errors are
 // InvalidArgument and name the entry and field:
 //   .metadata.managedFields[1].operation: must be Apply or Update, got "Patch"
-absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value &list);
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list);
 // The managedFields of `object` (none when absent or null).
-absl::StatusOr<ManagedState> DecodeManagedFields(const Value &object);
+absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object);
+
+// The apiserver's validation of the managedFields it stores, beyond what
+// decoding checks: manager names of at most 128 bytes. The error names the
+// entry in the encoded (canonical) order.
+absl::Status ValidateManagerNames(const ManagedState& state);
 
 // Whether a managedFields value asks for a reset: an empty list, or a list
 // of one empty entry.
-bool IsManagedFieldsReset(const Value &list);
+bool IsManagedFieldsReset(const Value& list);
 // The `metadata.managedFields` of `object`, or nullptr.
-const Value *FindManagedFields(const Value &object);
+const Value* FindManagedFields(const Value& object);
 
 // The entries of `state` as a managedFields list in the canonical order.
-Value EncodeManagedFields(const ManagedState &state);
+Value EncodeManagedFields(const ManagedState& state);
 
 // Sets `object`'s metadata.managedFields to `state` (removes it when `state`
 // is empty). A non-map object becomes a map.
-void SetObjectManagedFields(Value *object, const ManagedState &state);
+void SetObjectManagedFields(Value* object, const ManagedState& state);
 
 // `object` without metadata.managedFields (and without metadata, when that
 // was all it held: metadata smdx added to an object whose type has none).
@@ -96,7 +101,7 @@ absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s);
 
 // Kubernetes' wording of an apply conflict ("Apply failed with 1 conflict:
 // conflict with \"kubectl\": .spec.replicas").
-std::string KubernetesConflictMessage(const Conflicts &conflicts);
+std::string KubernetesConflictMessage(const Conflicts& conflicts);
 
 }  // namespace smdx
 

@@ -265,14 +265,19 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         last->api_version(), last->applied());
   }
   Value pruned = Prune(*merged, mf, last ? &*last : nullptr, mf[manager].set());
-  if (opts_.apply_defaults && type_.schema().has_defaults())
-    // The live object was defaulted when it was written.
-    pruned = live.IsNull() ? ApplyDefaults(type_, pruned)
-                           : ApplyDefaultsIncremental(type_, pruned, live);
 
   OpResult r = Transfer(live, pruned, version, std::move(mf), manager, force,
                         /*compare=*/nullptr);
   if (!r.ok()) return r;
+  r.changed = !Equals(live, pruned);
+  // As the apiserver: ownership is settled on the merged object, then a
+  // changed result is defaulted (what defaulting adds is nobody's), and the
+  // immutability rules see the object that would be stored.
+  if (r.changed && opts_.apply_defaults && type_.schema().has_defaults()) {
+    // The live object was defaulted when it was written.
+    pruned = live.IsNull() ? ApplyDefaults(type_, pruned)
+                           : ApplyDefaultsIncremental(type_, pruned, live);
+  }
   if (std::vector<ImmutabilityViolation> v =
           CheckImmutability(type_, live, pruned);
       !v.empty()) {
@@ -280,7 +285,6 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   }
   for (auto& entry : r.managers)
     entry.second.MarkReconciled(type_.schema().id(), type_.root());
-  r.changed = !Equals(live, pruned);
   r.object = r.changed ? std::move(pruned) : live;
   return r;
 }

@@ -49,9 +49,9 @@ class Converter {
 
 enum class ErrorKind {
   kNone,
-  kInvalid,    // the object does not fit the schema
-  kConflict,   // the apply would take fields from other managers
-  kImmutable,  // the change touches immutable fields
+  kInvalid,     // the object does not fit the schema
+  kConflict,    // the apply would take fields from other managers
+  kImmutable,   // the change touches immutable fields
   kBadRequest,  // the request itself is malformed (wrong apiVersion/kind,
                 // managedFields in an applied configuration)
   kInternal,    // anything else (a converter failure)
@@ -85,9 +85,12 @@ struct UpdaterOptions {
   // Callers that validated it when they parsed it may turn this off; an
   // invalid value then gives unspecified (but memory-safe) results.
   bool validate_input = true;
-  // When the schema declares defaults, default the written object (updates)
-  // and the merged result (applies), as the apiserver does on decode. Off by
-  // default: SMD itself only uses defaults to complete associative keys.
+  // When the schema declares defaults, default the written object of an
+  // update (the apiserver defaults what it decodes) and the changed result
+  // of an apply, after ownership is settled (what defaulting adds belongs to
+  // nobody), as the apiserver does. Off by default: SMD itself only uses
+  // defaults to complete associative keys. `changed` of an apply says
+  // whether the merge changed the object before defaulting.
   bool apply_defaults = false;
 };
 

@@ -20,7 +20,7 @@
 
 namespace {
 
-smdx::Value ReadOrDie(const char *path) {
+smdx::Value ReadOrDie(const char* path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -33,14 +33,14 @@ smdx::Value ReadOrDie(const char *path) {
   return *std::move(v);
 }
 
-std::string Field(const smdx::Value &object, const char *name) {
-  const smdx::Value *v = object.IsMap() ? object.map().Find(name) : nullptr;
+std::string Field(const smdx::Value& object, const char* name) {
+  const smdx::Value* v = object.IsMap() ? object.map().Find(name) : nullptr;
   return v != nullptr && v->IsString() ? v->AsString() : "";
 }
 
 }  // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc != 2 && argc != 3) {
     std::cerr << "usage: apply_controller MANIFEST [LIVE]\n";
     return 2;
