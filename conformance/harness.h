@@ -7,7 +7,7 @@
 // with a readable diff (object, managed fields by manager and path,
 // conflicts). `smdx conformance` is the command-line face of this file.
 //
-// Depends on merge/ and everything below it.
+// Depends on fieldmanager/, merge/ and everything below them.
 #ifndef SMDX_CONFORMANCE_HARNESS_H_
 #define SMDX_CONFORMANCE_HARNESS_H_
 
