@@ -164,13 +164,12 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list) {
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
     absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where);
     if (!e.ok()) return e.status();
+    // A later entry with the same identity replaces an earlier one, as in
+    // the apiserver (which never writes two).
     std::string key = EncodeManagerIdentity(e->id);
-    if (out.fields.count(key) != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ": a second entry for manager ", DisplayManager(key)));
-    }
-    out.fields.emplace(key, VersionedSet(std::move(e->set), e->id.api_version,
-                                         e->id.operation == "Apply"));
+    out.fields[key] = VersionedSet(std::move(e->set), e->id.api_version,
+                                   e->id.operation == "Apply");
+    out.times.erase(key);
     if (e->time) out.times.emplace(key, *e->time);
   }
   return out;

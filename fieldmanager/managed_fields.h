@@ -63,8 +63,8 @@ struct ManagedState {
 // Decodes a managedFields list. Every entry must be a map of the entry's
 // fields (manager, operation, apiVersion, time, fieldsType, fieldsV1,
 // subresource) with an operation of Apply or Update, a non-empty apiVersion,
-// fieldsType FieldsV1, a valid fieldsV1 and an RFC 3339 time; two entries
-// may not share an identity. Errors are
+// fieldsType FieldsV1, a valid fieldsV1 and an RFC 3339 time. Of two
+// entries with one identity the later counts, as in the apiserver. Errors are
 // InvalidArgument and name the entry and field:
 //   .metadata.managedFields[1].operation: must be Apply or Update, got "Patch"
 absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list);

@@ -70,10 +70,6 @@ TEST(ManagedFieldsTest, InvalidEntriesNameTheEntryAndField) {
       {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
        "FieldsV1, colour: red}\n",
        ".metadata.managedFields[0].colour: unknown field"},
-      {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
-       "FieldsV1}\n  - {manager: a, operation: Apply, apiVersion: v2, "
-       "fieldsType: FieldsV1}\n",
-       ".metadata.managedFields[1]: a second entry for manager \"a\""},
       {"  - 3\n", ".metadata.managedFields[0]: expected a map"},
   };
   for (const Case& c : cases) {
@@ -130,6 +126,20 @@ TEST(ManagedFieldsTest, LongManagerNamesDecodeButDoNotValidate) {
   EXPECT_EQ(ValidateManagerNames(*m).message(),
             ".metadata.managedFields[0].manager: Too long: must have at most "
             "128 bytes");
+}
+
+TEST(ManagedFieldsTest, ALaterEntryWithTheSameIdentityWins) {
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(Object(
+      "  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+      "FieldsV1, time: \"2026-01-01T00:00:00Z\", fieldsV1: {f:x: {}}}\n"
+      "  - {manager: a, operation: Apply, apiVersion: v2, fieldsType: "
+      "FieldsV1, fieldsV1: {f:y: {}}}\n"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->fields.size(), 1u);
+  const VersionedSet& vs = m->fields.begin()->second;
+  EXPECT_EQ(vs.api_version(), "v2");
+  EXPECT_EQ(SerializeFieldsV1(vs.set()), R"({"f:y":{}})");
+  EXPECT_TRUE(m->times.empty());
 }
 
 TEST(ManagedFieldsTest, ResetForms) {
