@@ -151,7 +151,10 @@ absl::StatusOr<ManagedFields> ParseManaged(const Value& v) {
 
 void DiffManaged(const ManagedFields& want, const ManagedFields& got,
                  Failure* f) {
-  for (const auto& [name, w] : want) {
+  for (const auto& entry : want) {
+    // Named references: lambdas cannot capture structured bindings in C++17.
+    const std::string& name = entry.first;
+    const VersionedSet& w = entry.second;
     auto it = got.find(name);
     if (it == got.end()) {
       f->diff.push_back(absl::StrCat("  manager \"", name, "\": missing"));

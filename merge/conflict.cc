@@ -13,8 +13,11 @@ bool operator==(const Conflict& a, const Conflict& b) {
 
 Conflicts Conflicts::FromManagers(const ManagedFields& sets) {
   Conflicts out;
-  for (const auto& [manager, vs] : sets) {
-    vs.set().Iterate([&](const Path& p) { out.Add(Conflict{manager, p}); });
+  for (const auto& entry : sets) {
+    // A named reference: lambdas cannot capture structured bindings in C++17.
+    const std::string& manager = entry.first;
+    entry.second.set().Iterate(
+        [&](const Path& p) { out.Add(Conflict{manager, p}); });
   }
   return out;
 }
