@@ -13,9 +13,13 @@ PathElement PathElement::Field(std::string name) {
 }
 
 PathElement PathElement::Key(KeyFields fields) {
-  std::stable_sort(
-      fields.begin(), fields.end(),
-      [](const KeyField& a, const KeyField& b) { return a.name < b.name; });
+  auto by_name = [](const KeyField& a, const KeyField& b) {
+    return a.name < b.name;
+  };
+  // Keys mostly come sorted (one field, or the schema's order); stable_sort
+  // would allocate a scratch buffer even then.
+  if (!std::is_sorted(fields.begin(), fields.end(), by_name))
+    std::stable_sort(fields.begin(), fields.end(), by_name);
   return PathElement(Rep(std::move(fields)));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "typed/typed.h"
@@ -266,6 +267,8 @@ class Walker {
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
+    if (ll != nullptr && lr != nullptr && WalkAligned(*atom, *ll, *lr, out, has_out))
+      return;
     IndexedList il, ir;
     Index(*atom, ll, &il);
     Index(*atom, lr, &ir);
@@ -284,6 +287,55 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
+  }
+
+  // Lists whose items line up key for key (a re-apply or an update of a big
+  // list, as it mostly is) are walked pair by pair: no index of either side,
+  // and no path element for pairs that share their node. The general walk
+  // gives the same result then; it still handles everything else (items
+  // moved, added or removed, duplicated keys, items without keys).
+  bool WalkAligned(const Atom& atom, const List& ll, const List& lr,
+                   Value* out, bool* has_out) {
+    if (!atom.IsAssociativeList() || ll.size() != lr.size()) return false;
+    const size_t n = ll.size();
+    std::vector<size_t> hashes(n);
+    for (size_t i = 0; i < n; ++i) {
+      size_t hr = 0;
+      if (!internal::HashListItemKey(atom, ll[i], &hashes[i]) ||
+          !internal::HashListItemKey(atom, lr[i], &hr) || hashes[i] != hr) {
+        return false;
+      }
+      if (!SameNode(ll[i], lr[i]) &&
+          !internal::SameListItemKey(atom, ll[i], lr[i])) {
+        return false;
+      }
+    }
+    // The sides have the same keys in the same order, so one side tells
+    // whether any key repeats; equal hashes (repeats, or collisions) leave
+    // it to the general walk.
+    absl::flat_hash_set<size_t> seen;
+    seen.reserve(n);
+    for (size_t h : hashes) {
+      if (!seen.insert(h).second) return false;
+    }
+    const Atom* elem = atom.list->element_type.resolved;
+    List result;
+    if (mode_ == Mode::kMerge) result.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (SameNode(ll[i], lr[i])) {
+        if (mode_ == Mode::kMerge) result.push_back(lr[i]);
+        continue;
+      }
+      absl::StatusOr<PathElement> pe =
+          internal::ListItemElement(atom, lr[i], i);
+      WalkItem(elem, *pe, &ll[i], &lr[i],
+               mode_ == Mode::kMerge ? &result : nullptr);
+    }
+    if (mode_ == Mode::kMerge && !result.empty()) {
+      *out = Value(std::move(result));
+      *has_out = true;
+    }
+    return true;
   }
 
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,

@@ -100,6 +100,58 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
   return PathElement::Key(std::move(fields));
 }
 
+namespace {
+
+// The value key field `k` of `item` takes: its own, else the schema default,
+// else null (absent). Mirrors ListItemElement.
+const Value* KeyFieldValue(const MapType* elem_map, const Value& item,
+                           const std::string& k) {
+  if (const Value* v = item.map().Find(k)) return v;
+  const StructField* f =
+      elem_map != nullptr ? elem_map->FindField(k) : nullptr;
+  return f != nullptr && f->default_value ? &*f->default_value : nullptr;
+}
+
+const MapType* ElementMap(const ListType& lt) {
+  const Atom* elem = lt.element_type.resolved;
+  return elem != nullptr && elem->map ? elem->map.get() : nullptr;
+}
+
+}  // namespace
+
+bool HashListItemKey(const Atom& list_atom, const Value& item, size_t* hash) {
+  const ListType& lt = *list_atom.list;
+  if (lt.keys.empty()) {
+    if (item.IsMap() || item.IsList() || item.IsNull()) return false;
+    *hash = HashValue(item);
+    return true;
+  }
+  if (!item.IsMap()) return false;
+  const MapType* elem_map = ElementMap(lt);
+  size_t h = 0x7a3c;
+  bool any = false;
+  for (const std::string& k : lt.keys) {
+    const Value* v = KeyFieldValue(elem_map, item, k);
+    h = (h ^ (v != nullptr ? HashValue(*v) : 0x2f)) * 0x100000001b3ULL;
+    any = any || v != nullptr;
+  }
+  *hash = h;
+  return any;
+}
+
+bool SameListItemKey(const Atom& list_atom, const Value& a, const Value& b) {
+  const ListType& lt = *list_atom.list;
+  if (lt.keys.empty()) return Equals(a, b);
+  const MapType* elem_map = ElementMap(lt);
+  for (const std::string& k : lt.keys) {
+    const Value* va = KeyFieldValue(elem_map, a, k);
+    const Value* vb = KeyFieldValue(elem_map, b, k);
+    if ((va == nullptr) != (vb == nullptr)) return false;
+    if (va != nullptr && !Equals(*va, *vb)) return false;
+  }
+  return true;
+}
+
 }  // namespace internal
 
 namespace {
@@ -293,35 +345,34 @@ class FieldSetBuilder {
   void ListItems(const Atom& atom, const List& items, Set* out) {
     const Atom* elem = atom.list->element_type.resolved;
     std::vector<PathElement> pes(items.size());
-    std::vector<bool> ok(items.size(), false);
+    // The items that have a path element, in path element order: the set
+    // keeps its members sorted, so appending in this order spares Normalize
+    // a sort of whole set nodes, and duplicates end up adjacent.
+    std::vector<size_t> order;
+    order.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
       absl::StatusOr<PathElement> pe =
           internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
       pes[i] = *std::move(pe);
-      ok[i] = true;
+      order.push_back(i);
     }
-    // Duplicated keys (tolerated in updated objects) are owned as a whole.
-    std::vector<bool> dup(items.size(), false);
-    if (atom.IsAssociativeList() && items.size() > 1) {
-      std::vector<size_t> order;
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (ok[i]) order.push_back(i);
+    auto less = [&](size_t a, size_t b) { return pes[a] < pes[b]; };
+    // Lists are often written in key order already; checking is linear.
+    if (!std::is_sorted(order.begin(), order.end(), less))
+      std::stable_sort(order.begin(), order.end(), less);
+    for (size_t k = 0; k < order.size();) {
+      size_t end = k + 1;
+      while (end < order.size() && pes[order[end]] == pes[order[k]]) ++end;
+      size_t i = order[k];
+      if (end - k > 1) {
+        // Duplicated keys (tolerated in updated objects) are owned as a
+        // whole.
+        out->AppendMemberUnsorted(std::move(pes[i]));
+      } else {
+        Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
       }
-      std::sort(order.begin(), order.end(),
-                [&](size_t a, size_t b) { return pes[a] < pes[b]; });
-      for (size_t k = 1; k < order.size(); ++k) {
-        if (pes[order[k - 1]] == pes[order[k]])
-          dup[order[k - 1]] = dup[order[k]] = true;
-      }
-    }
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (!ok[i]) continue;
-      if (dup[i]) {
-        out->AppendMemberUnsorted(pes[i]);  // Normalize drops the repeats
-        continue;
-      }
-      Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
+      k = end;
     }
     out->Normalize();
   }

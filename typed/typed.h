@@ -123,6 +123,14 @@ Narrowed Narrow(const Atom* atom, const Value* v);
 absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
                                             const Value& item, size_t index);
 
+// For an associative list: a hash of the path element `item` would get,
+// without building it (equal elements hash alike). False when the item has
+// no element (ListItemElement would fail).
+bool HashListItemKey(const Atom& list_atom, const Value& item, size_t* hash);
+// Whether two items of an associative list that both have path elements
+// have equal ones.
+bool SameListItemKey(const Atom& list_atom, const Value& a, const Value& b);
+
 }  // namespace internal
 
 }  // namespace smdx
