@@ -79,16 +79,38 @@ void Set::AppendChildUnsorted(PathElement pe, Set child) {
   children_.push_back(SetNode{std::move(pe), std::move(child)});
 }
 
+namespace {
+
+// Sorts `v`: insertion sort for the few members of a typical object node
+// (std::sort's setup costs more there), std::sort beyond.
+template <typename T, typename Less>
+void SortSmall(std::vector<T>& v, Less less) {
+  constexpr size_t kSmall = 16;
+  if (v.size() > kSmall) {
+    std::sort(v.begin(), v.end(), less);
+    return;
+  }
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (!less(v[i], v[i - 1])) continue;
+    T x = std::move(v[i]);
+    size_t j = i;
+    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = std::move(v[j - 1]);
+    v[j] = std::move(x);
+  }
+}
+
+}  // namespace
+
 void Set::Normalize() {
   auto pe_less = [](const PathElement& a, const PathElement& b) { return a < b; };
   auto node_less = [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; };
   // Builders mostly append in order already; sorting is then skipped.
   if (!std::is_sorted(members_.begin(), members_.end(), pe_less)) {
-    std::sort(members_.begin(), members_.end(), pe_less);
+    SortSmall(members_, pe_less);
   }
   members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
   if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
-    std::sort(children_.begin(), children_.end(), node_less);
+    SortSmall(children_, node_less);
   }
   bool clean = true;
   for (size_t i = 0; i < children_.size() && clean; ++i) {

@@ -72,6 +72,11 @@ class Set {
     members_.push_back(std::move(pe));
   }
   void AppendChildUnsorted(PathElement pe, Set child);
+  // Capacity for that many appended members and children.
+  void Reserve(size_t members, size_t children) {
+    members_.reserve(members);
+    children_.reserve(children);
+  }
   void Normalize();
   // Mutable child, created when missing. Keeps order.
   Set& Descend(const PathElement& pe);

@@ -357,6 +357,9 @@ class FieldSetBuilder {
       pes[i] = *std::move(pe);
       order.push_back(i);
     }
+    // Items of a granular map type mostly have fields: a child each.
+    bool map_items = elem != nullptr && elem->map && !elem->IsAtomicMap();
+    out->Reserve(order.size(), map_items ? order.size() : 0);
     auto less = [&](size_t a, size_t b) { return pes[a] < pes[b]; };
     // Lists are often written in key order already; checking is linear.
     if (!std::is_sorted(order.begin(), order.end(), less))
@@ -378,6 +381,7 @@ class FieldSetBuilder {
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
+    out->Reserve(m.size(), 0);
     for (const MapEntry& e : m) {
       const StructField* f = mt.FindField(e.key);
       const Atom* child =
