@@ -1,5 +1,6 @@
 #include "schema/schema.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
@@ -63,6 +64,27 @@ const StructField* MapType::FindField(absl::string_view name) const {
     if (f.name == name) return &f;
   }
   return nullptr;
+}
+
+const StructField* MapType::FindFieldFrom(absl::string_view name,
+                                          size_t* hint) const {
+  constexpr size_t kScan = 8;
+  const size_t end = std::min(fields.size(), *hint + kScan);
+  for (size_t i = *hint; i < end; ++i) {
+    if (fields[i].name == name) {
+      *hint = i + 1;
+      return &fields[i];
+    }
+  }
+  const StructField* f = FindField(name);
+  if (f != nullptr) *hint = static_cast<size_t>(f - fields.data()) + 1;
+  return f;
+}
+
+const Atom* MapType::EntryAtomFrom(absl::string_view name,
+                                   size_t* hint) const {
+  if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
 }
 
 const Atom* MapType::EntryAtom(absl::string_view name) const {

@@ -110,6 +110,13 @@ struct MapType {
   // Type of the entry `name`: the field's, else the element type, else null.
   const Atom* EntryAtom(absl::string_view name) const;
 
+  // FindField for a walk over one map's entries in order. `*hint` starts at
+  // 0 and is kept between the calls; objects whose keys follow the order of
+  // the declared fields (both are usually sorted) are then found by a short
+  // forward scan instead of hashing.
+  const StructField* FindFieldFrom(absl::string_view name, size_t* hint) const;
+  const Atom* EntryAtomFrom(absl::string_view name, size_t* hint) const;
+
   // Built by linking for maps with many fields.
   absl::flat_hash_map<std::string, size_t> index;
   // Built by linking: the fields that declare a default.

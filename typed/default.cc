@@ -49,11 +49,12 @@ class Defaulter {
           f->default_value ? f->default_value : f->type.default_value;
       if (v.map().Find(f->name) == nullptr) writable().Append(f->name, *def);
     }
+    size_t hint = 0;
     for (size_t i = 0;;) {
       const Map& cur = w != nullptr ? *w : v.map();
       if (i >= cur.size()) break;
       const MapEntry& e = cur.entries()[i];
-      const StructField* f = mt.FindField(e.key);
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
       const TypeRef* ref =
           f != nullptr ? &f->type
                        : (mt.element_type ? &*mt.element_type : nullptr);

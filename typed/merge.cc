@@ -206,10 +206,11 @@ class Walker {
     MapLookup rlook(mr);
     Value child_out;
     bool child_has = false;
+    size_t hint = 0;
     if (ml != nullptr) {
       for (const MapEntry& e : *ml) {
         Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out,
+        Walk(mt.EntryAtomFrom(e.key, &hint), &e.value, rlook.Find(e.key), &child_out,
              &child_has);
         Pop();
         if (child_has) result.Append(e.key, std::move(child_out));

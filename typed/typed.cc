@@ -164,7 +164,7 @@ std::string DescribeKind(const Value& v) {
 
 class Validator {
  public:
-  explicit Validator(ValidateOptions opts) : opts_(opts) {}
+  explicit Validator(ValidateOptions opts) : opts_(opts) { path_.reserve(32); }
 
   void Walk(const Atom* atom, const Value& v, int depth) {
     if (depth > kMaxValueDepth) {
@@ -198,7 +198,7 @@ class Validator {
       if (s.field != nullptr) {
         PathElement::Field(*s.field).AppendTo(&p);
       } else if (s.item != nullptr) {
-        s.item->AppendTo(&p);
+        internal::ListItemElement(*s.list, *s.item, s.index)->AppendTo(&p);
       } else {
         PathElement::Index(static_cast<int64_t>(s.index)).AppendTo(&p);
       }
@@ -209,20 +209,10 @@ class Validator {
 
   struct Step {
     const std::string* field = nullptr;  // a map field, or
-    const PathElement* item = nullptr;   // an associative item, or
+    const Atom* list = nullptr;          // an associative list's item, or
+    const Value* item = nullptr;
     size_t index = 0;                    // a list index
   };
-  struct PtrHash {
-    size_t operator()(const PathElement* pe) const {
-      return HashPathElement(*pe);
-    }
-  };
-  struct PtrEq {
-    bool operator()(const PathElement* a, const PathElement* b) const {
-      return *a == *b;
-    }
-  };
-
   void Scalar(ScalarType t, const Value& v) {
     if (v.IsNull()) return;
     switch (t) {
@@ -254,30 +244,56 @@ class Validator {
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
       for (size_t i = 0; i < items.size(); ++i) {
-        path_.push_back(Step{nullptr, nullptr, i});
+        path_.push_back(Step{nullptr, nullptr, nullptr, i});
         Walk(elem, items[i], depth + 1);
         path_.pop_back();
       }
       return;
     }
-    // Reserved up front: `seen` points into `pes`.
-    std::vector<PathElement> pes;
-    pes.reserve(items.size());
-    absl::flat_hash_set<const PathElement*, PtrHash, PtrEq> seen;
-    seen.reserve(items.size());
+    // Duplicates are found through the key values themselves; a path
+    // element is only built for an error message.
+    struct KeyHash {
+      const Atom* atom;
+      const smdx::List* items;
+      size_t operator()(size_t i) const {
+        size_t h = 0;
+        internal::HashListItemKey(*atom, (*items)[i], &h);
+        return h;
+      }
+    };
+    struct KeyEq {
+      const Atom* atom;
+      const smdx::List* items;
+      bool operator()(size_t a, size_t b) const {
+        return internal::SameListItemKey(*atom, (*items)[a], (*items)[b]);
+      }
+    };
+    // Short lists (most of them) compare pairwise instead of hashing.
+    constexpr size_t kHashAbove = 8;
+    absl::flat_hash_set<size_t, KeyHash, KeyEq> seen(
+        0, KeyHash{&atom, &items}, KeyEq{&atom, &items});
+    if (items.size() > kHashAbove) seen.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
-      absl::StatusOr<PathElement> p =
-          internal::ListItemElement(atom, items[i], i);
-      if (!p.ok()) {
+      size_t hash;
+      if (!internal::HashListItemKey(atom, items[i], &hash)) {
+        absl::StatusOr<PathElement> p =
+            internal::ListItemElement(atom, items[i], i);
         Error(absl::StrCat("element ", i, ": ", p.status().message()));
         return;
       }
-      pes.push_back(*std::move(p));
-      if (!seen.insert(&pes.back()).second && !opts_.allow_duplicates) {
-        Error(
-            absl::StrCat("duplicate entries for key ", pes.back().ToString()));
+      bool dup = false;
+      if (items.size() > kHashAbove) {
+        dup = !seen.insert(i).second;
+      } else {
+        for (size_t j = 0; j < i && !dup; ++j)
+          dup = internal::SameListItemKey(atom, items[j], items[i]);
       }
-      path_.push_back(Step{nullptr, &pes.back(), 0});
+      if (dup && !opts_.allow_duplicates) {
+        Error(absl::StrCat(
+            "duplicate entries for key ",
+            internal::ListItemElement(atom, items[i], i)->ToString()));
+      }
+      path_.push_back(Step{nullptr, &atom, &items[i], i});
       Walk(elem, items[i], depth + 1);
       path_.pop_back();
     }
@@ -290,9 +306,10 @@ class Validator {
       return;
     }
     const MapType& mt = *atom.map;
+    size_t hint = 0;
     for (const MapEntry& e : v.map()) {
-      path_.push_back(Step{&e.key, nullptr, 0});
-      const Atom* child = mt.EntryAtom(e.key);
+      path_.push_back(Step{&e.key, nullptr, nullptr, 0});
+      const Atom* child = mt.EntryAtomFrom(e.key, &hint);
       if (child == nullptr) {
         Error("field not declared in schema");
         path_.pop_back();
@@ -382,8 +399,9 @@ class FieldSetBuilder {
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
     out->Reserve(m.size(), 0);
+    size_t hint = 0;
     for (const MapEntry& e : m) {
-      const StructField* f = mt.FindField(e.key);
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
       const Atom* child =
           f != nullptr
               ? f->type.resolved
