@@ -1,7 +1,9 @@
 #include "fieldpath/fields_v1.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
@@ -41,47 +43,145 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
-// Whether a string needs more than quotes to be a JSON string as Go writes
-// it: quotes, backslashes, control characters, HTML characters (<, >, &)
-// and anything beyond ASCII take the general path.
+// Bytes that make a field name need more than quotes to be a JSON string as
+// Go writes it: quotes, backslashes, control characters, HTML characters
+// (<, >, &) and anything beyond ASCII take the general path.
+struct EscapeTable {
+  bool needs[256] = {};
+  constexpr EscapeTable() {
+    for (int c = 0; c < 256; ++c) {
+      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' ||
+                 c == '<' || c == '>' || c == '&';
+    }
+  }
+};
+constexpr EscapeTable kEscape;
+
 bool NeedsEscape(const std::string& s) {
   for (unsigned char c : s) {
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
-        c == '>' || c == '&') {
-      return true;
-    }
+    if (kEscape.needs[c]) return true;
   }
   return false;
 }
 
+// An output buffer written through a raw cursor: the encoding is thousands
+// of tiny appends, and std::string::append's checks and call cost more than
+// the copying itself.
+class Out {
+ public:
+  explicit Out(size_t capacity) : buf_(capacity, '\0') {}
+
+  // Room for `n` more bytes; write them at the returned pointer, then
+  // Advance(n).
+  char* Room(size_t n) {
+    if (buf_.size() - len_ < n) buf_.resize(std::max(buf_.size() * 2, len_ + n));
+    return &buf_[len_];
+  }
+  void Advance(size_t n) { len_ += n; }
+  void Put(char c) {
+    *Room(1) = c;
+    ++len_;
+  }
+  void Put(absl::string_view s) {
+    std::memcpy(Room(s.size()), s.data(), s.size());
+    len_ += s.size();
+  }
+  std::string Finish() && {
+    buf_.resize(len_);
+    return std::move(buf_);
+  }
+
+ private:
+  std::string buf_;
+  size_t len_ = 0;
+};
+
+// Writes `"k:{\"name\":value,...}":` and then `tail` for a key whose names
+// and string values need no escaping and whose values are strings or
+// integers (nearly all keys), straight into `out`: the general path builds
+// the element's JSON and then escapes it once more. Returns false, having
+// written nothing, for other keys.
+bool WritePlainKey(Out* out, const KeyFields& key, absl::string_view tail) {
+  size_t n = 7 + tail.size();  // "k:{ and }": around the fields
+  for (const KeyField& f : key) {
+    if (NeedsEscape(f.name)) return false;
+    n += f.name.size() + 6;  // \"name\": and a comma
+    if (f.value.IsString()) {
+      if (NeedsEscape(f.value.AsString())) return false;
+      n += f.value.AsString().size() + 4;
+    } else if (f.value.IsInt()) {
+      n += 20;
+    } else {
+      return false;
+    }
+  }
+  char* const begin = out->Room(n);
+  char* p = begin;
+  auto put = [&](absl::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  put("\"k:{");
+  bool first = true;
+  for (const KeyField& f : key) {
+    if (!first) *p++ = ',';
+    first = false;
+    put("\\\"");
+    put(f.name);
+    put("\\\":");
+    if (f.value.IsString()) {
+      put("\\\"");
+      put(f.value.AsString());
+      put("\\\"");
+    } else {
+      p = std::to_chars(p, begin + n, f.value.AsInt()).ptr;
+    }
+  }
+  put("}\":");
+  put(tail);
+  out->Advance(static_cast<size_t>(p - begin));
+  return true;
+}
+
 // Writes the contents of `set` (without braces). `include_self` adds the "."
 // marker, used when the node is itself a member.
-void WriteContents(std::string* out, const Set& set, bool include_self,
-                   std::string* scratch) {
+void WriteContents(Out* out, const Set& set, bool include_self,
+                   std::string* scratch, std::string* quoted) {
   bool first = true;
   auto sep = [&] {
-    if (!first) out->push_back(',');
+    if (!first) out->Put(',');
     first = false;
   };
   if (include_self && !(set.members().empty() && set.children().empty())) {
     sep();
-    out->append("\".\":{}");
+    out->Put("\".\":{}");
   }
   const auto& members = set.members();
   const auto& children = set.children();
   size_t mi = 0, ci = 0;
-  auto write_key = [&](const PathElement& pe) {
+  // Writes `"<key>":` and then `tail`.
+  auto write_key = [&](const PathElement& pe, absl::string_view tail) {
     if (pe.IsField() && !NeedsEscape(pe.field_name())) {
       // The common case: a plain field name goes straight to the output.
-      out->append("\"f:");
-      out->append(pe.field_name());
-      out->append("\":");
+      const std::string& name = pe.field_name();
+      char* p = out->Room(name.size() + 5 + tail.size());
+      std::memcpy(p, "\"f:", 3);
+      std::memcpy(p + 3, name.data(), name.size());
+      p += 3 + name.size();
+      p[0] = '"';
+      p[1] = ':';
+      std::memcpy(p + 2, tail.data(), tail.size());
+      out->Advance(name.size() + 5 + tail.size());
       return;
     }
+    if (pe.IsKey() && WritePlainKey(out, pe.key(), tail)) return;
     scratch->clear();
     AppendPathElementRaw(scratch, pe);
-    AppendJsonString(out, *scratch);
-    out->push_back(':');
+    quoted->clear();
+    AppendJsonString(quoted, *scratch);
+    out->Put(*quoted);
+    out->Put(':');
+    out->Put(tail);
   };
   while (mi < members.size() || ci < children.size()) {
     int c;
@@ -94,20 +194,12 @@ void WriteContents(std::string* out, const Set& set, bool include_self,
     }
     sep();
     if (c < 0) {
-      write_key(members[mi++]);
-      out->append("{}");
-    } else if (c > 0) {
-      write_key(children[ci].pe);
-      out->push_back('{');
-      WriteContents(out, children[ci].set, false, scratch);
-      out->push_back('}');
-      ++ci;
+      write_key(members[mi++], "{}");
     } else {
-      write_key(children[ci].pe);
-      out->push_back('{');
-      WriteContents(out, children[ci].set, true, scratch);
-      out->push_back('}');
-      ++mi;
+      write_key(children[ci].pe, "{");
+      WriteContents(out, children[ci].set, c == 0, scratch, quoted);
+      out->Put('}');
+      if (c == 0) ++mi;
       ++ci;
     }
   }
@@ -239,11 +331,13 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
 }
 
 std::string SerializeFieldsV1(const Set& set) {
-  std::string out = "{";
-  std::string scratch;
-  WriteContents(&out, set, false, &scratch);
-  out.push_back('}');
-  return out;
+  // Most encodings of a whole object fit; bigger ones grow by doubling.
+  Out out(4096);
+  std::string scratch, quoted;
+  out.Put('{');
+  WriteContents(&out, set, false, &scratch, &quoted);
+  out.Put('}');
+  return std::move(out).Finish();
 }
 
 Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
