@@ -277,6 +277,63 @@ absl::Status ReadNode(const Value& v, std::string* where, Set* children,
   return absl::OkStatus();
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads a JSON string or integer spanning `s[*pos]` up to the next ',' or
+// '}' (or the end), as the general parser would read it: integers only as
+// JSON writes them (no leading zeros, no "-0", which the general parser may
+// read as a float, nothing fractional). False for anything else.
+bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
+  if (*pos >= s.size()) return false;
+  if (s[*pos] == '"') {
+    std::string str;
+    if (!internal::ReadJsonString(s, pos, &str)) return false;
+    *out = Value(std::move(str));
+    return true;
+  }
+  size_t begin = *pos, p = *pos;
+  if (s[p] == '-') ++p;
+  if (p >= s.size() || !IsDigit(s[p])) return false;
+  if (s[p] == '0' &&
+      ((p + 1 < s.size() && IsDigit(s[p + 1])) || s[begin] == '-')) {
+    return false;
+  }
+  while (p < s.size() && IsDigit(s[p])) ++p;
+  int64_t i = 0;
+  auto [ptr, ec] = std::from_chars(s.data() + begin, s.data() + p, i);
+  if (ec != std::errc() || ptr != s.data() + p) return false;
+  *out = Value(i);
+  *pos = p;
+  return true;
+}
+
+// Reads the JSON object of a `k:` element when it has the usual shape: no
+// whitespace, distinct string names, string or integer values. Returns
+// false for anything else, and the general JSON parser decides (errors
+// included), so what is accepted and how it reads does not change.
+bool ParsePlainKey(absl::string_view s, KeyFields* out) {
+  if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
+  size_t pos = 1;
+  while (true) {
+    if (pos >= s.size() || s[pos] != '"') return false;
+    std::string name;
+    if (!internal::ReadJsonString(s, &pos, &name)) return false;
+    if (pos >= s.size() || s[pos] != ':') return false;
+    ++pos;
+    Value value;
+    if (!ParsePlainScalar(s, &pos, &value)) return false;
+    for (const KeyField& f : *out) {
+      if (f.name == name) return false;
+    }
+    out->push_back(KeyField{std::move(name), std::move(value)});
+    if (pos < s.size() && s[pos] == ',') {
+      ++pos;
+      continue;
+    }
+    return pos + 1 == s.size() && s[pos] == '}';
+  }
+}
+
 }  // namespace
 
 std::string SerializePathElement(const PathElement& pe) {
@@ -295,6 +352,9 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
     case 'f':
       return PathElement::Field(std::string(rest));
     case 'v': {
+      size_t pos = 0;
+      if (Value v; ParsePlainScalar(rest, &pos, &v) && pos == rest.size())
+        return PathElement::OfValue(std::move(v));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
         return absl::InvalidArgumentError(
@@ -302,6 +362,8 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       return PathElement::OfValue(*std::move(v));
     }
     case 'k': {
+      if (KeyFields fields; ParsePlainKey(rest, &fields))
+        return PathElement::Key(std::move(fields));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
         return absl::InvalidArgumentError(
@@ -372,8 +434,11 @@ class FieldsV1Reader {
   // The error names the keys that lead to the problem, built only now.
   absl::Status Error(absl::string_view what) const {
     std::string where;
-    for (const std::string& k : keys_)
+    for (size_t at : keys_) {
+      std::string k;
+      internal::ReadJsonString(t_, &at, &k);
       absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
+    }
     return absl::InvalidArgumentError(
         absl::StrCat("fieldsV1", where, ": ", what, " (at byte ", pos_, ")"));
   }
@@ -392,8 +457,9 @@ class FieldsV1Reader {
     return false;
   }
 
-  absl::Status String(std::string* out) {
+  absl::Status String(std::string* out, size_t* at) {
     SkipSpace();
+    *at = pos_;
     if (pos_ >= t_.size() || t_[pos_] != '"')
       return Error("expected a string key");
     if (!internal::ReadJsonString(t_, &pos_, out))
@@ -410,9 +476,14 @@ class FieldsV1Reader {
     bool any_child = false;
     *member = false;
     if (!Eat('}')) {
+      // The node's members and children collect in this depth's scratch
+      // space and move into the set at the end, exactly sized.
+      if (scratch_.size() <= static_cast<size_t>(depth))
+        scratch_.resize(static_cast<size_t>(depth) + 1);
       std::string key;
       while (true) {
-        if (absl::Status st = String(&key); !st.ok()) return st;
+        size_t at = 0;
+        if (absl::Status st = String(&key, &at); !st.ok()) return st;
         if (!Eat(':')) return Error("expected ':'");
         if (key == ".") {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
@@ -423,33 +494,53 @@ class FieldsV1Reader {
             return Error(
                 absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
           }
-          keys_.push_back(key);
+          keys_.push_back(at);
           Set grandchildren;
           bool child_member = false;
           absl::Status st = Node(&grandchildren, &child_member, depth + 1);
           if (!st.ok()) return st;
           keys_.pop_back();
           any_child = true;
-          if (child_member) children->AppendMemberUnsorted(*pe);
-          if (!grandchildren.members().empty() ||
-              !grandchildren.children().empty()) {
-            children->AppendChildUnsorted(*std::move(pe),
-                                          std::move(grandchildren));
+          Scratch& sc = scratch_[static_cast<size_t>(depth)];
+          bool has_grandchildren = !grandchildren.members().empty() ||
+                                   !grandchildren.children().empty();
+          if (child_member) {
+            if (has_grandchildren) {
+              sc.members.push_back(*pe);
+            } else {
+              sc.members.push_back(*std::move(pe));
+            }
+          }
+          if (has_grandchildren) {
+            sc.children.push_back(
+                SetNode{*std::move(pe), std::move(grandchildren)});
           }
         }
         if (Eat(',')) continue;
         if (Eat('}')) break;
         return Error("expected ',' or '}'");
       }
+      Scratch& sc = scratch_[static_cast<size_t>(depth)];
+      children->AppendMoved(absl::MakeSpan(sc.members),
+                            absl::MakeSpan(sc.children));
+      sc.members.clear();
+      sc.children.clear();
     }
     if (!any_child) *member = true;
     children->Normalize();
     return absl::OkStatus();
   }
 
+  struct Scratch {
+    std::vector<PathElement> members;
+    std::vector<SetNode> children;
+  };
+
   absl::string_view t_;
   size_t pos_ = 0;
-  std::vector<std::string> keys_;  // the keys above the current object
+  // Where the keys above the current object start (decoded for errors only).
+  std::vector<size_t> keys_;
+  std::vector<Scratch> scratch_;  // per depth
 };
 
 }  // namespace

@@ -75,6 +75,14 @@ bool Set::Has(absl::Span<const PathElement> path) const {
   return s->HasMember(path.back());
 }
 
+void Set::AppendMoved(absl::Span<PathElement> members,
+                      absl::Span<SetNode> children) {
+  members_.reserve(members_.size() + members.size());
+  for (PathElement& m : members) members_.push_back(std::move(m));
+  children_.reserve(children_.size() + children.size());
+  for (SetNode& c : children) children_.push_back(std::move(c));
+}
+
 void Set::AppendChildUnsorted(PathElement pe, Set child) {
   children_.push_back(SetNode{std::move(pe), std::move(child)});
 }
