@@ -112,19 +112,26 @@ void SortSmall(std::vector<T>& v, Less less) {
 void Set::Normalize() {
   auto pe_less = [](const PathElement& a, const PathElement& b) { return a < b; };
   auto node_less = [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; };
-  // Builders mostly append in order already; sorting is then skipped.
-  if (!std::is_sorted(members_.begin(), members_.end(), pe_less)) {
-    SortSmall(members_, pe_less);
-  }
-  members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
-  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
-    SortSmall(children_, node_less);
+  // Builders mostly append in order already, without repeats: one pass of
+  // three-way comparisons confirms it and nothing else is done.
+  bool strict = true;
+  for (size_t i = 1; i < members_.size() && strict; ++i)
+    strict = Compare(members_[i - 1], members_[i]) < 0;
+  if (!strict) {
+    if (!std::is_sorted(members_.begin(), members_.end(), pe_less))
+      SortSmall(members_, pe_less);
+    members_.erase(std::unique(members_.begin(), members_.end()),
+                   members_.end());
   }
   bool clean = true;
   for (size_t i = 0; i < children_.size() && clean; ++i) {
-    clean = !children_[i].set.Empty() && (i == 0 || children_[i - 1].pe != children_[i].pe);
+    clean = !children_[i].set.Empty() &&
+            (i == 0 || Compare(children_[i - 1].pe, children_[i].pe) < 0);
   }
   if (clean) return;
+  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
+    SortSmall(children_, node_less);
+  }
   // Merge children that share an element; drop empty ones.
   std::vector<SetNode> merged;
   merged.reserve(children_.size());

@@ -398,7 +398,13 @@ class FieldSetBuilder {
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
-    out->Reserve(m.size(), 0);
+    // Entries holding a non-empty list or map mostly become children.
+    size_t nested = 0;
+    for (const MapEntry& e : m) {
+      nested += (e.value.IsMap() && !e.value.map().empty()) ||
+                (e.value.IsList() && !e.value.list().empty());
+    }
+    out->Reserve(m.size(), nested);
     size_t hint = 0;
     for (const MapEntry& e : m) {
       const StructField* f = mt.FindFieldFrom(e.key, &hint);
