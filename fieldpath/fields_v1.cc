@@ -101,7 +101,8 @@ class Out {
 // integers (nearly all keys), straight into `out`: the general path builds
 // the element's JSON and then escapes it once more. Returns false, having
 // written nothing, for other keys.
-bool WritePlainKey(Out* out, const KeyFields& key, absl::string_view tail) {
+bool WritePlainKey(Out* out, absl::Span<const KeyField> key,
+                   absl::string_view tail) {
   size_t n = 7 + tail.size();  // "k:{ and }": around the fields
   for (const KeyField& f : key) {
     if (NeedsEscape(f.name)) return false;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "typed/value.h"
 
 namespace smdx {
@@ -30,6 +31,40 @@ struct KeyField {
 };
 // Key fields, sorted by name.
 using KeyFields = std::vector<KeyField>;
+
+namespace internal {
+
+// The key fields of a key element, in one reference-counted block that all
+// copies of the element share: sets copy elements freely (unions,
+// differences, members that are also parents), and a key is then a count
+// increment instead of a vector and its strings. Immutable once built; the
+// count is atomic because sets are shared between threads.
+class SharedKeyFields {
+ public:
+  explicit SharedKeyFields(KeyFields fields);
+  SharedKeyFields(const SharedKeyFields& o) : b_(o.b_) { Ref(); }
+  SharedKeyFields(SharedKeyFields&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
+  SharedKeyFields& operator=(const SharedKeyFields& o) {
+    SharedKeyFields copy(o);
+    std::swap(b_, copy.b_);
+    return *this;
+  }
+  SharedKeyFields& operator=(SharedKeyFields&& o) noexcept {
+    std::swap(b_, o.b_);
+    return *this;
+  }
+  ~SharedKeyFields() { Unref(); }
+
+  absl::Span<const KeyField> fields() const;
+
+ private:
+  struct Block;
+  void Ref();
+  void Unref();
+  Block* b_;
+};
+
+}  // namespace internal
 
 class PathElement {
  public:
@@ -51,7 +86,9 @@ class PathElement {
 
   // REQUIRES: the element has that kind.
   const std::string& field_name() const { return std::get<std::string>(v_); }
-  const KeyFields& key() const { return std::get<KeyFields>(v_); }
+  absl::Span<const KeyField> key() const {
+    return std::get<internal::SharedKeyFields>(v_).fields();
+  }
   const Value& value() const { return std::get<Value>(v_); }
   int64_t index() const { return std::get<int64_t>(v_); }
 
@@ -60,7 +97,8 @@ class PathElement {
   void AppendTo(std::string* out) const;
 
  private:
-  using Rep = std::variant<std::string, KeyFields, Value, int64_t>;
+  using Rep =
+      std::variant<std::string, internal::SharedKeyFields, Value, int64_t>;
   explicit PathElement(Rep v) : v_(std::move(v)) {}
   Rep v_;
 };
