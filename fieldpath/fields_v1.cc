@@ -280,6 +280,26 @@ absl::Status ReadNode(const Value& v, std::string* where, Set* children,
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Reads the JSON string at `s[*pos]` (its opening quote) into `*out`:
+// without copying when it is printable ASCII without escapes (as nearly
+// all keys are), else decoded into `*storage` by the full string reader.
+bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
+                absl::string_view* out) {
+  if (*pos >= s.size() || s[*pos] != '"') return false;
+  for (size_t i = *pos + 1; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"') {
+      *out = s.substr(*pos + 1, i - *pos - 1);
+      *pos = i + 1;
+      return true;
+    }
+    if (c == '\\' || c < 0x20 || c >= 0x80) break;
+  }
+  if (!internal::ReadJsonString(s, pos, storage)) return false;
+  *out = *storage;
+  return true;
+}
+
 // Reads a JSON string or integer spanning `s[*pos]` up to the next ',' or
 // '}' (or the end), as the general parser would read it: integers only as
 // JSON writes them (no leading zeros, no "-0", which the general parser may
@@ -287,9 +307,10 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
   if (*pos >= s.size()) return false;
   if (s[*pos] == '"') {
-    std::string str;
-    if (!internal::ReadJsonString(s, pos, &str)) return false;
-    *out = Value(std::move(str));
+    std::string storage;
+    absl::string_view str;
+    if (!ReadString(s, pos, &storage, &str)) return false;
+    *out = Value(str);
     return true;
   }
   size_t begin = *pos, p = *pos;
@@ -315,10 +336,11 @@ bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
 bool ParsePlainKey(absl::string_view s, KeyFields* out) {
   if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
   size_t pos = 1;
+  out->reserve(2);
+  std::string storage;
   while (true) {
-    if (pos >= s.size() || s[pos] != '"') return false;
-    std::string name;
-    if (!internal::ReadJsonString(s, &pos, &name)) return false;
+    absl::string_view name;
+    if (!ReadString(s, &pos, &storage, &name)) return false;
     if (pos >= s.size() || s[pos] != ':') return false;
     ++pos;
     Value value;
@@ -326,7 +348,7 @@ bool ParsePlainKey(absl::string_view s, KeyFields* out) {
     for (const KeyField& f : *out) {
       if (f.name == name) return false;
     }
-    out->push_back(KeyField{std::move(name), std::move(value)});
+    out->push_back(KeyField{std::string(name), std::move(value)});
     if (pos < s.size() && s[pos] == ',') {
       ++pos;
       continue;
@@ -458,12 +480,14 @@ class FieldsV1Reader {
     return false;
   }
 
-  absl::Status String(std::string* out, size_t* at) {
+  // `*out` views the text, or `*storage` when the key has escapes.
+  absl::Status String(std::string* storage, absl::string_view* out,
+                      size_t* at) {
     SkipSpace();
     *at = pos_;
     if (pos_ >= t_.size() || t_[pos_] != '"')
       return Error("expected a string key");
-    if (!internal::ReadJsonString(t_, &pos_, out))
+    if (!ReadString(t_, &pos_, storage, out))
       return Error("malformed string key");
     return absl::OkStatus();
   }
@@ -481,10 +505,12 @@ class FieldsV1Reader {
       // space and move into the set at the end, exactly sized.
       if (scratch_.size() <= static_cast<size_t>(depth))
         scratch_.resize(static_cast<size_t>(depth) + 1);
-      std::string key;
+      std::string storage;
+      absl::string_view key;
       while (true) {
         size_t at = 0;
-        if (absl::Status st = String(&key, &at); !st.ok()) return st;
+        if (absl::Status st = String(&storage, &key, &at); !st.ok())
+          return st;
         if (!Eat(':')) return Error("expected ':'");
         if (key == ".") {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
