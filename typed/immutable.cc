@@ -126,8 +126,19 @@ class Checker {
 
   void MapChildren(const MapType& mt, const Immutability& marks, const Map& o,
                    const Map& n) {
-    for (const MapEntry& e : o) {
-      const Value* nv = n.Find(e.key);
+    // Results of apply and update keep the live object's key order, so the
+    // entry at the same position is tried before a search; when every key
+    // lines up, the new side has no key the old one lacks.
+    bool aligned = o.size() == n.size();
+    for (size_t i = 0; i < o.size(); ++i) {
+      const MapEntry& e = o.entries()[i];
+      const Value* nv = nullptr;
+      if (i < n.size() && n.entries()[i].key == e.key) {
+        nv = &n.entries()[i].value;
+      } else {
+        aligned = false;
+        nv = n.Find(e.key);
+      }
       // An entry that is the same node, or the same scalar, on both sides
       // cannot violate anything; most entries of an apply result are.
       if (nv != nullptr &&
@@ -150,6 +161,7 @@ class Checker {
       }
       path_.pop_back();
     }
+    if (aligned) return;
     for (const MapEntry& e : n) {
       if (o.Find(e.key) != nullptr) continue;
       const StructField* f = mt.FindField(e.key);

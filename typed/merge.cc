@@ -207,16 +207,29 @@ class Walker {
     Value child_out;
     bool child_has = false;
     size_t hint = 0;
+    // Both sides mostly list the same keys in the same order (a live object
+    // and a configuration derived from it): the entry at the same position
+    // is tried before a search, and when all of them line up the right side
+    // has no key of its own.
+    bool aligned = ml != nullptr && mr != nullptr && ml->size() == mr->size();
     if (ml != nullptr) {
-      for (const MapEntry& e : *ml) {
+      for (size_t i = 0; i < ml->size(); ++i) {
+        const MapEntry& e = ml->entries()[i];
+        const Value* r = nullptr;
+        if (mr != nullptr && i < mr->size() && mr->entries()[i].key == e.key) {
+          r = &mr->entries()[i].value;
+        } else {
+          aligned = false;
+          r = rlook.Find(e.key);
+        }
         Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtomFrom(e.key, &hint), &e.value, rlook.Find(e.key), &child_out,
+        Walk(mt.EntryAtomFrom(e.key, &hint), &e.value, r, &child_out,
              &child_has);
         Pop();
         if (child_has) result.Append(e.key, std::move(child_out));
       }
     }
-    if (mr != nullptr) {
+    if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
         if (llook.Find(e.key) != nullptr) continue;
