@@ -127,7 +127,54 @@ absl::Status Schema::Link() {
     }
     if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
   }
+  if (has_immutability_) MarkImmutabilityBelow();
   return absl::OkStatus();
+}
+
+void Schema::MarkImmutabilityBelow() {
+  // Every map and list of the schema: those of the types and of the types
+  // inlined in them (derived atoms share their base's).
+  std::vector<MapType*> maps;
+  std::vector<ListType*> lists;
+  std::vector<Atom*> stack;
+  for (TypeDef& t : types_) stack.push_back(&t.atom);
+  while (!stack.empty()) {
+    Atom* a = stack.back();
+    stack.pop_back();
+    if (a->map) {
+      maps.push_back(a->map.get());
+      for (StructField& f : a->map->fields) {
+        if (f.type.inlined) stack.push_back(f.type.inlined.get());
+      }
+      if (a->map->element_type && a->map->element_type->inlined)
+        stack.push_back(a->map->element_type->inlined.get());
+    }
+    if (a->list) {
+      lists.push_back(a->list.get());
+      if (a->list->element_type.inlined)
+        stack.push_back(a->list->element_type.inlined.get());
+    }
+  }
+  auto below = [](const TypeRef& ref) {
+    const Atom* a = ref.resolved;
+    return ref.immutability.any() ||
+           (a != nullptr && ((a->map && a->map->markers_below) ||
+                             (a->list && a->list->markers_below)));
+  };
+  // Types refer to each other in cycles: propagate until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (MapType* m : maps) {
+      if (m->markers_below) continue;
+      bool b = m->element_type && below(*m->element_type);
+      for (const StructField& f : m->fields) b = b || below(f.type);
+      if (b) m->markers_below = changed = true;
+    }
+    for (ListType* l : lists) {
+      if (!l->markers_below && below(l->element_type))
+        l->markers_below = changed = true;
+    }
+  }
 }
 
 absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {

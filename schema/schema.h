@@ -121,12 +121,18 @@ struct MapType {
   absl::flat_hash_map<std::string, size_t> index;
   // Built by linking: the fields that declare a default.
   std::vector<const StructField*> defaulted_fields;
+  // Built by linking: whether an immutability marker sits on a reference
+  // anywhere below (the fields, the element type, and what they contain);
+  // when not, nothing in a value of this map can violate one.
+  bool markers_below = false;
 };
 
 struct ListType {
   TypeRef element_type;
   ElementRelationship element_relationship = ElementRelationship::kAtomic;
   std::vector<std::string> keys;
+  // Built by linking: as MapType::markers_below, for the elements.
+  bool markers_below = false;
 
   bool IsAssociative() const {
     return element_relationship == ElementRelationship::kAssociative;
@@ -194,6 +200,7 @@ class Schema {
   absl::Status Link();
   absl::Status LinkRef(TypeRef& ref, absl::string_view where);
   absl::Status LinkAtom(Atom& atom, absl::string_view where);
+  void MarkImmutabilityBelow();
 
   std::deque<TypeDef> types_;
   absl::flat_hash_map<std::string, size_t> by_name_;

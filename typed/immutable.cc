@@ -100,6 +100,12 @@ class Checker {
     }
     const Immutability none;
     const Immutability& marks = ref != nullptr ? ref->immutability : none;
+    // Without markers here or below, nothing in this subtree can violate
+    // one (objects mostly have markers in few places, none in metadata).
+    if (!marks.any() && !(atom->map && atom->map->markers_below) &&
+        !(atom->list && atom->list->markers_below)) {
+      return;
+    }
     Narrowed::Kind ko = internal::Narrow(atom, &o).kind;
     if (ko != internal::Narrow(atom, &n).kind) return;
     if (ko == Narrowed::kMap && o.IsMap() && n.IsMap()) {
