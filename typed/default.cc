@@ -54,6 +54,11 @@ class Defaulter {
       const Map& cur = w != nullptr ? *w : v.map();
       if (i >= cur.size()) break;
       const MapEntry& e = cur.entries()[i];
+      // A scalar that is not null needs nothing (most entries).
+      if (!e.value.IsNull() && !e.value.IsMap() && !e.value.IsList()) {
+        ++i;
+        continue;
+      }
       const StructField* f = mt.FindFieldFrom(e.key, &hint);
       const TypeRef* ref =
           f != nullptr ? &f->type
@@ -62,8 +67,13 @@ class Defaulter {
         ++i;
         continue;
       }
-      const Value* prev_child =
-          prev_map != nullptr ? prev_map->Find(e.key) : nullptr;
+      // The previous version mostly has the same keys in the same places.
+      const Value* prev_child = nullptr;
+      if (prev_map != nullptr) {
+        prev_child = i < prev_map->size() && prev_map->entries()[i].key == e.key
+                         ? &prev_map->entries()[i].value
+                         : prev_map->Find(e.key);
+      }
       if (e.value.IsNull()) {
         // Not nullable: its default, or removal when there is none.
         bool nullable =
