@@ -69,31 +69,43 @@ bool NeedsEscape(const std::string& s) {
 // the copying itself.
 class Out {
  public:
-  explicit Out(size_t capacity) : buf_(capacity, '\0') {}
+  explicit Out(size_t capacity)
+      : buf_(capacity, '\0'), p_(buf_.data()), end_(p_ + buf_.size()) {}
 
-  // Room for `n` more bytes; write them at the returned pointer, then
-  // Advance(n).
+  // The cursor, with room for `n` more bytes: write them through it, then
+  // Commit the advanced cursor. (Members are touched once per write: the
+  // bytes written through char pointers could alias them otherwise.)
   char* Room(size_t n) {
-    if (buf_.size() - len_ < n) buf_.resize(std::max(buf_.size() * 2, len_ + n));
-    return &buf_[len_];
+    if (static_cast<size_t>(end_ - p_) < n) Grow(n);
+    return p_;
   }
-  void Advance(size_t n) { len_ += n; }
+  void Commit(char* p) { p_ = p; }
   void Put(char c) {
-    *Room(1) = c;
-    ++len_;
+    char* p = Room(1);
+    *p = c;
+    p_ = p + 1;
   }
   void Put(absl::string_view s) {
-    std::memcpy(Room(s.size()), s.data(), s.size());
-    len_ += s.size();
+    char* p = Room(s.size());
+    std::memcpy(p, s.data(), s.size());
+    p_ = p + s.size();
   }
   std::string Finish() && {
-    buf_.resize(len_);
+    buf_.resize(static_cast<size_t>(p_ - buf_.data()));
     return std::move(buf_);
   }
 
  private:
+  void Grow(size_t n) {
+    size_t len = static_cast<size_t>(p_ - buf_.data());
+    buf_.resize(std::max(buf_.size() * 2, len + n));
+    p_ = buf_.data() + len;
+    end_ = buf_.data() + buf_.size();
+  }
+
   std::string buf_;
-  size_t len_ = 0;
+  char* p_;
+  char* end_;
 };
 
 // Writes `"k:{\"name\":value,...}":` and then `tail` for a key whose names
@@ -101,9 +113,9 @@ class Out {
 // integers (nearly all keys), straight into `out`: the general path builds
 // the element's JSON and then escapes it once more. Returns false, having
 // written nothing, for other keys.
-bool WritePlainKey(Out* out, absl::Span<const KeyField> key,
+bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
                    absl::string_view tail) {
-  size_t n = 7 + tail.size();  // "k:{ and }": around the fields
+  size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
   for (const KeyField& f : key) {
     if (NeedsEscape(f.name)) return false;
     n += f.name.size() + 6;  // \"name\": and a comma
@@ -122,6 +134,7 @@ bool WritePlainKey(Out* out, absl::Span<const KeyField> key,
     std::memcpy(p, s.data(), s.size());
     p += s.size();
   };
+  if (comma) *p++ = ',';
   put("\"k:{");
   bool first = true;
   for (const KeyField& f : key) {
@@ -140,7 +153,7 @@ bool WritePlainKey(Out* out, absl::Span<const KeyField> key,
   }
   put("}\":");
   put(tail);
-  out->Advance(static_cast<size_t>(p - begin));
+  out->Commit(p);
   return true;
 }
 
@@ -149,40 +162,40 @@ bool WritePlainKey(Out* out, absl::Span<const KeyField> key,
 void WriteContents(Out* out, const Set& set, bool include_self,
                    std::string* scratch, std::string* quoted) {
   bool first = true;
-  auto sep = [&] {
-    if (!first) out->Put(',');
-    first = false;
-  };
   if (include_self && !(set.members().empty() && set.children().empty())) {
-    sep();
     out->Put("\".\":{}");
+    first = false;
   }
   const auto& members = set.members();
   const auto& children = set.children();
   size_t mi = 0, ci = 0;
-  // Writes `"<key>":` and then `tail`.
+  // Writes a comma unless first, `"<key>":` and then `tail`.
   auto write_key = [&](const PathElement& pe, absl::string_view tail) {
+    const bool comma = !first;
+    first = false;
     if (pe.IsField() && !NeedsEscape(pe.field_name())) {
       // The common case: a plain field name goes straight to the output.
       const std::string& name = pe.field_name();
-      char* p = out->Room(name.size() + 5 + tail.size());
+      char* p = out->Room(name.size() + 6 + tail.size());
+      if (comma) *p++ = ',';
       std::memcpy(p, "\"f:", 3);
       std::memcpy(p + 3, name.data(), name.size());
       p += 3 + name.size();
       p[0] = '"';
       p[1] = ':';
       std::memcpy(p + 2, tail.data(), tail.size());
-      out->Advance(name.size() + 5 + tail.size());
+      out->Commit(p + 2 + tail.size());
       return;
     }
-    if (pe.IsKey() && WritePlainKey(out, pe.key(), tail)) return;
+    if (pe.IsKey() && WritePlainKey(out, comma, pe.key(), tail)) return;
     scratch->clear();
     AppendPathElementRaw(scratch, pe);
     quoted->clear();
+    if (comma) quoted->push_back(',');
     AppendJsonString(quoted, *scratch);
+    quoted->push_back(':');
+    quoted->append(tail.data(), tail.size());
     out->Put(*quoted);
-    out->Put(':');
-    out->Put(tail);
   };
   while (mi < members.size() || ci < children.size()) {
     int c;
@@ -193,7 +206,6 @@ void WriteContents(Out* out, const Set& set, bool include_self,
     } else {
       c = Compare(members[mi], children[ci].pe);
     }
-    sep();
     if (c < 0) {
       write_key(members[mi++], "{}");
     } else {
