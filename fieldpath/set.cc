@@ -29,6 +29,11 @@ std::vector<SetNode>::const_iterator LowerChild(const std::vector<SetNode>& v,
 
 }  // namespace
 
+// Members plus children of the top node: the width a linear merge walks.
+size_t Set::Width(const Set& s) {
+  return s.members_.size() + s.children_.size();
+}
+
 bool Set::HasMember(const PathElement& pe) const {
   return FindMember(members_, pe) != members_.end();
 }
@@ -178,10 +183,30 @@ Set Set::Union(const Set& other) const {
 
 Set Set::Intersection(const Set& other) const {
   Set out;
-  std::set_intersection(
-      members_.begin(), members_.end(), other.members_.begin(),
-      other.members_.end(), std::back_inserter(out.members_),
-      [](const PathElement& a, const PathElement& b) { return a < b; });
+  auto pe_less = [](const PathElement& a, const PathElement& b) {
+    return a < b;
+  };
+  // A big set intersected with a small one (the fields a change touched
+  // against a manager's whole set) looks the few up instead of walking
+  // both.
+  constexpr size_t kLopsided = 16;
+  const Set& small = Width(*this) <= Width(other) ? *this : other;
+  const Set& big = &small == this ? other : *this;
+  if (Width(small) * kLopsided < Width(big)) {
+    for (const PathElement& m : small.members_) {
+      if (big.HasMember(m)) out.members_.push_back(m);
+    }
+    for (const SetNode& n : small.children_) {
+      const Set* b = big.Child(n.pe);
+      if (b == nullptr) continue;
+      Set sub = n.set.Intersection(*b);
+      if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
+    }
+    return out;
+  }
+  std::set_intersection(members_.begin(), members_.end(),
+                        other.members_.begin(), other.members_.end(),
+                        std::back_inserter(out.members_), pe_less);
   size_t i = 0, j = 0;
   while (i < children_.size() && j < other.children_.size()) {
     int c = Compare(children_[i].pe, other.children_[j].pe);
@@ -202,6 +227,8 @@ Set Set::Intersection(const Set& other) const {
 
 Set Set::Difference(const Set& other) const {
   Set out;
+  out.members_.reserve(members_.size());
+  out.children_.reserve(children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),
@@ -221,6 +248,8 @@ Set Set::Difference(const Set& other) const {
 
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
+  out.members_.reserve(members_.size());
+  out.children_.reserve(children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),

@@ -93,6 +93,7 @@ class Set {
   friend bool operator!=(const Set& a, const Set& b) { return !(a == b); }
 
  private:
+  static size_t Width(const Set& s);
   void IterateInto(Path* prefix,
                    const std::function<void(const Path&)>& f) const;
 
