@@ -27,6 +27,15 @@ std::vector<SetNode>::const_iterator LowerChild(const std::vector<SetNode>& v,
       [](const SetNode& n, const PathElement& p) { return n.pe < p; });
 }
 
+// Sizes `v` for up to `n` results when that is many: growing a big node one
+// push at a time moves it log n times, while reserving for small ones would
+// allocate even when the result is empty (the common case of a difference).
+template <typename T>
+void ReserveForLargeOutput(std::vector<T>* v, size_t n) {
+  constexpr size_t kLarge = 64;
+  if (n >= kLarge) v->reserve(n);
+}
+
 }  // namespace
 
 // Members plus children of the top node: the width a linear merge walks.
@@ -227,8 +236,7 @@ Set Set::Intersection(const Set& other) const {
 
 Set Set::Difference(const Set& other) const {
   Set out;
-  out.members_.reserve(members_.size());
-  out.children_.reserve(children_.size());
+  ReserveForLargeOutput(&out.children_, children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),
@@ -248,8 +256,7 @@ Set Set::Difference(const Set& other) const {
 
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
-  out.members_.reserve(members_.size());
-  out.children_.reserve(children_.size());
+  ReserveForLargeOutput(&out.children_, children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),
