@@ -109,6 +109,7 @@ class Walker {
       // the side that is there, shared rather than rebuilt.
       *out = rhs == nullptr ? *lhs : *rhs;
       *has_out = true;
+      out_is_rhs_ = rhs != nullptr;
       return;
     }
     if (lhs != nullptr && rhs != nullptr && SameNode(*lhs, *rhs)) {
@@ -117,6 +118,7 @@ class Walker {
       if (mode_ == Mode::kMerge) {
         *out = *rhs;
         *has_out = true;
+        out_is_rhs_ = true;
       }
       return;
     }
@@ -135,6 +137,7 @@ class Walker {
       WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_has, &ignored_leaf);
     }
     bool in_leaf = false;
+    out_is_rhs_ = false;
     WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
@@ -159,6 +162,7 @@ class Walker {
     if (mode_ == Mode::kMerge) {
       *out = rhs != nullptr ? *rhs : *lhs;
       *has_out = true;
+      out_is_rhs_ = rhs != nullptr;
       return;
     }
     if (lhs == nullptr) {
@@ -200,9 +204,19 @@ class Walker {
     }
     const MapType& mt = *atom->map;
     Map result;
-    if (mode_ == Mode::kMerge) {
+    // A merge whose every entry comes out as the right side's, key for key
+    // in the same order, is the right side's node itself: it is shared
+    // instead of rebuilt, and `result` is only filled from the first entry
+    // that differs.
+    bool sharing = mode_ == Mode::kMerge && ml != nullptr && mr != nullptr &&
+                   ml->size() == mr->size();
+    auto stop_sharing = [&](size_t done) {
+      sharing = false;
       result.Reserve((ml ? ml->size() : 0) + (mr ? mr->size() : 0));
-    }
+      for (size_t j = 0; j < done; ++j)
+        result.Append(mr->entries()[j].key, mr->entries()[j].value);
+    };
+    if (mode_ == Mode::kMerge && !sharing) stop_sharing(0);
     MapLookup rlook(mr);
     Value child_out;
     bool child_has = false;
@@ -226,8 +240,19 @@ class Walker {
         Walk(mt.EntryAtomFrom(e.key, &hint), &e.value, r, &child_out,
              &child_has);
         Pop();
+        if (sharing) {
+          if (child_has && out_is_rhs_ && r == &mr->entries()[i].value)
+            continue;
+          stop_sharing(i);
+        }
         if (child_has) result.Append(e.key, std::move(child_out));
       }
+    }
+    if (sharing) {
+      *out = *rhs;
+      *has_out = true;
+      out_is_rhs_ = true;
+      return;
     }
     if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
@@ -243,6 +268,7 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
+    out_is_rhs_ = false;
   }
 
   void Index(const Atom& atom, const List* list, IndexedList* idx) {
@@ -281,8 +307,10 @@ class Walker {
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
-    if (ll != nullptr && lr != nullptr && WalkAligned(*atom, *ll, *lr, out, has_out))
+    if (ll != nullptr && lr != nullptr &&
+        WalkAligned(*atom, *ll, *lr, *rhs, out, has_out)) {
       return;
+    }
     IndexedList il, ir;
     Index(*atom, ll, &il);
     Index(*atom, lr, &ir);
@@ -301,6 +329,7 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
+    out_is_rhs_ = false;
   }
 
   // Lists whose items line up key for key (a re-apply or an update of a big
@@ -309,7 +338,7 @@ class Walker {
   // gives the same result then; it still handles everything else (items
   // moved, added or removed, duplicated keys, items without keys).
   bool WalkAligned(const Atom& atom, const List& ll, const List& lr,
-                   Value* out, bool* has_out) {
+                   const Value& rhs, Value* out, bool* has_out) {
     if (!atom.IsAssociativeList() || ll.size() != lr.size()) return false;
     const size_t n = ll.size();
     std::vector<size_t> hashes(n);
@@ -334,21 +363,40 @@ class Walker {
     }
     const Atom* elem = atom.list->element_type.resolved;
     List result;
-    if (mode_ == Mode::kMerge) result.reserve(n);
+    // As in WalkMap: while every item comes out as the right side's, the
+    // right side's list is the result.
+    bool sharing = mode_ == Mode::kMerge;
     for (size_t i = 0; i < n; ++i) {
       if (SameNode(ll[i], lr[i])) {
-        if (mode_ == Mode::kMerge) result.push_back(lr[i]);
+        if (mode_ == Mode::kMerge && !sharing) result.push_back(lr[i]);
         continue;
       }
       absl::StatusOr<PathElement> pe =
           internal::ListItemElement(atom, lr[i], i);
-      WalkItem(elem, *pe, &ll[i], &lr[i],
-               mode_ == Mode::kMerge ? &result : nullptr);
+      if (!sharing) {
+        WalkItem(elem, *pe, &ll[i], &lr[i],
+                 mode_ == Mode::kMerge ? &result : nullptr);
+        continue;
+      }
+      List item;
+      WalkItem(elem, *pe, &ll[i], &lr[i], &item);
+      if (item.size() == 1 && out_is_rhs_) continue;
+      sharing = false;
+      result.reserve(n);
+      result.insert(result.end(), lr.begin(), lr.begin() + i);
+      for (Value& v : item) result.push_back(std::move(v));
+    }
+    if (sharing) {
+      *out = rhs;
+      *has_out = true;
+      out_is_rhs_ = true;
+      return true;
     }
     if (mode_ == Mode::kMerge && !result.empty()) {
       *out = Value(std::move(result));
       *has_out = true;
     }
+    out_is_rhs_ = false;
     return true;
   }
 
@@ -512,6 +560,9 @@ class Walker {
 
   Mode mode_;
   Comparison* cmp_;
+  // Merge only: whether the node the last Walk produced is its right side
+  // itself (so that a parent whose children all are can share its own).
+  bool out_is_rhs_ = false;
   Path path_;
   std::vector<Set*> nodes_[3];
   size_t valid_[3] = {0, 0, 0};
