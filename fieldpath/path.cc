@@ -68,6 +68,10 @@ PathElement PathElement::OfValue(Value v) {
 
 PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }
 
+PathElement PathElement::InternedField(const std::string* name) {
+  return PathElement(Rep(name));
+}
+
 std::string ValueString(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kString: {
@@ -148,6 +152,8 @@ int Compare(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
   switch (a.kind()) {
     case PathElement::Kind::kField: {
+      const std::string* ia = a.interned_name();
+      if (ia != nullptr && ia == b.interned_name()) return 0;
       int c = a.field_name().compare(b.field_name());
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
@@ -164,8 +170,14 @@ int Compare(const PathElement& a, const PathElement& b) {
 bool operator==(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case PathElement::Kind::kField:
+    case PathElement::Kind::kField: {
+      // Interned names are unique: two of them are equal when they are the
+      // same name.
+      const std::string* ia = a.interned_name();
+      const std::string* ib = b.interned_name();
+      if (ia != nullptr && ib != nullptr) return ia == ib;
       return a.field_name() == b.field_name();
+    }
     case PathElement::Kind::kKey: {
       absl::Span<const KeyField> ka = a.key();
       absl::Span<const KeyField> kb = b.key();

@@ -71,6 +71,11 @@ class PathElement {
   enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
 
   static PathElement Field(std::string name);
+  // A field whose name is interned for good (see InternName in
+  // schema/schema.h): the element holds the pointer, so making and copying
+  // it costs no string copy, and two interned names compare by address.
+  // REQUIRES: `*name` is never destroyed or changed.
+  static PathElement InternedField(const std::string* name);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
   static PathElement OfValue(Value v);
@@ -78,14 +83,25 @@ class PathElement {
 
   PathElement() : v_(std::string()) {}
 
-  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  Kind kind() const {
+    size_t i = v_.index();
+    return i == kInternedIndex ? Kind::kField : static_cast<Kind>(i);
+  }
   bool IsField() const { return kind() == Kind::kField; }
   bool IsKey() const { return kind() == Kind::kKey; }
   bool IsValue() const { return kind() == Kind::kValue; }
   bool IsIndex() const { return kind() == Kind::kIndex; }
 
   // REQUIRES: the element has that kind.
-  const std::string& field_name() const { return std::get<std::string>(v_); }
+  const std::string& field_name() const {
+    return v_.index() == kInternedIndex ? *std::get<kInternedIndex>(v_)
+                                        : std::get<std::string>(v_);
+  }
+  // The interned name of a field, or null when the element owns its name.
+  const std::string* interned_name() const {
+    return v_.index() == kInternedIndex ? std::get<kInternedIndex>(v_)
+                                        : nullptr;
+  }
   absl::Span<const KeyField> key() const {
     return std::get<internal::SharedKeyFields>(v_).fields();
   }
@@ -97,8 +113,9 @@ class PathElement {
   void AppendTo(std::string* out) const;
 
  private:
-  using Rep =
-      std::variant<std::string, internal::SharedKeyFields, Value, int64_t>;
+  static constexpr size_t kInternedIndex = 4;
+  using Rep = std::variant<std::string, internal::SharedKeyFields, Value,
+                           int64_t, const std::string*>;
   explicit PathElement(Rep v) : v_(std::move(v)) {}
   Rep v_;
 };

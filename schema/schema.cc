@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <unordered_set>
 
 #include "absl/strings/str_cat.h"
 
@@ -54,6 +56,15 @@ absl::Status CheckList(const ListType& l, ElementRelationship rel,
 }
 
 }  // namespace
+
+const std::string* InternName(absl::string_view name) {
+  // Node-based: the strings never move. Called when schemas are linked,
+  // not on the paths that read values.
+  static std::mutex* mu = new std::mutex();
+  static auto* names = new std::unordered_set<std::string>();
+  std::lock_guard<std::mutex> lock(*mu);
+  return &*names->emplace(name).first;
+}
 
 const StructField* MapType::FindField(absl::string_view name) const {
   if (!index.empty()) {
@@ -193,6 +204,7 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
   if (atom.map) {
     MapType& m = *atom.map;
     for (StructField& f : m.fields) {
+      f.interned_name = InternName(f.name);
       if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
           !st.ok())
         return st;

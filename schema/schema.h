@@ -59,6 +59,11 @@ struct Immutability {
   }
 };
 
+// The one copy of `name` kept for the life of the process. Schemas intern
+// their field names (a set bounded by the schemas loaded, not by the data);
+// equal names get the same pointer. Thread-safe.
+const std::string* InternName(absl::string_view name);
+
 // A reference to a type: by name, or inline. Exactly one of the two is set.
 // The reference is the schema node of one place in an object (a field, the
 // items of a list, the values of a map), so what is specific to that place
@@ -84,6 +89,9 @@ struct StructField {
   // associative keys and is what structural defaulting sets.
   std::optional<Value> default_value;
   bool nullable = false;
+  // Built by linking: `name` interned (InternName), so that path elements
+  // made for this field point at it instead of copying the name.
+  const std::string* interned_name = nullptr;
 };
 
 struct UnionField {

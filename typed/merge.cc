@@ -20,6 +20,20 @@ namespace {
 
 using internal::Narrowed;
 
+// The path element of map entry `key`, declared as `f` (or not, null):
+// declared fields use the schema's interned name, which costs no copy.
+PathElement FieldElement(const StructField* f, const std::string& key) {
+  return f != nullptr && f->interned_name != nullptr
+             ? PathElement::InternedField(f->interned_name)
+             : PathElement::Field(key);
+}
+
+// The type of an entry declared as `f` (or not, null) in `mt`.
+const Atom* EntryAtom(const MapType& mt, const StructField* f) {
+  if (f != nullptr) return f->type.resolved;
+  return mt.element_type ? mt.element_type->resolved : nullptr;
+}
+
 // Lookup of map entries by key; hashes only large maps.
 class MapLookup {
  public:
@@ -236,9 +250,9 @@ class Walker {
           aligned = false;
           r = rlook.Find(e.key);
         }
-        Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtomFrom(e.key, &hint), &e.value, r, &child_out,
-             &child_has);
+        const StructField* f = mt.FindFieldFrom(e.key, &hint);
+        Push(FieldElement(f, e.key));
+        Walk(EntryAtom(mt, f), &e.value, r, &child_out, &child_has);
         Pop();
         if (sharing) {
           if (child_has && out_is_rhs_ && r == &mr->entries()[i].value)
@@ -258,8 +272,9 @@ class Walker {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
         if (llook.Find(e.key) != nullptr) continue;
-        Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtom(e.key), nullptr, &e.value, &child_out, &child_has);
+        const StructField* f = mt.FindField(e.key);
+        Push(FieldElement(f, e.key));
+        Walk(EntryAtom(mt, f), nullptr, &e.value, &child_out, &child_has);
         Pop();
         if (child_has) result.Append(e.key, std::move(child_out));
       }

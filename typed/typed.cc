@@ -158,6 +158,13 @@ namespace {
 
 using internal::Narrowed;
 
+// The path element of map entry `key`, declared as `f` (or not, null).
+PathElement FieldElement(const StructField* f, const std::string& key) {
+  return f != nullptr && f->interned_name != nullptr
+             ? PathElement::InternedField(f->interned_name)
+             : PathElement::Field(key);
+}
+
 std::string DescribeKind(const Value& v) {
   return absl::StrCat(KindName(v.kind()), " ", DebugString(v));
 }
@@ -414,7 +421,7 @@ class FieldSetBuilder {
               : (mt.element_type ? mt.element_type->resolved : nullptr);
       bool force = e.value.IsNull() ||
                    (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
-      Child(child, e.value, PathElement::Field(e.key), force, out);
+      Child(child, e.value, FieldElement(f, e.key), force, out);
     }
     out->Normalize();
   }
