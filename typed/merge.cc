@@ -20,14 +20,6 @@ namespace {
 
 using internal::Narrowed;
 
-// The path element of map entry `key`, declared as `f` (or not, null):
-// declared fields use the schema's interned name, which costs no copy.
-PathElement FieldElement(const StructField* f, const std::string& key) {
-  return f != nullptr && f->interned_name != nullptr
-             ? PathElement::InternedField(f->interned_name)
-             : PathElement::Field(key);
-}
-
 // The type of an entry declared as `f` (or not, null) in `mt`.
 const Atom* EntryAtom(const MapType& mt, const StructField* f) {
   if (f != nullptr) return f->type.resolved;
@@ -251,7 +243,7 @@ class Walker {
           r = rlook.Find(e.key);
         }
         const StructField* f = mt.FindFieldFrom(e.key, &hint);
-        Push(FieldElement(f, e.key));
+        Push(internal::FieldElement(f, e.key));
         Walk(EntryAtom(mt, f), &e.value, r, &child_out, &child_has);
         Pop();
         if (sharing) {
@@ -273,7 +265,7 @@ class Walker {
       for (const MapEntry& e : *mr) {
         if (llook.Find(e.key) != nullptr) continue;
         const StructField* f = mt.FindField(e.key);
-        Push(FieldElement(f, e.key));
+        Push(internal::FieldElement(f, e.key));
         Walk(EntryAtom(mt, f), nullptr, &e.value, &child_out, &child_has);
         Pop();
         if (child_has) result.Append(e.key, std::move(child_out));

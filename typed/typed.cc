@@ -32,6 +32,12 @@ Type Type::Deduced() {
 
 namespace internal {
 
+PathElement FieldElement(const StructField* f, const std::string& key) {
+  return f != nullptr && f->interned_name != nullptr
+             ? PathElement::InternedField(f->interned_name)
+             : PathElement::Field(key);
+}
+
 Narrowed Narrow(const Atom* atom, const Value* v) {
   if (v != nullptr) {
     if (v->IsScalar() && atom->scalar) return {atom, Narrowed::kScalar};
@@ -157,13 +163,6 @@ bool SameListItemKey(const Atom& list_atom, const Value& a, const Value& b) {
 namespace {
 
 using internal::Narrowed;
-
-// The path element of map entry `key`, declared as `f` (or not, null).
-PathElement FieldElement(const StructField* f, const std::string& key) {
-  return f != nullptr && f->interned_name != nullptr
-             ? PathElement::InternedField(f->interned_name)
-             : PathElement::Field(key);
-}
 
 std::string DescribeKind(const Value& v) {
   return absl::StrCat(KindName(v.kind()), " ", DebugString(v));
@@ -421,7 +420,7 @@ class FieldSetBuilder {
               : (mt.element_type ? mt.element_type->resolved : nullptr);
       bool force = e.value.IsNull() ||
                    (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
-      Child(child, e.value, FieldElement(f, e.key), force, out);
+      Child(child, e.value, internal::FieldElement(f, e.key), force, out);
     }
     out->Normalize();
   }

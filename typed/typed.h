@@ -119,6 +119,11 @@ struct Narrowed {
 };
 Narrowed Narrow(const Atom* atom, const Value* v);
 
+// The path element of map entry `key`, declared in the schema as `f` (null
+// when undeclared): declared fields use the schema's interned name, which
+// costs no copy.
+PathElement FieldElement(const StructField* f, const std::string& key);
+
 // The path element of a list item, or an error message.
 absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
                                             const Value& item, size_t index);
