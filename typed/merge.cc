@@ -158,6 +158,7 @@ class Walker {
 
  private:
   void Error(absl::string_view msg) {
+    Materialize();
     errors_.push_back(absl::StrCat(PathString(path_), ": ", msg));
   }
 
@@ -378,15 +379,13 @@ class Walker {
         if (mode_ == Mode::kMerge && !sharing) result.push_back(lr[i]);
         continue;
       }
-      absl::StatusOr<PathElement> pe =
-          internal::ListItemElement(atom, lr[i], i);
       if (!sharing) {
-        WalkItem(elem, *pe, &ll[i], &lr[i],
-                 mode_ == Mode::kMerge ? &result : nullptr);
+        WalkItemLazy(elem, atom, i, &ll[i], &lr[i],
+                     mode_ == Mode::kMerge ? &result : nullptr);
         continue;
       }
       List item;
-      WalkItem(elem, *pe, &ll[i], &lr[i], &item);
+      WalkItemLazy(elem, atom, i, &ll[i], &lr[i], &item);
       if (item.size() == 1 && out_is_rhs_) continue;
       sharing = false;
       result.reserve(n);
@@ -410,6 +409,18 @@ class Walker {
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,
                 const Value* r, List* result) {
     Push(pe);
+    Value child_out;
+    bool child_has = false;
+    Walk(elem, l, r, &child_out, &child_has);
+    Pop();
+    if (child_has && result != nullptr) result->push_back(std::move(child_out));
+  }
+
+  // WalkItem for item `i` of both sides of an aligned list, with its path
+  // element built only if needed.
+  void WalkItemLazy(const Atom* elem, const Atom& list_atom, size_t i,
+                    const Value* l, const Value* r, List* result) {
+    PushLazyItem(list_atom, *r, i);
     Value child_out;
     bool child_has = false;
     Walk(elem, l, r, &child_out, &child_has);
@@ -546,7 +557,23 @@ class Walker {
   void Push(PathElement pe) { path_.push_back(std::move(pe)); }
   void Pop() {
     path_.pop_back();
+    if (!pending_.empty() && pending_.back().depth == path_.size())
+      pending_.pop_back();
     for (size_t& v : valid_) v = std::min(v, path_.size());
+  }
+  // Pushes the element of item `index` of an associative list without
+  // building it: most items walked record nothing, and the element (a key
+  // block) is only made when something below needs the path.
+  void PushLazyItem(const Atom& list_atom, const Value& item, size_t index) {
+    path_.emplace_back();
+    pending_.push_back(Pending{path_.size() - 1, &list_atom, &item, index});
+  }
+  void Materialize() {
+    for (const Pending& p : pending_) {
+      path_[p.depth] = *internal::ListItemElement(*p.list_atom, *p.item,
+                                                  p.index);
+    }
+    pending_.clear();
   }
 
   // Adds the current path to result set `k` (added, removed, modified).
@@ -554,6 +581,7 @@ class Walker {
   // insertion instead of a walk from the root.
   void Record(int k) {
     if (path_.empty()) return;
+    Materialize();
     Set* roots[3] = {&cmp_->added, &cmp_->removed, &cmp_->modified};
     std::vector<Set*>& nodes = nodes_[k];
     if (nodes.empty()) nodes.push_back(roots[k]);
@@ -567,6 +595,14 @@ class Walker {
 
   Mode mode_;
   Comparison* cmp_;
+  // Path elements not built yet (PushLazyItem), by depth in `path_`.
+  struct Pending {
+    size_t depth;
+    const Atom* list_atom;
+    const Value* item;
+    size_t index;
+  };
+  std::vector<Pending> pending_;
   // Merge only: whether the node the last Walk produced is its right side
   // itself (so that a parent whose children all are can share its own).
   bool out_is_rhs_ = false;
