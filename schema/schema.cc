@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <unordered_set>
 
@@ -57,6 +58,17 @@ absl::Status CheckList(const ListType& l, ElementRelationship rel,
 
 }  // namespace
 
+namespace {
+
+// A field name's length and first byte, packed (0 for the empty name).
+uint32_t NameTag(absl::string_view name) {
+  if (name.empty()) return 0;
+  return static_cast<uint32_t>(name.size() << 8) |
+         static_cast<unsigned char>(name[0]);
+}
+
+}  // namespace
+
 const std::string* InternName(absl::string_view name) {
   // Node-based: the strings never move. Called when schemas are linked,
   // not on the paths that read values.
@@ -79,12 +91,18 @@ const StructField* MapType::FindField(absl::string_view name) const {
 
 const StructField* MapType::FindFieldFrom(absl::string_view name,
                                           size_t* hint) const {
-  constexpr size_t kScan = 8;
-  const size_t end = std::min(fields.size(), *hint + kScan);
-  for (size_t i = *hint; i < end; ++i) {
-    if (fields[i].name == name) {
-      *hint = i + 1;
-      return &fields[i];
+  // Objects skip many declared fields, so the scan reaches far; a step that
+  // cannot match costs a length and a first-byte compare.
+  constexpr size_t kScan = 32;
+  if (name_tags.size() == fields.size() && !name.empty()) {
+    const uint32_t tag = NameTag(name);
+    const size_t end = std::min(fields.size(), *hint + kScan);
+    for (size_t i = *hint; i < end; ++i) {
+      if (name_tags[i] == tag &&
+          std::memcmp(fields[i].name.data(), name.data(), name.size()) == 0) {
+        *hint = i + 1;
+        return &fields[i];
+      }
     }
   }
   const StructField* f = FindField(name);
@@ -221,6 +239,8 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
       if (f.default_value || f.type.default_value)
         m.defaulted_fields.push_back(&f);
     }
+    m.name_tags.clear();
+    for (const StructField& f : m.fields) m.name_tags.push_back(NameTag(f.name));
     constexpr size_t kIndexThreshold = 8;
     if (m.fields.size() > kIndexThreshold) {
       for (size_t i = 0; i < m.fields.size(); ++i)

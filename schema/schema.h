@@ -127,6 +127,9 @@ struct MapType {
 
   // Built by linking for maps with many fields.
   absl::flat_hash_map<std::string, size_t> index;
+  // Built by linking: per field, its name's length and first byte, packed,
+  // so FindFieldFrom scans a compact array instead of the fields.
+  std::vector<uint32_t> name_tags;
   // Built by linking: the fields that declare a default.
   std::vector<const StructField*> defaulted_fields;
   // Built by linking: whether an immutability marker sits on a reference

@@ -219,6 +219,16 @@ class Validator {
     const Value* item = nullptr;
     size_t index = 0;                    // a list index
   };
+  // Fills the new step in place: a Step built as a temporary and copied in
+  // is read back with wider loads than it was written with, which stalls.
+  void PushStep(const std::string* field, const Atom* list, const Value* item,
+                size_t index) {
+    Step& s = path_.emplace_back();
+    s.field = field;
+    s.list = list;
+    s.item = item;
+    s.index = index;
+  }
   void Scalar(ScalarType t, const Value& v) {
     if (v.IsNull()) return;
     switch (t) {
@@ -250,7 +260,7 @@ class Validator {
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
       for (size_t i = 0; i < items.size(); ++i) {
-        path_.push_back(Step{nullptr, nullptr, nullptr, i});
+        PushStep(nullptr, nullptr, nullptr, i);
         Walk(elem, items[i], depth + 1);
         path_.pop_back();
       }
@@ -299,7 +309,7 @@ class Validator {
             "duplicate entries for key ",
             internal::ListItemElement(atom, items[i], i)->ToString()));
       }
-      path_.push_back(Step{nullptr, &atom, &items[i], i});
+      PushStep(nullptr, &atom, &items[i], i);
       Walk(elem, items[i], depth + 1);
       path_.pop_back();
     }
@@ -314,7 +324,7 @@ class Validator {
     const MapType& mt = *atom.map;
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
-      path_.push_back(Step{&e.key, nullptr, nullptr, 0});
+      PushStep(&e.key, nullptr, nullptr, 0);
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
       if (child == nullptr) {
         Error("field not declared in schema");
