@@ -265,12 +265,10 @@ struct ObjectFixture {
                            s.type_name),
                "type"),
           d);
-      immutable_applied =
-          immutable_updater->Apply(null_live, obj, kVersion, {}, kManager,
-                                   false);
-      defaulting_applied =
-          defaulting_updater->Apply(null_live, obj, kVersion, {}, kManager,
-                                    false);
+      immutable_applied = immutable_updater->Apply(null_live, obj, kVersion, {},
+                                                   kManager, false);
+      defaulting_applied = defaulting_updater->Apply(null_live, obj, kVersion,
+                                                     {}, kManager, false);
       if (!immutable_applied.ok() || !defaulting_applied.ok())
         Die(absl::StrCat(s.name, ": apply under a schema variant failed"));
     }

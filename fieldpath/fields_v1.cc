@@ -50,8 +50,8 @@ struct EscapeTable {
   bool needs[256] = {};
   constexpr EscapeTable() {
     for (int c = 0; c < 256; ++c) {
-      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' ||
-                 c == '<' || c == '>' || c == '&';
+      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
+                 c == '>' || c == '&';
     }
   }
 };
@@ -160,8 +160,7 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
 // The order of Compare (only its sign), with field names, nearly all
 // elements, compared inline.
 inline int CompareForOrder(const PathElement& a, const PathElement& b) {
-  if (a.IsField() && b.IsField())
-    return a.field_name().compare(b.field_name());
+  if (a.IsField() && b.IsField()) return a.field_name().compare(b.field_name());
   return Compare(a, b);
 }
 
@@ -529,8 +528,7 @@ class FieldsV1Reader {
       absl::string_view key;
       while (true) {
         size_t at = 0;
-        if (absl::Status st = String(&storage, &key, &at); !st.ok())
-          return st;
+        if (absl::Status st = String(&storage, &key, &at); !st.ok()) return st;
         if (!Eat(':')) return Error("expected ':'");
         if (key == ".") {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");

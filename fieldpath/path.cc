@@ -21,8 +21,7 @@ struct SharedKeyFields::Block {
 SharedKeyFields::SharedKeyFields(KeyFields fields) {
   static_assert(sizeof(Block) % alignof(KeyField) == 0,
                 "key fields follow the block header");
-  void* mem =
-      ::operator new(sizeof(Block) + fields.size() * sizeof(KeyField));
+  void* mem = ::operator new(sizeof(Block) + fields.size() * sizeof(KeyField));
   b_ = new (mem) Block{{1}, static_cast<uint32_t>(fields.size())};
   for (size_t i = 0; i < fields.size(); ++i)
     new (&b_->fields()[i]) KeyField(std::move(fields[i]));

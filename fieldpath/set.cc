@@ -124,8 +124,12 @@ void SortSmall(std::vector<T>& v, Less less) {
 }  // namespace
 
 void Set::Normalize() {
-  auto pe_less = [](const PathElement& a, const PathElement& b) { return a < b; };
-  auto node_less = [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; };
+  auto pe_less = [](const PathElement& a, const PathElement& b) {
+    return a < b;
+  };
+  auto node_less = [](const SetNode& a, const SetNode& b) {
+    return a.pe < b.pe;
+  };
   // Builders mostly append in order already, without repeats: one pass of
   // three-way comparisons confirms it and nothing else is done.
   bool strict = true;

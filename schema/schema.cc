@@ -110,8 +110,7 @@ const StructField* MapType::FindFieldFrom(absl::string_view name,
   return f;
 }
 
-const Atom* MapType::EntryAtomFrom(absl::string_view name,
-                                   size_t* hint) const {
+const Atom* MapType::EntryAtomFrom(absl::string_view name, size_t* hint) const {
   if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
   return element_type ? element_type->resolved : nullptr;
 }
@@ -240,7 +239,8 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
         m.defaulted_fields.push_back(&f);
     }
     m.name_tags.clear();
-    for (const StructField& f : m.fields) m.name_tags.push_back(NameTag(f.name));
+    for (const StructField& f : m.fields)
+      m.name_tags.push_back(NameTag(f.name));
     constexpr size_t kIndexThreshold = 8;
     if (m.fields.size() > kIndexThreshold) {
       for (size_t i = 0; i < m.fields.size(); ++i)

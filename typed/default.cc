@@ -168,8 +168,7 @@ Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root) {
   if (out.IsNull() && root.default_value && !root.nullable)
     out = *root.default_value;
   Value changed;
-  if (Defaulter().Walk(type.root(), out, 0, nullptr, &changed))
-    return changed;
+  if (Defaulter().Walk(type.root(), out, 0, nullptr, &changed)) return changed;
   return out;
 }
 

@@ -570,8 +570,8 @@ class Walker {
   }
   void Materialize() {
     for (const Pending& p : pending_) {
-      path_[p.depth] = *internal::ListItemElement(*p.list_atom, *p.item,
-                                                  p.index);
+      path_[p.depth] =
+          *internal::ListItemElement(*p.list_atom, *p.item, p.index);
     }
     pending_.clear();
   }

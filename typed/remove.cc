@@ -75,8 +75,9 @@ class Remover {
       const StructField* f = mt.FindFieldFrom(e.key, &hint);
       PathElement pe = internal::FieldElement(f, e.key);
       const Atom* child =
-          f != nullptr ? f->type.resolved
-                       : (mt.element_type ? mt.element_type->resolved : nullptr);
+          f != nullptr
+              ? f->type.resolved
+              : (mt.element_type ? mt.element_type->resolved : nullptr);
       bool exact = items.HasMember(pe);
       const Set& sub = items.WithPrefix(pe);
       if (extract_) {

@@ -113,8 +113,7 @@ namespace {
 const Value* KeyFieldValue(const MapType* elem_map, const Value& item,
                            const std::string& k) {
   if (const Value* v = item.map().Find(k)) return v;
-  const StructField* f =
-      elem_map != nullptr ? elem_map->FindField(k) : nullptr;
+  const StructField* f = elem_map != nullptr ? elem_map->FindField(k) : nullptr;
   return f != nullptr && f->default_value ? &*f->default_value : nullptr;
 }
 
@@ -217,7 +216,7 @@ class Validator {
     const std::string* field = nullptr;  // a map field, or
     const Atom* list = nullptr;          // an associative list's item, or
     const Value* item = nullptr;
-    size_t index = 0;                    // a list index
+    size_t index = 0;  // a list index
   };
   // Fills the new step in place: a Step built as a temporary and copied in
   // is read back with wider loads than it was written with, which stalls.
@@ -286,8 +285,8 @@ class Validator {
     };
     // Short lists (most of them) compare pairwise instead of hashing.
     constexpr size_t kHashAbove = 8;
-    absl::flat_hash_set<size_t, KeyHash, KeyEq> seen(
-        0, KeyHash{&atom, &items}, KeyEq{&atom, &items});
+    absl::flat_hash_set<size_t, KeyHash, KeyEq> seen(0, KeyHash{&atom, &items},
+                                                     KeyEq{&atom, &items});
     if (items.size() > kHashAbove) seen.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
       size_t hash;
