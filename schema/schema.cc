@@ -238,13 +238,24 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
       if (f.default_value || f.type.default_value)
         m.defaulted_fields.push_back(&f);
     }
-    m.name_tags.clear();
-    for (const StructField& f : m.fields)
-      m.name_tags.push_back(NameTag(f.name));
     constexpr size_t kIndexThreshold = 8;
+    bool distinct = true;
     if (m.fields.size() > kIndexThreshold) {
       for (size_t i = 0; i < m.fields.size(); ++i)
-        m.index.emplace(m.fields[i].name, i);
+        distinct = m.index.emplace(m.fields[i].name, i).second && distinct;
+    } else {
+      for (size_t i = 0; i < m.fields.size(); ++i) {
+        for (size_t j = 0; j < i; ++j)
+          distinct = distinct && m.fields[i].name != m.fields[j].name;
+      }
+    }
+    // The forward scan must find what FindField finds: the first field of a
+    // name. Schemas built directly (not parsed) might repeat one; they go
+    // without the scan.
+    m.name_tags.clear();
+    if (distinct) {
+      for (const StructField& f : m.fields)
+        m.name_tags.push_back(NameTag(f.name));
     }
   }
   return absl::OkStatus();
