@@ -1,7 +1,9 @@
 #include "fieldpath/fields_v1.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
@@ -41,47 +43,166 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
-// Whether a string needs more than quotes to be a JSON string as Go writes
-// it: quotes, backslashes, control characters, HTML characters (<, >, &)
-// and anything beyond ASCII take the general path.
+// Bytes that make a field name need more than quotes to be a JSON string as
+// Go writes it: quotes, backslashes, control characters, HTML characters
+// (<, >, &) and anything beyond ASCII take the general path.
+struct EscapeTable {
+  bool needs[256] = {};
+  constexpr EscapeTable() {
+    for (int c = 0; c < 256; ++c) {
+      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
+                 c == '>' || c == '&';
+    }
+  }
+};
+constexpr EscapeTable kEscape;
+
 bool NeedsEscape(const std::string& s) {
   for (unsigned char c : s) {
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
-        c == '>' || c == '&') {
-      return true;
-    }
+    if (kEscape.needs[c]) return true;
   }
   return false;
 }
 
+// An output buffer written through a raw cursor: the encoding is thousands
+// of tiny appends, and std::string::append's checks and call cost more than
+// the copying itself.
+class Out {
+ public:
+  explicit Out(size_t capacity)
+      : buf_(capacity, '\0'), p_(buf_.data()), end_(p_ + buf_.size()) {}
+
+  // The cursor, with room for `n` more bytes: write them through it, then
+  // Commit the advanced cursor. (Members are touched once per write: the
+  // bytes written through char pointers could alias them otherwise.)
+  char* Room(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) Grow(n);
+    return p_;
+  }
+  void Commit(char* p) { p_ = p; }
+  void Put(char c) {
+    char* p = Room(1);
+    *p = c;
+    p_ = p + 1;
+  }
+  void Put(absl::string_view s) {
+    char* p = Room(s.size());
+    std::memcpy(p, s.data(), s.size());
+    p_ = p + s.size();
+  }
+  std::string Finish() && {
+    buf_.resize(static_cast<size_t>(p_ - buf_.data()));
+    return std::move(buf_);
+  }
+
+ private:
+  void Grow(size_t n) {
+    size_t len = static_cast<size_t>(p_ - buf_.data());
+    buf_.resize(std::max(buf_.size() * 2, len + n));
+    p_ = buf_.data() + len;
+    end_ = buf_.data() + buf_.size();
+  }
+
+  std::string buf_;
+  char* p_;
+  char* end_;
+};
+
+// Writes `"k:{\"name\":value,...}":` and then `tail` for a key whose names
+// and string values need no escaping and whose values are strings or
+// integers (nearly all keys), straight into `out`: the general path builds
+// the element's JSON and then escapes it once more. Returns false, having
+// written nothing, for other keys.
+bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
+                   absl::string_view tail) {
+  size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
+  for (const KeyField& f : key) {
+    if (NeedsEscape(f.name)) return false;
+    n += f.name.size() + 6;  // \"name\": and a comma
+    if (f.value.IsString()) {
+      if (NeedsEscape(f.value.AsString())) return false;
+      n += f.value.AsString().size() + 4;
+    } else if (f.value.IsInt()) {
+      n += 20;
+    } else {
+      return false;
+    }
+  }
+  char* const begin = out->Room(n);
+  char* p = begin;
+  auto put = [&](absl::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  if (comma) *p++ = ',';
+  put("\"k:{");
+  bool first = true;
+  for (const KeyField& f : key) {
+    if (!first) *p++ = ',';
+    first = false;
+    put("\\\"");
+    put(f.name);
+    put("\\\":");
+    if (f.value.IsString()) {
+      put("\\\"");
+      put(f.value.AsString());
+      put("\\\"");
+    } else {
+      p = std::to_chars(p, begin + n, f.value.AsInt()).ptr;
+    }
+  }
+  put("}\":");
+  put(tail);
+  out->Commit(p);
+  return true;
+}
+
+// The order of Compare (only its sign), with field names, nearly all
+// elements, compared inline.
+inline int CompareForOrder(const PathElement& a, const PathElement& b) {
+  if (a.IsField() && b.IsField()) return a.field_name().compare(b.field_name());
+  return Compare(a, b);
+}
+
 // Writes the contents of `set` (without braces). `include_self` adds the "."
 // marker, used when the node is itself a member.
-void WriteContents(std::string* out, const Set& set, bool include_self,
-                   std::string* scratch) {
+void WriteContents(Out* out, const Set& set, bool include_self,
+                   std::string* scratch, std::string* quoted) {
   bool first = true;
-  auto sep = [&] {
-    if (!first) out->push_back(',');
-    first = false;
-  };
   if (include_self && !(set.members().empty() && set.children().empty())) {
-    sep();
-    out->append("\".\":{}");
+    out->Put("\".\":{}");
+    first = false;
   }
   const auto& members = set.members();
   const auto& children = set.children();
   size_t mi = 0, ci = 0;
-  auto write_key = [&](const PathElement& pe) {
+  // Writes a comma unless first, `"<key>":` and then `tail`.
+  auto write_key = [&](const PathElement& pe, absl::string_view tail) {
+    const bool comma = !first;
+    first = false;
     if (pe.IsField() && !NeedsEscape(pe.field_name())) {
       // The common case: a plain field name goes straight to the output.
-      out->append("\"f:");
-      out->append(pe.field_name());
-      out->append("\":");
+      const std::string& name = pe.field_name();
+      char* p = out->Room(name.size() + 8);
+      if (comma) *p++ = ',';
+      std::memcpy(p, "\"f:", 3);
+      std::memcpy(p + 3, name.data(), name.size());
+      p += 3 + name.size();
+      // The tail is "{}" or "{": written as constants (a copy of a known
+      // size is a store, not a call).
+      std::memcpy(p, "\":{}", 4);
+      out->Commit(p + 2 + tail.size());
       return;
     }
+    if (pe.IsKey() && WritePlainKey(out, comma, pe.key(), tail)) return;
     scratch->clear();
     AppendPathElementRaw(scratch, pe);
-    AppendJsonString(out, *scratch);
-    out->push_back(':');
+    quoted->clear();
+    if (comma) quoted->push_back(',');
+    AppendJsonString(quoted, *scratch);
+    quoted->push_back(':');
+    quoted->append(tail.data(), tail.size());
+    out->Put(*quoted);
   };
   while (mi < members.size() || ci < children.size()) {
     int c;
@@ -90,24 +211,15 @@ void WriteContents(std::string* out, const Set& set, bool include_self,
     } else if (ci == children.size()) {
       c = -1;
     } else {
-      c = Compare(members[mi], children[ci].pe);
+      c = CompareForOrder(members[mi], children[ci].pe);
     }
-    sep();
     if (c < 0) {
-      write_key(members[mi++]);
-      out->append("{}");
-    } else if (c > 0) {
-      write_key(children[ci].pe);
-      out->push_back('{');
-      WriteContents(out, children[ci].set, false, scratch);
-      out->push_back('}');
-      ++ci;
+      write_key(members[mi++], "{}");
     } else {
-      write_key(children[ci].pe);
-      out->push_back('{');
-      WriteContents(out, children[ci].set, true, scratch);
-      out->push_back('}');
-      ++mi;
+      write_key(children[ci].pe, "{");
+      WriteContents(out, children[ci].set, c == 0, scratch, quoted);
+      out->Put('}');
+      if (c == 0) ++mi;
       ++ci;
     }
   }
@@ -128,7 +240,7 @@ Value ContentsToValue(const Set& set, bool include_self) {
     } else if (ci == children.size()) {
       c = -1;
     } else {
-      c = Compare(members[mi], children[ci].pe);
+      c = CompareForOrder(members[mi], children[ci].pe);
     }
     if (c < 0) {
       out.Append(SerializePathElement(members[mi++]), Value::MakeMap());
@@ -185,6 +297,85 @@ absl::Status ReadNode(const Value& v, std::string* where, Set* children,
   return absl::OkStatus();
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads the JSON string at `s[*pos]` (its opening quote) into `*out`:
+// without copying when it is printable ASCII without escapes (as nearly
+// all keys are), else decoded into `*storage` by the full string reader.
+bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
+                absl::string_view* out) {
+  if (*pos >= s.size() || s[*pos] != '"') return false;
+  for (size_t i = *pos + 1; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"') {
+      *out = s.substr(*pos + 1, i - *pos - 1);
+      *pos = i + 1;
+      return true;
+    }
+    if (c == '\\' || c < 0x20 || c >= 0x80) break;
+  }
+  if (!internal::ReadJsonString(s, pos, storage)) return false;
+  *out = *storage;
+  return true;
+}
+
+// Reads a JSON string or integer spanning `s[*pos]` up to the next ',' or
+// '}' (or the end), as the general parser would read it: integers only as
+// JSON writes them (no leading zeros, no "-0", which the general parser may
+// read as a float, nothing fractional). False for anything else.
+bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
+  if (*pos >= s.size()) return false;
+  if (s[*pos] == '"') {
+    std::string storage;
+    absl::string_view str;
+    if (!ReadString(s, pos, &storage, &str)) return false;
+    *out = Value(str);
+    return true;
+  }
+  size_t begin = *pos, p = *pos;
+  if (s[p] == '-') ++p;
+  if (p >= s.size() || !IsDigit(s[p])) return false;
+  if (s[p] == '0' &&
+      ((p + 1 < s.size() && IsDigit(s[p + 1])) || s[begin] == '-')) {
+    return false;
+  }
+  while (p < s.size() && IsDigit(s[p])) ++p;
+  int64_t i = 0;
+  auto [ptr, ec] = std::from_chars(s.data() + begin, s.data() + p, i);
+  if (ec != std::errc() || ptr != s.data() + p) return false;
+  *out = Value(i);
+  *pos = p;
+  return true;
+}
+
+// Reads the JSON object of a `k:` element when it has the usual shape: no
+// whitespace, distinct string names, string or integer values. Returns
+// false for anything else, and the general JSON parser decides (errors
+// included), so what is accepted and how it reads does not change.
+bool ParsePlainKey(absl::string_view s, KeyFields* out) {
+  if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
+  size_t pos = 1;
+  out->reserve(2);
+  std::string storage;
+  while (true) {
+    absl::string_view name;
+    if (!ReadString(s, &pos, &storage, &name)) return false;
+    if (pos >= s.size() || s[pos] != ':') return false;
+    ++pos;
+    Value value;
+    if (!ParsePlainScalar(s, &pos, &value)) return false;
+    for (const KeyField& f : *out) {
+      if (f.name == name) return false;
+    }
+    out->push_back(KeyField{std::string(name), std::move(value)});
+    if (pos < s.size() && s[pos] == ',') {
+      ++pos;
+      continue;
+    }
+    return pos + 1 == s.size() && s[pos] == '}';
+  }
+}
+
 }  // namespace
 
 std::string SerializePathElement(const PathElement& pe) {
@@ -203,6 +394,9 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
     case 'f':
       return PathElement::Field(std::string(rest));
     case 'v': {
+      size_t pos = 0;
+      if (Value v; ParsePlainScalar(rest, &pos, &v) && pos == rest.size())
+        return PathElement::OfValue(std::move(v));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
         return absl::InvalidArgumentError(
@@ -210,6 +404,8 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       return PathElement::OfValue(*std::move(v));
     }
     case 'k': {
+      if (KeyFields fields; ParsePlainKey(rest, &fields))
+        return PathElement::Key(std::move(fields));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
         return absl::InvalidArgumentError(
@@ -239,11 +435,13 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
 }
 
 std::string SerializeFieldsV1(const Set& set) {
-  std::string out = "{";
-  std::string scratch;
-  WriteContents(&out, set, false, &scratch);
-  out.push_back('}');
-  return out;
+  // Most encodings of a whole object fit; bigger ones grow by doubling.
+  Out out(4096);
+  std::string scratch, quoted;
+  out.Put('{');
+  WriteContents(&out, set, false, &scratch, &quoted);
+  out.Put('}');
+  return std::move(out).Finish();
 }
 
 Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
@@ -278,8 +476,11 @@ class FieldsV1Reader {
   // The error names the keys that lead to the problem, built only now.
   absl::Status Error(absl::string_view what) const {
     std::string where;
-    for (const std::string& k : keys_)
+    for (size_t at : keys_) {
+      std::string k;
+      internal::ReadJsonString(t_, &at, &k);
       absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
+    }
     return absl::InvalidArgumentError(
         absl::StrCat("fieldsV1", where, ": ", what, " (at byte ", pos_, ")"));
   }
@@ -298,11 +499,14 @@ class FieldsV1Reader {
     return false;
   }
 
-  absl::Status String(std::string* out) {
+  // `*out` views the text, or `*storage` when the key has escapes.
+  absl::Status String(std::string* storage, absl::string_view* out,
+                      size_t* at) {
     SkipSpace();
+    *at = pos_;
     if (pos_ >= t_.size() || t_[pos_] != '"')
       return Error("expected a string key");
-    if (!internal::ReadJsonString(t_, &pos_, out))
+    if (!ReadString(t_, &pos_, storage, out))
       return Error("malformed string key");
     return absl::OkStatus();
   }
@@ -316,9 +520,15 @@ class FieldsV1Reader {
     bool any_child = false;
     *member = false;
     if (!Eat('}')) {
-      std::string key;
+      // The node's members and children collect in this depth's scratch
+      // space and move into the set at the end, exactly sized.
+      if (scratch_.size() <= static_cast<size_t>(depth))
+        scratch_.resize(static_cast<size_t>(depth) + 1);
+      std::string storage;
+      absl::string_view key;
       while (true) {
-        if (absl::Status st = String(&key); !st.ok()) return st;
+        size_t at = 0;
+        if (absl::Status st = String(&storage, &key, &at); !st.ok()) return st;
         if (!Eat(':')) return Error("expected ':'");
         if (key == ".") {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
@@ -329,33 +539,53 @@ class FieldsV1Reader {
             return Error(
                 absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
           }
-          keys_.push_back(key);
+          keys_.push_back(at);
           Set grandchildren;
           bool child_member = false;
           absl::Status st = Node(&grandchildren, &child_member, depth + 1);
           if (!st.ok()) return st;
           keys_.pop_back();
           any_child = true;
-          if (child_member) children->AppendMemberUnsorted(*pe);
-          if (!grandchildren.members().empty() ||
-              !grandchildren.children().empty()) {
-            children->AppendChildUnsorted(*std::move(pe),
-                                          std::move(grandchildren));
+          Scratch& sc = scratch_[static_cast<size_t>(depth)];
+          bool has_grandchildren = !grandchildren.members().empty() ||
+                                   !grandchildren.children().empty();
+          if (child_member) {
+            if (has_grandchildren) {
+              sc.members.push_back(*pe);
+            } else {
+              sc.members.push_back(*std::move(pe));
+            }
+          }
+          if (has_grandchildren) {
+            sc.children.push_back(
+                SetNode{*std::move(pe), std::move(grandchildren)});
           }
         }
         if (Eat(',')) continue;
         if (Eat('}')) break;
         return Error("expected ',' or '}'");
       }
+      Scratch& sc = scratch_[static_cast<size_t>(depth)];
+      children->AppendMoved(absl::MakeSpan(sc.members),
+                            absl::MakeSpan(sc.children));
+      sc.members.clear();
+      sc.children.clear();
     }
     if (!any_child) *member = true;
     children->Normalize();
     return absl::OkStatus();
   }
 
+  struct Scratch {
+    std::vector<PathElement> members;
+    std::vector<SetNode> children;
+  };
+
   absl::string_view t_;
   size_t pos_ = 0;
-  std::vector<std::string> keys_;  // the keys above the current object
+  // Where the keys above the current object start (decoded for errors only).
+  std::vector<size_t> keys_;
+  std::vector<Scratch> scratch_;  // per depth
 };
 
 }  // namespace

@@ -1,22 +1,64 @@
 #include "fieldpath/path.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
 
 namespace smdx {
 
+namespace internal {
+
+// The header of a key block; the fields follow it in the same allocation.
+struct SharedKeyFields::Block {
+  std::atomic<uint32_t> refs;
+  uint32_t size;
+  KeyField* fields() { return reinterpret_cast<KeyField*>(this + 1); }
+};
+SharedKeyFields::SharedKeyFields(KeyFields fields) {
+  static_assert(sizeof(Block) % alignof(KeyField) == 0,
+                "key fields follow the block header");
+  void* mem = ::operator new(sizeof(Block) + fields.size() * sizeof(KeyField));
+  b_ = new (mem) Block{{1}, static_cast<uint32_t>(fields.size())};
+  for (size_t i = 0; i < fields.size(); ++i)
+    new (&b_->fields()[i]) KeyField(std::move(fields[i]));
+}
+
+absl::Span<const KeyField> SharedKeyFields::fields() const {
+  if (b_ == nullptr) return {};
+  return absl::Span<const KeyField>(b_->fields(), b_->size);
+}
+
+void SharedKeyFields::Ref() {
+  if (b_ != nullptr) b_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void SharedKeyFields::Unref() {
+  if (b_ == nullptr || b_->refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  for (uint32_t i = 0; i < b_->size; ++i) b_->fields()[i].~KeyField();
+  b_->~Block();
+  ::operator delete(b_);
+}
+
+}  // namespace internal
+
 PathElement PathElement::Field(std::string name) {
   return PathElement(Rep(std::move(name)));
 }
 
 PathElement PathElement::Key(KeyFields fields) {
-  std::stable_sort(
-      fields.begin(), fields.end(),
-      [](const KeyField& a, const KeyField& b) { return a.name < b.name; });
-  return PathElement(Rep(std::move(fields)));
+  auto by_name = [](const KeyField& a, const KeyField& b) {
+    return a.name < b.name;
+  };
+  // Keys mostly come sorted (one field, or the schema's order); stable_sort
+  // would allocate a scratch buffer even then.
+  if (!std::is_sorted(fields.begin(), fields.end(), by_name))
+    std::stable_sort(fields.begin(), fields.end(), by_name);
+  return PathElement(Rep(internal::SharedKeyFields(std::move(fields))));
 }
 
 PathElement PathElement::OfValue(Value v) {
@@ -24,6 +66,10 @@ PathElement PathElement::OfValue(Value v) {
 }
 
 PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }
+
+PathElement PathElement::InternedField(const std::string* name) {
+  return PathElement(Rep(name));
+}
 
 std::string ValueString(const Value& v) {
   switch (v.kind()) {
@@ -89,7 +135,8 @@ std::string PathElement::ToString() const {
 }
 
 namespace {
-int CompareKeys(const KeyFields& a, const KeyFields& b) {
+int CompareKeys(absl::Span<const KeyField> a, absl::Span<const KeyField> b) {
+  if (a.data() == b.data() && a.size() == b.size()) return 0;
   for (size_t i = 0;; ++i) {
     if (i >= a.size() && i >= b.size()) return 0;
     if (i >= a.size()) return -1;
@@ -104,6 +151,8 @@ int Compare(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
   switch (a.kind()) {
     case PathElement::Kind::kField: {
+      const std::string* ia = a.interned_name();
+      if (ia != nullptr && ia == b.interned_name()) return 0;
       int c = a.field_name().compare(b.field_name());
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
@@ -120,11 +169,18 @@ int Compare(const PathElement& a, const PathElement& b) {
 bool operator==(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case PathElement::Kind::kField:
+    case PathElement::Kind::kField: {
+      // Interned names are unique: two of them are equal when they are the
+      // same name.
+      const std::string* ia = a.interned_name();
+      const std::string* ib = b.interned_name();
+      if (ia != nullptr && ib != nullptr) return ia == ib;
       return a.field_name() == b.field_name();
+    }
     case PathElement::Kind::kKey: {
-      const KeyFields& ka = a.key();
-      const KeyFields& kb = b.key();
+      absl::Span<const KeyField> ka = a.key();
+      absl::Span<const KeyField> kb = b.key();
+      if (ka.data() == kb.data()) return true;  // copies of one element
       if (ka.size() != kb.size()) return false;
       for (size_t i = 0; i < ka.size(); ++i) {
         if (ka[i].name != kb[i].name || !Equals(ka[i].value, kb[i].value))

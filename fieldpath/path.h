@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "typed/value.h"
 
 namespace smdx {
@@ -31,11 +32,50 @@ struct KeyField {
 // Key fields, sorted by name.
 using KeyFields = std::vector<KeyField>;
 
+namespace internal {
+
+// The key fields of a key element, in one reference-counted block that all
+// copies of the element share: sets copy elements freely (unions,
+// differences, members that are also parents), and a key is then a count
+// increment instead of a vector and its strings. Immutable once built; the
+// count is atomic because sets are shared between threads.
+class SharedKeyFields {
+ public:
+  explicit SharedKeyFields(KeyFields fields);
+  SharedKeyFields(const SharedKeyFields& o) : b_(o.b_) { Ref(); }
+  SharedKeyFields(SharedKeyFields&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
+  SharedKeyFields& operator=(const SharedKeyFields& o) {
+    SharedKeyFields copy(o);
+    std::swap(b_, copy.b_);
+    return *this;
+  }
+  SharedKeyFields& operator=(SharedKeyFields&& o) noexcept {
+    std::swap(b_, o.b_);
+    return *this;
+  }
+  ~SharedKeyFields() { Unref(); }
+
+  absl::Span<const KeyField> fields() const;
+
+ private:
+  struct Block;
+  void Ref();
+  void Unref();
+  Block* b_;
+};
+
+}  // namespace internal
+
 class PathElement {
  public:
   enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
 
   static PathElement Field(std::string name);
+  // A field whose name is interned for good (see InternName in
+  // schema/schema.h): the element holds the pointer, so making and copying
+  // it costs no string copy, and two interned names compare by address.
+  // REQUIRES: `*name` is never destroyed or changed.
+  static PathElement InternedField(const std::string* name);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
   static PathElement OfValue(Value v);
@@ -43,15 +83,28 @@ class PathElement {
 
   PathElement() : v_(std::string()) {}
 
-  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  Kind kind() const {
+    size_t i = v_.index();
+    return i == kInternedIndex ? Kind::kField : static_cast<Kind>(i);
+  }
   bool IsField() const { return kind() == Kind::kField; }
   bool IsKey() const { return kind() == Kind::kKey; }
   bool IsValue() const { return kind() == Kind::kValue; }
   bool IsIndex() const { return kind() == Kind::kIndex; }
 
   // REQUIRES: the element has that kind.
-  const std::string& field_name() const { return std::get<std::string>(v_); }
-  const KeyFields& key() const { return std::get<KeyFields>(v_); }
+  const std::string& field_name() const {
+    return v_.index() == kInternedIndex ? *std::get<kInternedIndex>(v_)
+                                        : std::get<std::string>(v_);
+  }
+  // The interned name of a field, or null when the element owns its name.
+  const std::string* interned_name() const {
+    return v_.index() == kInternedIndex ? std::get<kInternedIndex>(v_)
+                                        : nullptr;
+  }
+  absl::Span<const KeyField> key() const {
+    return std::get<internal::SharedKeyFields>(v_).fields();
+  }
   const Value& value() const { return std::get<Value>(v_); }
   int64_t index() const { return std::get<int64_t>(v_); }
 
@@ -60,7 +113,9 @@ class PathElement {
   void AppendTo(std::string* out) const;
 
  private:
-  using Rep = std::variant<std::string, KeyFields, Value, int64_t>;
+  static constexpr size_t kInternedIndex = 4;
+  using Rep = std::variant<std::string, internal::SharedKeyFields, Value,
+                           int64_t, const std::string*>;
   explicit PathElement(Rep v) : v_(std::move(v)) {}
   Rep v_;
 };

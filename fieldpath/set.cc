@@ -27,7 +27,21 @@ std::vector<SetNode>::const_iterator LowerChild(const std::vector<SetNode>& v,
       [](const SetNode& n, const PathElement& p) { return n.pe < p; });
 }
 
+// Sizes `v` for up to `n` results when that is many: growing a big node one
+// push at a time moves it log n times, while reserving for small ones would
+// allocate even when the result is empty (the common case of a difference).
+template <typename T>
+void ReserveForLargeOutput(std::vector<T>* v, size_t n) {
+  constexpr size_t kLarge = 64;
+  if (n >= kLarge) v->reserve(n);
+}
+
 }  // namespace
+
+// Members plus children of the top node: the width a linear merge walks.
+size_t Set::Width(const Set& s) {
+  return s.members_.size() + s.children_.size();
+}
 
 bool Set::HasMember(const PathElement& pe) const {
   return FindMember(members_, pe) != members_.end();
@@ -75,26 +89,67 @@ bool Set::Has(absl::Span<const PathElement> path) const {
   return s->HasMember(path.back());
 }
 
+void Set::AppendMoved(absl::Span<PathElement> members,
+                      absl::Span<SetNode> children) {
+  members_.reserve(members_.size() + members.size());
+  for (PathElement& m : members) members_.push_back(std::move(m));
+  children_.reserve(children_.size() + children.size());
+  for (SetNode& c : children) children_.push_back(std::move(c));
+}
+
 void Set::AppendChildUnsorted(PathElement pe, Set child) {
   children_.push_back(SetNode{std::move(pe), std::move(child)});
 }
 
-void Set::Normalize() {
-  auto pe_less = [](const PathElement& a, const PathElement& b) { return a < b; };
-  auto node_less = [](const SetNode& a, const SetNode& b) { return a.pe < b.pe; };
-  // Builders mostly append in order already; sorting is then skipped.
-  if (!std::is_sorted(members_.begin(), members_.end(), pe_less)) {
-    std::sort(members_.begin(), members_.end(), pe_less);
+namespace {
+
+// Sorts `v`: insertion sort for the few members of a typical object node
+// (std::sort's setup costs more there), std::sort beyond.
+template <typename T, typename Less>
+void SortSmall(std::vector<T>& v, Less less) {
+  constexpr size_t kSmall = 16;
+  if (v.size() > kSmall) {
+    std::sort(v.begin(), v.end(), less);
+    return;
   }
-  members_.erase(std::unique(members_.begin(), members_.end()), members_.end());
-  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
-    std::sort(children_.begin(), children_.end(), node_less);
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (!less(v[i], v[i - 1])) continue;
+    T x = std::move(v[i]);
+    size_t j = i;
+    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = std::move(v[j - 1]);
+    v[j] = std::move(x);
+  }
+}
+
+}  // namespace
+
+void Set::Normalize() {
+  auto pe_less = [](const PathElement& a, const PathElement& b) {
+    return a < b;
+  };
+  auto node_less = [](const SetNode& a, const SetNode& b) {
+    return a.pe < b.pe;
+  };
+  // Builders mostly append in order already, without repeats: one pass of
+  // three-way comparisons confirms it and nothing else is done.
+  bool strict = true;
+  for (size_t i = 1; i < members_.size() && strict; ++i)
+    strict = Compare(members_[i - 1], members_[i]) < 0;
+  if (!strict) {
+    if (!std::is_sorted(members_.begin(), members_.end(), pe_less))
+      SortSmall(members_, pe_less);
+    members_.erase(std::unique(members_.begin(), members_.end()),
+                   members_.end());
   }
   bool clean = true;
   for (size_t i = 0; i < children_.size() && clean; ++i) {
-    clean = !children_[i].set.Empty() && (i == 0 || children_[i - 1].pe != children_[i].pe);
+    clean = !children_[i].set.Empty() &&
+            (i == 0 || Compare(children_[i - 1].pe, children_[i].pe) < 0);
   }
   if (clean) return;
+  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
+    SortSmall(children_, node_less);
+  }
   // Merge children that share an element; drop empty ones.
   std::vector<SetNode> merged;
   merged.reserve(children_.size());
@@ -141,10 +196,30 @@ Set Set::Union(const Set& other) const {
 
 Set Set::Intersection(const Set& other) const {
   Set out;
-  std::set_intersection(
-      members_.begin(), members_.end(), other.members_.begin(),
-      other.members_.end(), std::back_inserter(out.members_),
-      [](const PathElement& a, const PathElement& b) { return a < b; });
+  auto pe_less = [](const PathElement& a, const PathElement& b) {
+    return a < b;
+  };
+  // A big set intersected with a small one (the fields a change touched
+  // against a manager's whole set) looks the few up instead of walking
+  // both.
+  constexpr size_t kLopsided = 16;
+  const Set& small = Width(*this) <= Width(other) ? *this : other;
+  const Set& big = &small == this ? other : *this;
+  if (Width(small) * kLopsided < Width(big)) {
+    for (const PathElement& m : small.members_) {
+      if (big.HasMember(m)) out.members_.push_back(m);
+    }
+    for (const SetNode& n : small.children_) {
+      const Set* b = big.Child(n.pe);
+      if (b == nullptr) continue;
+      Set sub = n.set.Intersection(*b);
+      if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
+    }
+    return out;
+  }
+  std::set_intersection(members_.begin(), members_.end(),
+                        other.members_.begin(), other.members_.end(),
+                        std::back_inserter(out.members_), pe_less);
   size_t i = 0, j = 0;
   while (i < children_.size() && j < other.children_.size()) {
     int c = Compare(children_[i].pe, other.children_[j].pe);
@@ -165,6 +240,7 @@ Set Set::Intersection(const Set& other) const {
 
 Set Set::Difference(const Set& other) const {
   Set out;
+  ReserveForLargeOutput(&out.children_, children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),
@@ -184,6 +260,7 @@ Set Set::Difference(const Set& other) const {
 
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
+  ReserveForLargeOutput(&out.children_, children_.size());
   std::set_difference(
       members_.begin(), members_.end(), other.members_.begin(),
       other.members_.end(), std::back_inserter(out.members_),

@@ -72,6 +72,16 @@ class Set {
     members_.push_back(std::move(pe));
   }
   void AppendChildUnsorted(PathElement pe, Set child);
+  // Appends the members and children moved out of the given ranges, with
+  // one exactly sized allocation each (for builders that collect a node in
+  // scratch space first).
+  void AppendMoved(absl::Span<PathElement> members,
+                   absl::Span<SetNode> children);
+  // Capacity for that many appended members and children.
+  void Reserve(size_t members, size_t children) {
+    members_.reserve(members);
+    children_.reserve(children);
+  }
   void Normalize();
   // Mutable child, created when missing. Keeps order.
   Set& Descend(const PathElement& pe);
@@ -83,6 +93,7 @@ class Set {
   friend bool operator!=(const Set& a, const Set& b) { return !(a == b); }
 
  private:
+  static size_t Width(const Set& s);
   void IterateInto(Path* prefix,
                    const std::function<void(const Path&)>& f) const;
 

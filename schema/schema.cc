@@ -1,6 +1,10 @@
 #include "schema/schema.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <mutex>
+#include <unordered_set>
 
 #include "absl/strings/str_cat.h"
 
@@ -54,6 +58,26 @@ absl::Status CheckList(const ListType& l, ElementRelationship rel,
 
 }  // namespace
 
+namespace {
+
+// A field name's length and first byte, packed (0 for the empty name).
+uint32_t NameTag(absl::string_view name) {
+  if (name.empty()) return 0;
+  return static_cast<uint32_t>(name.size() << 8) |
+         static_cast<unsigned char>(name[0]);
+}
+
+}  // namespace
+
+const std::string* InternName(absl::string_view name) {
+  // Node-based: the strings never move. Called when schemas are linked,
+  // not on the paths that read values.
+  static std::mutex* mu = new std::mutex();
+  static auto* names = new std::unordered_set<std::string>();
+  std::lock_guard<std::mutex> lock(*mu);
+  return &*names->emplace(name).first;
+}
+
 const StructField* MapType::FindField(absl::string_view name) const {
   if (!index.empty()) {
     auto it = index.find(name);
@@ -63,6 +87,32 @@ const StructField* MapType::FindField(absl::string_view name) const {
     if (f.name == name) return &f;
   }
   return nullptr;
+}
+
+const StructField* MapType::FindFieldFrom(absl::string_view name,
+                                          size_t* hint) const {
+  // Objects skip many declared fields, so the scan reaches far; a step that
+  // cannot match costs a length and a first-byte compare.
+  constexpr size_t kScan = 32;
+  if (name_tags.size() == fields.size() && !name.empty()) {
+    const uint32_t tag = NameTag(name);
+    const size_t end = std::min(fields.size(), *hint + kScan);
+    for (size_t i = *hint; i < end; ++i) {
+      if (name_tags[i] == tag &&
+          std::memcmp(fields[i].name.data(), name.data(), name.size()) == 0) {
+        *hint = i + 1;
+        return &fields[i];
+      }
+    }
+  }
+  const StructField* f = FindField(name);
+  if (f != nullptr) *hint = static_cast<size_t>(f - fields.data()) + 1;
+  return f;
+}
+
+const Atom* MapType::EntryAtomFrom(absl::string_view name, size_t* hint) const {
+  if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
 }
 
 const Atom* MapType::EntryAtom(absl::string_view name) const {
@@ -105,7 +155,54 @@ absl::Status Schema::Link() {
     }
     if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
   }
+  if (has_immutability_) MarkImmutabilityBelow();
   return absl::OkStatus();
+}
+
+void Schema::MarkImmutabilityBelow() {
+  // Every map and list of the schema: those of the types and of the types
+  // inlined in them (derived atoms share their base's).
+  std::vector<MapType*> maps;
+  std::vector<ListType*> lists;
+  std::vector<Atom*> stack;
+  for (TypeDef& t : types_) stack.push_back(&t.atom);
+  while (!stack.empty()) {
+    Atom* a = stack.back();
+    stack.pop_back();
+    if (a->map) {
+      maps.push_back(a->map.get());
+      for (StructField& f : a->map->fields) {
+        if (f.type.inlined) stack.push_back(f.type.inlined.get());
+      }
+      if (a->map->element_type && a->map->element_type->inlined)
+        stack.push_back(a->map->element_type->inlined.get());
+    }
+    if (a->list) {
+      lists.push_back(a->list.get());
+      if (a->list->element_type.inlined)
+        stack.push_back(a->list->element_type.inlined.get());
+    }
+  }
+  auto below = [](const TypeRef& ref) {
+    const Atom* a = ref.resolved;
+    return ref.immutability.any() ||
+           (a != nullptr && ((a->map && a->map->markers_below) ||
+                             (a->list && a->list->markers_below)));
+  };
+  // Types refer to each other in cycles: propagate until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (MapType* m : maps) {
+      if (m->markers_below) continue;
+      bool b = m->element_type && below(*m->element_type);
+      for (const StructField& f : m->fields) b = b || below(f.type);
+      if (b) m->markers_below = changed = true;
+    }
+    for (ListType* l : lists) {
+      if (!l->markers_below && below(l->element_type))
+        l->markers_below = changed = true;
+    }
+  }
 }
 
 absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
@@ -124,6 +221,7 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
   if (atom.map) {
     MapType& m = *atom.map;
     for (StructField& f : m.fields) {
+      f.interned_name = InternName(f.name);
       if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
           !st.ok())
         return st;
@@ -141,9 +239,23 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
         m.defaulted_fields.push_back(&f);
     }
     constexpr size_t kIndexThreshold = 8;
+    bool distinct = true;
     if (m.fields.size() > kIndexThreshold) {
       for (size_t i = 0; i < m.fields.size(); ++i)
-        m.index.emplace(m.fields[i].name, i);
+        distinct = m.index.emplace(m.fields[i].name, i).second && distinct;
+    } else {
+      for (size_t i = 0; i < m.fields.size(); ++i) {
+        for (size_t j = 0; j < i; ++j)
+          distinct = distinct && m.fields[i].name != m.fields[j].name;
+      }
+    }
+    // The forward scan must find what FindField finds: the first field of a
+    // name. Schemas built directly (not parsed) might repeat one; they go
+    // without the scan.
+    m.name_tags.clear();
+    if (distinct) {
+      for (const StructField& f : m.fields)
+        m.name_tags.push_back(NameTag(f.name));
     }
   }
   return absl::OkStatus();

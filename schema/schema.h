@@ -59,6 +59,11 @@ struct Immutability {
   }
 };
 
+// The one copy of `name` kept for the life of the process. Schemas intern
+// their field names (a set bounded by the schemas loaded, not by the data);
+// equal names get the same pointer. Thread-safe.
+const std::string* InternName(absl::string_view name);
+
 // A reference to a type: by name, or inline. Exactly one of the two is set.
 // The reference is the schema node of one place in an object (a field, the
 // items of a list, the values of a map), so what is specific to that place
@@ -84,6 +89,9 @@ struct StructField {
   // associative keys and is what structural defaulting sets.
   std::optional<Value> default_value;
   bool nullable = false;
+  // Built by linking: `name` interned (InternName), so that path elements
+  // made for this field point at it instead of copying the name.
+  const std::string* interned_name = nullptr;
 };
 
 struct UnionField {
@@ -110,16 +118,32 @@ struct MapType {
   // Type of the entry `name`: the field's, else the element type, else null.
   const Atom* EntryAtom(absl::string_view name) const;
 
+  // FindField for a walk over one map's entries in order. `*hint` starts at
+  // 0 and is kept between the calls; objects whose keys follow the order of
+  // the declared fields (both are usually sorted) are then found by a short
+  // forward scan instead of hashing.
+  const StructField* FindFieldFrom(absl::string_view name, size_t* hint) const;
+  const Atom* EntryAtomFrom(absl::string_view name, size_t* hint) const;
+
   // Built by linking for maps with many fields.
   absl::flat_hash_map<std::string, size_t> index;
+  // Built by linking: per field, its name's length and first byte, packed,
+  // so FindFieldFrom scans a compact array instead of the fields.
+  std::vector<uint32_t> name_tags;
   // Built by linking: the fields that declare a default.
   std::vector<const StructField*> defaulted_fields;
+  // Built by linking: whether an immutability marker sits on a reference
+  // anywhere below (the fields, the element type, and what they contain);
+  // when not, nothing in a value of this map can violate one.
+  bool markers_below = false;
 };
 
 struct ListType {
   TypeRef element_type;
   ElementRelationship element_relationship = ElementRelationship::kAtomic;
   std::vector<std::string> keys;
+  // Built by linking: as MapType::markers_below, for the elements.
+  bool markers_below = false;
 
   bool IsAssociative() const {
     return element_relationship == ElementRelationship::kAssociative;
@@ -187,6 +211,7 @@ class Schema {
   absl::Status Link();
   absl::Status LinkRef(TypeRef& ref, absl::string_view where);
   absl::Status LinkAtom(Atom& atom, absl::string_view where);
+  void MarkImmutabilityBelow();
 
   std::deque<TypeDef> types_;
   absl::flat_hash_map<std::string, size_t> by_name_;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace smdx {
@@ -86,6 +87,7 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
 
 class Checker {
  public:
+  Checker() { path_.reserve(16); }
   // A place present on both sides, reached through `ref` (null for the root).
   void Node(const TypeRef* ref, const Atom* atom, const Value& o,
             const Value& n) {
@@ -98,6 +100,12 @@ class Checker {
     }
     const Immutability none;
     const Immutability& marks = ref != nullptr ? ref->immutability : none;
+    // Without markers here or below, nothing in this subtree can violate
+    // one (objects mostly have markers in few places, none in metadata).
+    if (!marks.any() && !(atom->map && atom->map->markers_below) &&
+        !(atom->list && atom->list->markers_below)) {
+      return;
+    }
     Narrowed::Kind ko = internal::Narrow(atom, &o).kind;
     if (ko != internal::Narrow(atom, &n).kind) return;
     if (ko == Narrowed::kMap && o.IsMap() && n.IsMap()) {
@@ -111,7 +119,12 @@ class Checker {
 
  private:
   void Violation(std::string reason) {
-    violations.push_back({path_, std::move(reason)});
+    Path path;
+    path.reserve(path_.size());
+    for (const Step& st : path_)
+      path.push_back(st.field != nullptr ? PathElement::Field(*st.field)
+                                         : st.pe);
+    violations.push_back({std::move(path), std::move(reason)});
   }
 
   void MembershipChange(const Immutability& marks, bool added) {
@@ -126,8 +139,19 @@ class Checker {
 
   void MapChildren(const MapType& mt, const Immutability& marks, const Map& o,
                    const Map& n) {
-    for (const MapEntry& e : o) {
-      const Value* nv = n.Find(e.key);
+    // Results of apply and update keep the live object's key order, so the
+    // entry at the same position is tried before a search; when every key
+    // lines up, the new side has no key the old one lacks.
+    bool aligned = o.size() == n.size();
+    for (size_t i = 0; i < o.size(); ++i) {
+      const MapEntry& e = o.entries()[i];
+      const Value* nv = nullptr;
+      if (i < n.size() && n.entries()[i].key == e.key) {
+        nv = &n.entries()[i].value;
+      } else {
+        aligned = false;
+        nv = n.Find(e.key);
+      }
       // An entry that is the same node, or the same scalar, on both sides
       // cannot violate anything; most entries of an apply result are.
       if (nv != nullptr &&
@@ -140,7 +164,7 @@ class Checker {
       const TypeRef* ref =
           f != nullptr ? &f->type
                        : (mt.element_type ? &*mt.element_type : nullptr);
-      path_.push_back(PathElement::Field(e.key));
+      path_.push_back(Step{&e.key, {}});
       if (nv != nullptr) {
         if (ref != nullptr) Node(ref, ref->resolved, e.value, *nv);
       } else if (f != nullptr && ref->immutability.immutable) {
@@ -150,10 +174,11 @@ class Checker {
       }
       path_.pop_back();
     }
+    if (aligned) return;
     for (const MapEntry& e : n) {
       if (o.Find(e.key) != nullptr) continue;
       const StructField* f = mt.FindField(e.key);
-      path_.push_back(PathElement::Field(e.key));
+      path_.push_back(Step{&e.key, {}});
       if (f != nullptr && f->type.immutability.immutable) {
         Violation("is immutable and may not be set");
       } else {
@@ -163,13 +188,44 @@ class Checker {
     }
   }
 
+  // The usual change to an associative list: a few items differ, each with
+  // its key unchanged and in its place. Those are walked pair by pair, as
+  // the matching by key in ListChildren would pair them, without indexing
+  // both lists. False (nothing done) otherwise.
+  bool WalkInPlace(const Atom& atom, const TypeRef& elem, const List& o,
+                   const List& n, const std::vector<bool>& skip) {
+    constexpr size_t kFew = 8;
+    absl::InlinedVector<size_t, kFew> changed;
+    for (size_t i = 0; i < o.size(); ++i) {
+      if (skip[i]) continue;
+      if (changed.size() == kFew) return false;
+      size_t h;
+      if (!internal::HashListItemKey(atom, o[i], &h) ||
+          !internal::HashListItemKey(atom, n[i], &h) ||
+          !internal::SameListItemKey(atom, o[i], n[i])) {
+        return false;
+      }
+      for (size_t j : changed) {
+        if (internal::SameListItemKey(atom, o[j], o[i])) return false;
+      }
+      changed.push_back(i);
+    }
+    for (size_t i : changed) {
+      path_.push_back(Step{nullptr, *internal::ListItemElement(atom, o[i], i)});
+      Node(&elem, elem.resolved, o[i], n[i]);
+      path_.pop_back();
+    }
+    return true;
+  }
+
   void ListChildren(const Atom& atom, const Immutability& marks, const List& o,
                     const List& n) {
     const TypeRef& elem = atom.list->element_type;
     if (!atom.IsAssociativeList()) {
       size_t common = std::min(o.size(), n.size());
       for (size_t i = 0; i < common; ++i) {
-        path_.push_back(PathElement::Index(static_cast<int64_t>(i)));
+        path_.push_back(
+            Step{nullptr, PathElement::Index(static_cast<int64_t>(i))});
         Node(&elem, elem.resolved, o[i], n[i]);
         path_.pop_back();
       }
@@ -186,6 +242,7 @@ class Checker {
                    o[i].kind() == n[i].kind() && Equals(o[i], n[i]));
       }
     }
+    if (o.size() == n.size() && WalkInPlace(atom, elem, o, n, skip)) return;
     absl::flat_hash_map<PathElement, const Value*> old_items;
     std::vector<std::pair<PathElement, const Value*>> old_order;
     for (size_t i = 0; i < o.size(); ++i) {
@@ -205,7 +262,7 @@ class Checker {
         new_order.emplace_back(*pe, &n[i]);
     }
     for (const auto& [pe, item] : old_order) {
-      path_.push_back(pe);
+      path_.push_back(Step{nullptr, pe});
       auto it = new_items.find(pe);
       if (it != new_items.end()) {
         Node(&elem, elem.resolved, *item, *it->second);
@@ -216,13 +273,19 @@ class Checker {
     }
     for (const auto& [pe, item] : new_order) {
       if (old_items.contains(pe)) continue;
-      path_.push_back(pe);
+      path_.push_back(Step{nullptr, pe});
       MembershipChange(marks, /*added=*/true);
       path_.pop_back();
     }
   }
 
-  Path path_;
+  // The path to the current node; map keys are kept by pointer and only
+  // turned into path elements for a violation.
+  struct Step {
+    const std::string* field;
+    PathElement pe;
+  };
+  std::vector<Step> path_;
 };
 
 class MarkerChecker {

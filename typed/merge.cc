@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "typed/typed.h"
@@ -18,6 +19,12 @@ namespace smdx {
 namespace {
 
 using internal::Narrowed;
+
+// The type of an entry declared as `f` (or not, null) in `mt`.
+const Atom* EntryAtom(const MapType& mt, const StructField* f) {
+  if (f != nullptr) return f->type.resolved;
+  return mt.element_type ? mt.element_type->resolved : nullptr;
+}
 
 // Lookup of map entries by key; hashes only large maps.
 class MapLookup {
@@ -108,6 +115,7 @@ class Walker {
       // the side that is there, shared rather than rebuilt.
       *out = rhs == nullptr ? *lhs : *rhs;
       *has_out = true;
+      out_is_rhs_ = rhs != nullptr;
       return;
     }
     if (lhs != nullptr && rhs != nullptr && SameNode(*lhs, *rhs)) {
@@ -116,6 +124,7 @@ class Walker {
       if (mode_ == Mode::kMerge) {
         *out = *rhs;
         *has_out = true;
+        out_is_rhs_ = true;
       }
       return;
     }
@@ -134,6 +143,7 @@ class Walker {
       WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_has, &ignored_leaf);
     }
     bool in_leaf = false;
+    out_is_rhs_ = false;
     WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
@@ -148,6 +158,7 @@ class Walker {
 
  private:
   void Error(absl::string_view msg) {
+    Materialize();
     errors_.push_back(absl::StrCat(PathString(path_), ": ", msg));
   }
 
@@ -158,6 +169,7 @@ class Walker {
     if (mode_ == Mode::kMerge) {
       *out = rhs != nullptr ? *rhs : *lhs;
       *has_out = true;
+      out_is_rhs_ = rhs != nullptr;
       return;
     }
     if (lhs == nullptr) {
@@ -199,27 +211,63 @@ class Walker {
     }
     const MapType& mt = *atom->map;
     Map result;
-    if (mode_ == Mode::kMerge) {
+    // A merge whose every entry comes out as the right side's, key for key
+    // in the same order, is the right side's node itself: it is shared
+    // instead of rebuilt, and `result` is only filled from the first entry
+    // that differs.
+    bool sharing = mode_ == Mode::kMerge && ml != nullptr && mr != nullptr &&
+                   ml->size() == mr->size();
+    auto stop_sharing = [&](size_t done) {
+      sharing = false;
       result.Reserve((ml ? ml->size() : 0) + (mr ? mr->size() : 0));
-    }
+      for (size_t j = 0; j < done; ++j)
+        result.Append(mr->entries()[j].key, mr->entries()[j].value);
+    };
+    if (mode_ == Mode::kMerge && !sharing) stop_sharing(0);
     MapLookup rlook(mr);
     Value child_out;
     bool child_has = false;
+    size_t hint = 0;
+    // Both sides mostly list the same keys in the same order (a live object
+    // and a configuration derived from it): the entry at the same position
+    // is tried before a search, and when all of them line up the right side
+    // has no key of its own.
+    bool aligned = ml != nullptr && mr != nullptr && ml->size() == mr->size();
     if (ml != nullptr) {
-      for (const MapEntry& e : *ml) {
-        Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtom(e.key), &e.value, rlook.Find(e.key), &child_out,
-             &child_has);
+      for (size_t i = 0; i < ml->size(); ++i) {
+        const MapEntry& e = ml->entries()[i];
+        const Value* r = nullptr;
+        if (mr != nullptr && i < mr->size() && mr->entries()[i].key == e.key) {
+          r = &mr->entries()[i].value;
+        } else {
+          aligned = false;
+          r = rlook.Find(e.key);
+        }
+        const StructField* f = mt.FindFieldFrom(e.key, &hint);
+        Push(internal::FieldElement(f, e.key));
+        Walk(EntryAtom(mt, f), &e.value, r, &child_out, &child_has);
         Pop();
+        if (sharing) {
+          if (child_has && out_is_rhs_ && r == &mr->entries()[i].value)
+            continue;
+          stop_sharing(i);
+        }
         if (child_has) result.Append(e.key, std::move(child_out));
       }
     }
-    if (mr != nullptr) {
+    if (sharing) {
+      *out = *rhs;
+      *has_out = true;
+      out_is_rhs_ = true;
+      return;
+    }
+    if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
         if (llook.Find(e.key) != nullptr) continue;
-        Push(PathElement::Field(e.key));
-        Walk(mt.EntryAtom(e.key), nullptr, &e.value, &child_out, &child_has);
+        const StructField* f = mt.FindField(e.key);
+        Push(internal::FieldElement(f, e.key));
+        Walk(EntryAtom(mt, f), nullptr, &e.value, &child_out, &child_has);
         Pop();
         if (child_has) result.Append(e.key, std::move(child_out));
       }
@@ -228,6 +276,7 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
+    out_is_rhs_ = false;
   }
 
   void Index(const Atom& atom, const List* list, IndexedList* idx) {
@@ -266,6 +315,10 @@ class Walker {
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
+    if (ll != nullptr && lr != nullptr &&
+        WalkAligned(*atom, *ll, *lr, *rhs, out, has_out)) {
+      return;
+    }
     IndexedList il, ir;
     Index(*atom, ll, &il);
     Index(*atom, lr, &ir);
@@ -284,11 +337,90 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
+    out_is_rhs_ = false;
+  }
+
+  // Lists whose items line up key for key (a re-apply or an update of a big
+  // list, as it mostly is) are walked pair by pair: no index of either side,
+  // and no path element for pairs that share their node. The general walk
+  // gives the same result then; it still handles everything else (items
+  // moved, added or removed, duplicated keys, items without keys).
+  bool WalkAligned(const Atom& atom, const List& ll, const List& lr,
+                   const Value& rhs, Value* out, bool* has_out) {
+    if (!atom.IsAssociativeList() || ll.size() != lr.size()) return false;
+    const size_t n = ll.size();
+    std::vector<size_t> hashes(n);
+    for (size_t i = 0; i < n; ++i) {
+      size_t hr = 0;
+      if (!internal::HashListItemKey(atom, ll[i], &hashes[i]) ||
+          !internal::HashListItemKey(atom, lr[i], &hr) || hashes[i] != hr) {
+        return false;
+      }
+      if (!SameNode(ll[i], lr[i]) &&
+          !internal::SameListItemKey(atom, ll[i], lr[i])) {
+        return false;
+      }
+    }
+    // The sides have the same keys in the same order, so one side tells
+    // whether any key repeats; equal hashes (repeats, or collisions) leave
+    // it to the general walk.
+    absl::flat_hash_set<size_t> seen;
+    seen.reserve(n);
+    for (size_t h : hashes) {
+      if (!seen.insert(h).second) return false;
+    }
+    const Atom* elem = atom.list->element_type.resolved;
+    List result;
+    // As in WalkMap: while every item comes out as the right side's, the
+    // right side's list is the result.
+    bool sharing = mode_ == Mode::kMerge;
+    for (size_t i = 0; i < n; ++i) {
+      if (SameNode(ll[i], lr[i])) {
+        if (mode_ == Mode::kMerge && !sharing) result.push_back(lr[i]);
+        continue;
+      }
+      if (!sharing) {
+        WalkItemLazy(elem, atom, i, &ll[i], &lr[i],
+                     mode_ == Mode::kMerge ? &result : nullptr);
+        continue;
+      }
+      List item;
+      WalkItemLazy(elem, atom, i, &ll[i], &lr[i], &item);
+      if (item.size() == 1 && out_is_rhs_) continue;
+      sharing = false;
+      result.reserve(n);
+      result.insert(result.end(), lr.begin(), lr.begin() + i);
+      for (Value& v : item) result.push_back(std::move(v));
+    }
+    if (sharing) {
+      *out = rhs;
+      *has_out = true;
+      out_is_rhs_ = true;
+      return true;
+    }
+    if (mode_ == Mode::kMerge && !result.empty()) {
+      *out = Value(std::move(result));
+      *has_out = true;
+    }
+    out_is_rhs_ = false;
+    return true;
   }
 
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,
                 const Value* r, List* result) {
     Push(pe);
+    Value child_out;
+    bool child_has = false;
+    Walk(elem, l, r, &child_out, &child_has);
+    Pop();
+    if (child_has && result != nullptr) result->push_back(std::move(child_out));
+  }
+
+  // WalkItem for item `i` of both sides of an aligned list, with its path
+  // element built only if needed.
+  void WalkItemLazy(const Atom* elem, const Atom& list_atom, size_t i,
+                    const Value* l, const Value* r, List* result) {
+    PushLazyItem(list_atom, *r, i);
     Value child_out;
     bool child_has = false;
     Walk(elem, l, r, &child_out, &child_has);
@@ -425,7 +557,23 @@ class Walker {
   void Push(PathElement pe) { path_.push_back(std::move(pe)); }
   void Pop() {
     path_.pop_back();
+    if (!pending_.empty() && pending_.back().depth == path_.size())
+      pending_.pop_back();
     for (size_t& v : valid_) v = std::min(v, path_.size());
+  }
+  // Pushes the element of item `index` of an associative list without
+  // building it: most items walked record nothing, and the element (a key
+  // block) is only made when something below needs the path.
+  void PushLazyItem(const Atom& list_atom, const Value& item, size_t index) {
+    path_.emplace_back();
+    pending_.push_back(Pending{path_.size() - 1, &list_atom, &item, index});
+  }
+  void Materialize() {
+    for (const Pending& p : pending_) {
+      path_[p.depth] =
+          *internal::ListItemElement(*p.list_atom, *p.item, p.index);
+    }
+    pending_.clear();
   }
 
   // Adds the current path to result set `k` (added, removed, modified).
@@ -433,6 +581,7 @@ class Walker {
   // insertion instead of a walk from the root.
   void Record(int k) {
     if (path_.empty()) return;
+    Materialize();
     Set* roots[3] = {&cmp_->added, &cmp_->removed, &cmp_->modified};
     std::vector<Set*>& nodes = nodes_[k];
     if (nodes.empty()) nodes.push_back(roots[k]);
@@ -446,6 +595,17 @@ class Walker {
 
   Mode mode_;
   Comparison* cmp_;
+  // Path elements not built yet (PushLazyItem), by depth in `path_`.
+  struct Pending {
+    size_t depth;
+    const Atom* list_atom;
+    const Value* item;
+    size_t index;
+  };
+  std::vector<Pending> pending_;
+  // Merge only: whether the node the last Walk produced is its right side
+  // itself (so that a parent whose children all are can share its own).
+  bool out_is_rhs_ = false;
   Path path_;
   std::vector<Set*> nodes_[3];
   size_t valid_[3] = {0, 0, 0};

@@ -70,9 +70,14 @@ class Remover {
     if (m.empty() || atom.IsAtomicMap()) return extract_ ? v : Value();
     const MapType& mt = *atom.map;
     Map out;
+    size_t hint = 0;
     for (const MapEntry& e : m) {
-      PathElement pe = PathElement::Field(e.key);
-      const Atom* child = mt.EntryAtom(e.key);
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
+      PathElement pe = internal::FieldElement(f, e.key);
+      const Atom* child =
+          f != nullptr
+              ? f->type.resolved
+              : (mt.element_type ? mt.element_type->resolved : nullptr);
       bool exact = items.HasMember(pe);
       const Set& sub = items.WithPrefix(pe);
       if (extract_) {

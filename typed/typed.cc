@@ -32,6 +32,12 @@ Type Type::Deduced() {
 
 namespace internal {
 
+PathElement FieldElement(const StructField* f, const std::string& key) {
+  return f != nullptr && f->interned_name != nullptr
+             ? PathElement::InternedField(f->interned_name)
+             : PathElement::Field(key);
+}
+
 Narrowed Narrow(const Atom* atom, const Value* v) {
   if (v != nullptr) {
     if (v->IsScalar() && atom->scalar) return {atom, Narrowed::kScalar};
@@ -100,6 +106,57 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
   return PathElement::Key(std::move(fields));
 }
 
+namespace {
+
+// The value key field `k` of `item` takes: its own, else the schema default,
+// else null (absent). Mirrors ListItemElement.
+const Value* KeyFieldValue(const MapType* elem_map, const Value& item,
+                           const std::string& k) {
+  if (const Value* v = item.map().Find(k)) return v;
+  const StructField* f = elem_map != nullptr ? elem_map->FindField(k) : nullptr;
+  return f != nullptr && f->default_value ? &*f->default_value : nullptr;
+}
+
+const MapType* ElementMap(const ListType& lt) {
+  const Atom* elem = lt.element_type.resolved;
+  return elem != nullptr && elem->map ? elem->map.get() : nullptr;
+}
+
+}  // namespace
+
+bool HashListItemKey(const Atom& list_atom, const Value& item, size_t* hash) {
+  const ListType& lt = *list_atom.list;
+  if (lt.keys.empty()) {
+    if (item.IsMap() || item.IsList() || item.IsNull()) return false;
+    *hash = HashValue(item);
+    return true;
+  }
+  if (!item.IsMap()) return false;
+  const MapType* elem_map = ElementMap(lt);
+  size_t h = 0x7a3c;
+  bool any = false;
+  for (const std::string& k : lt.keys) {
+    const Value* v = KeyFieldValue(elem_map, item, k);
+    h = (h ^ (v != nullptr ? HashValue(*v) : 0x2f)) * 0x100000001b3ULL;
+    any = any || v != nullptr;
+  }
+  *hash = h;
+  return any;
+}
+
+bool SameListItemKey(const Atom& list_atom, const Value& a, const Value& b) {
+  const ListType& lt = *list_atom.list;
+  if (lt.keys.empty()) return Equals(a, b);
+  const MapType* elem_map = ElementMap(lt);
+  for (const std::string& k : lt.keys) {
+    const Value* va = KeyFieldValue(elem_map, a, k);
+    const Value* vb = KeyFieldValue(elem_map, b, k);
+    if ((va == nullptr) != (vb == nullptr)) return false;
+    if (va != nullptr && !Equals(*va, *vb)) return false;
+  }
+  return true;
+}
+
 }  // namespace internal
 
 namespace {
@@ -112,7 +169,7 @@ std::string DescribeKind(const Value& v) {
 
 class Validator {
  public:
-  explicit Validator(ValidateOptions opts) : opts_(opts) {}
+  explicit Validator(ValidateOptions opts) : opts_(opts) { path_.reserve(32); }
 
   void Walk(const Atom* atom, const Value& v, int depth) {
     if (depth > kMaxValueDepth) {
@@ -146,7 +203,7 @@ class Validator {
       if (s.field != nullptr) {
         PathElement::Field(*s.field).AppendTo(&p);
       } else if (s.item != nullptr) {
-        s.item->AppendTo(&p);
+        internal::ListItemElement(*s.list, *s.item, s.index)->AppendTo(&p);
       } else {
         PathElement::Index(static_cast<int64_t>(s.index)).AppendTo(&p);
       }
@@ -157,20 +214,20 @@ class Validator {
 
   struct Step {
     const std::string* field = nullptr;  // a map field, or
-    const PathElement* item = nullptr;   // an associative item, or
-    size_t index = 0;                    // a list index
+    const Atom* list = nullptr;          // an associative list's item, or
+    const Value* item = nullptr;
+    size_t index = 0;  // a list index
   };
-  struct PtrHash {
-    size_t operator()(const PathElement* pe) const {
-      return HashPathElement(*pe);
-    }
-  };
-  struct PtrEq {
-    bool operator()(const PathElement* a, const PathElement* b) const {
-      return *a == *b;
-    }
-  };
-
+  // Fills the new step in place: a Step built as a temporary and copied in
+  // is read back with wider loads than it was written with, which stalls.
+  void PushStep(const std::string* field, const Atom* list, const Value* item,
+                size_t index) {
+    Step& s = path_.emplace_back();
+    s.field = field;
+    s.list = list;
+    s.item = item;
+    s.index = index;
+  }
   void Scalar(ScalarType t, const Value& v) {
     if (v.IsNull()) return;
     switch (t) {
@@ -202,30 +259,56 @@ class Validator {
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
       for (size_t i = 0; i < items.size(); ++i) {
-        path_.push_back(Step{nullptr, nullptr, i});
+        PushStep(nullptr, nullptr, nullptr, i);
         Walk(elem, items[i], depth + 1);
         path_.pop_back();
       }
       return;
     }
-    // Reserved up front: `seen` points into `pes`.
-    std::vector<PathElement> pes;
-    pes.reserve(items.size());
-    absl::flat_hash_set<const PathElement*, PtrHash, PtrEq> seen;
-    seen.reserve(items.size());
+    // Duplicates are found through the key values themselves; a path
+    // element is only built for an error message.
+    struct KeyHash {
+      const Atom* atom;
+      const smdx::List* items;
+      size_t operator()(size_t i) const {
+        size_t h = 0;
+        internal::HashListItemKey(*atom, (*items)[i], &h);
+        return h;
+      }
+    };
+    struct KeyEq {
+      const Atom* atom;
+      const smdx::List* items;
+      bool operator()(size_t a, size_t b) const {
+        return internal::SameListItemKey(*atom, (*items)[a], (*items)[b]);
+      }
+    };
+    // Short lists (most of them) compare pairwise instead of hashing.
+    constexpr size_t kHashAbove = 8;
+    absl::flat_hash_set<size_t, KeyHash, KeyEq> seen(0, KeyHash{&atom, &items},
+                                                     KeyEq{&atom, &items});
+    if (items.size() > kHashAbove) seen.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
-      absl::StatusOr<PathElement> p =
-          internal::ListItemElement(atom, items[i], i);
-      if (!p.ok()) {
+      size_t hash;
+      if (!internal::HashListItemKey(atom, items[i], &hash)) {
+        absl::StatusOr<PathElement> p =
+            internal::ListItemElement(atom, items[i], i);
         Error(absl::StrCat("element ", i, ": ", p.status().message()));
         return;
       }
-      pes.push_back(*std::move(p));
-      if (!seen.insert(&pes.back()).second && !opts_.allow_duplicates) {
-        Error(
-            absl::StrCat("duplicate entries for key ", pes.back().ToString()));
+      bool dup = false;
+      if (items.size() > kHashAbove) {
+        dup = !seen.insert(i).second;
+      } else {
+        for (size_t j = 0; j < i && !dup; ++j)
+          dup = internal::SameListItemKey(atom, items[j], items[i]);
       }
-      path_.push_back(Step{nullptr, &pes.back(), 0});
+      if (dup && !opts_.allow_duplicates) {
+        Error(absl::StrCat(
+            "duplicate entries for key ",
+            internal::ListItemElement(atom, items[i], i)->ToString()));
+      }
+      PushStep(nullptr, &atom, &items[i], i);
       Walk(elem, items[i], depth + 1);
       path_.pop_back();
     }
@@ -238,9 +321,10 @@ class Validator {
       return;
     }
     const MapType& mt = *atom.map;
+    size_t hint = 0;
     for (const MapEntry& e : v.map()) {
-      path_.push_back(Step{&e.key, nullptr, 0});
-      const Atom* child = mt.EntryAtom(e.key);
+      PushStep(&e.key, nullptr, nullptr, 0);
+      const Atom* child = mt.EntryAtomFrom(e.key, &hint);
       if (child == nullptr) {
         Error("field not declared in schema");
         path_.pop_back();
@@ -293,49 +377,59 @@ class FieldSetBuilder {
   void ListItems(const Atom& atom, const List& items, Set* out) {
     const Atom* elem = atom.list->element_type.resolved;
     std::vector<PathElement> pes(items.size());
-    std::vector<bool> ok(items.size(), false);
+    // The items that have a path element, in path element order: the set
+    // keeps its members sorted, so appending in this order spares Normalize
+    // a sort of whole set nodes, and duplicates end up adjacent.
+    std::vector<size_t> order;
+    order.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
       absl::StatusOr<PathElement> pe =
           internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
       pes[i] = *std::move(pe);
-      ok[i] = true;
+      order.push_back(i);
     }
-    // Duplicated keys (tolerated in updated objects) are owned as a whole.
-    std::vector<bool> dup(items.size(), false);
-    if (atom.IsAssociativeList() && items.size() > 1) {
-      std::vector<size_t> order;
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (ok[i]) order.push_back(i);
+    // Items of a granular map type mostly have fields: a child each.
+    bool map_items = elem != nullptr && elem->map && !elem->IsAtomicMap();
+    out->Reserve(order.size(), map_items ? order.size() : 0);
+    auto less = [&](size_t a, size_t b) { return pes[a] < pes[b]; };
+    // Lists are often written in key order already; checking is linear.
+    if (!std::is_sorted(order.begin(), order.end(), less))
+      std::stable_sort(order.begin(), order.end(), less);
+    for (size_t k = 0; k < order.size();) {
+      size_t end = k + 1;
+      while (end < order.size() && pes[order[end]] == pes[order[k]]) ++end;
+      size_t i = order[k];
+      if (end - k > 1) {
+        // Duplicated keys (tolerated in updated objects) are owned as a
+        // whole.
+        out->AppendMemberUnsorted(std::move(pes[i]));
+      } else {
+        Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
       }
-      std::sort(order.begin(), order.end(),
-                [&](size_t a, size_t b) { return pes[a] < pes[b]; });
-      for (size_t k = 1; k < order.size(); ++k) {
-        if (pes[order[k - 1]] == pes[order[k]])
-          dup[order[k - 1]] = dup[order[k]] = true;
-      }
-    }
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (!ok[i]) continue;
-      if (dup[i]) {
-        out->AppendMemberUnsorted(pes[i]);  // Normalize drops the repeats
-        continue;
-      }
-      Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
+      k = end;
     }
     out->Normalize();
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
+    // Entries holding a non-empty list or map mostly become children.
+    size_t nested = 0;
     for (const MapEntry& e : m) {
-      const StructField* f = mt.FindField(e.key);
+      nested += (e.value.IsMap() && !e.value.map().empty()) ||
+                (e.value.IsList() && !e.value.list().empty());
+    }
+    out->Reserve(m.size(), nested);
+    size_t hint = 0;
+    for (const MapEntry& e : m) {
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
       const Atom* child =
           f != nullptr
               ? f->type.resolved
               : (mt.element_type ? mt.element_type->resolved : nullptr);
       bool force = e.value.IsNull() ||
                    (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
-      Child(child, e.value, PathElement::Field(e.key), force, out);
+      Child(child, e.value, internal::FieldElement(f, e.key), force, out);
     }
     out->Normalize();
   }

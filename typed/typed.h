@@ -119,9 +119,22 @@ struct Narrowed {
 };
 Narrowed Narrow(const Atom* atom, const Value* v);
 
+// The path element of map entry `key`, declared in the schema as `f` (null
+// when undeclared): declared fields use the schema's interned name, which
+// costs no copy.
+PathElement FieldElement(const StructField* f, const std::string& key);
+
 // The path element of a list item, or an error message.
 absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
                                             const Value& item, size_t index);
+
+// For an associative list: a hash of the path element `item` would get,
+// without building it (equal elements hash alike). False when the item has
+// no element (ListItemElement would fail).
+bool HashListItemKey(const Atom& list_atom, const Value& item, size_t* hash);
+// Whether two items of an associative list that both have path elements
+// have equal ones.
+bool SameListItemKey(const Atom& list_atom, const Value& a, const Value& b);
 
 }  // namespace internal
 
