@@ -427,6 +427,12 @@ class FieldSetBuilder {
           f != nullptr
               ? f->type.resolved
               : (mt.element_type ? mt.element_type->resolved : nullptr);
+      if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
+        // A scalar leaf (most entries): a member with nothing below, as
+        // Build would find.
+        out->AppendMemberUnsorted(internal::FieldElement(f, e.key));
+        continue;
+      }
       bool force = e.value.IsNull() ||
                    (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
       Child(child, e.value, internal::FieldElement(f, e.key), force, out);
