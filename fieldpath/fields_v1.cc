@@ -539,6 +539,18 @@ class FieldsV1Reader {
             return Error(
                 absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
           }
+          // A leaf ("{}", most keys) is a member with nothing below.
+          const size_t before = pos_;
+          if (depth + 1 <= static_cast<int>(kMaxParseDepth) && Eat('{') &&
+              Eat('}')) {
+            any_child = true;
+            scratch_[static_cast<size_t>(depth)].members.push_back(
+                *std::move(pe));
+            if (Eat(',')) continue;
+            if (Eat('}')) break;
+            return Error("expected ',' or '}'");
+          }
+          pos_ = before;
           keys_.push_back(at);
           Set grandchildren;
           bool child_member = false;
