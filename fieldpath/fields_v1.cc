@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
 #include "typed/json_fast.h"
@@ -471,7 +472,9 @@ namespace {
 // Reads the encoding straight into a Set, without building a Value first.
 class FieldsV1Reader {
  public:
-  explicit FieldsV1Reader(absl::string_view text) : t_(text) {}
+  explicit FieldsV1Reader(absl::string_view text) : t_(text) {
+    scratch_.reserve(16);  // deeper sets are rare
+  }
 
   absl::StatusOr<Set> Read() {
     Set out;
@@ -599,9 +602,11 @@ class FieldsV1Reader {
     return absl::OkStatus();
   }
 
+  // Inline room for the members and children of a typical node, so that
+  // most nodes collect without allocating.
   struct Scratch {
-    std::vector<PathElement> members;
-    std::vector<SetNode> children;
+    absl::InlinedVector<PathElement, 8> members;
+    absl::InlinedVector<SetNode, 4> children;
   };
 
   absl::string_view t_;
