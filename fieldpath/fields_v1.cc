@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
 #include "typed/json_fast.h"
@@ -69,8 +71,9 @@ bool NeedsEscape(const std::string& s) {
 // the copying itself.
 class Out {
  public:
-  explicit Out(size_t capacity)
-      : buf_(capacity, '\0'), p_(buf_.data()), end_(p_ + buf_.size()) {}
+  Out() = default;
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
 
   // The cursor, with room for `n` more bytes: write them through it, then
   // Commit the advanced cursor. (Members are touched once per write: the
@@ -90,22 +93,32 @@ class Out {
     std::memcpy(p, s.data(), s.size());
     p_ = p + s.size();
   }
-  std::string Finish() && {
-    buf_.resize(static_cast<size_t>(p_ - buf_.data()));
-    return std::move(buf_);
+  std::string Finish() const {
+    return std::string(buf_, static_cast<size_t>(p_ - buf_));
   }
 
  private:
+  // Output is written into uninitialized space (on the stack while it
+  // fits) and copied into the string once at the end: a string sized up
+  // front would be zero-filled first, which costs as much as the writing
+  // for small sets.
+  static constexpr size_t kStack = 4096;
   void Grow(size_t n) {
-    size_t len = static_cast<size_t>(p_ - buf_.data());
-    buf_.resize(std::max(buf_.size() * 2, len + n));
-    p_ = buf_.data() + len;
-    end_ = buf_.data() + buf_.size();
+    size_t len = static_cast<size_t>(p_ - buf_);
+    size_t cap = std::max(2 * static_cast<size_t>(end_ - buf_), len + n);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    std::memcpy(bigger.get(), buf_, len);
+    heap_ = std::move(bigger);
+    buf_ = heap_.get();
+    p_ = buf_ + len;
+    end_ = buf_ + cap;
   }
 
-  std::string buf_;
-  char* p_;
-  char* end_;
+  char stack_[kStack];
+  std::unique_ptr<char[]> heap_;
+  char* buf_ = stack_;
+  char* p_ = stack_;
+  char* end_ = stack_ + kStack;
 };
 
 // Writes `"k:{\"name\":value,...}":` and then `tail` for a key whose names
@@ -435,13 +448,12 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
 }
 
 std::string SerializeFieldsV1(const Set& set) {
-  // Most encodings of a whole object fit; bigger ones grow by doubling.
-  Out out(4096);
+  Out out;
   std::string scratch, quoted;
   out.Put('{');
   WriteContents(&out, set, false, &scratch, &quoted);
   out.Put('}');
-  return std::move(out).Finish();
+  return out.Finish();
 }
 
 Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
@@ -460,7 +472,9 @@ namespace {
 // Reads the encoding straight into a Set, without building a Value first.
 class FieldsV1Reader {
  public:
-  explicit FieldsV1Reader(absl::string_view text) : t_(text) {}
+  explicit FieldsV1Reader(absl::string_view text) : t_(text) {
+    scratch_.reserve(16);  // deeper sets are rare
+  }
 
   absl::StatusOr<Set> Read() {
     Set out;
@@ -539,6 +553,18 @@ class FieldsV1Reader {
             return Error(
                 absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
           }
+          // A leaf ("{}", most keys) is a member with nothing below.
+          const size_t before = pos_;
+          if (depth + 1 <= static_cast<int>(kMaxParseDepth) && Eat('{') &&
+              Eat('}')) {
+            any_child = true;
+            scratch_[static_cast<size_t>(depth)].members.push_back(
+                *std::move(pe));
+            if (Eat(',')) continue;
+            if (Eat('}')) break;
+            return Error("expected ',' or '}'");
+          }
+          pos_ = before;
           keys_.push_back(at);
           Set grandchildren;
           bool child_member = false;
@@ -576,9 +602,11 @@ class FieldsV1Reader {
     return absl::OkStatus();
   }
 
+  // Inline room for the members and children of a typical node, so that
+  // most nodes collect without allocating.
   struct Scratch {
-    std::vector<PathElement> members;
-    std::vector<SetNode> children;
+    absl::InlinedVector<PathElement, 8> members;
+    absl::InlinedVector<SetNode, 4> children;
   };
 
   absl::string_view t_;

@@ -67,6 +67,21 @@ uint32_t NameTag(absl::string_view name) {
          static_cast<unsigned char>(name[0]);
 }
 
+// Whether `n` bytes at `a` and `b` are equal: inline for short field names,
+// where a call to memcmp costs more than the compare.
+bool SameBytes(const char* a, const char* b, size_t n) {
+  for (; n >= 8; a += 8, b += 8, n -= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; n > 0; ++a, ++b, --n) {
+    if (*a != *b) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const std::string* InternName(absl::string_view name) {
@@ -99,7 +114,7 @@ const StructField* MapType::FindFieldFrom(absl::string_view name,
     const size_t end = std::min(fields.size(), *hint + kScan);
     for (size_t i = *hint; i < end; ++i) {
       if (name_tags[i] == tag &&
-          std::memcmp(fields[i].name.data(), name.data(), name.size()) == 0) {
+          SameBytes(fields[i].name.data(), name.data(), name.size())) {
         *hint = i + 1;
         return &fields[i];
       }

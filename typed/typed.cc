@@ -169,26 +169,37 @@ std::string DescribeKind(const Value& v) {
 
 class Validator {
  public:
-  explicit Validator(ValidateOptions opts) : opts_(opts) { path_.reserve(32); }
+  explicit Validator(ValidateOptions opts) : opts_(opts) {}
 
-  void Walk(const Atom* atom, const Value& v, int depth) {
+  // The path to a node is a chain of steps on the call stack, each pointing
+  // at its parent: free to extend, and only spelled out for an error.
+  struct Step {
+    const Step* parent;
+    const std::string* field;  // a map field, or
+    const Atom* list;          // an associative list's item, or
+    const Value* item;
+    size_t index;  // a list index
+  };
+
+  void Walk(const Atom* atom, const Value& v, int depth, const Step* at) {
     if (depth > kMaxValueDepth) {
-      Error(absl::StrCat("nesting deeper than ", kMaxValueDepth, " levels"));
+      Error(at,
+            absl::StrCat("nesting deeper than ", kMaxValueDepth, " levels"));
       return;
     }
     Narrowed n = internal::Narrow(atom, &v);
     switch (n.kind) {
       case Narrowed::kScalar:
-        Scalar(*atom->scalar, v);
+        Scalar(*atom->scalar, v, at);
         return;
       case Narrowed::kList:
-        List(*atom, v, depth);
+        List(*atom, v, depth, at);
         return;
       case Narrowed::kMap:
-        MapNode(*atom, v, depth);
+        MapNode(*atom, v, depth, at);
         return;
       case Narrowed::kNone:
-        Error("schema error: invalid atom");
+        Error(at, "schema error: invalid atom");
         return;
     }
   }
@@ -196,10 +207,12 @@ class Validator {
   std::vector<std::string>& errors() { return errors_; }
 
  private:
-  // The path is kept as cheap steps and only spelled out for an error.
-  void Error(absl::string_view msg) {
+  void Error(const Step* at, absl::string_view msg) {
+    std::vector<const Step*> steps;
+    for (const Step* s = at; s != nullptr; s = s->parent) steps.push_back(s);
     std::string p;
-    for (const Step& s : path_) {
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+      const Step& s = **it;
       if (s.field != nullptr) {
         PathElement::Field(*s.field).AppendTo(&p);
       } else if (s.item != nullptr) {
@@ -212,56 +225,39 @@ class Validator {
                                 : absl::StrCat(p, ": ", msg));
   }
 
-  struct Step {
-    const std::string* field = nullptr;  // a map field, or
-    const Atom* list = nullptr;          // an associative list's item, or
-    const Value* item = nullptr;
-    size_t index = 0;  // a list index
-  };
-  // Fills the new step in place: a Step built as a temporary and copied in
-  // is read back with wider loads than it was written with, which stalls.
-  void PushStep(const std::string* field, const Atom* list, const Value* item,
-                size_t index) {
-    Step& s = path_.emplace_back();
-    s.field = field;
-    s.list = list;
-    s.item = item;
-    s.index = index;
-  }
-  void Scalar(ScalarType t, const Value& v) {
+  void Scalar(ScalarType t, const Value& v, const Step* at) {
     if (v.IsNull()) return;
     switch (t) {
       case ScalarType::kNumeric:
         if (!v.IsNumber())
-          Error(absl::StrCat("expected numeric (int or float), got ",
-                             DescribeKind(v)));
+          Error(at, absl::StrCat("expected numeric (int or float), got ",
+                                 DescribeKind(v)));
         return;
       case ScalarType::kString:
         if (!v.IsString())
-          Error(absl::StrCat("expected string, got ", DescribeKind(v)));
+          Error(at, absl::StrCat("expected string, got ", DescribeKind(v)));
         return;
       case ScalarType::kBoolean:
         if (!v.IsBool())
-          Error(absl::StrCat("expected boolean, got ", DescribeKind(v)));
+          Error(at, absl::StrCat("expected boolean, got ", DescribeKind(v)));
         return;
       case ScalarType::kUntyped:
         return;
     }
   }
 
-  void List(const Atom& atom, const Value& v, int depth) {
+  void List(const Atom& atom, const Value& v, int depth, const Step* at) {
     if (v.IsNull()) return;
     if (!v.IsList()) {
-      Error(absl::StrCat("expected list, got ", DescribeKind(v)));
+      Error(at, absl::StrCat("expected list, got ", DescribeKind(v)));
       return;
     }
     const Atom* elem = atom.list->element_type.resolved;
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
       for (size_t i = 0; i < items.size(); ++i) {
-        PushStep(nullptr, nullptr, nullptr, i);
-        Walk(elem, items[i], depth + 1);
-        path_.pop_back();
+        Step step{at, nullptr, nullptr, nullptr, i};
+        Walk(elem, items[i], depth + 1, &step);
       }
       return;
     }
@@ -293,7 +289,7 @@ class Validator {
       if (!internal::HashListItemKey(atom, items[i], &hash)) {
         absl::StatusOr<PathElement> p =
             internal::ListItemElement(atom, items[i], i);
-        Error(absl::StrCat("element ", i, ": ", p.status().message()));
+        Error(at, absl::StrCat("element ", i, ": ", p.status().message()));
         return;
       }
       bool dup = false;
@@ -304,39 +300,36 @@ class Validator {
           dup = internal::SameListItemKey(atom, items[j], items[i]);
       }
       if (dup && !opts_.allow_duplicates) {
-        Error(absl::StrCat(
-            "duplicate entries for key ",
-            internal::ListItemElement(atom, items[i], i)->ToString()));
+        Error(at,
+              absl::StrCat(
+                  "duplicate entries for key ",
+                  internal::ListItemElement(atom, items[i], i)->ToString()));
       }
-      PushStep(nullptr, &atom, &items[i], i);
-      Walk(elem, items[i], depth + 1);
-      path_.pop_back();
+      Step step{at, nullptr, &atom, &items[i], i};
+      Walk(elem, items[i], depth + 1, &step);
     }
   }
 
-  void MapNode(const Atom& atom, const Value& v, int depth) {
+  void MapNode(const Atom& atom, const Value& v, int depth, const Step* at) {
     if (v.IsNull()) return;
     if (!v.IsMap()) {
-      Error(absl::StrCat("expected map, got ", DescribeKind(v)));
+      Error(at, absl::StrCat("expected map, got ", DescribeKind(v)));
       return;
     }
     const MapType& mt = *atom.map;
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
-      PushStep(&e.key, nullptr, nullptr, 0);
+      Step step{at, &e.key, nullptr, nullptr, 0};
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
       if (child == nullptr) {
-        Error("field not declared in schema");
-        path_.pop_back();
+        Error(&step, "field not declared in schema");
         return;
       }
-      Walk(child, e.value, depth + 1);
-      path_.pop_back();
+      Walk(child, e.value, depth + 1, &step);
     }
   }
 
   ValidateOptions opts_;
-  std::vector<Step> path_;
   std::vector<std::string> errors_;
 };
 
@@ -427,6 +420,12 @@ class FieldSetBuilder {
           f != nullptr
               ? f->type.resolved
               : (mt.element_type ? mt.element_type->resolved : nullptr);
+      if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
+        // A scalar leaf (most entries): a member with nothing below, as
+        // Build would find.
+        out->AppendMemberUnsorted(internal::FieldElement(f, e.key));
+        continue;
+      }
       bool force = e.value.IsNull() ||
                    (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
       Child(child, e.value, internal::FieldElement(f, e.key), force, out);
@@ -536,7 +535,7 @@ class Reconciler {
 
 absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts) {
   Validator val(opts);
-  val.Walk(type.root(), v, 0);
+  val.Walk(type.root(), v, 0, nullptr);
   std::vector<std::string>& errs = val.errors();
   if (errs.empty()) return absl::OkStatus();
   if (errs.size() == 1) return absl::InvalidArgumentError(errs[0]);
