@@ -137,6 +137,7 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
   uo.ignored_fields = opts_.ignored_fields;
   uo.converter = opts_.converter;
   uo.apply_defaults = opts_.apply_defaults;
+  uo.validate_live = opts_.validate_live;
   updater_ = std::make_shared<const Updater>(type_, uo);
   uo.apply_defaults = false;
   plain_updater_ = std::make_shared<const Updater>(type_, uo);

@@ -99,6 +99,11 @@ struct FieldManagerOptions {
   // Converts objects between apiVersions for managers recorded at another
   // version; identity when null. Not owned.
   const Converter* converter = nullptr;
+  // Check the live object against the schema (as the apiserver types it).
+  // Callers whose live objects are known to be valid (they came from this
+  // layer or from a server) may turn it off; an invalid live object then
+  // gives unspecified (but memory-safe) results.
+  bool validate_live = true;
 };
 
 struct FieldManagerResult {

@@ -128,15 +128,20 @@ std::string DisplayManager(absl::string_view key) {
 }
 
 absl::Status ValidateManagerNames(const ManagedState& state) {
-  Value list = EncodeManagedFields(state);
-  for (size_t i = 0; i < list.list().size(); ++i) {
-    const Value* m = list.list()[i].map().Find("manager");
-    if (m != nullptr && m->AsString().size() > kMaxManagerNameLength) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(".metadata.managedFields[", i,
-                       "].manager: Too long: must have at most ",
-                       kMaxManagerNameLength, " bytes"));
+  for (const auto& entry : state.fields) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(entry.first);
+    if (!id.ok() || id->manager.size() <= kMaxManagerNameLength) continue;
+    // Rare: find the entry's place in the encoded order for the message.
+    Value list = EncodeManagedFields(state);
+    size_t index = 0;
+    for (size_t i = 0; i < list.list().size(); ++i) {
+      const Value* m = list.list()[i].map().Find("manager");
+      if (m != nullptr && m->AsString() == id->manager) index = i;
     }
+    return absl::InvalidArgumentError(
+        absl::StrCat(".metadata.managedFields[", index,
+                     "].manager: Too long: must have at most ",
+                     kMaxManagerNameLength, " bytes"));
   }
   return absl::OkStatus();
 }

@@ -129,11 +129,11 @@ TEST(ManagedFieldsTest, LongManagerNamesDecodeButDoNotValidate) {
 }
 
 TEST(ManagedFieldsTest, ALaterEntryWithTheSameIdentityWins) {
-  absl::StatusOr<ManagedState> m = DecodeManagedFields(Object(
-      "  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
-      "FieldsV1, time: \"2026-01-01T00:00:00Z\", fieldsV1: {f:x: {}}}\n"
-      "  - {manager: a, operation: Apply, apiVersion: v2, fieldsType: "
-      "FieldsV1, fieldsV1: {f:y: {}}}\n"));
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(
+      Object("  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+             "FieldsV1, time: \"2026-01-01T00:00:00Z\", fieldsV1: {f:x: {}}}\n"
+             "  - {manager: a, operation: Apply, apiVersion: v2, fieldsType: "
+             "FieldsV1, fieldsV1: {f:y: {}}}\n"));
   ASSERT_TRUE(m.ok()) << m.status();
   ASSERT_EQ(m->fields.size(), 1u);
   const VersionedSet& vs = m->fields.begin()->second;
