@@ -231,6 +231,21 @@ TEST_F(KubeCommandsTest, DiffOfANoOpIsEmpty) {
   EXPECT_EQ(d.out, "");
 }
 
+TEST_F(KubeCommandsTest, DiffWithoutALiveObjectShowsACreate) {
+  Result d = Smdx({"diff", "--color", "never",
+                   smdx::testing::SourcePath("examples/scale.yaml")});
+  EXPECT_EQ(d.code, 1) << d.err;
+  EXPECT_NE(d.out.find("--- live/extensions/v1beta1/Deployment/kube-system/"
+                       "kube-dns\n"),
+            std::string::npos)
+      << d.out;
+  EXPECT_NE(d.out.find("@@ -0,0 +1,"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("\n+  replicas: 10\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("  kubectl gains 1 field:\n    .spec.replicas\n"),
+            std::string::npos)
+      << d.out;
+}
+
 TEST_F(KubeCommandsTest, BlameNamesTheOwnerOfEveryLine) {
   Result b = Smdx({"blame", live_});
   ASSERT_EQ(b.code, 0) << b.err;

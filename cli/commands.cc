@@ -31,8 +31,9 @@ Commands:
   update --field-manager NAME [--live LIVE.yaml] OBJECT.yaml
                         a write of OBJECT (create, update, patch result) by
                         NAME: ownership of what it changes moves to NAME
-  diff --field-manager NAME [--force-conflicts] LIVE.yaml CONFIG.yaml
-                        what applying CONFIG to LIVE would change: a unified
+  diff --field-manager NAME [--force-conflicts] [LIVE.yaml] CONFIG.yaml
+                        what applying CONFIG to LIVE (or creating it) would
+                        change: a unified
                         diff of the object, the ownership that moves, and
                         the conflicts (exit 0: no change, 1: changes,
                         2: conflicts or an error)

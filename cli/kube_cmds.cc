@@ -195,13 +195,14 @@ std::string Plural(size_t n, absl::string_view word) {
 }  // namespace
 
 int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 2) {
-    err << "error: diff takes LIVE and CONFIG files\n";
+  if (f.positional.empty() || f.positional.size() > 2) {
+    err << "error: diff takes [LIVE] CONFIG (without LIVE: a create)\n";
     return 2;
   }
   std::string manager = ManagerFlag(f, /*apply=*/true);
+  const bool create = f.positional.size() == 1;
   absl::StatusOr<std::unique_ptr<Request>> req =
-      Prepare(f, &f.positional[0], f.positional[1]);
+      Prepare(f, create ? nullptr : &f.positional[0], f.positional.back());
   if (!req.ok()) {
     Fail(err, req.status());
     return 2;

@@ -3,7 +3,7 @@
 //
 //   smdx apply  --field-manager NAME [--force-conflicts] [--live LIVE] CONFIG
 //   smdx update --field-manager NAME [--live LIVE] OBJECT
-//   smdx diff   --field-manager NAME [--force-conflicts] LIVE CONFIG
+//   smdx diff   --field-manager NAME [--force-conflicts] [LIVE] CONFIG
 //   smdx blame  LIVE
 //
 // apply and update print the object the server would store. diff prints
