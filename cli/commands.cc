@@ -76,10 +76,10 @@ by the structured-merge rules alone, without managedFields handling.
 int CmdValidate(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.size() != 1)
     return Fail(err, absl::InvalidArgumentError("validate takes one FILE"));
-  absl::StatusOr<Value> v = ReadObject(f.positional[0]);
-  if (!v.ok()) return Fail(err, v.status());
-  absl::StatusOr<Type> t = ResolveType(f, &*v);
-  if (!t.ok()) return Fail(err, t.status());
+  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
+  if (!obj.ok()) return Fail(err, obj.status());
+  const Value* v = &obj->value;
+  const Type* t = &obj->type;
   if (absl::Status st = Validate(*t, *v); !st.ok()) {
     err << f.positional[0] << ": invalid " << t->name() << ":\n"
         << st.message() << "\n";
@@ -92,10 +92,10 @@ int CmdValidate(const Flags& f, std::ostream& out, std::ostream& err) {
 int CmdFieldset(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.size() != 1)
     return Fail(err, absl::InvalidArgumentError("fieldset takes one FILE"));
-  absl::StatusOr<Value> v = ReadObject(f.positional[0]);
-  if (!v.ok()) return Fail(err, v.status());
-  absl::StatusOr<Type> t = ResolveType(f, &*v);
-  if (!t.ok()) return Fail(err, t.status());
+  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
+  if (!obj.ok()) return Fail(err, obj.status());
+  const Value* v = &obj->value;
+  const Type* t = &obj->type;
   if (absl::Status st = Validate(*t, *v); !st.ok()) return Fail(err, st);
   if (f.bools.count("apply") != 0 && f.bools.at("apply")) {
     out << SerializeFieldsV1(ToFieldSet(*t, *v));
@@ -159,14 +159,15 @@ int CmdDefault(const Flags& f, std::ostream& out, std::ostream& err) {
     err << "error: default takes one FILE\n";
     return 2;
   }
-  absl::StatusOr<Value> v = ReadObject(f.positional[0]);
-  if (!v.ok()) return Fail(err, v.status());
-  absl::StatusOr<Type> t = ResolveType(f, &*v);
-  if (!t.ok()) return Fail(err, t.status());
+  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
+  if (!obj.ok()) return Fail(err, obj.status());
+  const Value* v = &obj->value;
+  const Type* t = &obj->type;
   // As the apiserver's pipeline for custom resources: prune, then default.
   Value defaulted = ApplyDefaults(*t, Prune(*t, *v));
   if (absl::Status st = Validate(*t, defaulted); !st.ok()) {
-    err << "warning: the defaulted object does not validate:\n" << st.message() << "\n";
+    err << "warning: the defaulted object does not validate:\n"
+        << st.message() << "\n";
   }
   out << ToYaml(defaulted);
   return 0;
@@ -198,7 +199,8 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
 int Run(const std::vector<std::string>& args, std::ostream& out,
         std::ostream& err) {
   if (!args.empty() && args[0] == "schema") {
-    return CmdSchema(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    return CmdSchema(std::vector<std::string>(args.begin() + 1, args.end()),
+                     out, err);
   }
   if (args.empty() || args[0] == "help" || args[0] == "--help" ||
       args[0] == "-h") {

@@ -162,6 +162,15 @@ absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
   return Type::Named(*schema, *name);
 }
 
+absl::StatusOr<TypedObject> ReadTypedObject(const Flags& f,
+                                            const std::string& path) {
+  absl::StatusOr<Value> v = ReadObject(path);
+  if (!v.ok()) return v.status();
+  absl::StatusOr<Type> t = ResolveType(f, &*v);
+  if (!t.ok()) return t.status();
+  return TypedObject{*std::move(v), *std::move(t)};
+}
+
 int Fail(std::ostream& err, const absl::Status& st) {
   err << "error: " << st.message() << "\n";
   return 1;

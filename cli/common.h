@@ -53,6 +53,14 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f);
 // its apiVersion/kind in the schema (for a CRD, the version's schema).
 absl::StatusOr<Type> ResolveType(const Flags& f, const smdx::Value* object);
 
+// An object read from a file, with its type (ResolveType).
+struct TypedObject {
+  smdx::Value value;
+  Type type;
+};
+absl::StatusOr<TypedObject> ReadTypedObject(const Flags& f,
+                                            const std::string& path);
+
 // Prints "error: MESSAGE" and returns 1.
 int Fail(std::ostream& err, const absl::Status& st);
 

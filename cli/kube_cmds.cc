@@ -169,25 +169,6 @@ std::string ObjectName(const Value& obj) {
   return absl::StrJoin(parts, "/");
 }
 
-// The identity keys of `state` in managedFields order (appliers first, then
-// by time).
-std::vector<std::string> OrderedKeys(const ManagedState& state) {
-  std::vector<std::string> keys;
-  Value list = EncodeManagedFields(state);
-  for (const Value& e : list.list()) {
-    ManagerIdentity id;
-    for (const auto& [field, out] :
-         {std::pair<const char*, std::string*>{"manager", &id.manager},
-          {"operation", &id.operation},
-          {"apiVersion", &id.api_version},
-          {"subresource", &id.subresource}}) {
-      *out = StringAt(e, field);
-    }
-    keys.push_back(EncodeManagerIdentity(id));
-  }
-  return keys;
-}
-
 std::string Plural(size_t n, absl::string_view word) {
   return absl::StrCat(n, " ", word, n == 1 ? "" : "s");
 }
@@ -251,7 +232,7 @@ int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
       ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
                       f.Get("subresource")})};
   for (const ManagedState* m : {&r.managed, &*before}) {
-    for (const std::string& k : OrderedKeys(*m)) {
+    for (const std::string& k : CanonicalOrder(*m)) {
       if (std::find(keys.begin(), keys.end(), k) == keys.end())
         keys.push_back(k);
     }
@@ -461,10 +442,10 @@ int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
     err << "error: blame takes one LIVE file\n";
     return 2;
   }
-  absl::StatusOr<Value> live = ReadObject(f.positional[0]);
-  if (!live.ok()) return Fail(err, live.status());
-  absl::StatusOr<Type> type = ResolveType(f, &*live);
-  if (!type.ok()) return Fail(err, type.status());
+  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
+  if (!obj.ok()) return Fail(err, obj.status());
+  const Value* live = &obj->value;
+  const Type* type = &obj->type;
   absl::StatusOr<ManagedState> state = DecodeManagedFields(*live);
   if (!state.ok()) return Fail(err, state.status());
   Value body = StripManagedFields(*live);
@@ -481,7 +462,7 @@ int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
     out << "  (none: the object has no managedFields)\n";
   size_t width = 0;
   for (const auto& [key, label] : labels) width = std::max(width, label.size());
-  for (const std::string& key : OrderedKeys(*state)) {
+  for (const std::string& key : CanonicalOrder(*state)) {
     const VersionedSet& vs = state->fields.at(key);
     std::string op = vs.applied() ? "Apply" : "Update";
     std::string time = "-";

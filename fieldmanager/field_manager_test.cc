@@ -244,6 +244,16 @@ TEST_F(FieldManagerTest, InvalidLiveManagedFieldsAreAnErrorAndChangeNothing) {
       << r.status;
 }
 
+TEST_F(FieldManagerTest, AnInvalidLiveObjectIsRejectedByDefault) {
+  Value live = Yaml(kDeployment);
+  live.map().Find("spec")->map().Set("replicas", Value("two"));
+  FieldManagerResult r = Apply(live, kDeployment, "kubectl");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_NE(std::string(r.status.message()).find(".spec.replicas"),
+            std::string::npos)
+      << r.status;
+}
+
 TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
   Value live = Apply(Value(), kDeployment, "kubectl").object;
   std::string changed = kDeployment;

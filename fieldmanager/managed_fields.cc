@@ -128,18 +128,12 @@ std::string DisplayManager(absl::string_view key) {
 }
 
 absl::Status ValidateManagerNames(const ManagedState& state) {
-  for (const auto& entry : state.fields) {
-    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(entry.first);
+  std::vector<std::string> order = CanonicalOrder(state);
+  for (size_t i = 0; i < order.size(); ++i) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(order[i]);
     if (!id.ok() || id->manager.size() <= kMaxManagerNameLength) continue;
-    // Rare: find the entry's place in the encoded order for the message.
-    Value list = EncodeManagedFields(state);
-    size_t index = 0;
-    for (size_t i = 0; i < list.list().size(); ++i) {
-      const Value* m = list.list()[i].map().Find("manager");
-      if (m != nullptr && m->AsString() == id->manager) index = i;
-    }
     return absl::InvalidArgumentError(
-        absl::StrCat(".metadata.managedFields[", index,
+        absl::StrCat(".metadata.managedFields[", i,
                      "].manager: Too long: must have at most ",
                      kMaxManagerNameLength, " bytes"));
   }
@@ -186,19 +180,27 @@ absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object) {
   return DecodeManagedFieldsList(*list);
 }
 
-Value EncodeManagedFields(const ManagedState& state) {
-  struct Row {
-    ManagerIdentity id;
-    std::optional<absl::Time> time;
-    const Set* set;
-  };
+namespace {
+
+// An entry as it is written: the identity completed from its set.
+struct Row {
+  const std::string* key;
+  ManagerIdentity id;
+  std::optional<absl::Time> time;
+  const Set* set;
+};
+
+// The entries of `state` in the apiserver's order: operation, then time in
+// whole seconds (none counts as 0), manager, apiVersion, subresource.
+std::vector<Row> SortedRows(const ManagedState& state) {
   std::vector<Row> rows;
+  rows.reserve(state.fields.size());
   for (const auto& [key, vs] : state.fields) {
     absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
     // Keys made by this library always decode; a plain name (an SMD-level
     // caller's manager) is kept as the manager name.
-    Row row{id.ok() ? *id : ManagerIdentity{key, "", "", ""}, std::nullopt,
-            &vs.set()};
+    Row row{&key, id.ok() ? *id : ManagerIdentity{key, "", "", ""},
+            std::nullopt, &vs.set()};
     row.id.api_version = vs.api_version();
     if (vs.applied()) row.id.operation = "Apply";
     if (row.id.operation.empty()) row.id.operation = "Update";
@@ -218,6 +220,19 @@ Value EncodeManagedFields(const ManagedState& state) {
       return a.id.api_version < b.id.api_version;
     return a.id.subresource < b.id.subresource;
   });
+  return rows;
+}
+
+}  // namespace
+
+std::vector<std::string> CanonicalOrder(const ManagedState& state) {
+  std::vector<std::string> keys;
+  for (const Row& r : SortedRows(state)) keys.push_back(*r.key);
+  return keys;
+}
+
+Value EncodeManagedFields(const ManagedState& state) {
+  std::vector<Row> rows = SortedRows(state);
   List out;
   out.reserve(rows.size());
   for (const Row& r : rows) {

@@ -23,6 +23,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -81,6 +82,10 @@ absl::Status ValidateManagerNames(const ManagedState& state);
 bool IsManagedFieldsReset(const Value& list);
 // The `metadata.managedFields` of `object`, or nullptr.
 const Value* FindManagedFields(const Value& object);
+
+// The identity keys of `state` in the canonical order of the entries
+// (operation, time in whole seconds, manager, apiVersion, subresource).
+std::vector<std::string> CanonicalOrder(const ManagedState& state);
 
 // The entries of `state` as a managedFields list in the canonical order.
 Value EncodeManagedFields(const ManagedState& state);
