@@ -312,20 +312,50 @@ absl::Status ReadNode(const Value& v, std::string* where, Set* children,
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Bytes that end the plain run of a JSON string: its closing quote, an
+// escape, and anything the general reader must check (control characters,
+// and bytes beyond ASCII, whose UTF-8 it validates).
+struct StringStopTable {
+  bool stop[256] = {};
+  constexpr StringStopTable() {
+    for (int c = 0; c < 256; ++c)
+      stop[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+  }
+};
+constexpr StringStopTable kStringStop;
+
+// The end of the plain run starting at `p` (at most `end`).
+inline const char* PlainRun(const char* p, const char* end) {
+  while (p < end && !kStringStop.stop[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
+
 // Reads the JSON string at `s[*pos]` (its opening quote) into `*out`:
-// without copying when it is printable ASCII without escapes (as nearly
-// all keys are), else decoded into `*storage` by the full string reader.
+// without copying when it has no escapes (as nearly all keys have none),
+// else decoded into `*storage`. The escapes of `k:` elements, `\"` and
+// `\\`, are decoded here; anything else goes to the full string reader.
 bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
                 absl::string_view* out) {
   if (*pos >= s.size() || s[*pos] != '"') return false;
-  for (size_t i = *pos + 1; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '"') {
-      *out = s.substr(*pos + 1, i - *pos - 1);
-      *pos = i + 1;
+  const char* const end = s.data() + s.size();
+  const char* begin = s.data() + *pos + 1;
+  const char* p = PlainRun(begin, end);
+  if (p < end && *p == '"') {
+    *out = absl::string_view(begin, static_cast<size_t>(p - begin));
+    *pos = static_cast<size_t>(p + 1 - s.data());
+    return true;
+  }
+  storage->assign(begin, p);
+  while (p + 1 < end && *p == '\\' && (p[1] == '"' || p[1] == '\\')) {
+    storage->push_back(p[1]);
+    const char* run = p + 2;
+    p = PlainRun(run, end);
+    storage->append(run, p);
+    if (p < end && *p == '"') {
+      *out = *storage;
+      *pos = static_cast<size_t>(p + 1 - s.data());
       return true;
     }
-    if (c == '\\' || c < 0x20 || c >= 0x80) break;
   }
   if (!internal::ReadJsonString(s, pos, storage)) return false;
   *out = *storage;
@@ -361,14 +391,17 @@ bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
   return true;
 }
 
+// Key fields of a `k:` element, collected without allocating for the usual
+// one or two.
+using KeyScratch = absl::InlinedVector<KeyField, 2>;
+
 // Reads the JSON object of a `k:` element when it has the usual shape: no
 // whitespace, distinct string names, string or integer values. Returns
 // false for anything else, and the general JSON parser decides (errors
 // included), so what is accepted and how it reads does not change.
-bool ParsePlainKey(absl::string_view s, KeyFields* out) {
+bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
   if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
   size_t pos = 1;
-  out->reserve(2);
   std::string storage;
   while (true) {
     absl::string_view name;
@@ -417,8 +450,8 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       return PathElement::OfValue(*std::move(v));
     }
     case 'k': {
-      if (KeyFields fields; ParsePlainKey(rest, &fields))
-        return PathElement::Key(std::move(fields));
+      if (KeyScratch fields; ParsePlainKey(rest, &fields))
+        return PathElement::KeyFrom(absl::MakeSpan(fields));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
         return absl::InvalidArgumentError(
@@ -513,14 +546,14 @@ class FieldsV1Reader {
     return false;
   }
 
-  // `*out` views the text, or `*storage` when the key has escapes.
-  absl::Status String(std::string* storage, absl::string_view* out,
-                      size_t* at) {
+  // `*out` views the text, or `key_storage_` when the key has escapes (valid
+  // until the next key is read).
+  absl::Status Key(absl::string_view* out, size_t* at) {
     SkipSpace();
     *at = pos_;
     if (pos_ >= t_.size() || t_[pos_] != '"')
       return Error("expected a string key");
-    if (!ReadString(t_, &pos_, storage, out))
+    if (!ReadString(t_, &pos_, &key_storage_, out))
       return Error("malformed string key");
     return absl::OkStatus();
   }
@@ -531,35 +564,34 @@ class FieldsV1Reader {
     if (depth > static_cast<int>(kMaxParseDepth))
       return Error("nested too deeply");
     if (!Eat('{')) return Error("expected an object");
-    bool any_child = false;
     *member = false;
-    if (!Eat('}')) {
+    if (Eat('}')) {
+      *member = true;  // no children: the node is a member
+    } else {
       // The node's members and children collect in this depth's scratch
       // space and move into the set at the end, exactly sized.
       if (scratch_.size() <= static_cast<size_t>(depth))
         scratch_.resize(static_cast<size_t>(depth) + 1);
-      std::string storage;
       absl::string_view key;
       while (true) {
         size_t at = 0;
-        if (absl::Status st = String(&storage, &key, &at); !st.ok()) return st;
+        if (absl::Status st = Key(&key, &at); !st.ok()) return st;
         if (!Eat(':')) return Error("expected ':'");
         if (key == ".") {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
           *member = true;
         } else {
-          absl::StatusOr<PathElement> pe = ParsePathElement(key);
-          if (!pe.ok()) {
-            return Error(
-                absl::StrCat("bad key \"", key, "\": ", pe.status().message()));
+          PathElement pe;
+          if (!ReadElement(key, &pe)) {
+            return Error(absl::StrCat("bad key \"", key, "\": ",
+                                      ParsePathElement(key).status().message()));
           }
           // A leaf ("{}", most keys) is a member with nothing below.
           const size_t before = pos_;
           if (depth + 1 <= static_cast<int>(kMaxParseDepth) && Eat('{') &&
               Eat('}')) {
-            any_child = true;
             scratch_[static_cast<size_t>(depth)].members.push_back(
-                *std::move(pe));
+                std::move(pe));
             if (Eat(',')) continue;
             if (Eat('}')) break;
             return Error("expected ',' or '}'");
@@ -571,20 +603,19 @@ class FieldsV1Reader {
           absl::Status st = Node(&grandchildren, &child_member, depth + 1);
           if (!st.ok()) return st;
           keys_.pop_back();
-          any_child = true;
           Scratch& sc = scratch_[static_cast<size_t>(depth)];
           bool has_grandchildren = !grandchildren.members().empty() ||
                                    !grandchildren.children().empty();
           if (child_member) {
             if (has_grandchildren) {
-              sc.members.push_back(*pe);
+              sc.members.push_back(pe);
             } else {
-              sc.members.push_back(*std::move(pe));
+              sc.members.push_back(std::move(pe));
             }
           }
           if (has_grandchildren) {
             sc.children.push_back(
-                SetNode{*std::move(pe), std::move(grandchildren)});
+                SetNode{std::move(pe), std::move(grandchildren)});
           }
         }
         if (Eat(',')) continue;
@@ -597,9 +628,22 @@ class FieldsV1Reader {
       sc.members.clear();
       sc.children.clear();
     }
-    if (!any_child) *member = true;
     children->Normalize();
     return absl::OkStatus();
+  }
+
+  // Reads the element a key names into `*out`; false when it is not one
+  // (ParsePathElement then says why). Field names, nearly all keys, are
+  // read here without the status wrapper.
+  static bool ReadElement(absl::string_view key, PathElement* out) {
+    if (key.size() >= 2 && key[0] == 'f' && key[1] == ':') {
+      *out = PathElement::Field(std::string(key.substr(2)));
+      return true;
+    }
+    absl::StatusOr<PathElement> pe = ParsePathElement(key);
+    if (!pe.ok()) return false;
+    *out = *std::move(pe);
+    return true;
   }
 
   // Inline room for the members and children of a typical node, so that
@@ -614,6 +658,7 @@ class FieldsV1Reader {
   // Where the keys above the current object start (decoded for errors only).
   std::vector<size_t> keys_;
   std::vector<Scratch> scratch_;  // per depth
+  std::string key_storage_;
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ struct SharedKeyFields::Block {
   uint32_t size;
   KeyField* fields() { return reinterpret_cast<KeyField*>(this + 1); }
 };
-SharedKeyFields::SharedKeyFields(KeyFields fields) {
+SharedKeyFields::SharedKeyFields(absl::Span<KeyField> fields) {
   static_assert(sizeof(Block) % alignof(KeyField) == 0,
                 "key fields follow the block header");
   void* mem = ::operator new(sizeof(Block) + fields.size() * sizeof(KeyField));
@@ -51,6 +51,10 @@ PathElement PathElement::Field(std::string name) {
 }
 
 PathElement PathElement::Key(KeyFields fields) {
+  return KeyFrom(absl::MakeSpan(fields));
+}
+
+PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   auto by_name = [](const KeyField& a, const KeyField& b) {
     return a.name < b.name;
   };
@@ -58,7 +62,7 @@ PathElement PathElement::Key(KeyFields fields) {
   // would allocate a scratch buffer even then.
   if (!std::is_sorted(fields.begin(), fields.end(), by_name))
     std::stable_sort(fields.begin(), fields.end(), by_name);
-  return PathElement(Rep(internal::SharedKeyFields(std::move(fields))));
+  return PathElement(Rep(internal::SharedKeyFields(fields)));
 }
 
 PathElement PathElement::OfValue(Value v) {

@@ -41,7 +41,8 @@ namespace internal {
 // count is atomic because sets are shared between threads.
 class SharedKeyFields {
  public:
-  explicit SharedKeyFields(KeyFields fields);
+  // Moves the fields out of `fields`.
+  explicit SharedKeyFields(absl::Span<KeyField> fields);
   SharedKeyFields(const SharedKeyFields& o) : b_(o.b_) { Ref(); }
   SharedKeyFields(SharedKeyFields&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
   SharedKeyFields& operator=(const SharedKeyFields& o) {
@@ -78,6 +79,9 @@ class PathElement {
   static PathElement InternedField(const std::string* name);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
+  // The same, moving the fields out of `fields` (which may live anywhere,
+  // e.g. in a reader's scratch space).
+  static PathElement KeyFrom(absl::Span<KeyField> fields);
   static PathElement OfValue(Value v);
   static PathElement Index(int64_t i);
 
