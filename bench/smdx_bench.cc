@@ -233,6 +233,10 @@ struct ObjectFixture {
   // objects typed by the Kubernetes schema).
   std::unique_ptr<Updater> immutable_updater;
   std::unique_ptr<Updater> defaulting_updater;
+  // The baselines of the defaulting rows: the schema with defaults, with
+  // apply_defaults off; and the plain schema with apply_defaults on.
+  std::unique_ptr<Updater> defaults_off_updater;
+  std::unique_ptr<Updater> plain_defaulting_updater;
   // `obj` applied onto nothing by each of those updaters. The variant rows
   // start from these, not from `applied`: managed fields made under the
   // plain schema carry its reconcile mark, so starting from them would add
@@ -266,11 +270,14 @@ struct ObjectFixture {
           BenchUpdaterOptions());
       UpdaterOptions d = BenchUpdaterOptions();
       d.apply_defaults = true;
-      defaulting_updater = std::make_unique<Updater>(
+      const Type defaults_type =
           Must(Type::Named(LoadSchemaVariant(s.schema_file, "defaults"),
                            s.type_name),
-               "type"),
-          d);
+               "type");
+      defaulting_updater = std::make_unique<Updater>(defaults_type, d);
+      defaults_off_updater =
+          std::make_unique<Updater>(defaults_type, BenchUpdaterOptions());
+      plain_defaulting_updater = std::make_unique<Updater>(type, d);
       immutable_applied = immutable_updater->Apply(null_live, obj, kVersion, {},
                                                    kManager, false);
       defaulting_applied = defaulting_updater->Apply(null_live, obj, kVersion,
@@ -417,8 +424,9 @@ const std::vector<int>& ScaleSizes() {
 // ---------------------------------------------------------------------------
 // Running a workload: times `op` and reports allocations per iteration.
 
+// Not inlined: bench/compare counts the instructions inside it.
 template <typename Op>
-void Run(benchmark::State& state, Op&& op) {
+__attribute__((noinline)) void Run(benchmark::State& state, Op&& op) {
   uint64_t a0 = AllocCount();
   for (auto _ : state) {
     op();
@@ -540,6 +548,30 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
           benchmark::DoNotOptimize(r);
         });
       });
+      // Its baseline: the same op from the same state, defaulting off.
+      add("reapply_one_change_defaults_off", [o](benchmark::State& st) {
+        const ObjectFixture& f = GetObject(o);
+        Run(st, [&] {
+          OpResult r = f.defaults_off_updater->Apply(
+              f.defaulting_applied.object, f.changed, kVersion,
+              f.defaulting_applied.managers, kManager, false);
+          if (!r.ok()) st.SkipWithError("apply failed");
+          benchmark::DoNotOptimize(r);
+        });
+      });
+      // Defaulting on, under the schema without defaults (compare with
+      // reapply_one_change: it should cost nothing).
+      add("reapply_one_change_no_defaults_defaulting_on",
+          [o](benchmark::State& st) {
+            const ObjectFixture& f = GetObject(o);
+            Run(st, [&] {
+              OpResult r = f.plain_defaulting_updater->Apply(
+                  f.applied.object, f.changed, kVersion, f.applied.managers,
+                  kManager, false);
+              if (!r.ok()) st.SkipWithError("apply failed");
+              benchmark::DoNotOptimize(r);
+            });
+          });
     }
     // The same re-apply through the apiserver's field-manager layer (smdx
     // only): managedFields decoded from the live object and encoded into the
@@ -678,16 +710,29 @@ int RunRss(const std::string& name) {
 
 int main(int argc, char** argv) {
   using namespace smdx::bench;
+  // --iterations=N runs every workload exactly N times (for counting
+  // instructions under callgrind, as bench/overheads does).
+  int64_t iterations = 0;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--rss=", 6) == 0) return RunRss(argv[i] + 6);
     if (std::strcmp(argv[i], "--list-workloads") == 0) {
       for (const auto& w : Workloads()) std::printf("%s\n", w.first.c_str());
       return 0;
     }
+    if (std::strncmp(argv[i], "--iterations=", 13) == 0) {
+      iterations = std::atoll(argv[i] + 13);
+      if (iterations <= 0) Die("--iterations wants a positive count");
+      // Hidden from benchmark::Initialize, which rejects unknown flags.
+      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
+      --argc;
+      --i;
+    }
   }
   for (auto& w : Workloads()) {
-    benchmark::RegisterBenchmark(w.first.c_str(), w.second)
-        ->Unit(benchmark::kNanosecond);
+    benchmark::internal::Benchmark* b =
+        benchmark::RegisterBenchmark(w.first.c_str(), w.second)
+            ->Unit(benchmark::kNanosecond);
+    if (iterations > 0) b->Iterations(iterations);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -265,6 +265,9 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         last->api_version(), last->applied());
   }
   Value pruned = Prune(*merged, mf, last ? &*last : nullptr, mf[manager].set());
+  // Only `pruned` holds the nodes the merge built now, so defaulting below
+  // changes them in place instead of copying them.
+  *merged = Value();
 
   OpResult r = Transfer(live, pruned, version, std::move(mf), manager, force,
                         /*compare=*/nullptr);
@@ -275,8 +278,9 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   // immutability rules see the object that would be stored.
   if (r.changed && opts_.apply_defaults && type_.schema().has_defaults()) {
     // The live object was defaulted when it was written.
-    pruned = live.IsNull() ? ApplyDefaults(type_, pruned)
-                           : ApplyDefaultsIncremental(type_, pruned, live);
+    pruned = live.IsNull()
+                 ? ApplyDefaults(type_, std::move(pruned))
+                 : ApplyDefaultsIncremental(type_, std::move(pruned), live);
   }
   if (std::vector<ImmutabilityViolation> v =
           CheckImmutability(type_, live, pruned);

@@ -7,63 +7,67 @@ namespace {
 using internal::Narrowed;
 
 // Defaulting is copy-on-write: a node is copied only when something in it
-// changes, so an object that needs no defaults comes back sharing every node
-// with the input. Later steps (merge, compare, the no-op check) then
-// short-circuit on shared nodes instead of walking a fresh deep copy.
+// changes and another value shares it, so an object that needs no defaults
+// comes back sharing every node with the input, and the nodes a merge just
+// built (which nothing else holds) change in place. Later steps (merge,
+// compare, the no-op check) then short-circuit on shared nodes instead of
+// walking a fresh deep copy.
 class Defaulter {
  public:
-  // Defaults inside `v`, which has already had its own default. Returns
-  // false when nothing changes; otherwise stores the defaulted node in
-  // `*out`. `prev` is the same place in an already defaulted earlier
-  // version, or null; a node it shares with `v` needs nothing.
-  bool Walk(const Atom* atom, const Value& v, int depth, const Value* prev,
-            Value* out) {
+  // Defaults inside `v`, which has already had its own default, in place.
+  // Returns whether anything changed. `prev` is the same place in an
+  // already defaulted earlier version, or null; a node it shares with `v`
+  // needs nothing.
+  bool Walk(const Atom* atom, Value& v, int depth, const Value* prev) {
     if (atom == nullptr || depth > kMaxValueDepth) return false;
     if (prev != nullptr && SameNode(v, *prev)) return false;
     switch (internal::Narrow(atom, &v).kind) {
       case Narrowed::kMap:
-        return v.IsMap() && MapNode(*atom->map, v, depth, prev, out);
+        return v.IsMap() && MapNode(*atom->map, v, depth, prev);
       case Narrowed::kList:
-        return v.IsList() && ListNode(*atom->list, v, depth, prev, out);
+        return v.IsList() && ListNode(*atom->list, v, depth, prev);
       default:
         return false;
     }
   }
 
  private:
-  bool MapNode(const MapType& mt, const Value& v, int depth, const Value* prev,
-               Value* out) {
+  // Walks the child at `slot` of `parent`: in place when `parent` owns its
+  // node (the slot is then ours to change); otherwise a copy of the child's
+  // handle, stored into `parent` (unsharing it) through `write` on a
+  // change. Returns whether the child changed.
+  template <typename Write>
+  bool WalkChild(const Atom* atom, Value& parent, const Value& child,
+                 Value* owned_slot, int depth, const Value* prev, Write write) {
+    if (parent.OwnsNode()) return Walk(atom, *owned_slot, depth, prev);
+    Value copy = child;
+    if (!Walk(atom, copy, depth, prev)) return false;
+    write(std::move(copy));
+    return true;
+  }
+
+  bool MapNode(const MapType& mt, Value& v, int depth, const Value* prev) {
     const Map* prev_map =
         prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
-    Map* w = nullptr;  // the copy, made at the first change
+    bool changed = false;
+    // Writes go through here: v.map() unshares the node when another value
+    // holds it (a one-level copy), and is free when `v` owns it.
     auto writable = [&]() -> Map& {
-      if (w == nullptr) {
-        *out = v;
-        w = &out->map();  // unshares: a one-level copy
-      }
-      return *w;
+      changed = true;
+      return v.map();
     };
+    const Value& cv = v;  // reads do not unshare
     // Absent declared fields with a default come first, top-down.
     for (const StructField* f : mt.defaulted_fields) {
       const std::optional<Value>& def =
           f->default_value ? f->default_value : f->type.default_value;
-      if (v.map().Find(f->name) == nullptr) writable().Append(f->name, *def);
+      if (cv.map().Find(f->name) == nullptr) writable().Append(f->name, *def);
     }
     size_t hint = 0;
-    for (size_t i = 0;;) {
-      const Map& cur = w != nullptr ? *w : v.map();
-      if (i >= cur.size()) break;
-      const MapEntry& e = cur.entries()[i];
+    for (size_t i = 0; i < cv.map().size();) {
+      const MapEntry& e = cv.map().entries()[i];
       // A scalar that is not null needs nothing (most entries).
       if (!e.value.IsNull() && !e.value.IsMap() && !e.value.IsList()) {
-        ++i;
-        continue;
-      }
-      const StructField* f = mt.FindFieldFrom(e.key, &hint);
-      const TypeRef* ref =
-          f != nullptr ? &f->type
-                       : (mt.element_type ? &*mt.element_type : nullptr);
-      if (ref == nullptr) {
         ++i;
         continue;
       }
@@ -73,6 +77,19 @@ class Defaulter {
         prev_child = i < prev_map->size() && prev_map->entries()[i].key == e.key
                          ? &prev_map->entries()[i].value
                          : prev_map->Find(e.key);
+        // A node shared with it needs nothing (nor a look-up of its type).
+        if (prev_child != nullptr && SameNode(e.value, *prev_child)) {
+          ++i;
+          continue;
+        }
+      }
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
+      const TypeRef* ref =
+          f != nullptr ? &f->type
+                       : (mt.element_type ? &*mt.element_type : nullptr);
+      if (ref == nullptr) {
+        ++i;
+        continue;
       }
       if (e.value.IsNull()) {
         // Not nullable: its default, or removal when there is none.
@@ -90,43 +107,41 @@ class Defaulter {
           entries[i].value = *def;
         }
       }
-      const Value& child = (w != nullptr ? *w : v.map()).entries()[i].value;
-      Value changed;
-      if (Walk(ref->resolved, child, depth + 1, prev_child, &changed))
-        writable().entries()[i].value = std::move(changed);
+      const bool owned = v.OwnsNode();
+      changed |= WalkChild(
+          ref->resolved, v, cv.map().entries()[i].value,
+          owned ? &v.map().entries()[i].value : nullptr, depth + 1, prev_child,
+          [&](Value c) { writable().entries()[i].value = std::move(c); });
       ++i;
     }
-    return w != nullptr;
+    return changed;
   }
 
-  bool ListNode(const ListType& lt, const Value& v, int depth,
-                const Value* prev, Value* out) {
+  bool ListNode(const ListType& lt, Value& v, int depth, const Value* prev) {
     const List* prev_list =
         prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
     const TypeRef& ref = lt.element_type;
-    List* w = nullptr;
+    bool changed = false;
     auto writable = [&]() -> List& {
-      if (w == nullptr) {
-        *out = v;
-        w = &out->list();
-      }
-      return *w;
+      changed = true;
+      return v.list();
     };
-    const size_t n = v.list().size();
+    const Value& cv = v;
+    const size_t n = cv.list().size();
     for (size_t i = 0; i < n; ++i) {
-      if (v.list()[i].IsNull() && ref.default_value && !ref.nullable)
+      if (cv.list()[i].IsNull() && ref.default_value && !ref.nullable)
         writable()[i] = *ref.default_value;
       // Items are matched by position: a shared item is skipped wherever
       // the lists line up, and walked otherwise.
       const Value* prev_item = prev_list != nullptr && i < prev_list->size()
                                    ? &(*prev_list)[i]
                                    : nullptr;
-      const Value& item = w != nullptr ? (*w)[i] : v.list()[i];
-      Value changed;
-      if (Walk(ref.resolved, item, depth + 1, prev_item, &changed))
-        writable()[i] = std::move(changed);
+      const bool owned = v.OwnsNode();
+      changed |= WalkChild(ref.resolved, v, cv.list()[i],
+                           owned ? &v.list()[i] : nullptr, depth + 1, prev_item,
+                           [&](Value c) { writable()[i] = std::move(c); });
     }
-    return w != nullptr;
+    return changed;
   }
 };
 
@@ -163,19 +178,16 @@ class Pruner {
 
 }  // namespace
 
-Value ApplyDefaults(const Type& type, const Value& v, const RootNode& root) {
-  Value out = v;
-  if (out.IsNull() && root.default_value && !root.nullable)
-    out = *root.default_value;
-  Value changed;
-  if (Defaulter().Walk(type.root(), out, 0, nullptr, &changed)) return changed;
-  return out;
+Value ApplyDefaults(const Type& type, Value v, const RootNode& root) {
+  if (v.IsNull() && root.default_value && !root.nullable)
+    v = *root.default_value;
+  Defaulter().Walk(type.root(), v, 0, nullptr);
+  return v;
 }
 
-Value ApplyDefaultsIncremental(const Type& type, const Value& v,
+Value ApplyDefaultsIncremental(const Type& type, Value v,
                                const Value& previous) {
-  Value changed;
-  if (Defaulter().Walk(type.root(), v, 0, &previous, &changed)) return changed;
+  Defaulter().Walk(type.root(), v, 0, &previous);
   return v;
 }
 

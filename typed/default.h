@@ -27,14 +27,15 @@ struct RootNode {
   bool nullable = false;
 };
 
-// `v` with defaults applied. `v` may be null (an absent object).
-Value ApplyDefaults(const Type& type, const Value& v,
-                    const RootNode& root = {});
+// `v` with defaults applied. `v` may be null (an absent object). Nodes of
+// `v` that no other value shares are changed in place (pass a value that is
+// moved in, e.g. a fresh merge result, to save their copies).
+Value ApplyDefaults(const Type& type, Value v, const RootNode& root = {});
 
 // The same for a new version of an object whose previous version was
 // already defaulted: subtrees `v` shares with `previous` (the same list or
 // map node) are skipped, so the cost follows the size of the change.
-Value ApplyDefaultsIncremental(const Type& type, const Value& v,
+Value ApplyDefaultsIncremental(const Type& type, Value v,
                                const Value& previous);
 
 // `v` without the map fields the schema does not declare.

@@ -1,6 +1,7 @@
 #include "typed/default.h"
 
 #include "gtest/gtest.h"
+#include "typed/emit.h"
 #include "testing/test_util.h"
 
 namespace smdx {
@@ -97,6 +98,34 @@ TEST(DefaultTest, IncrementalSkipsWhatThePreviousVersionShares) {
   next.map().Set("labels", testing::Yaml("{a: null}"));
   Value got = ApplyDefaultsIncremental(t, next, previous);
   EXPECT_EQ(got, testing::Yaml("foo: {b: x}\nlabels: {a: banana}"));
+}
+
+TEST(DefaultTest, SharedNodesAreCopiedNotChanged) {
+  // Whoever else holds a node keeps it as it was: the caller's value passed
+  // by copy, and a node held elsewhere below a root that is moved in.
+  Value in = Yaml("foo: {a: null, b: x}\nlist: [null]\nlabels: {a: null}");
+  const Value before = Yaml(ToJson(in));
+  const Value want =
+      Yaml("foo: {a: abc, b: x}\nlist: [apple]\nlabels: {a: banana}");
+  EXPECT_EQ(ApplyDefaults(MakeType(), in), want);
+  EXPECT_EQ(in, before);
+  const Value foo = *in.map().Find("foo");
+  const Value list = *in.map().Find("list");
+  EXPECT_EQ(ApplyDefaults(MakeType(), std::move(in)), want);
+  EXPECT_EQ(foo, Yaml("{a: null, b: x}"));
+  EXPECT_EQ(list, Yaml("[null]"));
+}
+
+TEST(DefaultTest, OwnedNodesChangeInPlace) {
+  // A value moved in, whose nodes nothing else holds, is defaulted without
+  // copies; only the result is observable, and it is the same.
+  Value in = Yaml("foo: {a: null, b: x}\nlist: [null, y]\nlabels: {a: null}");
+  Value got = ApplyDefaults(MakeType(), std::move(in));
+  EXPECT_EQ(got, Yaml("foo: {a: abc, b: x}\nlist: [apple, y]\nlabels: {a: banana}"));
+  // The same under a previous version that shares nothing.
+  Value again = Yaml("foo: {a: null, b: x}\nlist: [null, y]\nlabels: {a: null}");
+  Value prev = Yaml("foo: {a: abc, b: x}");
+  EXPECT_EQ(ApplyDefaultsIncremental(MakeType(), std::move(again), prev), got);
 }
 
 }  // namespace

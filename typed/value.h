@@ -125,6 +125,14 @@ class Value {
   List& list() { return Unshare<List, kListIndex>(); }
   Map& map() { return Unshare<Map, kMapIndex>(); }
 
+  // Whether this is a list or map whose node no other Value shares: writes
+  // through list() and map() then change it in place instead of copying it.
+  bool OwnsNode() const {
+    if (IsList()) return std::get<kListIndex>(v_).use_count() == 1;
+    if (IsMap()) return std::get<kMapIndex>(v_).use_count() == 1;
+    return false;
+  }
+
   // Whether `a` and `b` are the same list or map node (then they are equal
   // without looking inside).
   friend bool SameNode(const Value& a, const Value& b) {
