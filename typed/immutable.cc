@@ -85,9 +85,15 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
   }
 }
 
+// Whether `a` and `b` are the same scalar of the same kind (strings, most
+// of them, compared inline).
+bool SameScalar(const Value& a, const Value& b) {
+  if (a.IsString() && b.IsString()) return a.AsString() == b.AsString();
+  return !a.IsList() && !a.IsMap() && a.kind() == b.kind() && Equals(a, b);
+}
+
 class Checker {
  public:
-  Checker() { path_.reserve(16); }
   // A place present on both sides, reached through `ref` (null for the root).
   void Node(const TypeRef* ref, const Atom* atom, const Value& o,
             const Value& n) {
@@ -143,6 +149,7 @@ class Checker {
     // entry at the same position is tried before a search; when every key
     // lines up, the new side has no key the old one lacks.
     bool aligned = o.size() == n.size();
+    size_t hint = 0;
     for (size_t i = 0; i < o.size(); ++i) {
       const MapEntry& e = o.entries()[i];
       const Value* nv = nullptr;
@@ -154,13 +161,9 @@ class Checker {
       }
       // An entry that is the same node, or the same scalar, on both sides
       // cannot violate anything; most entries of an apply result are.
-      if (nv != nullptr &&
-          (SameNode(e.value, *nv) ||
-           (!e.value.IsList() && !e.value.IsMap() &&
-            e.value.kind() == nv->kind() && Equals(e.value, *nv)))) {
+      if (nv != nullptr && (SameNode(e.value, *nv) || SameScalar(e.value, *nv)))
         continue;
-      }
-      const StructField* f = mt.FindField(e.key);
+      const StructField* f = mt.FindFieldFrom(e.key, &hint);
       const TypeRef* ref =
           f != nullptr ? &f->type
                        : (mt.element_type ? &*mt.element_type : nullptr);
@@ -285,7 +288,9 @@ class Checker {
     const std::string* field;
     PathElement pe;
   };
-  std::vector<Step> path_;
+  // Inline room for typical depths: a check allocates nothing until it
+  // finds a violation.
+  absl::InlinedVector<Step, 8> path_;
 };
 
 class MarkerChecker {
