@@ -101,6 +101,12 @@ void Set::AppendChildUnsorted(PathElement pe, Set child) {
   children_.push_back(SetNode{std::move(pe), std::move(child)});
 }
 
+PathElement Set::PopLastChild() {
+  PathElement pe = std::move(children_.back().pe);
+  children_.pop_back();
+  return pe;
+}
+
 namespace {
 
 // Sorts `v`: insertion sort for the few members of a typical object node
