@@ -115,8 +115,10 @@ struct SetNode {
 };
 
 inline Set& Set::AppendChildInPlace(PathElement&& pe) {
-  children_.push_back(SetNode{std::move(pe), Set()});
-  return children_.back().set;
+  // Assigned into an empty node, `pe` is moved once instead of twice.
+  SetNode& n = children_.emplace_back();
+  n.pe = std::move(pe);
+  return n.set;
 }
 
 }  // namespace smdx
