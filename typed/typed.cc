@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "schema/builtin.h"
 #include "typed/immutable.h"
@@ -463,10 +464,22 @@ class FieldSetBuilder {
   // duplicates are adjacent.
   void AppendUnordered(const Atom* elem, const List& items, size_t base,
                        size_t n, const Room& room, Set* out) {
-    std::vector<size_t> order(n);
+    // Short lists (most) are sorted by insertion, stable too, in an inline
+    // buffer: no allocation, where std::stable_sort would allocate its own.
+    constexpr size_t kShort = 16;
+    absl::InlinedVector<size_t, kShort> order(n);
     for (size_t k = 0; k < n; ++k) order[k] = base + k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return pes_[a] < pes_[b]; });
+    auto less = [&](size_t a, size_t b) { return pes_[a] < pes_[b]; };
+    if (n > kShort) {
+      std::stable_sort(order.begin(), order.end(), less);
+    } else {
+      for (size_t k = 1; k < n; ++k) {
+        const size_t x = order[k];
+        size_t j = k;
+        for (; j > 0 && less(x, order[j - 1]); --j) order[j] = order[j - 1];
+        order[j] = x;
+      }
+    }
     for (size_t k = 0; k < n;) {
       size_t end = k + 1;
       while (end < n && pes_[order[end]] == pes_[order[k]]) ++end;
