@@ -499,50 +499,73 @@ class FieldSetBuilder {
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
     const std::vector<MapEntry>& entries = m.entries();
+    const size_t n = entries.size();
     // Entries holding a non-empty list or map mostly become children.
     size_t nested = 0;
-    for (const MapEntry& e : entries) {
-      nested += (e.value.IsMap() && !e.value.map().empty()) ||
-                (e.value.IsList() && !e.value.list().empty());
-    }
-    const Atom* undeclared =
-        mt.element_type ? mt.element_type->resolved : nullptr;
-    // Whether the keys so far ascend: the elements are then in order (field
-    // elements order as their names) and Normalize has nothing to do.
     bool ascending = true;
-    constexpr size_t kUndeclared = ~size_t{0};
-    size_t prev_field = kUndeclared;
-    size_t hint = 0;
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const MapEntry& e = entries[i];
-      // Maps without declared fields (label maps, untyped data) skip the
-      // lookup.
-      const StructField* f =
-          mt.fields.empty() ? nullptr : mt.FindFieldFrom(e.key, &hint);
-      const size_t field = f != nullptr
-                               ? static_cast<size_t>(f - mt.fields.data())
-                               : kUndeclared;
-      if (i > 0 && ascending) {
-        // Two declared fields of a sorted schema order as their indexes.
-        ascending = mt.fields_sorted && field != kUndeclared &&
-                            prev_field != kUndeclared
-                        ? prev_field < field
-                        : entries[i - 1].key < e.key;
-      }
-      prev_field = field;
-      const Atom* child = f != nullptr ? f->type.resolved : undeclared;
-      const Room room{entries.size() - i, nested};
-      if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
-        // A scalar leaf (most entries): a member with nothing below, as
-        // Child would find.
-        AddMember(internal::FieldElement(f, e.key), room, out);
-        continue;
-      }
-      bool force = e.value.IsNull() ||
-                   (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
-      Child(child, e.value, internal::FieldElement(f, e.key), force, room, out);
+    for (size_t i = 0; i < n; ++i) {
+      const Value& v = entries[i].value;
+      nested +=
+          (v.IsMap() && !v.map().empty()) || (v.IsList() && !v.list().empty());
+      ascending =
+          ascending && (i == 0 || KeyLess(entries[i - 1].key, entries[i].key));
     }
-    if (!ascending) out->Normalize();
+    // Field elements order as their names: entries taken in key order make
+    // a normalized node as they are appended. Objects written by hand are
+    // not always sorted; those entries are taken through a permutation
+    // rather than sorting whole set nodes afterwards.
+    if (ascending) {
+      size_t hint = 0;
+      for (size_t i = 0; i < n; ++i)
+        Entry(mt, entries[i], Room{n - i, nested}, &hint, out);
+      return;
+    }
+    absl::InlinedVector<uint32_t, 16> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return KeyLess(entries[a].key, entries[b].key);
+    });
+    bool repeated = false;
+    size_t hint = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const MapEntry& e = entries[order[k]];
+      repeated = repeated || (k > 0 && entries[order[k - 1]].key == e.key);
+      Entry(mt, e, Room{n - k, nested}, &hint, out);
+    }
+    if (repeated) out->Normalize();
+  }
+
+  // Whether key `a` sorts before key `b` (as std::string does, by unsigned
+  // bytes). Most neighbours differ in their first byte, which then decides
+  // without a call to memcmp.
+  static bool KeyLess(const std::string& a, const std::string& b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0]) {
+      return static_cast<unsigned char>(a[0]) <
+             static_cast<unsigned char>(b[0]);
+    }
+    return a < b;
+  }
+
+  // Adds map entry `e` to `out`. `hint` is FindFieldFrom's, kept across the
+  // entries of one map.
+  void Entry(const MapType& mt, const MapEntry& e, const Room& room,
+             size_t* hint, Set* out) {
+    // Maps without declared fields (label maps, untyped data) skip the
+    // lookup.
+    const StructField* f =
+        mt.fields.empty() ? nullptr : mt.FindFieldFrom(e.key, hint);
+    const Atom* child = f != nullptr      ? f->type.resolved
+                        : mt.element_type ? mt.element_type->resolved
+                                          : nullptr;
+    if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
+      // A scalar leaf (most entries): a member with nothing below, as Child
+      // would find.
+      AddMember(internal::FieldElement(f, e.key), room, out);
+      return;
+    }
+    bool force = e.value.IsNull() ||
+                 (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
+    Child(child, e.value, internal::FieldElement(f, e.key), force, room, out);
   }
 
   std::vector<PathElement> pes_;
