@@ -286,9 +286,6 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
       for (const StructField& f : m.fields)
         m.name_tags.push_back(NameTag(f.name));
     }
-    m.fields_sorted = true;
-    for (size_t i = 1; i < m.fields.size() && m.fields_sorted; ++i)
-      m.fields_sorted = m.fields[i - 1].name < m.fields[i].name;
   }
   return absl::OkStatus();
 }

@@ -130,10 +130,6 @@ struct MapType {
   // Built by linking: per field, its name's length and first byte, packed,
   // so FindFieldFrom scans a compact array instead of the fields.
   std::vector<uint32_t> name_tags;
-  // Built by linking: whether `fields` are in strictly ascending name order
-  // (as schemas usually list them), so that the order of two fields is the
-  // order of their indexes.
-  bool fields_sorted = false;
   // Built by linking: the fields that declare a default.
   std::vector<const StructField*> defaulted_fields;
   // Built by linking: whether an immutability marker sits on a reference
