@@ -338,9 +338,9 @@ class Validator {
 // Builds the field set of one node: `out` receives the paths below the node
 // (relative to it); the return value says whether the node itself is a member.
 //
-// Children are built in place inside their parent's node, and a node whose
-// elements come out in order (objects are mostly written with sorted keys,
-// lists in key order) is left as built, without a Normalize pass.
+// Children are built in place inside their parent's node. Map entries are
+// taken in key order and list items in path element order, so each node
+// comes out normalized as it is built; Normalize is left for repeats.
 class FieldSetBuilder {
  public:
   bool Build(const Atom* atom, const Value& v, Set* out) {
