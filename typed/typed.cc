@@ -460,8 +460,8 @@ class FieldSetBuilder {
   }
 
   // ListItems for elements out of order or repeated: appends them in path
-  // element order, so that Normalize need not sort whole set nodes and
-  // duplicates are adjacent.
+  // element order, so that the node comes out sorted and duplicates are
+  // adjacent.
   void AppendUnordered(const Atom* elem, const List& items, size_t base,
                        size_t n, const Room& room, Set* out) {
     // Short lists (most) are sorted by insertion, stable too, in an inline
@@ -480,6 +480,7 @@ class FieldSetBuilder {
         order[j] = x;
       }
     }
+    bool repeated = false;
     for (size_t k = 0; k < n;) {
       size_t end = k + 1;
       while (end < n && pes_[order[end]] == pes_[order[k]]) ++end;
@@ -487,6 +488,7 @@ class FieldSetBuilder {
       if (end - k > 1) {
         // Duplicated keys (tolerated in updated objects) are owned as a
         // whole.
+        repeated = true;
         AddMember(std::move(pes_[j]), room, out);
       } else {
         Child(elem, items[item_index_[j]], std::move(pes_[j]),
@@ -494,7 +496,9 @@ class FieldSetBuilder {
       }
       k = end;
     }
-    out->Normalize();
+    // Without repeats, the elements are sorted and no two neighbours are
+    // equal: Normalize would find nothing to do.
+    if (repeated) out->Normalize();
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
