@@ -518,22 +518,20 @@ class FieldSetBuilder {
     // a normalized node as they are appended. Objects written by hand are
     // not always sorted; those entries are taken through a permutation
     // rather than sorting whole set nodes afterwards.
-    if (ascending) {
-      size_t hint = 0;
-      for (size_t i = 0; i < n; ++i)
-        Entry(mt, entries[i], Room{n - i, nested}, &hint, out);
-      return;
+    absl::InlinedVector<uint32_t, 16> order;
+    if (!ascending) {
+      order.resize(n);
+      for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return KeyLess(entries[a].key, entries[b].key);
+      });
     }
-    absl::InlinedVector<uint32_t, 16> order(n);
-    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return KeyLess(entries[a].key, entries[b].key);
-    });
     bool repeated = false;
     size_t hint = 0;
     for (size_t k = 0; k < n; ++k) {
-      const MapEntry& e = entries[order[k]];
-      repeated = repeated || (k > 0 && entries[order[k - 1]].key == e.key);
+      const MapEntry& e = entries[ascending ? k : order[k]];
+      repeated = repeated ||
+                 (!ascending && k > 0 && entries[order[k - 1]].key == e.key);
       Entry(mt, e, Room{n - k, nested}, &hint, out);
     }
     if (repeated) out->Normalize();
