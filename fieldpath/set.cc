@@ -101,6 +101,12 @@ void Set::AppendChildUnsorted(PathElement pe, Set child) {
   children_.push_back(SetNode{std::move(pe), std::move(child)});
 }
 
+PathElement Set::PopLastChild() {
+  PathElement pe = std::move(children_.back().pe);
+  children_.pop_back();
+  return pe;
+}
+
 namespace {
 
 // Sorts `v`: insertion sort for the few members of a typical object node
@@ -150,17 +156,19 @@ void Set::Normalize() {
   if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
     SortSmall(children_, node_less);
   }
-  // Merge children that share an element; drop empty ones.
-  std::vector<SetNode> merged;
-  merged.reserve(children_.size());
-  for (SetNode& n : children_) {
-    if (!merged.empty() && merged.back().pe == n.pe) {
-      merged.back().set = merged.back().set.Union(n.set);
+  // Merge children that share an element and drop empty ones, compacting in
+  // place: the kept ones are children_[0, kept).
+  size_t kept = 0;
+  for (size_t i = 0; i < children_.size(); ++i) {
+    SetNode& n = children_[i];
+    if (kept > 0 && children_[kept - 1].pe == n.pe) {
+      children_[kept - 1].set = children_[kept - 1].set.Union(n.set);
     } else if (!n.set.Empty()) {
-      merged.push_back(std::move(n));
+      if (kept != i) children_[kept] = std::move(n);
+      ++kept;
     }
   }
-  children_ = std::move(merged);
+  children_.erase(children_.begin() + kept, children_.end());
 }
 
 Set Set::Union(const Set& other) const {

@@ -68,10 +68,18 @@ class Set {
 
   // Builders for bulk construction: append in any order, then Normalize()
   // once to sort and merge duplicates.
-  void AppendMemberUnsorted(PathElement pe) {
+  void AppendMemberUnsorted(const PathElement& pe) { members_.push_back(pe); }
+  void AppendMemberUnsorted(PathElement&& pe) {
     members_.push_back(std::move(pe));
   }
   void AppendChildUnsorted(PathElement pe, Set child);
+  // Appends an empty child for `pe` and returns it, for a builder to fill in
+  // place rather than build a Set elsewhere and move it in. The reference is
+  // valid until this node's children change again.
+  Set& AppendChildInPlace(PathElement&& pe);
+  // Removes the child appended last and returns its element (for a builder
+  // whose child stayed empty).
+  PathElement PopLastChild();
   // Appends the members and children moved out of the given ranges, with
   // one exactly sized allocation each (for builders that collect a node in
   // scratch space first).
@@ -105,6 +113,13 @@ struct SetNode {
   PathElement pe;
   Set set;
 };
+
+inline Set& Set::AppendChildInPlace(PathElement&& pe) {
+  // Assigned into an empty node, `pe` is moved once instead of twice.
+  SetNode& n = children_.emplace_back();
+  n.pe = std::move(pe);
+  return n.set;
+}
 
 }  // namespace smdx
 

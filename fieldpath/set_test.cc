@@ -93,5 +93,13 @@ TEST(SetTest, NormalizeSortsAndMerges) {
   EXPECT_EQ(s, Of({{F("a")}, {F("b")}, {F("c"), F("x")}, {F("c"), F("y")}}));
 }
 
+TEST(SetTest, ChildrenBuiltInPlace) {
+  Set s;
+  s.AppendChildInPlace(F("a")).AppendMemberUnsorted(F("x"));
+  s.AppendChildInPlace(F("b"));
+  EXPECT_EQ(s.PopLastChild(), F("b"));
+  EXPECT_EQ(s, Of({{F("a"), F("x")}}));
+}
+
 }  // namespace
 }  // namespace smdx

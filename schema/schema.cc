@@ -68,13 +68,27 @@ uint32_t NameTag(absl::string_view name) {
 }
 
 // Whether `n` bytes at `a` and `b` are equal: inline for short field names,
-// where a call to memcmp costs more than the compare.
+// where a call to memcmp costs more than the compare. Words are compared
+// whole, the last one overlapping the one before.
 bool SameBytes(const char* a, const char* b, size_t n) {
-  for (; n >= 8; a += 8, b += 8, n -= 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a, 8);
-    std::memcpy(&y, b, 8);
-    if (x != y) return false;
+  auto word = [](const char* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  };
+  auto half = [](const char* p) {
+    uint32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  };
+  if (n >= 8) {
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+      if (word(a) != word(b)) return false;
+    }
+    return word(a + n - 8) == word(b + n - 8);
+  }
+  if (n >= 4) {
+    return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
   }
   for (; n > 0; ++a, ++b, --n) {
     if (*a != *b) return false;

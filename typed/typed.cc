@@ -1,8 +1,10 @@
 #include "typed/typed.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "schema/builtin.h"
 #include "typed/immutable.h"
@@ -335,103 +337,241 @@ class Validator {
 
 // Builds the field set of one node: `out` receives the paths below the node
 // (relative to it); the return value says whether the node itself is a member.
+//
+// Children are built in place inside their parent's node. Map entries are
+// taken in key order and list items in path element order, so each node
+// comes out normalized as it is built; Normalize is left for repeats.
 class FieldSetBuilder {
  public:
   bool Build(const Atom* atom, const Value& v, Set* out) {
-    if (atom == nullptr) return true;
-    Narrowed n = internal::Narrow(atom, &v);
-    switch (n.kind) {
-      case Narrowed::kScalar:
-      case Narrowed::kNone:
+    switch (Classify(atom, v)) {
+      case Below::kLeaf:
         return true;
-      case Narrowed::kList:
-        if (atom->IsAtomicList()) return true;
-        if (v.IsList()) ListItems(*atom, v.list(), out);
+      case Below::kNothing:
         return false;
-      case Narrowed::kMap:
-        if (atom->IsAtomicMap()) return true;
-        if (v.IsMap()) MapEntries(*atom->map, v.map(), out);
+      case Below::kItems:
+        ListItems(*atom, v.list(), out);
+        return false;
+      case Below::kEntries:
+        MapEntries(*atom->map, v.map(), out);
         return false;
     }
     return false;
   }
 
  private:
-  void Child(const Atom* atom, const Value& v, PathElement pe,
-             bool force_member, Set* out) {
-    Set sub;
-    bool member = Build(atom, v, &sub);
-    if (member || force_member) out->AppendMemberUnsorted(pe);
-    if (!sub.members().empty() || !sub.children().empty()) {
-      out->AppendChildUnsorted(std::move(pe), std::move(sub));
+  // What a node of type `atom` holding `v` has below it: nothing, being a
+  // member itself (a leaf: scalars, atomic lists and maps, untyped nodes);
+  // nothing, without being a member; list items; or map entries.
+  enum class Below { kLeaf, kNothing, kItems, kEntries };
+
+  static Below Classify(const Atom* atom, const Value& v) {
+    if (atom == nullptr) return Below::kLeaf;
+    switch (internal::Narrow(atom, &v).kind) {
+      case Narrowed::kScalar:
+      case Narrowed::kNone:
+        return Below::kLeaf;
+      case Narrowed::kList:
+        if (atom->IsAtomicList()) return Below::kLeaf;
+        return v.IsList() ? Below::kItems : Below::kNothing;
+      case Narrowed::kMap:
+        if (atom->IsAtomicMap()) return Below::kLeaf;
+        return v.IsMap() ? Below::kEntries : Below::kNothing;
+    }
+    return Below::kNothing;
+  }
+
+  // Upper bounds on the members and children a node is still to get: the
+  // first of each reserves that much, so that a node allocates once for
+  // each and not at all for what it never gets.
+  struct Room {
+    size_t members;
+    size_t children;
+  };
+
+  // Appends `pe`, moved or copied.
+  template <typename PE>
+  static void AddMember(PE&& pe, const Room& room, Set* out) {
+    if (out->members().empty()) out->Reserve(room.members, 0);
+    out->AppendMemberUnsorted(std::forward<PE>(pe));
+  }
+
+  // Adds the node `pe` holding `v` to `out`: as a member when it is a leaf
+  // or `force_member` says so, as a child when anything is below it. `pe`
+  // is taken before anything below is built (it may live in pes_).
+  void Child(const Atom* atom, const Value& v, PathElement&& pe,
+             bool force_member, const Room& room, Set* out) {
+    Below below = Classify(atom, v);
+    bool nested = (below == Below::kItems && !v.list().empty()) ||
+                  (below == Below::kEntries && !v.map().empty());
+    if (!nested) {
+      if (below == Below::kLeaf || force_member)
+        AddMember(std::move(pe), room, out);
+      return;
+    }
+    if (out->children().empty()) out->Reserve(0, room.children);
+    Set& sub = out->AppendChildInPlace(std::move(pe));
+    if (below == Below::kItems) {
+      ListItems(*atom, v.list(), &sub);
+    } else {
+      MapEntries(*atom->map, v.map(), &sub);
+    }
+    if (sub.members().empty() && sub.children().empty()) {
+      PathElement back = out->PopLastChild();
+      if (force_member) AddMember(std::move(back), room, out);
+    } else if (force_member) {
+      AddMember(out->children().back().pe, room, out);
     }
   }
 
   void ListItems(const Atom& atom, const List& items, Set* out) {
     const Atom* elem = atom.list->element_type.resolved;
-    std::vector<PathElement> pes(items.size());
-    // The items that have a path element, in path element order: the set
-    // keeps its members sorted, so appending in this order spares Normalize
-    // a sort of whole set nodes, and duplicates end up adjacent.
-    std::vector<size_t> order;
-    order.reserve(items.size());
+    // The path elements of the items that have one, with their indexes,
+    // pushed on the builder's scratch stacks (nested lists push above them
+    // and pop back before this returns).
+    const size_t base = pes_.size();
+    pes_.reserve(base + items.size());
+    item_index_.reserve(base + items.size());
     for (size_t i = 0; i < items.size(); ++i) {
       absl::StatusOr<PathElement> pe =
           internal::ListItemElement(atom, items[i], i);
       if (!pe.ok()) continue;
-      pes[i] = *std::move(pe);
-      order.push_back(i);
+      pes_.push_back(*std::move(pe));
+      item_index_.push_back(i);
     }
-    // Items of a granular map type mostly have fields: a child each.
-    bool map_items = elem != nullptr && elem->map && !elem->IsAtomicMap();
-    out->Reserve(order.size(), map_items ? order.size() : 0);
-    auto less = [&](size_t a, size_t b) { return pes[a] < pes[b]; };
-    // Lists are often written in key order already; checking is linear.
-    if (!std::is_sorted(order.begin(), order.end(), less))
+    const size_t n = pes_.size() - base;
+    const Room room{n, n};
+    // Lists are often written in key order already, without repeats; the
+    // node is then normalized as built. Indexes, not references, into the
+    // scratch stacks: nested lists may grow them.
+    bool strict = true;
+    for (size_t k = base + 1; k < base + n && strict; ++k)
+      strict = Compare(pes_[k - 1], pes_[k]) < 0;
+    if (strict) {
+      for (size_t k = base; k < base + n; ++k) {
+        Child(elem, items[item_index_[k]], std::move(pes_[k]),
+              /*force_member=*/true, room, out);
+      }
+    } else {
+      AppendUnordered(elem, items, base, n, room, out);
+    }
+    pes_.resize(base);
+    item_index_.resize(base);
+  }
+
+  // ListItems for elements out of order or repeated: appends them in path
+  // element order, so that the node comes out sorted and duplicates are
+  // adjacent.
+  void AppendUnordered(const Atom* elem, const List& items, size_t base,
+                       size_t n, const Room& room, Set* out) {
+    // Short lists (most) are sorted by insertion, stable too, in an inline
+    // buffer: no allocation, where std::stable_sort would allocate its own.
+    constexpr size_t kShort = 16;
+    absl::InlinedVector<size_t, kShort> order(n);
+    for (size_t k = 0; k < n; ++k) order[k] = base + k;
+    auto less = [&](size_t a, size_t b) { return pes_[a] < pes_[b]; };
+    if (n > kShort) {
       std::stable_sort(order.begin(), order.end(), less);
-    for (size_t k = 0; k < order.size();) {
+    } else {
+      for (size_t k = 1; k < n; ++k) {
+        const size_t x = order[k];
+        size_t j = k;
+        for (; j > 0 && less(x, order[j - 1]); --j) order[j] = order[j - 1];
+        order[j] = x;
+      }
+    }
+    bool repeated = false;
+    for (size_t k = 0; k < n;) {
       size_t end = k + 1;
-      while (end < order.size() && pes[order[end]] == pes[order[k]]) ++end;
-      size_t i = order[k];
+      while (end < n && pes_[order[end]] == pes_[order[k]]) ++end;
+      size_t j = order[k];
       if (end - k > 1) {
         // Duplicated keys (tolerated in updated objects) are owned as a
         // whole.
-        out->AppendMemberUnsorted(std::move(pes[i]));
+        repeated = true;
+        AddMember(std::move(pes_[j]), room, out);
       } else {
-        Child(elem, items[i], std::move(pes[i]), /*force_member=*/true, out);
+        Child(elem, items[item_index_[j]], std::move(pes_[j]),
+              /*force_member=*/true, room, out);
       }
       k = end;
     }
-    out->Normalize();
+    // Without repeats, the elements are sorted and no two neighbours are
+    // equal: Normalize would find nothing to do.
+    if (repeated) out->Normalize();
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
+    const std::vector<MapEntry>& entries = m.entries();
+    const size_t n = entries.size();
     // Entries holding a non-empty list or map mostly become children.
     size_t nested = 0;
-    for (const MapEntry& e : m) {
-      nested += (e.value.IsMap() && !e.value.map().empty()) ||
-                (e.value.IsList() && !e.value.list().empty());
+    bool ascending = true;
+    for (size_t i = 0; i < n; ++i) {
+      const Value& v = entries[i].value;
+      nested +=
+          (v.IsMap() && !v.map().empty()) || (v.IsList() && !v.list().empty());
+      ascending =
+          ascending && (i == 0 || KeyLess(entries[i - 1].key, entries[i].key));
     }
-    out->Reserve(m.size(), nested);
+    // Field elements order as their names: entries taken in key order make
+    // a normalized node as they are appended. Objects written by hand are
+    // not always sorted; those entries are taken through a permutation
+    // rather than sorting whole set nodes afterwards.
+    absl::InlinedVector<uint32_t, 16> order;
+    if (!ascending) {
+      order.resize(n);
+      for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return KeyLess(entries[a].key, entries[b].key);
+      });
+    }
+    bool repeated = false;
     size_t hint = 0;
-    for (const MapEntry& e : m) {
-      const StructField* f = mt.FindFieldFrom(e.key, &hint);
-      const Atom* child =
-          f != nullptr
-              ? f->type.resolved
-              : (mt.element_type ? mt.element_type->resolved : nullptr);
-      if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
-        // A scalar leaf (most entries): a member with nothing below, as
-        // Build would find.
-        out->AppendMemberUnsorted(internal::FieldElement(f, e.key));
-        continue;
-      }
-      bool force = e.value.IsNull() ||
-                   (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
-      Child(child, e.value, internal::FieldElement(f, e.key), force, out);
+    for (size_t k = 0; k < n; ++k) {
+      const MapEntry& e = entries[ascending ? k : order[k]];
+      repeated = repeated ||
+                 (!ascending && k > 0 && entries[order[k - 1]].key == e.key);
+      Entry(mt, e, Room{n - k, nested}, &hint, out);
     }
-    out->Normalize();
+    if (repeated) out->Normalize();
   }
+
+  // Whether key `a` sorts before key `b` (as std::string does, by unsigned
+  // bytes). Most neighbours differ in their first byte, which then decides
+  // without a call to memcmp.
+  static bool KeyLess(const std::string& a, const std::string& b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0]) {
+      return static_cast<unsigned char>(a[0]) <
+             static_cast<unsigned char>(b[0]);
+    }
+    return a < b;
+  }
+
+  // Adds map entry `e` to `out`. `hint` is FindFieldFrom's, kept across the
+  // entries of one map.
+  void Entry(const MapType& mt, const MapEntry& e, const Room& room,
+             size_t* hint, Set* out) {
+    // Maps without declared fields (label maps, untyped data) skip the
+    // lookup.
+    const StructField* f =
+        mt.fields.empty() ? nullptr : mt.FindFieldFrom(e.key, hint);
+    const Atom* child = f != nullptr      ? f->type.resolved
+                        : mt.element_type ? mt.element_type->resolved
+                                          : nullptr;
+    if (e.value.IsScalar() && (child == nullptr || child->scalar)) {
+      // A scalar leaf (most entries): a member with nothing below, as Child
+      // would find.
+      AddMember(internal::FieldElement(f, e.key), room, out);
+      return;
+    }
+    bool force = e.value.IsNull() ||
+                 (e.value.IsMap() && e.value.map().empty()) || f == nullptr;
+    Child(child, e.value, internal::FieldElement(f, e.key), force, room, out);
+  }
+
+  std::vector<PathElement> pes_;
+  std::vector<size_t> item_index_;
 };
 
 Set EnsureNamed(const Atom* atom, const Set& set) {
