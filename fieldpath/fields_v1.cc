@@ -438,7 +438,7 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
   absl::string_view rest = s.substr(2);
   switch (s[0]) {
     case 'f':
-      return PathElement::Field(std::string(rest));
+      return PathElement::FieldFrom(rest);
     case 'v': {
       size_t pos = 0;
       if (Value v; ParsePlainScalar(rest, &pos, &v) && pos == rest.size())
@@ -581,8 +581,11 @@ class FieldsV1Reader {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
           *member = true;
         } else {
-          PathElement pe;
-          if (!ReadElement(key, &pe)) {
+          bool ok = true;
+          PathElement pe = key.size() >= 2 && key[0] == 'f' && key[1] == ':'
+                               ? PathElement::FieldFrom(key.substr(2))
+                               : OtherElement(key, &ok);
+          if (!ok) {
             return Error(absl::StrCat("bad key \"", key, "\": ",
                                       ParsePathElement(key).status().message()));
           }
@@ -632,18 +635,16 @@ class FieldsV1Reader {
     return absl::OkStatus();
   }
 
-  // Reads the element a key names into `*out`; false when it is not one
-  // (ParsePathElement then says why). Field names, nearly all keys, are
-  // read here without the status wrapper.
-  static bool ReadElement(absl::string_view key, PathElement* out) {
-    if (key.size() >= 2 && key[0] == 'f' && key[1] == ':') {
-      *out = PathElement::Field(std::string(key.substr(2)));
-      return true;
-    }
+  // The element a key that is not a field names (field names, nearly all
+  // keys, are read in place by the caller, without the status wrapper);
+  // `*ok` false when it names none (ParsePathElement then says why).
+  static PathElement OtherElement(absl::string_view key, bool* ok) {
     absl::StatusOr<PathElement> pe = ParsePathElement(key);
-    if (!pe.ok()) return false;
-    *out = *std::move(pe);
-    return true;
+    if (!pe.ok()) {
+      *ok = false;
+      return PathElement();
+    }
+    return *std::move(pe);
   }
 
   // Inline room for the members and children of a typical node, so that

@@ -47,7 +47,15 @@ void SharedKeyFields::Unref() {
 }  // namespace internal
 
 PathElement PathElement::Field(std::string name) {
-  return PathElement(Rep(std::move(name)));
+  PathElement pe;
+  pe.v_.emplace<std::string>(std::move(name));
+  return pe;
+}
+
+PathElement PathElement::FieldFrom(absl::string_view name) {
+  PathElement pe;
+  pe.v_.emplace<std::string>(name.data(), name.size());
+  return pe;
 }
 
 PathElement PathElement::Key(KeyFields fields) {

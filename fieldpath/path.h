@@ -72,6 +72,9 @@ class PathElement {
   enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
 
   static PathElement Field(std::string name);
+  // The same, with the name built in place from `name` (no moves of the
+  // string: a short string's move is a copy).
+  static PathElement FieldFrom(absl::string_view name);
   // A field whose name is interned for good (see InternName in
   // schema/schema.h): the element holds the pointer, so making and copying
   // it costs no string copy, and two interned names compare by address.

@@ -37,7 +37,7 @@ namespace internal {
 PathElement FieldElement(const StructField* f, const std::string& key) {
   return f != nullptr && f->interned_name != nullptr
              ? PathElement::InternedField(f->interned_name)
-             : PathElement::Field(key);
+             : PathElement::FieldFrom(key);
 }
 
 Narrowed Narrow(const Atom* atom, const Value* v) {
@@ -84,8 +84,9 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
   const Atom* elem = lt.element_type.resolved;
   const MapType* elem_map =
       elem != nullptr && elem->map ? elem->map.get() : nullptr;
-  KeyFields fields;
-  fields.reserve(lt.keys.size());
+  // Collected inline (keys have one or two fields), then moved into the
+  // element's shared block.
+  absl::InlinedVector<KeyField, 2> fields;
   for (const std::string& k : lt.keys) {
     if (const Value* v = item.map().Find(k)) {
       fields.push_back(KeyField{k, *v});
@@ -105,7 +106,7 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
         "associative list with keys has an element that omits all key fields (",
         names, ") and has no default for any of them"));
   }
-  return PathElement::Key(std::move(fields));
+  return PathElement::KeyFrom(absl::MakeSpan(fields));
 }
 
 namespace {
