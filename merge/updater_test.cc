@@ -143,6 +143,43 @@ TEST(UpdaterTest, IgnoredFieldsAreNeverOwned) {
   EXPECT_EQ(Owned(r, "kubectl"), R"({"f:replicas":{}})");
 }
 
+TEST(UpdaterTest, ApplyDefaultsSettlesNullsOnlyTheConfigurationBrings) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: root
+  map:
+    fields:
+    - name: policy
+      default: Always
+      type: {scalar: string}
+    - name: meta
+      type:
+        map:
+          fields:
+          - name: note
+            type: {scalar: string}
+          - name: tag
+            type: {scalar: string}
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  UpdaterOptions o;
+  o.apply_defaults = true;
+  Updater u(*Type::Named(*s, "root"), o);
+  OpResult first =
+      u.Apply(Value(), Yaml("meta: {tag: a}"), "v1", {}, "kubectl", false);
+  ASSERT_TRUE(first.ok()) << first.status;
+  EXPECT_EQ(first.object, Yaml("meta: {tag: a}\npolicy: Always"));
+  // A null in a part whose type declares no default is still removed, and
+  // a re-apply without nulls leaves that part alone.
+  OpResult second = u.Apply(first.object, Yaml("meta: {tag: b, note: null}"),
+                            "v1", first.managers, "kubectl", false);
+  ASSERT_TRUE(second.ok()) << second.status;
+  EXPECT_EQ(second.object, Yaml("meta: {tag: b}\npolicy: Always"));
+  OpResult third = u.Apply(second.object, Yaml("meta: {tag: c}"), "v1",
+                           second.managers, "kubectl", false);
+  ASSERT_TRUE(third.ok()) << third.status;
+  EXPECT_EQ(third.object, Yaml("meta: {tag: c}\npolicy: Always"));
+}
+
 class RenamingConverter : public Converter {
  public:
   absl::StatusOr<Value> Convert(const Value& v,
