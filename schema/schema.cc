@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
+#include "typed/same_bytes.h"
 
 namespace smdx {
 
@@ -67,35 +68,6 @@ uint32_t NameTag(absl::string_view name) {
          static_cast<unsigned char>(name[0]);
 }
 
-// Whether `n` bytes at `a` and `b` are equal: inline for short field names,
-// where a call to memcmp costs more than the compare. Words are compared
-// whole, the last one overlapping the one before.
-bool SameBytes(const char* a, const char* b, size_t n) {
-  auto word = [](const char* p) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    return x;
-  };
-  auto half = [](const char* p) {
-    uint32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  };
-  if (n >= 8) {
-    for (; n > 8; a += 8, b += 8, n -= 8) {
-      if (word(a) != word(b)) return false;
-    }
-    return word(a + n - 8) == word(b + n - 8);
-  }
-  if (n >= 4) {
-    return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
-  }
-  for (; n > 0; ++a, ++b, --n) {
-    if (*a != *b) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 const std::string* InternName(absl::string_view name) {
@@ -128,7 +100,7 @@ const StructField* MapType::FindFieldFrom(absl::string_view name,
     const size_t end = std::min(fields.size(), *hint + kScan);
     for (size_t i = *hint; i < end; ++i) {
       if (name_tags[i] == tag &&
-          SameBytes(fields[i].name.data(), name.data(), name.size())) {
+          internal::SameBytes(fields[i].name.data(), name.data(), name.size())) {
         *hint = i + 1;
         return &fields[i];
       }

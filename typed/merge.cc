@@ -5,13 +5,23 @@
 // lists or maps that are empty on both sides) as a leaf. Merge keeps the rhs
 // leaf when there is one; Compare records which paths were added, removed or
 // modified.
+//
+// Merge shares nodes instead of building them: a leaf identical on both
+// sides is taken from the lhs (the live object), and a map or list whose
+// every entry comes out as the lhs's own (or every one as the rhs's) is
+// that side's node. A live object and a configuration parsed apart (as in a
+// server) then merge into a result that shares every unchanged subtree
+// with the live object, which is what lets the later steps (the no-op
+// check, defaulting, immutability checks) skip them as unchanged.
 #include <algorithm>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "typed/same_bytes.h"
 #include "typed/typed.h"
 
 namespace smdx {
@@ -24,6 +34,48 @@ using internal::Narrowed;
 const Atom* EntryAtom(const MapType& mt, const StructField* f) {
   if (f != nullptr) return f->type.resolved;
   return mt.element_type ? mt.element_type->resolved : nullptr;
+}
+
+// Whether `a` and `b` are the same value to the letter: kinds (ints are not
+// floats), scalars, list items and map keys in order. Identical values are
+// interchangeable in a merge result, where Equals-equal ones are not.
+bool Identical(const Value& a, const Value& b) {
+  if (SameNode(a, b)) return true;
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Value::Kind::kNull:
+      return true;
+    case Value::Kind::kBool:
+      return a.AsBool() == b.AsBool();
+    case Value::Kind::kInt:
+      return a.AsInt() == b.AsInt();
+    case Value::Kind::kFloat:
+      return a.AsFloat() == b.AsFloat();
+    case Value::Kind::kString:
+      return internal::SameString(a.AsString(), b.AsString());
+    case Value::Kind::kList: {
+      const List& la = a.list();
+      const List& lb = b.list();
+      if (la.size() != lb.size()) return false;
+      for (size_t i = 0; i < la.size(); ++i) {
+        if (!Identical(la[i], lb[i])) return false;
+      }
+      return true;
+    }
+    case Value::Kind::kMap: {
+      const Map& ma = a.map();
+      const Map& mb = b.map();
+      if (ma.size() != mb.size()) return false;
+      for (size_t i = 0; i < ma.size(); ++i) {
+        if (!internal::SameString(ma.entries()[i].key, mb.entries()[i].key) ||
+            !Identical(ma.entries()[i].value, mb.entries()[i].value)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 // Lookup of map entries by key; hashes only large maps.
@@ -116,6 +168,7 @@ class Walker {
       *out = rhs == nullptr ? *lhs : *rhs;
       *has_out = true;
       out_is_rhs_ = rhs != nullptr;
+      out_is_lhs_ = rhs == nullptr;
       return;
     }
     if (lhs != nullptr && rhs != nullptr && SameNode(*lhs, *rhs)) {
@@ -124,7 +177,7 @@ class Walker {
       if (mode_ == Mode::kMerge) {
         *out = *rhs;
         *has_out = true;
-        out_is_rhs_ = true;
+        out_is_rhs_ = out_is_lhs_ = true;
       }
       return;
     }
@@ -143,7 +196,7 @@ class Walker {
       WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_has, &ignored_leaf);
     }
     bool in_leaf = false;
-    out_is_rhs_ = false;
+    out_is_rhs_ = out_is_lhs_ = false;
     WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
@@ -167,9 +220,17 @@ class Walker {
     if (*in_leaf) return;
     *in_leaf = true;
     if (mode_ == Mode::kMerge) {
-      *out = rhs != nullptr ? *rhs : *lhs;
       *has_out = true;
+      if (rhs != nullptr && lhs != nullptr && Identical(*lhs, *rhs)) {
+        // Unchanged: the live side's value, so that the result shares it.
+        *out = *lhs;
+        out_is_lhs_ = true;
+        out_is_rhs_ = false;
+        return;
+      }
+      *out = rhs != nullptr ? *rhs : *lhs;
       out_is_rhs_ = rhs != nullptr;
+      out_is_lhs_ = rhs == nullptr;
       return;
     }
     if (lhs == nullptr) {
@@ -211,19 +272,27 @@ class Walker {
     }
     const MapType& mt = *atom->map;
     Map result;
-    // A merge whose every entry comes out as the right side's, key for key
-    // in the same order, is the right side's node itself: it is shared
-    // instead of rebuilt, and `result` is only filled from the first entry
-    // that differs.
-    bool sharing = mode_ == Mode::kMerge && ml != nullptr && mr != nullptr &&
+    // A merge whose every entry comes out as the left side's own value, or
+    // every one as the right side's, key for key, is that side's node: it is
+    // shared instead of rebuilt (the left side preferred), and `result` is
+    // only filled from the first entry that is neither, with `origin`
+    // (bit 1: the left's value, bit 2: the right's) telling what came
+    // before.
+    bool share_l = mode_ == Mode::kMerge && ml != nullptr;
+    bool share_r = mode_ == Mode::kMerge && ml != nullptr && mr != nullptr &&
                    ml->size() == mr->size();
-    auto stop_sharing = [&](size_t done) {
-      sharing = false;
+    bool built = mode_ == Mode::kMerge && !share_l && !share_r;
+    absl::InlinedVector<uint8_t, 16> origin;
+    auto build = [&](size_t done) {
+      share_l = share_r = false;
+      built = true;
       result.Reserve((ml ? ml->size() : 0) + (mr ? mr->size() : 0));
-      for (size_t j = 0; j < done; ++j)
-        result.Append(mr->entries()[j].key, mr->entries()[j].value);
+      for (size_t j = 0; j < done; ++j) {
+        const MapEntry& from =
+            (origin[j] & 1) != 0 ? ml->entries()[j] : mr->entries()[j];
+        result.Append(from.key, from.value);
+      }
     };
-    if (mode_ == Mode::kMerge && !sharing) stop_sharing(0);
     MapLookup rlook(mr);
     Value child_out;
     bool child_has = false;
@@ -247,19 +316,22 @@ class Walker {
         Push(internal::FieldElement(f, e.key));
         Walk(EntryAtom(mt, f), &e.value, r, &child_out, &child_has);
         Pop();
-        if (sharing) {
-          if (child_has && out_is_rhs_ && r == &mr->entries()[i].value)
+        if (share_l || share_r) {
+          // (share_r implies sides of one size, so entry i exists.)
+          const bool l_ok = child_has && out_is_lhs_;
+          const bool r_ok = child_has && share_r && out_is_rhs_ &&
+                            r == &mr->entries()[i].value;
+          const uint8_t o = static_cast<uint8_t>((l_ok ? 1 : 0) | (r_ok ? 2 : 0));
+          share_l = share_l && (o & 1) != 0;
+          share_r = share_r && (o & 2) != 0;
+          if (share_l || share_r) {
+            origin.push_back(o);
             continue;
-          stop_sharing(i);
+          }
+          build(i);
         }
-        if (child_has) result.Append(e.key, std::move(child_out));
+        if (child_has && built) result.Append(e.key, std::move(child_out));
       }
-    }
-    if (sharing) {
-      *out = *rhs;
-      *has_out = true;
-      out_is_rhs_ = true;
-      return;
     }
     if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
@@ -269,14 +341,30 @@ class Walker {
         Push(internal::FieldElement(f, e.key));
         Walk(EntryAtom(mt, f), nullptr, &e.value, &child_out, &child_has);
         Pop();
-        if (child_has) result.Append(e.key, std::move(child_out));
+        if (!child_has || mode_ != Mode::kMerge) continue;
+        if (!built) build(ml != nullptr ? ml->size() : 0);
+        result.Append(e.key, std::move(child_out));
       }
+    }
+    if (share_l) {
+      *out = *lhs;
+      *has_out = true;
+      out_is_lhs_ = true;
+      out_is_rhs_ = false;
+      return;
+    }
+    if (share_r) {
+      *out = *rhs;
+      *has_out = true;
+      out_is_rhs_ = true;
+      out_is_lhs_ = false;
+      return;
     }
     if (mode_ == Mode::kMerge && !result.empty()) {
       *out = Value(std::move(result));
       *has_out = true;
     }
-    out_is_rhs_ = false;
+    out_is_rhs_ = out_is_lhs_ = false;
   }
 
   void Index(const Atom& atom, const List* list, IndexedList* idx) {
@@ -316,7 +404,7 @@ class Walker {
     }
     if (ll == nullptr && lr == nullptr) return;
     if (ll != nullptr && lr != nullptr &&
-        WalkAligned(*atom, *ll, *lr, *rhs, out, has_out)) {
+        WalkAligned(*atom, *ll, *lr, *lhs, *rhs, out, has_out)) {
       return;
     }
     IndexedList il, ir;
@@ -337,7 +425,7 @@ class Walker {
       *out = Value(std::move(result));
       *has_out = true;
     }
-    out_is_rhs_ = false;
+    out_is_rhs_ = out_is_lhs_ = false;
   }
 
   // Lists whose items line up key for key (a re-apply or an update of a big
@@ -346,7 +434,8 @@ class Walker {
   // gives the same result then; it still handles everything else (items
   // moved, added or removed, duplicated keys, items without keys).
   bool WalkAligned(const Atom& atom, const List& ll, const List& lr,
-                   const Value& rhs, Value* out, bool* has_out) {
+                   const Value& lhs, const Value& rhs, Value* out,
+                   bool* has_out) {
     if (!atom.IsAssociativeList() || ll.size() != lr.size()) return false;
     const size_t n = ll.size();
     std::vector<size_t> hashes(n);
@@ -370,39 +459,66 @@ class Walker {
       if (!seen.insert(h).second) return false;
     }
     const Atom* elem = atom.list->element_type.resolved;
+    // As in WalkMap: while every item comes out as the left side's own (or
+    // every one as the right side's), that side's list is the result.
     List result;
-    // As in WalkMap: while every item comes out as the right side's, the
-    // right side's list is the result.
-    bool sharing = mode_ == Mode::kMerge;
+    bool share_l = mode_ == Mode::kMerge;
+    bool share_r = mode_ == Mode::kMerge;
+    absl::InlinedVector<uint8_t, 16> origin;
+    auto build = [&](size_t done) {
+      share_l = share_r = false;
+      result.reserve(n);
+      for (size_t j = 0; j < done; ++j)
+        result.push_back((origin[j] & 1) != 0 ? ll[j] : lr[j]);
+    };
     for (size_t i = 0; i < n; ++i) {
       if (SameNode(ll[i], lr[i])) {
-        if (mode_ == Mode::kMerge && !sharing) result.push_back(lr[i]);
+        if (share_l || share_r) {
+          origin.push_back(3);
+          continue;
+        }
+        if (mode_ == Mode::kMerge) result.push_back(ll[i]);
         continue;
       }
-      if (!sharing) {
-        WalkItemLazy(elem, atom, i, &ll[i], &lr[i],
-                     mode_ == Mode::kMerge ? &result : nullptr);
+      if (mode_ != Mode::kMerge) {
+        WalkItemLazy(elem, atom, i, &ll[i], &lr[i], nullptr);
         continue;
       }
       List item;
       WalkItemLazy(elem, atom, i, &ll[i], &lr[i], &item);
-      if (item.size() == 1 && out_is_rhs_) continue;
-      sharing = false;
-      result.reserve(n);
-      result.insert(result.end(), lr.begin(), lr.begin() + i);
+      if (share_l || share_r) {
+        const bool one = item.size() == 1;
+        const uint8_t o = static_cast<uint8_t>((one && out_is_lhs_ ? 1 : 0) |
+                                               (one && out_is_rhs_ ? 2 : 0));
+        share_l = share_l && (o & 1) != 0;
+        share_r = share_r && (o & 2) != 0;
+        if (share_l || share_r) {
+          origin.push_back(o);
+          continue;
+        }
+        build(i);
+      }
       for (Value& v : item) result.push_back(std::move(v));
     }
-    if (sharing) {
+    if (share_l) {
+      *out = lhs;
+      *has_out = true;
+      out_is_lhs_ = true;
+      out_is_rhs_ = false;
+      return true;
+    }
+    if (share_r) {
       *out = rhs;
       *has_out = true;
       out_is_rhs_ = true;
+      out_is_lhs_ = false;
       return true;
     }
     if (mode_ == Mode::kMerge && !result.empty()) {
       *out = Value(std::move(result));
       *has_out = true;
     }
-    out_is_rhs_ = false;
+    out_is_rhs_ = out_is_lhs_ = false;
     return true;
   }
 
@@ -604,8 +720,11 @@ class Walker {
   };
   std::vector<Pending> pending_;
   // Merge only: whether the node the last Walk produced is its right side
-  // itself (so that a parent whose children all are can share its own).
+  // itself, or its left side itself (so that a parent whose children all
+  // come from one side can share that side's node). Both when the sides are
+  // one node.
   bool out_is_rhs_ = false;
+  bool out_is_lhs_ = false;
   Path path_;
   std::vector<Set*> nodes_[3];
   size_t valid_[3] = {0, 0, 0};

@@ -183,6 +183,41 @@ TEST(MergeTest, AtomicMapReplacedWhole) {
   EXPECT_EQ(*Merge(RootType(), &live, &config), Yaml("selector: {c: '3'}"));
 }
 
+TEST(MergeTest, UnchangedPartsShareTheLiveObjectsNodes) {
+  // Parsed apart, as a stored object and a request are: what the
+  // configuration leaves unchanged comes out as the live object's nodes.
+  const char* text =
+      "name: a\nlabels: {x: '1'}\nselector: {s: t}\nargs: [a, b]\n"
+      "ports: [{port: 80, name: http}, {port: 53, protocol: UDP}]";
+  Value live = Yaml(text);
+  Value same = Yaml(text);
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &same);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(SameNode(*m, live));
+
+  Value config = Yaml(text);
+  config.map().Find("ports")->list()[1].map().Set("name", Value("dns"));
+  m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(*m, config);
+  for (const char* key : {"labels", "selector", "args"})
+    EXPECT_TRUE(SameNode(*m->map().Find(key), *live.map().Find(key))) << key;
+  const List& ports = m->map().Find("ports")->list();
+  EXPECT_TRUE(SameNode(ports[0], live.map().Find("ports")->list()[0]));
+  EXPECT_FALSE(SameNode(ports[1], live.map().Find("ports")->list()[1]));
+}
+
+TEST(MergeTest, EqualButNotIdenticalLeavesTakeTheConfiguration) {
+  // 1 and 1.0 are equal, and key order does not make maps unequal, but the
+  // result holds what the configuration wrote.
+  Value live = Yaml("replicas: 1\nselector: {a: x, b: y}");
+  Value config = Yaml("replicas: 1.0\nselector: {b: y, a: x}");
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->map().Find("replicas")->IsFloat());
+  EXPECT_TRUE(SameNode(*m->map().Find("selector"), *config.map().Find("selector")));
+}
+
 TEST(RemoveItemsTest, RemovesFieldsAndItems) {
   Value v = Yaml(
       "name: a\nports: [{port: 80, name: x}, {port: 53}]\nlabels: {a: '1', b: "
