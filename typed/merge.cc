@@ -313,9 +313,27 @@ class Walker {
           r = rlook.Find(e.key);
         }
         const StructField* f = mt.FindFieldFrom(e.key, &hint);
-        Push(internal::FieldElement(f, e.key));
-        Walk(EntryAtom(mt, f), &e.value, r, &child_out, &child_has);
-        Pop();
+        const Atom* child_atom = EntryAtom(mt, f);
+        // Scalars on both sides (most entries) are leaves whatever their
+        // type: an unchanged one is settled here, without its path.
+        bool settled = false;
+        if (child_atom != nullptr && r != nullptr && e.value.IsScalar() &&
+            r->IsScalar()) {
+          if (mode_ == Mode::kCompare) {
+            if (Equals(e.value, *r)) continue;
+          } else if (Identical(e.value, *r)) {
+            child_out = e.value;
+            child_has = true;
+            out_is_lhs_ = true;
+            out_is_rhs_ = false;
+            settled = true;
+          }
+        }
+        if (!settled) {
+          Push(internal::FieldElement(f, e.key));
+          Walk(child_atom, &e.value, r, &child_out, &child_has);
+          Pop();
+        }
         if (share_l || share_r) {
           // (share_r implies sides of one size, so entry i exists.)
           const bool l_ok = child_has && out_is_lhs_;

@@ -3,19 +3,28 @@
 #include <algorithm>
 
 #include "typed/emit.h"
+#include "typed/same_bytes.h"
 
 namespace smdx {
 
+namespace {
+// Whether `key` is `want`, compared inline (keys are short).
+bool KeyIs(const std::string& key, absl::string_view want) {
+  return key.size() == want.size() &&
+         internal::SameBytes(key.data(), want.data(), want.size());
+}
+}  // namespace
+
 const Value* Map::Find(absl::string_view key) const {
   for (const MapEntry& e : entries_) {
-    if (e.key == key) return &e.value;
+    if (KeyIs(e.key, key)) return &e.value;
   }
   return nullptr;
 }
 
 Value* Map::Find(absl::string_view key) {
   for (MapEntry& e : entries_) {
-    if (e.key == key) return &e.value;
+    if (KeyIs(e.key, key)) return &e.value;
   }
   return nullptr;
 }
@@ -73,8 +82,14 @@ int CompareDoubles(double a, double b) {
 
 bool MapEquals(const Map& a, const Map& b) {
   if (a.size() != b.size()) return false;
-  for (const MapEntry& e : a) {
-    const Value* other = b.Find(e.key);
+  const std::vector<MapEntry>& eb = b.entries();
+  for (size_t i = 0; i < a.size(); ++i) {
+    const MapEntry& e = a.entries()[i];
+    // Maps compared are mostly in the same key order: the entry at the
+    // same position is tried before a search.
+    const Value* other = internal::SameString(eb[i].key, e.key)
+                             ? &eb[i].value
+                             : b.Find(e.key);
     if (other == nullptr || !Equals(e.value, *other)) return false;
   }
   return true;
@@ -143,7 +158,7 @@ bool Equals(const Value& a, const Value& b) {
     case Value::Kind::kFloat:
       return a.AsFloat() == b.AsFloat();
     case Value::Kind::kString:
-      return a.AsString() == b.AsString();
+      return internal::SameString(a.AsString(), b.AsString());
     case Value::Kind::kList: {
       const List& la = a.list();
       const List& lb = b.list();
