@@ -266,6 +266,29 @@ Set Set::Difference(const Set& other) const {
   return out;
 }
 
+bool Set::IsSubsetOf(const Set& other) const {
+  // Both sides are sorted: one forward pass over each list of the other.
+  size_t j = 0;
+  for (const PathElement& m : members_) {
+    while (j < other.members_.size() && Compare(other.members_[j], m) < 0) ++j;
+    if (j == other.members_.size() || other.members_[j] != m) return false;
+    ++j;
+  }
+  j = 0;
+  for (const SetNode& n : children_) {
+    while (j < other.children_.size() && Compare(other.children_[j].pe, n.pe) < 0)
+      ++j;
+    // A child with nothing of it in `other` is no subset, unless it is
+    // empty (a normalized set has none).
+    if (j == other.children_.size() || other.children_[j].pe != n.pe) {
+      if (n.set.Empty()) continue;
+      return false;
+    }
+    if (!n.set.IsSubsetOf(other.children_[j].set)) return false;
+  }
+  return true;
+}
+
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
   ReserveForLargeOutput(&out.children_, children_.size());

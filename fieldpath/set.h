@@ -50,6 +50,10 @@ class Set {
   // Prefixes every member with `pe`.
   Set WithPathPrefix(const PathElement& pe) const;
 
+  // Whether every member of this set is a member of `other` (the same as
+  // Difference(other).Empty(), without building the difference).
+  bool IsSubsetOf(const Set& other) const;
+
   bool Empty() const;
   // Number of member paths.
   size_t Size() const;

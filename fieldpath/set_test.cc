@@ -1,5 +1,7 @@
 #include "fieldpath/set.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace smdx {
@@ -58,6 +60,28 @@ TEST(SetTest, UnionIntersectionDifference) {
   EXPECT_EQ(a.Intersection(b), Of({{F("b"), F("c")}}));
   EXPECT_EQ(a.Difference(b), Of({{F("a")}, {F("b"), F("d")}}));
   EXPECT_TRUE(a.Difference(a).Empty());
+}
+
+TEST(SetTest, IsSubsetOfAgreesWithAnEmptyDifference) {
+  const std::vector<Set> sets = {
+      Set(),
+      Of({{F("a")}}),
+      Of({{F("a")}, {F("b")}}),
+      Of({{F("a"), F("b")}}),
+      Of({{F("a")}, {F("a"), F("b")}}),
+      Of({{F("a")}, {F("a"), F("b")}, {F("a"), F("c")}, {F("d")}}),
+      Of({{F("a"), F("c")}, {F("d"), F("e"), F("f")}}),
+      Of({{F("d"), F("e")}, {F("d"), F("e"), F("f")}}),
+  };
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (size_t j = 0; j < sets.size(); ++j) {
+      EXPECT_EQ(sets[i].IsSubsetOf(sets[j]),
+                sets[i].Difference(sets[j]).Empty())
+          << i << " " << j;
+    }
+  }
+  EXPECT_TRUE(sets[4].IsSubsetOf(sets[5]));
+  EXPECT_FALSE(sets[5].IsSubsetOf(sets[4]));
 }
 
 TEST(SetTest, DifferenceKeepsChildrenButRecursiveDifferenceDropsThem) {

@@ -300,7 +300,7 @@ Value Updater::Prune(const Value& merged, const ManagedFields& managers,
   // nothing. Every path of the last set, and every ancestor of it (the new
   // set comes from a configuration, so it holds them), is owned now, so the
   // removal below would be entirely undone.
-  if (last->set().Difference(applied).Empty()) return merged;
+  if (last->set().IsSubsetOf(applied)) return merged;
   // Remove what the applier owned last time, then put back what anybody
   // (the applier's new configuration included) still owns, and what the
   // applier never owned.
