@@ -320,8 +320,10 @@ struct ObjectFixture {
     OpResult change = updater->Apply(applied.object, changed, kVersion,
                                      applied.managers, kManager, false);
     if (!change.ok() || !change.changed)
-      Die(absl::StrCat(s.name, ": the re-apply with one change fails or "
-                               "changes nothing: ", change.status.ToString()));
+      Die(absl::StrCat(s.name,
+                       ": the re-apply with one change fails or "
+                       "changes nothing: ",
+                       change.status.ToString()));
   }
 };
 

@@ -586,8 +586,9 @@ class FieldsV1Reader {
                                ? PathElement::FieldFrom(key.substr(2))
                                : OtherElement(key, &ok);
           if (!ok) {
-            return Error(absl::StrCat("bad key \"", key, "\": ",
-                                      ParsePathElement(key).status().message()));
+            return Error(
+                absl::StrCat("bad key \"", key,
+                             "\": ", ParsePathElement(key).status().message()));
           }
           // A leaf ("{}", most keys) is a member with nothing below.
           const size_t before = pos_;

@@ -276,7 +276,8 @@ bool Set::IsSubsetOf(const Set& other) const {
   }
   j = 0;
   for (const SetNode& n : children_) {
-    while (j < other.children_.size() && Compare(other.children_[j].pe, n.pe) < 0)
+    while (j < other.children_.size() &&
+           Compare(other.children_[j].pe, n.pe) < 0)
       ++j;
     // A child with nothing of it in `other` is no subset, unless it is
     // empty (a normalized set has none).

@@ -100,7 +100,8 @@ const StructField* MapType::FindFieldFrom(absl::string_view name,
     const size_t end = std::min(fields.size(), *hint + kScan);
     for (size_t i = *hint; i < end; ++i) {
       if (name_tags[i] == tag &&
-          internal::SameBytes(fields[i].name.data(), name.data(), name.size())) {
+          internal::SameBytes(fields[i].name.data(), name.data(),
+                              name.size())) {
         *hint = i + 1;
         return &fields[i];
       }

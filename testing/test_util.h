@@ -2,7 +2,6 @@
 #ifndef SMDX_TESTING_TEST_UTIL_H_
 #define SMDX_TESTING_TEST_UTIL_H_
 
-#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -28,42 +27,9 @@ inline Value Yaml(const std::string& text) {
 }
 
 // Exact equality: same kinds (an int never equals a float), floats equal
-// bit for bit (NaN equals NaN), map entries in the same order.
-inline bool Same(const Value& a, const Value& b) {
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case Value::Kind::kNull:
-      return true;
-    case Value::Kind::kBool:
-      return a.AsBool() == b.AsBool();
-    case Value::Kind::kInt:
-      return a.AsInt() == b.AsInt();
-    case Value::Kind::kFloat:
-      if (std::isnan(a.AsFloat())) return std::isnan(b.AsFloat());
-      return a.AsFloat() == b.AsFloat() &&
-             std::signbit(a.AsFloat()) == std::signbit(b.AsFloat());
-    case Value::Kind::kString:
-      return a.AsString() == b.AsString();
-    case Value::Kind::kList:
-      if (a.list().size() != b.list().size()) return false;
-      for (size_t i = 0; i < a.list().size(); ++i) {
-        if (!Same(a.list()[i], b.list()[i])) return false;
-      }
-      return true;
-    case Value::Kind::kMap: {
-      const auto& ea = a.map().entries();
-      const auto& eb = b.map().entries();
-      if (ea.size() != eb.size()) return false;
-      for (size_t i = 0; i < ea.size(); ++i) {
-        if (ea[i].key != eb[i].key || !Same(ea[i].value, eb[i].value)) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-  return false;
-}
+// bit for bit (NaN equals NaN), map entries in the same order (Identical;
+// pinned by IdenticalTest in typed/value_test.cc).
+inline bool Same(const Value& a, const Value& b) { return Identical(a, b); }
 
 inline std::string ReadTestFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

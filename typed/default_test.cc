@@ -1,8 +1,8 @@
 #include "typed/default.h"
 
 #include "gtest/gtest.h"
-#include "typed/emit.h"
 #include "testing/test_util.h"
+#include "typed/emit.h"
 
 namespace smdx {
 namespace {
@@ -121,9 +121,11 @@ TEST(DefaultTest, OwnedNodesChangeInPlace) {
   // copies; only the result is observable, and it is the same.
   Value in = Yaml("foo: {a: null, b: x}\nlist: [null, y]\nlabels: {a: null}");
   Value got = ApplyDefaults(MakeType(), std::move(in));
-  EXPECT_EQ(got, Yaml("foo: {a: abc, b: x}\nlist: [apple, y]\nlabels: {a: banana}"));
+  EXPECT_EQ(got,
+            Yaml("foo: {a: abc, b: x}\nlist: [apple, y]\nlabels: {a: banana}"));
   // The same under a previous version that shares nothing.
-  Value again = Yaml("foo: {a: null, b: x}\nlist: [null, y]\nlabels: {a: null}");
+  Value again =
+      Yaml("foo: {a: null, b: x}\nlist: [null, y]\nlabels: {a: null}");
   Value prev = Yaml("foo: {a: abc, b: x}");
   EXPECT_EQ(ApplyDefaultsIncremental(MakeType(), std::move(again), prev), got);
 }

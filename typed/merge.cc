@@ -21,7 +21,6 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "typed/same_bytes.h"
 #include "typed/typed.h"
 
 namespace smdx {
@@ -34,48 +33,6 @@ using internal::Narrowed;
 const Atom* EntryAtom(const MapType& mt, const StructField* f) {
   if (f != nullptr) return f->type.resolved;
   return mt.element_type ? mt.element_type->resolved : nullptr;
-}
-
-// Whether `a` and `b` are the same value to the letter: kinds (ints are not
-// floats), scalars, list items and map keys in order. Identical values are
-// interchangeable in a merge result, where Equals-equal ones are not.
-bool Identical(const Value& a, const Value& b) {
-  if (SameNode(a, b)) return true;
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case Value::Kind::kNull:
-      return true;
-    case Value::Kind::kBool:
-      return a.AsBool() == b.AsBool();
-    case Value::Kind::kInt:
-      return a.AsInt() == b.AsInt();
-    case Value::Kind::kFloat:
-      return a.AsFloat() == b.AsFloat();
-    case Value::Kind::kString:
-      return internal::SameString(a.AsString(), b.AsString());
-    case Value::Kind::kList: {
-      const List& la = a.list();
-      const List& lb = b.list();
-      if (la.size() != lb.size()) return false;
-      for (size_t i = 0; i < la.size(); ++i) {
-        if (!Identical(la[i], lb[i])) return false;
-      }
-      return true;
-    }
-    case Value::Kind::kMap: {
-      const Map& ma = a.map();
-      const Map& mb = b.map();
-      if (ma.size() != mb.size()) return false;
-      for (size_t i = 0; i < ma.size(); ++i) {
-        if (!internal::SameString(ma.entries()[i].key, mb.entries()[i].key) ||
-            !Identical(ma.entries()[i].value, mb.entries()[i].value)) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-  return false;
 }
 
 // Lookup of map entries by key; hashes only large maps.
@@ -339,13 +296,7 @@ class Walker {
           const bool l_ok = child_has && out_is_lhs_;
           const bool r_ok = child_has && share_r && out_is_rhs_ &&
                             r == &mr->entries()[i].value;
-          const uint8_t o = static_cast<uint8_t>((l_ok ? 1 : 0) | (r_ok ? 2 : 0));
-          share_l = share_l && (o & 1) != 0;
-          share_r = share_r && (o & 2) != 0;
-          if (share_l || share_r) {
-            origin.push_back(o);
-            continue;
-          }
+          if (KeepSharing(l_ok, r_ok, &share_l, &share_r, &origin)) continue;
           build(i);
         }
         if (child_has && built) result.Append(e.key, std::move(child_out));
@@ -364,25 +315,7 @@ class Walker {
         result.Append(e.key, std::move(child_out));
       }
     }
-    if (share_l) {
-      *out = *lhs;
-      *has_out = true;
-      out_is_lhs_ = true;
-      out_is_rhs_ = false;
-      return;
-    }
-    if (share_r) {
-      *out = *rhs;
-      *has_out = true;
-      out_is_rhs_ = true;
-      out_is_lhs_ = false;
-      return;
-    }
-    if (mode_ == Mode::kMerge && !result.empty()) {
-      *out = Value(std::move(result));
-      *has_out = true;
-    }
-    out_is_rhs_ = out_is_lhs_ = false;
+    Finish(share_l, share_r, lhs, rhs, &result, out, has_out);
   }
 
   void Index(const Atom& atom, const List* list, IndexedList* idx) {
@@ -506,38 +439,47 @@ class Walker {
       WalkItemLazy(elem, atom, i, &ll[i], &lr[i], &item);
       if (share_l || share_r) {
         const bool one = item.size() == 1;
-        const uint8_t o = static_cast<uint8_t>((one && out_is_lhs_ ? 1 : 0) |
-                                               (one && out_is_rhs_ ? 2 : 0));
-        share_l = share_l && (o & 1) != 0;
-        share_r = share_r && (o & 2) != 0;
-        if (share_l || share_r) {
-          origin.push_back(o);
+        if (KeepSharing(one && out_is_lhs_, one && out_is_rhs_, &share_l,
+                        &share_r, &origin)) {
           continue;
         }
         build(i);
       }
       for (Value& v : item) result.push_back(std::move(v));
     }
-    if (share_l) {
-      *out = lhs;
-      *has_out = true;
-      out_is_lhs_ = true;
-      out_is_rhs_ = false;
-      return true;
-    }
-    if (share_r) {
-      *out = rhs;
-      *has_out = true;
-      out_is_rhs_ = true;
-      out_is_lhs_ = false;
-      return true;
-    }
-    if (mode_ == Mode::kMerge && !result.empty()) {
-      *out = Value(std::move(result));
-      *has_out = true;
-    }
-    out_is_rhs_ = out_is_lhs_ = false;
+    Finish(share_l, share_r, &lhs, &rhs, &result, out, has_out);
     return true;
+  }
+
+  // Per entry of a map or list merge that still shares a side: whether the
+  // entry came out as the left side's own value (`l_ok`) or the right
+  // side's (`r_ok`) keeps the sharing it fits. True while one is left, with
+  // the entry's origin (bit 1: left, bit 2: right) noted for building the
+  // result from it later.
+  static bool KeepSharing(bool l_ok, bool r_ok, bool* share_l, bool* share_r,
+                          absl::InlinedVector<uint8_t, 16>* origin) {
+    *share_l = *share_l && l_ok;
+    *share_r = *share_r && r_ok;
+    if (!*share_l && !*share_r) return false;
+    origin->push_back(static_cast<uint8_t>((l_ok ? 1 : 0) | (r_ok ? 2 : 0)));
+    return true;
+  }
+
+  // The output of a map or list merge: the left side's node when every
+  // entry came out as its own, else the right side's when every entry came
+  // out as its own, else what was `built` (nothing when it is empty).
+  template <typename Container>
+  void Finish(bool share_l, bool share_r, const Value* lhs, const Value* rhs,
+              Container* built, Value* out, bool* has_out) {
+    out_is_lhs_ = share_l;
+    out_is_rhs_ = !share_l && share_r;
+    if (share_l || share_r) {
+      *out = share_l ? *lhs : *rhs;
+      *has_out = true;
+    } else if (mode_ == Mode::kMerge && !built->empty()) {
+      *out = Value(std::move(*built));
+      *has_out = true;
+    }
   }
 
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,

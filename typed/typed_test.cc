@@ -215,7 +215,8 @@ TEST(MergeTest, EqualButNotIdenticalLeavesTakeTheConfiguration) {
   absl::StatusOr<Value> m = Merge(RootType(), &live, &config);
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_TRUE(m->map().Find("replicas")->IsFloat());
-  EXPECT_TRUE(SameNode(*m->map().Find("selector"), *config.map().Find("selector")));
+  EXPECT_TRUE(
+      SameNode(*m->map().Find("selector"), *config.map().Find("selector")));
 }
 
 TEST(RemoveItemsTest, RemovesFieldsAndItems) {

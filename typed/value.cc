@@ -1,6 +1,7 @@
 #include "typed/value.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "typed/emit.h"
 #include "typed/same_bytes.h"
@@ -87,9 +88,8 @@ bool MapEquals(const Map& a, const Map& b) {
     const MapEntry& e = a.entries()[i];
     // Maps compared are mostly in the same key order: the entry at the
     // same position is tried before a search.
-    const Value* other = internal::SameString(eb[i].key, e.key)
-                             ? &eb[i].value
-                             : b.Find(e.key);
+    const Value* other =
+        internal::SameString(eb[i].key, e.key) ? &eb[i].value : b.Find(e.key);
     if (other == nullptr || !Equals(e.value, *other)) return false;
   }
   return true;
@@ -141,9 +141,15 @@ int MapCompare(const Map& a, const Map& b) {
 
 }  // namespace
 
-bool Equals(const Value& a, const Value& b) {
+namespace {
+
+// Equals (kStrict false) and Identical (true): one walk, which differ in
+// numbers (equal across ints and floats, or by kind and bits) and maps (key
+// order ignored, or entry by entry).
+template <bool kStrict>
+bool EqualsImpl(const Value& a, const Value& b) {
   if (SameNode(a, b)) return true;
-  if (a.IsFloat() || b.IsFloat()) {
+  if (!kStrict && (a.IsFloat() || b.IsFloat())) {
     if (!a.IsNumber() || !b.IsNumber()) return false;
     return a.AsNumber() == b.AsNumber();
   }
@@ -155,8 +161,12 @@ bool Equals(const Value& a, const Value& b) {
       return a.AsBool() == b.AsBool();
     case Value::Kind::kInt:
       return a.AsInt() == b.AsInt();
-    case Value::Kind::kFloat:
-      return a.AsFloat() == b.AsFloat();
+    case Value::Kind::kFloat: {
+      const double x = a.AsFloat();
+      const double y = b.AsFloat();
+      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+      return x == y && std::signbit(x) == std::signbit(y);
+    }
     case Value::Kind::kString:
       return internal::SameString(a.AsString(), b.AsString());
     case Value::Kind::kList: {
@@ -164,14 +174,35 @@ bool Equals(const Value& a, const Value& b) {
       const List& lb = b.list();
       if (la.size() != lb.size()) return false;
       for (size_t i = 0; i < la.size(); ++i) {
-        if (!Equals(la[i], lb[i])) return false;
+        if (!EqualsImpl<kStrict>(la[i], lb[i])) return false;
       }
       return true;
     }
-    case Value::Kind::kMap:
-      return MapEquals(a.map(), b.map());
+    case Value::Kind::kMap: {
+      if (!kStrict) return MapEquals(a.map(), b.map());
+      const Map& ma = a.map();
+      const Map& mb = b.map();
+      if (ma.size() != mb.size()) return false;
+      for (size_t i = 0; i < ma.size(); ++i) {
+        const MapEntry& ea = ma.entries()[i];
+        const MapEntry& eb = mb.entries()[i];
+        if (!internal::SameString(ea.key, eb.key) ||
+            !EqualsImpl<kStrict>(ea.value, eb.value)) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
   return false;
+}
+
+}  // namespace
+
+bool Equals(const Value& a, const Value& b) { return EqualsImpl<false>(a, b); }
+
+bool Identical(const Value& a, const Value& b) {
+  return EqualsImpl<true>(a, b);
 }
 
 namespace {

@@ -137,8 +137,10 @@ class Value {
   // without looking inside).
   friend bool SameNode(const Value& a, const Value& b) {
     if (a.v_.index() != b.v_.index()) return false;
-    if (a.IsList()) return std::get<kListIndex>(a.v_) == std::get<kListIndex>(b.v_);
-    if (a.IsMap()) return std::get<kMapIndex>(a.v_) == std::get<kMapIndex>(b.v_);
+    if (a.IsList())
+      return std::get<kListIndex>(a.v_) == std::get<kListIndex>(b.v_);
+    if (a.IsMap())
+      return std::get<kMapIndex>(a.v_) == std::get<kMapIndex>(b.v_);
     return false;
   }
 
@@ -155,8 +157,8 @@ class Value {
     return *p;
   }
 
-  std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<List>,
-               std::shared_ptr<Map>>
+  std::variant<std::monostate, bool, int64_t, double, std::string,
+               std::shared_ptr<List>, std::shared_ptr<Map>>
       v_;
 };
 
@@ -168,6 +170,11 @@ struct MapEntry {
 // Deep equality with SMD's rules: ints and floats equal when numerically
 // equal, map key order ignored, null distinct from absent and from empty.
 bool Equals(const Value& a, const Value& b);
+// Equality to the letter: kinds (an int is not a float), floats by value
+// and sign (NaN is NaN, -0 is not 0), list items and map entries in order.
+// Identical values are interchangeable in a result, where Equals-equal ones
+// are not (the result would not hold what was written).
+bool Identical(const Value& a, const Value& b);
 inline bool operator==(const Value& a, const Value& b) { return Equals(a, b); }
 inline bool operator!=(const Value& a, const Value& b) { return !Equals(a, b); }
 

@@ -1,10 +1,12 @@
 #include "typed/value.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
+#include "typed/emit.h"
 
 namespace smdx {
 namespace {
@@ -15,6 +17,31 @@ TEST(ValueTest, IntsAndFloatsAreEqualWhenNumericallyEqual) {
   EXPECT_TRUE(Equals(Value(int64_t{1}), Value(1.0)));
   EXPECT_FALSE(Equals(Value(int64_t{1}), Value(1.5)));
   EXPECT_FALSE(Equals(Value(int64_t{1}), Value("1")));
+}
+
+TEST(IdenticalTest, IsEqualityToTheLetter) {
+  const double nan = std::nan("");
+  struct Case {
+    Value a, b;
+    bool equals, identical;
+  } cases[] = {
+      {Value(int64_t{1}), Value(1.0), true, false},
+      {Value(0.0), Value(-0.0), true, false},
+      {Value(nan), Value(nan), false, true},
+      {Value(2.5), Value(2.5), true, true},
+      {Value("abcdefghijklmnopq"), Value("abcdefghijklmnopq"), true, true},
+      {Value("abcdefghijklmnopq"), Value("abcdefghijklmnopr"), false, false},
+      {Yaml("{a: 1, b: 2}"), Yaml("{b: 2, a: 1}"), true, false},
+      {Yaml("{a: [1, {b: x}]}"), Yaml("{a: [1, {b: x}]}"), true, true},
+      {Yaml("[1, 2]"), Yaml("[2, 1]"), false, false},
+      {Yaml("{a: null}"), Yaml("{a: null}"), true, true},
+      {Yaml("{a: null}"), Yaml("{}"), false, false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Equals(c.a, c.b), c.equals) << ToJson(c.a) << " " << ToJson(c.b);
+    EXPECT_EQ(Identical(c.a, c.b), c.identical)
+        << ToJson(c.a) << " " << ToJson(c.b);
+  }
 }
 
 TEST(ValueTest, NullAbsentAndEmptyAreDistinct) {
