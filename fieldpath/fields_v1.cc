@@ -267,48 +267,90 @@ Value ContentsToValue(const Set& set, bool include_self) {
   return Value(std::move(out));
 }
 
-// Reads one node's object. Returns whether the node is a member ("." present
-// or no children at all).
-absl::Status ReadNode(const Value& v, std::string* where, Set* children,
-                      bool* is_member) {
-  if (!v.IsMap()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "fieldsV1", *where, ": expected an object, got ", KindName(v.kind())));
-  }
-  bool any_child = false;
-  *is_member = false;
-  for (const MapEntry& e : v.map()) {
-    if (e.key == ".") {
-      if (!e.value.IsMap() || !e.value.map().empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("fieldsV1", *where, ": \".\" must map to {}"));
+// Reads the encoding from a value (a managedFields entry's fieldsV1 as an
+// object holds it) straight into a Set.
+class FieldsV1ValueReader {
+ public:
+  // Reads one node's object into `children`; `*member` says whether the
+  // node itself is a member ("." present, or no children at all).
+  absl::Status Node(const Value& v, int depth, Set* children, bool* member) {
+    if (!v.IsMap()) {
+      return Error(
+          absl::StrCat("expected an object, got ", KindName(v.kind())));
+    }
+    if (depth > static_cast<int>(kMaxParseDepth))
+      return Error("nested too deeply");
+    const Map& m = v.map();
+    *member = m.empty();
+    // A map says up front how many entries it has and which of them are
+    // leaves ({}), so the node is sized once and filled in place.
+    size_t members = 0, nested = 0;
+    for (const MapEntry& e : m) {
+      if (!e.value.IsMap() || e.key == ".") continue;
+      const Map& sub = e.value.map();
+      if (sub.empty() || sub.Find(".") != nullptr) ++members;
+      if (!sub.empty()) ++nested;
+    }
+    children->Reserve(members, nested);
+    for (const MapEntry& e : m) {
+      if (e.key == ".") {
+        if (!e.value.IsMap() || !e.value.map().empty())
+          return Error("\".\" must map to {}");
+        *member = true;
+        continue;
       }
-      *is_member = true;
-      continue;
+      PathElement pe;
+      if (e.key.size() >= 2 && e.key[0] == 'f' && e.key[1] == ':') {
+        pe = PathElement::FieldFrom(absl::string_view(e.key).substr(2));
+      } else {
+        absl::StatusOr<PathElement> other = ParsePathElement(e.key);
+        if (!other.ok()) {
+          return Error(absl::StrCat("bad key \"", e.key,
+                                    "\": ", other.status().message()));
+        }
+        pe = *std::move(other);
+      }
+      if (e.value.IsMap() && e.value.map().empty()) {
+        children->AppendMemberUnsorted(std::move(pe));  // a leaf
+        continue;
+      }
+      keys_.push_back(&e.key);
+      Set grandchildren;
+      bool child_member = false;
+      if (absl::Status st =
+              Node(e.value, depth + 1, &grandchildren, &child_member);
+          !st.ok()) {
+        return st;
+      }
+      keys_.pop_back();
+      const bool below =
+          !grandchildren.members().empty() || !grandchildren.children().empty();
+      if (child_member) {
+        if (below) {
+          children->AppendMemberUnsorted(pe);
+        } else {
+          children->AppendMemberUnsorted(std::move(pe));
+        }
+      }
+      if (below)
+        children->AppendChildUnsorted(std::move(pe), std::move(grandchildren));
     }
-    absl::StatusOr<PathElement> pe = ParsePathElement(e.key);
-    if (!pe.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("fieldsV1", *where, ": bad key \"", e.key,
-                       "\": ", pe.status().message()));
-    }
-    size_t mark = where->size();
-    absl::StrAppend(where, "[", ToJson(Value(e.key)), "]");
-    Set grandchildren;
-    bool child_member = false;
-    absl::Status st = ReadNode(e.value, where, &grandchildren, &child_member);
-    where->resize(mark);
-    if (!st.ok()) return st;
-    any_child = true;
-    if (child_member) children->AppendMemberUnsorted(*pe);
-    if (!grandchildren.members().empty() || !grandchildren.children().empty()) {
-      children->AppendChildUnsorted(std::move(*pe), std::move(grandchildren));
-    }
+    children->Normalize();
+    return absl::OkStatus();
   }
-  if (!any_child) *is_member = true;
-  children->Normalize();
-  return absl::OkStatus();
-}
+
+ private:
+  // The error names the keys that lead to the problem, built only now.
+  absl::Status Error(absl::string_view what) const {
+    std::string where;
+    for (const std::string* k : keys_)
+      absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
+    return absl::InvalidArgumentError(
+        absl::StrCat("fieldsV1", where, ": ", what));
+  }
+
+  std::vector<const std::string*> keys_;  // above the current node
+};
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -494,9 +536,10 @@ Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
 absl::StatusOr<Set> FieldsV1FromValue(const Value& v) {
   Set out;
   bool is_member = false;
-  std::string where;
-  absl::Status st = ReadNode(v, &where, &out, &is_member);
-  if (!st.ok()) return st;
+  if (absl::Status st = FieldsV1ValueReader().Node(v, 0, &out, &is_member);
+      !st.ok()) {
+    return st;
+  }
   return out;
 }
 

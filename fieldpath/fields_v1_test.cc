@@ -79,5 +79,49 @@ TEST(FieldsV1Test, RealFieldSetsRoundTrip) {
   }
 }
 
+TEST(FieldsV1Test, ValuesDecodeAsTheirText) {
+  // managedFields entries hold fieldsV1 as an object: decoded from the
+  // value, it is the set the text decodes to.
+  for (const char* f : {"podset.json", "nodeset.json", "endpointsset.json",
+                        "prometheus-crdset.json"}) {
+    std::string text = testing::ReadTestFile(
+        testing::SharedPath(std::string("testdata/smd/") + f));
+    absl::StatusOr<Set> from_text = ParseFieldsV1(text);
+    absl::StatusOr<Set> from_value = FieldsV1FromValue(testing::Yaml(text));
+    ASSERT_TRUE(from_text.ok() && from_value.ok()) << f;
+    EXPECT_EQ(*from_value, *from_text) << f;
+  }
+  absl::StatusOr<Set> s = FieldsV1FromValue(testing::Yaml(
+      R"({"f:b":{},"f:a":{"f:y":{},".":{},"f:x":{}},"f:c":{".":{}}})"));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s),
+            R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{},"f:c":{}})");
+}
+
+TEST(FieldsV1Test, BadValuesNameTheirPath) {
+  for (const char* bad :
+       {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})",
+        R"({"f:a":{".":1}})", R"([])", R"({"f:s":{"i:z":{}}})"}) {
+    EXPECT_FALSE(FieldsV1FromValue(testing::Yaml(bad)).ok()) << bad;
+  }
+  absl::StatusOr<Set> s =
+      FieldsV1FromValue(testing::Yaml(R"({"f:spec":{"f:a":{"f:b":[]}}})"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(
+      s.status().message(),
+      "fieldsV1[\"f:spec\"][\"f:a\"][\"f:b\"]: expected an object, got list");
+  // Nesting deeper than any parser lets through is an error, not a crash.
+  Value deep = Value::MakeMap();
+  for (int i = 0; i < 5000; ++i) {
+    Map m;
+    m.Append("f:a", std::move(deep));
+    deep = Value(std::move(m));
+  }
+  s = FieldsV1FromValue(deep);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.status().message()).find("nested too deeply"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace smdx
