@@ -238,13 +238,21 @@ void WriteContents(Out* out, const Set& set, bool include_self,
   }
 }
 
+// The `{}` of every leaf: one node, shared (values are copy-on-write, so a
+// writer unshares it), instead of an allocation per leaf.
+const Value& EmptyObject() {
+  static const Value* const kEmpty = new Value(Value::MakeMap());
+  return *kEmpty;
+}
+
 Value ContentsToValue(const Set& set, bool include_self) {
   Map out;
-  if (include_self && !(set.members().empty() && set.children().empty())) {
-    out.Append(".", Value::MakeMap());
-  }
   const auto& members = set.members();
   const auto& children = set.children();
+  out.Reserve(1 + members.size() + children.size());
+  if (include_self && !(members.empty() && children.empty())) {
+    out.Append(".", EmptyObject());
+  }
   size_t mi = 0, ci = 0;
   while (mi < members.size() || ci < children.size()) {
     int c;
@@ -256,7 +264,7 @@ Value ContentsToValue(const Set& set, bool include_self) {
       c = CompareForOrder(members[mi], children[ci].pe);
     }
     if (c < 0) {
-      out.Append(SerializePathElement(members[mi++]), Value::MakeMap());
+      out.Append(SerializePathElement(members[mi++]), EmptyObject());
     } else {
       out.Append(SerializePathElement(children[ci].pe),
                  ContentsToValue(children[ci].set, c == 0));
