@@ -272,17 +272,20 @@ class Walker {
         const StructField* f = mt.FindFieldFrom(e.key, &hint);
         const Atom* child_atom = EntryAtom(mt, f);
         // Scalars on both sides (most entries) are leaves whatever their
-        // type: an unchanged one is settled here, without its path.
+        // type: a merge settles them here, and a compare an unchanged one,
+        // without building their paths.
         bool settled = false;
         if (child_atom != nullptr && r != nullptr && e.value.IsScalar() &&
             r->IsScalar()) {
           if (mode_ == Mode::kCompare) {
             if (Equals(e.value, *r)) continue;
-          } else if (Identical(e.value, *r)) {
-            child_out = e.value;
+          } else {
+            // What Leaf would give, without comparing the two again there.
+            const bool same = Identical(e.value, *r);
+            child_out = same ? e.value : *r;
             child_has = true;
-            out_is_lhs_ = true;
-            out_is_rhs_ = false;
+            out_is_lhs_ = same;
+            out_is_rhs_ = !same;
             settled = true;
           }
         }
