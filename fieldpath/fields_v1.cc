@@ -45,25 +45,14 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
-// Bytes that make a field name need more than quotes to be a JSON string as
-// Go writes it: quotes, backslashes, control characters, HTML characters
-// (<, >, &) and anything beyond ASCII take the general path.
-struct EscapeTable {
-  bool needs[256] = {};
-  constexpr EscapeTable() {
-    for (int c = 0; c < 256; ++c) {
-      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
-                 c == '>' || c == '&';
-    }
-  }
-};
-constexpr EscapeTable kEscape;
+// Whether `s` needs more than quotes to be a JSON string as Go writes it.
+inline bool NeedsEscape(const std::string& s) { return !JsonStringIsPlain(s); }
 
-bool NeedsEscape(const std::string& s) {
-  for (unsigned char c : s) {
-    if (kEscape.needs[c]) return true;
-  }
-  return false;
+// Whether a field's name is written as it is (an interned name knows).
+inline bool IsPlainField(const PathElement& pe) {
+  const std::string* interned = pe.interned_name();
+  return interned != nullptr ? InternedNameIsPlain(interned)
+                             : JsonStringIsPlain(pe.field_name());
 }
 
 // An output buffer written through a raw cursor: the encoding is thousands
@@ -193,7 +182,7 @@ void WriteContents(Out* out, const Set& set, bool include_self,
   auto write_key = [&](const PathElement& pe, absl::string_view tail) {
     const bool comma = !first;
     first = false;
-    if (pe.IsField() && !NeedsEscape(pe.field_name())) {
+    if (pe.IsField() && IsPlainField(pe)) {
       // The common case: a plain field name goes straight to the output.
       const std::string& name = pe.field_name();
       char* p = out->Room(name.size() + 8);
@@ -309,7 +298,8 @@ class FieldsV1ValueReader {
       }
       PathElement pe;
       if (e.key.size() >= 2 && e.key[0] == 'f' && e.key[1] == ':') {
-        pe = PathElement::FieldFrom(absl::string_view(e.key).substr(2));
+        pe = PathElement::FieldInternedIfKnown(
+            absl::string_view(e.key).substr(2));
       } else {
         absl::StatusOr<PathElement> other = ParsePathElement(e.key);
         if (!other.ok()) {
@@ -488,7 +478,7 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
   absl::string_view rest = s.substr(2);
   switch (s[0]) {
     case 'f':
-      return PathElement::FieldFrom(rest);
+      return PathElement::FieldInternedIfKnown(rest);
     case 'v': {
       size_t pos = 0;
       if (Value v; ParsePlainScalar(rest, &pos, &v) && pos == rest.size())
@@ -633,9 +623,10 @@ class FieldsV1Reader {
           *member = true;
         } else {
           bool ok = true;
-          PathElement pe = key.size() >= 2 && key[0] == 'f' && key[1] == ':'
-                               ? PathElement::FieldFrom(key.substr(2))
-                               : OtherElement(key, &ok);
+          PathElement pe =
+              key.size() >= 2 && key[0] == 'f' && key[1] == ':'
+                  ? PathElement::FieldInternedIfKnown(key.substr(2))
+                  : OtherElement(key, &ok);
           if (!ok) {
             return Error(
                 absl::StrCat("bad key \"", key,

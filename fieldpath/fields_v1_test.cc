@@ -37,6 +37,25 @@ TEST(FieldsV1Test, KeyFieldsAreSortedAndEscapedAsKubernetesWritesThem) {
       R"({"f:a\u003cb\u003e\u0026":{},"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{}}})");
 }
 
+TEST(FieldsV1Test, NamesASchemaInternedAreReadInterned) {
+  const std::string* known = InternName("fields-v1-test-known");
+  // A name that needs escapes, interned: written escaped all the same.
+  const std::string* odd = InternName("fields-v1-test-<odd>");
+  absl::StatusOr<Set> s = ParseFieldsV1(
+      R"({"f:fields-v1-test-known":{},"f:fields-v1-test-unknown":{},)"
+      R"("f:fields-v1-test-\u003codd\u003e":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->members().size(), 3u);
+  EXPECT_EQ(s->members()[0].interned_name(), odd);
+  EXPECT_EQ(s->members()[1].interned_name(), known);
+  EXPECT_EQ(s->members()[2].interned_name(), nullptr);
+  EXPECT_EQ(s->members()[2].field_name(), "fields-v1-test-unknown");
+  EXPECT_EQ(
+      SerializeFieldsV1(*s),
+      R"({"f:fields-v1-test-\u003codd\u003e":{},"f:fields-v1-test-known":{},)"
+      R"("f:fields-v1-test-unknown":{}})");
+}
+
 TEST(FieldsV1Test, RejectsMalformedInput) {
   for (const char* bad :
        {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})", R"({"i:z":{}})",

@@ -83,6 +83,12 @@ PathElement PathElement::InternedField(const std::string* name) {
   return PathElement(Rep(name));
 }
 
+PathElement PathElement::FieldInternedIfKnown(absl::string_view name) {
+  if (const std::string* interned = FindInternedName(name))
+    return PathElement(Rep(interned));
+  return FieldFrom(name);
+}
+
 std::string ValueString(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kString: {

@@ -9,7 +9,7 @@
 // their members in that order, which is also the order of the `fieldsV1`
 // encoding.
 //
-// This layer depends only on typed/value.h.
+// This layer depends only on typed/value.h and typed/intern.h.
 #ifndef SMDX_FIELDPATH_PATH_H_
 #define SMDX_FIELDPATH_PATH_H_
 
@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "typed/intern.h"
 #include "typed/value.h"
 
 namespace smdx {
@@ -80,6 +81,11 @@ class PathElement {
   // it costs no string copy, and two interned names compare by address.
   // REQUIRES: `*name` is never destroyed or changed.
   static PathElement InternedField(const std::string* name);
+  // A field named by text read from outside (a fieldsV1 key): interned when
+  // a schema interned that name (FindInternedName), else owning a copy.
+  // Readers use it so that sets read back compare and encode as fast as
+  // sets built against a schema.
+  static PathElement FieldInternedIfKnown(absl::string_view name);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
   // The same, moving the fields out of `fields` (which may live anywhere,

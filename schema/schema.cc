@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <mutex>
-#include <unordered_set>
 
 #include "absl/strings/str_cat.h"
 #include "typed/same_bytes.h"
@@ -69,15 +67,6 @@ uint32_t NameTag(absl::string_view name) {
 }
 
 }  // namespace
-
-const std::string* InternName(absl::string_view name) {
-  // Node-based: the strings never move. Called when schemas are linked,
-  // not on the paths that read values.
-  static std::mutex* mu = new std::mutex();
-  static auto* names = new std::unordered_set<std::string>();
-  std::lock_guard<std::mutex> lock(*mu);
-  return &*names->emplace(name).first;
-}
 
 const StructField* MapType::FindField(absl::string_view name) const {
   if (!index.empty()) {

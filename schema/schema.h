@@ -26,6 +26,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "typed/intern.h"
 #include "typed/value.h"
 
 namespace smdx {
@@ -58,11 +59,6 @@ struct Immutability {
     return immutable || immutable_keys || addition_only || deletion_only;
   }
 };
-
-// The one copy of `name` kept for the life of the process. Schemas intern
-// their field names (a set bounded by the schemas loaded, not by the data);
-// equal names get the same pointer. Thread-safe.
-const std::string* InternName(absl::string_view name);
 
 // A reference to a type: by name, or inline. Exactly one of the two is set.
 // The reference is the schema node of one place in an object (a field, the

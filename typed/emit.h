@@ -46,6 +46,10 @@ std::string ToJsonSorted(const Value& v);
 void AppendJson(std::string* out, const Value& v);
 // Appends `s` as a quoted JSON string with Go's escaping.
 void AppendJsonString(std::string* out, absl::string_view s);
+// Whether AppendJsonString writes `s` as it is between the quotes: it holds
+// no quote, backslash, control character, HTML character (<, >, &) or byte
+// beyond ASCII (which the general path checks as UTF-8).
+bool JsonStringIsPlain(absl::string_view s);
 
 // Block-style YAML ending in a newline:
 //

@@ -1,0 +1,50 @@
+// Interned field names: one copy of each name, kept for the life of the
+// process, so that path elements can hold a pointer instead of a string and
+// two interned names compare by address.
+//
+// Schemas intern the names of their fields when they are linked (a set
+// bounded by the schemas loaded, not by the data). Readers of field sets
+// only look names up: a name no schema declared (a label key, say) is
+// never added, so untrusted input cannot grow the table.
+//
+// Example:
+//   const std::string* a = InternName("spec");
+//   assert(FindInternedName("spec") == a);
+//   assert(FindInternedName("no-schema-has-this") == nullptr);
+#ifndef SMDX_TYPED_INTERN_H_
+#define SMDX_TYPED_INTERN_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace smdx {
+
+// The one copy of `name`; equal names get the same pointer. Thread-safe.
+const std::string* InternName(absl::string_view name);
+
+// The interned copy of `name`, or null when `name` was never interned.
+// Thread-safe and lock-free: readers call it for every field name they read.
+const std::string* FindInternedName(absl::string_view name);
+
+namespace internal {
+
+// How an interned name is stored: the string first, so that a pointer to it
+// is a pointer to the whole, then what writers want to know about it.
+struct InternedName {
+  std::string name;
+  bool plain;  // JsonStringIsPlain(name)
+};
+
+}  // namespace internal
+
+// Whether JSON writes the interned `name` as it is, between quotes (no
+// byte needs escaping as Go's encoder escapes it).
+// REQUIRES: `name` was returned by InternName or FindInternedName.
+inline bool InternedNameIsPlain(const std::string* name) {
+  return reinterpret_cast<const internal::InternedName*>(name)->plain;
+}
+
+}  // namespace smdx
+
+#endif  // SMDX_TYPED_INTERN_H_
