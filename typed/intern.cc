@@ -2,14 +2,15 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <type_traits>
 #include <vector>
 
-#include "absl/hash/hash.h"
 #include "typed/emit.h"
+#include "typed/same_bytes.h"
 
 namespace smdx {
 
@@ -46,12 +47,46 @@ Interner& GetInterner() {
   return *interner;
 }
 
-size_t HashName(absl::string_view name) { return absl::HashOf(name); }
+// A hash for short names, cheaper than a general one: each word of the
+// name, the last overlapping the one before, multiplied in. Inputs are field
+// names (a lookup per name read), nearly all under 24 bytes.
+size_t HashName(absl::string_view name) {
+  auto word = [](const char* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  };
+  auto half = [](const char* p) {
+    uint32_t x;
+    std::memcpy(&x, p, 4);
+    return uint64_t{x};
+  };
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  const char* p = name.data();
+  size_t n = name.size();
+  uint64_t h = n * kMul;
+  if (n >= 8) {
+    for (; n > 8; p += 8, n -= 8) h = (h ^ word(p)) * kMul;
+    h = (h ^ word(p + n - 8)) * kMul;
+  } else if (n >= 4) {
+    h = (h ^ (half(p) << 32 | half(p + n - 4))) * kMul;
+  } else if (n > 0) {
+    const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
+                           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+                           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+    h = (h ^ bytes) * kMul;
+  }
+  return static_cast<size_t>(h ^ (h >> 31));
+}
 
 const Interned* Probe(const Table& t, absl::string_view name, size_t hash) {
   for (size_t i = hash & t.mask;; i = (i + 1) & t.mask) {
     const Interned* n = t.slots[i].load(std::memory_order_acquire);
-    if (n == nullptr || n->name == name) return n;
+    if (n == nullptr ||
+        (n->name.size() == name.size() &&
+         internal::SameBytes(n->name.data(), name.data(), name.size()))) {
+      return n;
+    }
   }
 }
 
