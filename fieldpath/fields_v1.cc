@@ -159,25 +159,15 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
   return true;
 }
 
-// The order of Compare (only its sign), with field names, nearly all
-// elements, compared inline.
-inline int CompareForOrder(const PathElement& a, const PathElement& b) {
-  if (a.IsField() && b.IsField()) return a.field_name().compare(b.field_name());
-  return Compare(a, b);
-}
-
 // Writes the contents of `set` (without braces). `include_self` adds the "."
 // marker, used when the node is itself a member.
 void WriteContents(Out* out, const Set& set, bool include_self,
                    std::string* scratch, std::string* quoted) {
   bool first = true;
-  if (include_self && !(set.members().empty() && set.children().empty())) {
+  if (include_self && !set.entries().empty()) {
     out->Put("\".\":{}");
     first = false;
   }
-  const auto& members = set.members();
-  const auto& children = set.children();
-  size_t mi = 0, ci = 0;
   // Writes a comma unless first, `"<key>":` and then `tail`.
   auto write_key = [&](const PathElement& pe, absl::string_view tail) {
     const bool comma = !first;
@@ -206,24 +196,16 @@ void WriteContents(Out* out, const Set& set, bool include_self,
     quoted->append(tail.data(), tail.size());
     out->Put(*quoted);
   };
-  while (mi < members.size() || ci < children.size()) {
-    int c;
-    if (mi == members.size()) {
-      c = 1;
-    } else if (ci == children.size()) {
-      c = -1;
-    } else {
-      c = CompareForOrder(members[mi], children[ci].pe);
+  for (const SetEntry& e : set.entries()) {
+    if (e.children.entries().empty()) {
+      // A member with nothing below (a normalized set has no entry that
+      // holds nothing).
+      if (e.member) write_key(e.pe, "{}");
+      continue;
     }
-    if (c < 0) {
-      write_key(members[mi++], "{}");
-    } else {
-      write_key(children[ci].pe, "{");
-      WriteContents(out, children[ci].set, c == 0, scratch, quoted);
-      out->Put('}');
-      if (c == 0) ++mi;
-      ++ci;
-    }
+    write_key(e.pe, "{");
+    WriteContents(out, e.children, e.member, scratch, quoted);
+    out->Put('}');
   }
 }
 
@@ -236,30 +218,16 @@ const Value& EmptyObject() {
 
 Value ContentsToValue(const Set& set, bool include_self) {
   Map out;
-  const auto& members = set.members();
-  const auto& children = set.children();
-  out.Reserve(1 + members.size() + children.size());
-  if (include_self && !(members.empty() && children.empty())) {
-    out.Append(".", EmptyObject());
-  }
-  size_t mi = 0, ci = 0;
-  while (mi < members.size() || ci < children.size()) {
-    int c;
-    if (mi == members.size()) {
-      c = 1;
-    } else if (ci == children.size()) {
-      c = -1;
-    } else {
-      c = CompareForOrder(members[mi], children[ci].pe);
+  absl::Span<const SetEntry> entries = set.entries();
+  out.Reserve(1 + entries.size());
+  if (include_self && !entries.empty()) out.Append(".", EmptyObject());
+  for (const SetEntry& e : entries) {
+    if (e.children.entries().empty()) {
+      if (e.member) out.Append(SerializePathElement(e.pe), EmptyObject());
+      continue;
     }
-    if (c < 0) {
-      out.Append(SerializePathElement(members[mi++]), EmptyObject());
-    } else {
-      out.Append(SerializePathElement(children[ci].pe),
-                 ContentsToValue(children[ci].set, c == 0));
-      if (c == 0) ++mi;
-      ++ci;
-    }
+    out.Append(SerializePathElement(e.pe),
+               ContentsToValue(e.children, e.member));
   }
   return Value(std::move(out));
 }
@@ -279,16 +247,9 @@ class FieldsV1ValueReader {
       return Error("nested too deeply");
     const Map& m = v.map();
     *member = m.empty();
-    // A map says up front how many entries it has and which of them are
-    // leaves ({}), so the node is sized once and filled in place.
-    size_t members = 0, nested = 0;
-    for (const MapEntry& e : m) {
-      if (!e.value.IsMap() || e.key == ".") continue;
-      const Map& sub = e.value.map();
-      if (sub.empty() || sub.Find(".") != nullptr) ++members;
-      if (!sub.empty()) ++nested;
-    }
-    children->Reserve(members, nested);
+    // A map says up front how many entries it has: the node is sized once
+    // and filled in place.
+    children->Reserve(m.size());
     for (const MapEntry& e : m) {
       if (e.key == ".") {
         if (!e.value.IsMap() || !e.value.map().empty())
@@ -312,26 +273,16 @@ class FieldsV1ValueReader {
         children->AppendMemberUnsorted(std::move(pe));  // a leaf
         continue;
       }
+      // Built in place: the node has room for all its entries, so the
+      // entry stays where it is while its children are read.
       keys_.push_back(&e.key);
-      Set grandchildren;
-      bool child_member = false;
+      SetEntry& entry = children->AppendEntry(std::move(pe));
       if (absl::Status st =
-              Node(e.value, depth + 1, &grandchildren, &child_member);
+              Node(e.value, depth + 1, &entry.children, &entry.member);
           !st.ok()) {
         return st;
       }
       keys_.pop_back();
-      const bool below =
-          !grandchildren.members().empty() || !grandchildren.children().empty();
-      if (child_member) {
-        if (below) {
-          children->AppendMemberUnsorted(pe);
-        } else {
-          children->AppendMemberUnsorted(std::move(pe));
-        }
-      }
-      if (below)
-        children->AppendChildUnsorted(std::move(pe), std::move(grandchildren));
     }
     children->Normalize();
     return absl::OkStatus();
@@ -653,43 +604,28 @@ class FieldsV1Reader {
           const size_t before = pos_;
           if (depth + 1 <= static_cast<int>(kMaxParseDepth) && Eat('{') &&
               Eat('}')) {
-            scratch_[static_cast<size_t>(depth)].members.push_back(
-                std::move(pe));
+            scratch_[static_cast<size_t>(depth)].emplace_back(std::move(pe),
+                                                              true, Set());
             if (Eat(',')) continue;
             if (Eat('}')) break;
             return Error("expected ',' or '}'");
           }
           pos_ = before;
           keys_.push_back(at);
-          Set grandchildren;
-          bool child_member = false;
-          absl::Status st = Node(&grandchildren, &child_member, depth + 1);
+          SetEntry entry{std::move(pe), false, Set()};
+          absl::Status st = Node(&entry.children, &entry.member, depth + 1);
           if (!st.ok()) return st;
           keys_.pop_back();
-          Scratch& sc = scratch_[static_cast<size_t>(depth)];
-          bool has_grandchildren = !grandchildren.members().empty() ||
-                                   !grandchildren.children().empty();
-          if (child_member) {
-            if (has_grandchildren) {
-              sc.members.push_back(pe);
-            } else {
-              sc.members.push_back(std::move(pe));
-            }
-          }
-          if (has_grandchildren) {
-            sc.children.push_back(
-                SetNode{std::move(pe), std::move(grandchildren)});
-          }
+          // Deeper nodes may have grown scratch_: looked up again.
+          scratch_[static_cast<size_t>(depth)].push_back(std::move(entry));
         }
         if (Eat(',')) continue;
         if (Eat('}')) break;
         return Error("expected ',' or '}'");
       }
       Scratch& sc = scratch_[static_cast<size_t>(depth)];
-      children->AppendMoved(absl::MakeSpan(sc.members),
-                            absl::MakeSpan(sc.children));
-      sc.members.clear();
-      sc.children.clear();
+      children->AppendMoved(absl::MakeSpan(sc));
+      sc.clear();
     }
     children->Normalize();
     return absl::OkStatus();
@@ -707,12 +643,9 @@ class FieldsV1Reader {
     return *std::move(pe);
   }
 
-  // Inline room for the members and children of a typical node, so that
-  // most nodes collect without allocating.
-  struct Scratch {
-    absl::InlinedVector<PathElement, 8> members;
-    absl::InlinedVector<SetNode, 4> children;
-  };
+  // Inline room for the entries of a typical node, so that most nodes
+  // collect without allocating.
+  using Scratch = absl::InlinedVector<SetEntry, 8>;
 
   absl::string_view t_;
   size_t pos_ = 0;

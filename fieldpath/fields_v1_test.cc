@@ -45,11 +45,11 @@ TEST(FieldsV1Test, NamesASchemaInternedAreReadInterned) {
       R"({"f:fields-v1-test-known":{},"f:fields-v1-test-unknown":{},)"
       R"("f:fields-v1-test-\u003codd\u003e":{}})");
   ASSERT_TRUE(s.ok()) << s.status();
-  ASSERT_EQ(s->members().size(), 3u);
-  EXPECT_EQ(s->members()[0].interned_name(), odd);
-  EXPECT_EQ(s->members()[1].interned_name(), known);
-  EXPECT_EQ(s->members()[2].interned_name(), nullptr);
-  EXPECT_EQ(s->members()[2].field_name(), "fields-v1-test-unknown");
+  ASSERT_EQ(s->entries().size(), 3u);
+  EXPECT_EQ(s->entries()[0].pe.interned_name(), odd);
+  EXPECT_EQ(s->entries()[1].pe.interned_name(), known);
+  EXPECT_EQ(s->entries()[2].pe.interned_name(), nullptr);
+  EXPECT_EQ(s->entries()[2].pe.field_name(), "fields-v1-test-unknown");
   EXPECT_EQ(
       SerializeFieldsV1(*s),
       R"({"f:fields-v1-test-\u003codd\u003e":{},"f:fields-v1-test-known":{},)"

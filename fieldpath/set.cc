@@ -11,55 +11,56 @@ const Set& EmptySet() {
   return *kEmpty;
 }
 
-std::vector<PathElement>::const_iterator FindMember(
-    const std::vector<PathElement>& v, const PathElement& pe) {
-  auto it = std::lower_bound(
-      v.begin(), v.end(), pe,
-      [](const PathElement& a, const PathElement& b) { return a < b; });
-  if (it != v.end() && *it == pe) return it;
-  return v.end();
-}
+using Entries = absl::Span<const SetEntry>;
 
-std::vector<SetNode>::const_iterator LowerChild(const std::vector<SetNode>& v,
-                                                const PathElement& pe) {
+// The first entry of `v` not ordered before `pe`.
+const SetEntry* LowerEntry(Entries v, const PathElement& pe) {
   return std::lower_bound(
       v.begin(), v.end(), pe,
-      [](const SetNode& n, const PathElement& p) { return n.pe < p; });
+      [](const SetEntry& e, const PathElement& p) { return e.pe < p; });
+}
+
+// The entry for `pe`, or null.
+const SetEntry* FindEntry(Entries v, const PathElement& pe) {
+  const SetEntry* it = LowerEntry(v, pe);
+  if (it != v.end() && it->pe == pe) return it;
+  return nullptr;
+}
+
+// Whether an entry holds anything: a member, or a member below it.
+bool Holds(bool member, const Set& children) {
+  return member || !children.Empty();
 }
 
 // Sizes `v` for up to `n` results when that is many: growing a big node one
 // push at a time moves it log n times, while reserving for small ones would
 // allocate even when the result is empty (the common case of a difference).
-template <typename T>
-void ReserveForLargeOutput(std::vector<T>* v, size_t n) {
+void ReserveForLargeOutput(std::vector<SetEntry>* v, size_t n) {
   constexpr size_t kLarge = 64;
   if (n >= kLarge) v->reserve(n);
 }
 
 }  // namespace
 
-// Members plus children of the top node: the width a linear merge walks.
-size_t Set::Width(const Set& s) {
-  return s.members_.size() + s.children_.size();
-}
-
 bool Set::HasMember(const PathElement& pe) const {
-  return FindMember(members_, pe) != members_.end();
+  const SetEntry* e = FindEntry(entries_, pe);
+  return e != nullptr && e->member;
 }
 
 const Set* Set::Child(const PathElement& pe) const {
-  auto it = LowerChild(children_, pe);
-  if (it != children_.end() && it->pe == pe) return &it->set;
-  return nullptr;
+  const SetEntry* e = FindEntry(entries_, pe);
+  if (e == nullptr || e->children.entries_.empty()) return nullptr;
+  return &e->children;
 }
 
 Set& Set::Descend(const PathElement& pe) {
   auto it = std::lower_bound(
-      children_.begin(), children_.end(), pe,
-      [](const SetNode& n, const PathElement& p) { return n.pe < p; });
-  if (it != children_.end() && it->pe == pe) return it->set;
-  it = children_.insert(it, SetNode{pe, Set()});
-  return it->set;
+      entries_.begin(), entries_.end(), pe,
+      [](const SetEntry& e, const PathElement& p) { return e.pe < p; });
+  if (it == entries_.end() || it->pe != pe) {
+    it = entries_.emplace(it, pe, false, Set());
+  }
+  return it->children;
 }
 
 void Set::Insert(absl::Span<const PathElement> path) {
@@ -67,16 +68,19 @@ void Set::Insert(absl::Span<const PathElement> path) {
   Set* s = this;
   for (size_t i = 0; i + 1 < path.size(); ++i) s = &s->Descend(path[i]);
   const PathElement& last = path.back();
-  auto& m = s->members_;
-  if (m.empty() || m.back() < last) {
-    m.push_back(last);
+  std::vector<SetEntry>& v = s->entries_;
+  if (v.empty() || v.back().pe < last) {
+    v.emplace_back(last, true, Set());
     return;
   }
   auto it = std::lower_bound(
-      m.begin(), m.end(), last,
-      [](const PathElement& a, const PathElement& b) { return a < b; });
-  if (it != m.end() && *it == last) return;
-  m.insert(it, last);
+      v.begin(), v.end(), last,
+      [](const SetEntry& e, const PathElement& p) { return e.pe < p; });
+  if (it != v.end() && it->pe == last) {
+    it->member = true;
+    return;
+  }
+  v.emplace(it, last, true, Set());
 }
 
 bool Set::Has(absl::Span<const PathElement> path) const {
@@ -89,27 +93,28 @@ bool Set::Has(absl::Span<const PathElement> path) const {
   return s->HasMember(path.back());
 }
 
-void Set::AppendMoved(absl::Span<PathElement> members,
-                      absl::Span<SetNode> children) {
-  members_.reserve(members_.size() + members.size());
-  for (PathElement& m : members) members_.push_back(std::move(m));
-  children_.reserve(children_.size() + children.size());
-  for (SetNode& c : children) children_.push_back(std::move(c));
+void Set::AppendMemberUnsorted(PathElement pe) {
+  entries_.emplace_back(std::move(pe), true);
 }
 
 void Set::AppendChildUnsorted(PathElement pe, Set child) {
-  children_.push_back(SetNode{std::move(pe), std::move(child)});
+  AppendEntry(std::move(pe)).children = std::move(child);
 }
 
-PathElement Set::PopLastChild() {
-  PathElement pe = std::move(children_.back().pe);
-  children_.pop_back();
+PathElement Set::PopLastEntry() {
+  PathElement pe = std::move(entries_.back().pe);
+  entries_.pop_back();
   return pe;
+}
+
+void Set::AppendMoved(absl::Span<SetEntry> entries) {
+  entries_.reserve(entries_.size() + entries.size());
+  for (SetEntry& e : entries) entries_.push_back(std::move(e));
 }
 
 namespace {
 
-// Sorts `v`: insertion sort for the few members of a typical object node
+// Sorts `v`: insertion sort for the few entries of a typical object node
 // (std::sort's setup costs more there), std::sort beyond.
 template <typename T, typename Less>
 void SortSmall(std::vector<T>& v, Less less) {
@@ -130,73 +135,55 @@ void SortSmall(std::vector<T>& v, Less less) {
 }  // namespace
 
 void Set::Normalize() {
-  auto pe_less = [](const PathElement& a, const PathElement& b) {
-    return a < b;
-  };
-  auto node_less = [](const SetNode& a, const SetNode& b) {
-    return a.pe < b.pe;
-  };
-  // Builders mostly append in order already, without repeats: one pass of
-  // three-way comparisons confirms it and nothing else is done.
-  bool strict = true;
-  for (size_t i = 1; i < members_.size() && strict; ++i)
-    strict = Compare(members_[i - 1], members_[i]) < 0;
-  if (!strict) {
-    if (!std::is_sorted(members_.begin(), members_.end(), pe_less))
-      SortSmall(members_, pe_less);
-    members_.erase(std::unique(members_.begin(), members_.end()),
-                   members_.end());
-  }
+  // Builders mostly append in order already, without repeats or empty
+  // entries: one pass of three-way comparisons confirms it and nothing
+  // else is done.
   bool clean = true;
-  for (size_t i = 0; i < children_.size() && clean; ++i) {
-    clean = !children_[i].set.Empty() &&
-            (i == 0 || Compare(children_[i - 1].pe, children_[i].pe) < 0);
+  for (size_t i = 0; i < entries_.size() && clean; ++i) {
+    const SetEntry& e = entries_[i];
+    clean = Holds(e.member, e.children) &&
+            (i == 0 || Compare(entries_[i - 1].pe, e.pe) < 0);
   }
   if (clean) return;
-  if (!std::is_sorted(children_.begin(), children_.end(), node_less)) {
-    SortSmall(children_, node_less);
+  auto less = [](const SetEntry& a, const SetEntry& b) { return a.pe < b.pe; };
+  if (!std::is_sorted(entries_.begin(), entries_.end(), less)) {
+    SortSmall(entries_, less);
   }
-  // Merge children that share an element and drop empty ones, compacting in
-  // place: the kept ones are children_[0, kept).
+  // Merge entries that share an element and drop empty ones, compacting in
+  // place: the kept ones are entries_[0, kept).
   size_t kept = 0;
-  for (size_t i = 0; i < children_.size(); ++i) {
-    SetNode& n = children_[i];
-    if (kept > 0 && children_[kept - 1].pe == n.pe) {
-      children_[kept - 1].set = children_[kept - 1].set.Union(n.set);
-    } else if (!n.set.Empty()) {
-      if (kept != i) children_[kept] = std::move(n);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    SetEntry& e = entries_[i];
+    if (kept > 0 && entries_[kept - 1].pe == e.pe) {
+      SetEntry& into = entries_[kept - 1];
+      into.member = into.member || e.member;
+      into.children = into.children.Union(e.children);
+    } else if (Holds(e.member, e.children)) {
+      if (kept != i) entries_[kept] = std::move(e);
       ++kept;
     }
   }
-  children_.erase(children_.begin() + kept, children_.end());
+  entries_.erase(entries_.begin() + static_cast<ptrdiff_t>(kept),
+                 entries_.end());
 }
 
 Set Set::Union(const Set& other) const {
   Set out;
-  out.members_.reserve(members_.size() + other.members_.size());
-  std::set_union(
-      members_.begin(), members_.end(), other.members_.begin(),
-      other.members_.end(), std::back_inserter(out.members_),
-      [](const PathElement& a, const PathElement& b) { return a < b; });
-  out.children_.reserve(children_.size() + other.children_.size());
+  const std::vector<SetEntry>& a = entries_;
+  const std::vector<SetEntry>& b = other.entries_;
+  out.entries_.reserve(a.size() + b.size());
   size_t i = 0, j = 0;
-  while (i < children_.size() || j < other.children_.size()) {
-    if (j == other.children_.size()) {
-      out.children_.push_back(children_[i++]);
-    } else if (i == children_.size()) {
-      out.children_.push_back(other.children_[j++]);
+  while (i < a.size() || j < b.size()) {
+    int c = j == b.size() ? -1 : i == a.size() ? 1 : Compare(a[i].pe, b[j].pe);
+    if (c < 0) {
+      out.entries_.push_back(a[i++]);
+    } else if (c > 0) {
+      out.entries_.push_back(b[j++]);
     } else {
-      int c = Compare(children_[i].pe, other.children_[j].pe);
-      if (c < 0) {
-        out.children_.push_back(children_[i++]);
-      } else if (c > 0) {
-        out.children_.push_back(other.children_[j++]);
-      } else {
-        out.children_.push_back(SetNode{
-            children_[i].pe, children_[i].set.Union(other.children_[j].set)});
-        ++i;
-        ++j;
-      }
+      out.entries_.emplace_back(a[i].pe, a[i].member || b[j].member,
+                                a[i].children.Union(b[j].children));
+      ++i;
+      ++j;
     }
   }
   return out;
@@ -204,43 +191,37 @@ Set Set::Union(const Set& other) const {
 
 Set Set::Intersection(const Set& other) const {
   Set out;
-  auto pe_less = [](const PathElement& a, const PathElement& b) {
-    return a < b;
+  // Keeps the common part of two entries for one element.
+  auto both = [&out](const SetEntry& x, const SetEntry& y) {
+    Set sub = x.children.Intersection(y.children);
+    const bool member = x.member && y.member;
+    if (Holds(member, sub))
+      out.entries_.emplace_back(x.pe, member, std::move(sub));
   };
   // A big set intersected with a small one (the fields a change touched
   // against a manager's whole set) looks the few up instead of walking
   // both.
   constexpr size_t kLopsided = 16;
-  const Set& small = Width(*this) <= Width(other) ? *this : other;
+  const Set& small = entries_.size() <= other.entries_.size() ? *this : other;
   const Set& big = &small == this ? other : *this;
-  if (Width(small) * kLopsided < Width(big)) {
-    for (const PathElement& m : small.members_) {
-      if (big.HasMember(m)) out.members_.push_back(m);
-    }
-    for (const SetNode& n : small.children_) {
-      const Set* b = big.Child(n.pe);
-      if (b == nullptr) continue;
-      Set sub = n.set.Intersection(*b);
-      if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
+  if (small.entries_.size() * kLopsided < big.entries_.size()) {
+    for (const SetEntry& e : small.entries_) {
+      const SetEntry* f = FindEntry(big.entries_, e.pe);
+      if (f != nullptr) both(e, *f);
     }
     return out;
   }
-  std::set_intersection(members_.begin(), members_.end(),
-                        other.members_.begin(), other.members_.end(),
-                        std::back_inserter(out.members_), pe_less);
+  const std::vector<SetEntry>& a = entries_;
+  const std::vector<SetEntry>& b = other.entries_;
   size_t i = 0, j = 0;
-  while (i < children_.size() && j < other.children_.size()) {
-    int c = Compare(children_[i].pe, other.children_[j].pe);
+  while (i < a.size() && j < b.size()) {
+    int c = Compare(a[i].pe, b[j].pe);
     if (c < 0) {
       ++i;
     } else if (c > 0) {
       ++j;
     } else {
-      Set sub = children_[i].set.Intersection(other.children_[j].set);
-      if (!sub.Empty())
-        out.children_.push_back(SetNode{children_[i].pe, std::move(sub)});
-      ++i;
-      ++j;
+      both(a[i++], b[j++]);
     }
   }
   return out;
@@ -248,64 +229,59 @@ Set Set::Intersection(const Set& other) const {
 
 Set Set::Difference(const Set& other) const {
   Set out;
-  ReserveForLargeOutput(&out.children_, children_.size());
-  std::set_difference(
-      members_.begin(), members_.end(), other.members_.begin(),
-      other.members_.end(), std::back_inserter(out.members_),
-      [](const PathElement& a, const PathElement& b) { return a < b; });
+  ReserveForLargeOutput(&out.entries_, entries_.size());
+  const std::vector<SetEntry>& b = other.entries_;
   size_t j = 0;
-  for (const SetNode& n : children_) {
-    while (j < other.children_.size() && other.children_[j].pe < n.pe) ++j;
-    if (j < other.children_.size() && other.children_[j].pe == n.pe) {
-      Set sub = n.set.Difference(other.children_[j].set);
-      if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
-    } else {
-      out.children_.push_back(n);
+  for (const SetEntry& e : entries_) {
+    while (j < b.size() && b[j].pe < e.pe) ++j;
+    if (j == b.size() || b[j].pe != e.pe) {
+      out.entries_.push_back(e);
+      continue;
+    }
+    // Members below a removed member stay.
+    const bool member = e.member && !b[j].member;
+    Set sub = e.children.Difference(b[j].children);
+    if (Holds(member, sub)) {
+      out.entries_.emplace_back(e.pe, member, std::move(sub));
     }
   }
   return out;
 }
 
 bool Set::IsSubsetOf(const Set& other) const {
-  // Both sides are sorted: one forward pass over each list of the other.
+  // Both sides are sorted: one forward pass over the other's entries.
+  const std::vector<SetEntry>& b = other.entries_;
   size_t j = 0;
-  for (const PathElement& m : members_) {
-    while (j < other.members_.size() && Compare(other.members_[j], m) < 0) ++j;
-    if (j == other.members_.size() || other.members_[j] != m) return false;
-    ++j;
-  }
-  j = 0;
-  for (const SetNode& n : children_) {
-    while (j < other.children_.size() &&
-           Compare(other.children_[j].pe, n.pe) < 0)
-      ++j;
-    // A child with nothing of it in `other` is no subset, unless it is
-    // empty (a normalized set has none).
-    if (j == other.children_.size() || other.children_[j].pe != n.pe) {
-      if (n.set.Empty()) continue;
-      return false;
+  for (const SetEntry& e : entries_) {
+    while (j < b.size() && Compare(b[j].pe, e.pe) < 0) ++j;
+    if (j == b.size() || b[j].pe != e.pe) {
+      // Nothing of it in `other`: no subset, unless it holds nothing (a
+      // normalized set has no such entry).
+      if (Holds(e.member, e.children)) return false;
+      continue;
     }
-    if (!n.set.IsSubsetOf(other.children_[j].set)) return false;
+    if (e.member && !b[j].member) return false;
+    if (!e.children.IsSubsetOf(b[j].children)) return false;
   }
   return true;
 }
 
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
-  ReserveForLargeOutput(&out.children_, children_.size());
-  std::set_difference(
-      members_.begin(), members_.end(), other.members_.begin(),
-      other.members_.end(), std::back_inserter(out.members_),
-      [](const PathElement& a, const PathElement& b) { return a < b; });
+  ReserveForLargeOutput(&out.entries_, entries_.size());
+  const std::vector<SetEntry>& b = other.entries_;
   size_t j = 0;
-  for (const SetNode& n : children_) {
-    if (other.HasMember(n.pe)) continue;
-    while (j < other.children_.size() && other.children_[j].pe < n.pe) ++j;
-    if (j < other.children_.size() && other.children_[j].pe == n.pe) {
-      Set sub = n.set.RecursiveDifference(other.children_[j].set);
-      if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
-    } else {
-      out.children_.push_back(n);
+  for (const SetEntry& e : entries_) {
+    while (j < b.size() && b[j].pe < e.pe) ++j;
+    if (j == b.size() || b[j].pe != e.pe) {
+      out.entries_.push_back(e);
+      continue;
+    }
+    // A member of `other` removes everything below it too.
+    if (b[j].member) continue;
+    Set sub = e.children.RecursiveDifference(b[j].children);
+    if (Holds(e.member, sub)) {
+      out.entries_.emplace_back(e.pe, e.member, std::move(sub));
     }
   }
   return out;
@@ -313,54 +289,55 @@ Set Set::RecursiveDifference(const Set& other) const {
 
 Set Set::Leaves() const {
   Set out;
-  size_t c = 0;
-  for (const PathElement& m : members_) {
-    while (c < children_.size() && children_[c].pe < m) ++c;
-    if (c < children_.size() && children_[c].pe == m) continue;
-    out.members_.push_back(m);
-  }
-  for (const SetNode& n : children_) {
-    Set sub = n.set.Leaves();
-    if (!sub.Empty()) out.children_.push_back(SetNode{n.pe, std::move(sub)});
+  for (const SetEntry& e : entries_) {
+    // A member with members below it is no leaf (a normalized set holds no
+    // empty children).
+    const bool member = e.member && e.children.entries_.empty();
+    Set sub = e.children.Leaves();
+    if (Holds(member, sub)) {
+      out.entries_.emplace_back(e.pe, member, std::move(sub));
+    }
   }
   return out;
 }
 
 const Set& Set::WithPrefix(const PathElement& pe) const {
-  const Set* s = Child(pe);
-  return s != nullptr ? *s : EmptySet();
+  const SetEntry* e = FindEntry(entries_, pe);
+  return e != nullptr ? e->children : EmptySet();
 }
 
 Set Set::WithPathPrefix(const PathElement& pe) const {
   Set out;
-  if (!Empty()) out.children_.push_back(SetNode{pe, *this});
+  if (!Empty()) out.entries_.emplace_back(pe, false, *this);
   return out;
 }
 
 bool Set::Empty() const {
-  if (!members_.empty()) return false;
-  for (const SetNode& n : children_) {
-    if (!n.set.Empty()) return false;
+  for (const SetEntry& e : entries_) {
+    if (Holds(e.member, e.children)) return false;
   }
   return true;
 }
 
 size_t Set::Size() const {
-  size_t n = members_.size();
-  for (const SetNode& c : children_) n += c.set.Size();
+  size_t n = 0;
+  for (const SetEntry& e : entries_)
+    n += (e.member ? 1 : 0) + e.children.Size();
   return n;
 }
 
 void Set::IterateInto(Path* prefix,
                       const std::function<void(const Path&)>& f) const {
-  for (const PathElement& m : members_) {
-    prefix->push_back(m);
+  for (const SetEntry& e : entries_) {
+    if (!e.member) continue;
+    prefix->push_back(e.pe);
     f(*prefix);
     prefix->pop_back();
   }
-  for (const SetNode& n : children_) {
-    prefix->push_back(n.pe);
-    n.set.IterateInto(prefix, f);
+  for (const SetEntry& e : entries_) {
+    if (e.children.entries_.empty()) continue;
+    prefix->push_back(e.pe);
+    e.children.IterateInto(prefix, f);
     prefix->pop_back();
   }
 }
@@ -386,18 +363,12 @@ std::string Set::ToString() const {
 }
 
 bool operator==(const Set& a, const Set& b) {
-  if (a.members_.size() != b.members_.size() ||
-      a.children_.size() != b.children_.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.members_.size(); ++i) {
-    if (a.members_[i] != b.members_[i]) return false;
-  }
-  for (size_t i = 0; i < a.children_.size(); ++i) {
-    if (a.children_[i].pe != b.children_[i].pe ||
-        a.children_[i].set != b.children_[i].set) {
+  if (a.entries_.size() != b.entries_.size()) return false;
+  for (size_t i = 0; i < a.entries_.size(); ++i) {
+    const SetEntry& x = a.entries_[i];
+    const SetEntry& y = b.entries_[i];
+    if (x.member != y.member || x.pe != y.pe || x.children != y.children)
       return false;
-    }
   }
   return true;
 }

@@ -1,9 +1,12 @@
 // Set: a set of field paths, the unit of ownership in server-side apply.
 //
-// The representation mirrors the shape of the object: each node keeps its
-// members (paths that end here) and its children (paths that continue), both
-// sorted by PathElement order. Union, intersection and difference are linear
-// merges of sorted vectors; no node is ever stored empty.
+// The representation mirrors the shape of the object and of its fieldsV1
+// encoding: a node is one list of entries sorted by PathElement order, and
+// an entry says whether the path ending at its element is a member and
+// holds the node of the paths that continue below it. A leaf costs no
+// allocation; a node with anything below costs one. Union, intersection
+// and difference are linear merges of sorted lists. No entry is ever
+// stored empty (neither a member nor anything below).
 //
 // Example:
 //   Set s;
@@ -22,9 +25,7 @@
 
 namespace smdx {
 
-class Set;
-
-struct SetNode;
+struct SetEntry;
 
 class Set {
  public:
@@ -63,37 +64,33 @@ class Set {
   void Iterate(const std::function<void(const Path&)>& f) const;
   std::vector<Path> Paths() const;
 
-  // Direct access to the tree, for encoders and typed walks.
-  const std::vector<PathElement>& members() const { return members_; }
-  const std::vector<SetNode>& children() const { return children_; }
-  // Child set for `pe`, or nullptr.
+  // Direct access to the tree, for encoders and typed walks: this node's
+  // entries, in PathElement order.
+  absl::Span<const SetEntry> entries() const { return entries_; }
+  // Child set for `pe`, or nullptr when nothing is below it.
   const Set* Child(const PathElement& pe) const;
   bool HasMember(const PathElement& pe) const;
 
   // Builders for bulk construction: append in any order, then Normalize()
   // once to sort and merge duplicates.
-  void AppendMemberUnsorted(const PathElement& pe) { members_.push_back(pe); }
-  void AppendMemberUnsorted(PathElement&& pe) {
-    members_.push_back(std::move(pe));
-  }
+  //
+  // Appends an entry for `pe`, neither a member nor with anything below,
+  // and returns it for the builder to fill in place (set `member`, build
+  // `children`). The reference is valid until this node's entries change
+  // again.
+  SetEntry& AppendEntry(PathElement&& pe);
+  void AppendMemberUnsorted(PathElement pe);
   void AppendChildUnsorted(PathElement pe, Set child);
-  // Appends an empty child for `pe` and returns it, for a builder to fill in
-  // place rather than build a Set elsewhere and move it in. The reference is
-  // valid until this node's children change again.
+  // AppendEntry's children: a child to build in place.
   Set& AppendChildInPlace(PathElement&& pe);
-  // Removes the child appended last and returns its element (for a builder
-  // whose child stayed empty).
-  PathElement PopLastChild();
-  // Appends the members and children moved out of the given ranges, with
-  // one exactly sized allocation each (for builders that collect a node in
-  // scratch space first).
-  void AppendMoved(absl::Span<PathElement> members,
-                   absl::Span<SetNode> children);
-  // Capacity for that many appended members and children.
-  void Reserve(size_t members, size_t children) {
-    members_.reserve(members);
-    children_.reserve(children);
-  }
+  // Removes the entry appended last and returns its element (for a builder
+  // whose entry stayed empty).
+  PathElement PopLastEntry();
+  // Appends the entries moved out of `entries`, with one exactly sized
+  // allocation (for builders that collect a node in scratch space first).
+  void AppendMoved(absl::Span<SetEntry> entries);
+  // Capacity for that many appended entries.
+  void Reserve(size_t entries) { entries_.reserve(entries); }
   void Normalize();
   // Mutable child, created when missing. Keeps order.
   Set& Descend(const PathElement& pe);
@@ -105,24 +102,34 @@ class Set {
   friend bool operator!=(const Set& a, const Set& b) { return !(a == b); }
 
  private:
-  static size_t Width(const Set& s);
   void IterateInto(Path* prefix,
                    const std::function<void(const Path&)>& f) const;
 
-  std::vector<PathElement> members_;
-  std::vector<SetNode> children_;
+  std::vector<SetEntry> entries_;
 };
 
-struct SetNode {
+// One element of a node: whether the path ending here is a member, and the
+// paths that continue below it.
+struct SetEntry {
+  SetEntry() = default;
+  SetEntry(PathElement&& e, bool m) : pe(std::move(e)), member(m) {}
+  SetEntry(const PathElement& e, bool m, Set c)
+      : pe(e), member(m), children(std::move(c)) {}
+  SetEntry(PathElement&& e, bool m, Set c)
+      : pe(std::move(e)), member(m), children(std::move(c)) {}
+
   PathElement pe;
-  Set set;
+  bool member = false;
+  Set children;
 };
+
+inline SetEntry& Set::AppendEntry(PathElement&& pe) {
+  // Built in place: `pe` is moved once.
+  return entries_.emplace_back(std::move(pe), false);
+}
 
 inline Set& Set::AppendChildInPlace(PathElement&& pe) {
-  // Assigned into an empty node, `pe` is moved once instead of twice.
-  SetNode& n = children_.emplace_back();
-  n.pe = std::move(pe);
-  return n.set;
+  return AppendEntry(std::move(pe)).children;
 }
 
 }  // namespace smdx

@@ -1,7 +1,10 @@
 #include "fieldpath/set.h"
 
+#include <random>
+#include <set>
 #include <vector>
 
+#include "fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 
 namespace smdx {
@@ -121,8 +124,100 @@ TEST(SetTest, ChildrenBuiltInPlace) {
   Set s;
   s.AppendChildInPlace(F("a")).AppendMemberUnsorted(F("x"));
   s.AppendChildInPlace(F("b"));
-  EXPECT_EQ(s.PopLastChild(), F("b"));
+  EXPECT_EQ(s.PopLastEntry(), F("b"));
   EXPECT_EQ(s, Of({{F("a"), F("x")}}));
+}
+
+// The set operations against a model that keeps every path on its own (a
+// std::set of paths), on random sets whose paths share prefixes a lot.
+class SetModelTest : public ::testing::Test {
+ protected:
+  using Model = std::set<Path>;
+
+  Path RandomPath() {
+    static const PathElement kElements[] = {F("a"),
+                                            F("b"),
+                                            F("spec"),
+                                            K("name", "x"),
+                                            K("name", "y"),
+                                            PathElement::OfValue(Value("v")),
+                                            PathElement::Index(0),
+                                            PathElement::Index(1)};
+    Path p(1 + rng_() % 4);
+    for (PathElement& pe : p) pe = kElements[rng_() % 8];
+    return p;
+  }
+  Model RandomModel() {
+    Model m;
+    const size_t n = rng_() % 12;
+    for (size_t i = 0; i < n; ++i) m.insert(RandomPath());
+    return m;
+  }
+  static Set ToSet(const Model& m) {
+    Set s;
+    for (const Path& p : m) s.Insert(p);
+    return s;
+  }
+  static Model ToModel(const Set& s) {
+    Model m;
+    s.Iterate([&](const Path& p) { m.insert(p); });
+    return m;
+  }
+  static bool HasPrefixIn(const Path& p, const Model& m) {
+    for (size_t n = 1; n <= p.size(); ++n) {
+      if (m.count(Path(p.begin(), p.begin() + static_cast<ptrdiff_t>(n))))
+        return true;
+    }
+    return false;
+  }
+
+  std::mt19937 rng_{20261123};
+};
+
+TEST_F(SetModelTest, OperationsAgreeWithTheModel) {
+  for (int round = 0; round < 2000; ++round) {
+    const Model ma = RandomModel(), mb = RandomModel();
+    const Set a = ToSet(ma), b = ToSet(mb);
+    ASSERT_EQ(ToModel(a), ma);
+    ASSERT_EQ(a.Size(), ma.size());
+    ASSERT_EQ(a.Empty(), ma.empty());
+
+    Model uni = ma, inter, diff, rdiff, leaves;
+    uni.insert(mb.begin(), mb.end());
+    for (const Path& p : ma) {
+      if (mb.count(p)) {
+        inter.insert(p);
+      } else {
+        diff.insert(p);
+      }
+      if (!HasPrefixIn(p, mb)) rdiff.insert(p);
+      bool extended = false;
+      for (const Path& q : ma) {
+        extended = extended || (q.size() > p.size() &&
+                                std::equal(p.begin(), p.end(), q.begin()));
+      }
+      if (!extended) leaves.insert(p);
+    }
+    ASSERT_EQ(ToModel(a.Union(b)), uni);
+    ASSERT_EQ(a.Union(b), b.Union(a));
+    ASSERT_EQ(ToModel(a.Intersection(b)), inter);
+    ASSERT_EQ(a.Intersection(b), b.Intersection(a));
+    ASSERT_EQ(ToModel(a.Difference(b)), diff);
+    ASSERT_EQ(ToModel(a.RecursiveDifference(b)), rdiff);
+    ASSERT_EQ(ToModel(a.Leaves()), leaves);
+    ASSERT_EQ(a.IsSubsetOf(b), diff.empty());
+    for (const Path& p : mb) ASSERT_EQ(a.Has(p), ma.count(p) == 1);
+    // Results are normalized: equal sets compare equal however built.
+    ASSERT_EQ(a.Union(b).Difference(b), ToSet(diff));
+    ASSERT_EQ(a.Intersection(b), ToSet(inter));
+
+    absl::StatusOr<Set> back = ParseFieldsV1(SerializeFieldsV1(a));
+    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_EQ(*back, a);
+    absl::StatusOr<Set> from_value = FieldsV1FromValue(FieldsV1ToValue(a));
+    ASSERT_TRUE(from_value.ok()) << from_value.status();
+    ASSERT_EQ(*from_value, a);
+  }
 }
 
 }  // namespace

@@ -382,24 +382,23 @@ class FieldSetBuilder {
     return Below::kNothing;
   }
 
-  // Upper bounds on the members and children a node is still to get: the
-  // first of each reserves that much, so that a node allocates once for
-  // each and not at all for what it never gets.
+  // An upper bound on the entries a node is still to get: the first entry
+  // reserves that much, so that a node allocates once and not at all when
+  // it gets nothing.
   struct Room {
-    size_t members;
-    size_t children;
+    size_t entries;
   };
 
-  // Appends `pe`, moved or copied.
-  template <typename PE>
-  static void AddMember(PE&& pe, const Room& room, Set* out) {
-    if (out->members().empty()) out->Reserve(room.members, 0);
-    out->AppendMemberUnsorted(std::forward<PE>(pe));
+  // Appends `pe` as a member with nothing below.
+  static void AddMember(PathElement&& pe, const Room& room, Set* out) {
+    if (out->entries().empty()) out->Reserve(room.entries);
+    out->AppendMemberUnsorted(std::move(pe));
   }
 
   // Adds the node `pe` holding `v` to `out`: as a member when it is a leaf
-  // or `force_member` says so, as a child when anything is below it. `pe`
-  // is taken before anything below is built (it may live in pes_).
+  // or `force_member` says so, with its children when anything is below
+  // it. `pe` is taken before anything below is built (it may live in
+  // pes_).
   void Child(const Atom* atom, const Value& v, PathElement&& pe,
              bool force_member, const Room& room, Set* out) {
     Below below = Classify(atom, v);
@@ -410,19 +409,16 @@ class FieldSetBuilder {
         AddMember(std::move(pe), room, out);
       return;
     }
-    if (out->children().empty()) out->Reserve(0, room.children);
-    Set& sub = out->AppendChildInPlace(std::move(pe));
+    if (out->entries().empty()) out->Reserve(room.entries);
+    SetEntry& entry = out->AppendEntry(std::move(pe));
+    // The entry stays put: below, only its own children grow.
     if (below == Below::kItems) {
-      ListItems(*atom, v.list(), &sub);
+      ListItems(*atom, v.list(), &entry.children);
     } else {
-      MapEntries(*atom->map, v.map(), &sub);
+      MapEntries(*atom->map, v.map(), &entry.children);
     }
-    if (sub.members().empty() && sub.children().empty()) {
-      PathElement back = out->PopLastChild();
-      if (force_member) AddMember(std::move(back), room, out);
-    } else if (force_member) {
-      AddMember(out->children().back().pe, room, out);
-    }
+    entry.member = force_member;
+    if (!force_member && entry.children.entries().empty()) out->PopLastEntry();
   }
 
   void ListItems(const Atom& atom, const List& items, Set* out) {
@@ -441,7 +437,7 @@ class FieldSetBuilder {
       item_index_.push_back(i);
     }
     const size_t n = pes_.size() - base;
-    const Room room{n, n};
+    const Room room{n};
     // Lists are often written in key order already, without repeats; the
     // node is then normalized as built. Indexes, not references, into the
     // scratch stacks: nested lists may grow them.
@@ -505,13 +501,8 @@ class FieldSetBuilder {
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
     const std::vector<MapEntry>& entries = m.entries();
     const size_t n = entries.size();
-    // Entries holding a non-empty list or map mostly become children.
-    size_t nested = 0;
     bool ascending = true;
     for (size_t i = 0; i < n; ++i) {
-      const Value& v = entries[i].value;
-      nested +=
-          (v.IsMap() && !v.map().empty()) || (v.IsList() && !v.list().empty());
       ascending =
           ascending && (i == 0 || KeyLess(entries[i - 1].key, entries[i].key));
     }
@@ -533,7 +524,7 @@ class FieldSetBuilder {
       const MapEntry& e = entries[ascending ? k : order[k]];
       repeated = repeated ||
                  (!ascending && k > 0 && entries[order[k - 1]].key == e.key);
-      Entry(mt, e, Room{n - k, nested}, &hint, out);
+      Entry(mt, e, Room{n - k}, &hint, out);
     }
     if (repeated) out->Normalize();
   }
@@ -580,19 +571,26 @@ Set EnsureNamed(const Atom* atom, const Set& set) {
   const MapType* mt = atom != nullptr && atom->map ? atom->map.get() : nullptr;
   const ListType* lt =
       atom != nullptr && atom->list ? atom->list.get() : nullptr;
-  for (const PathElement& m : set.members()) out.AppendMemberUnsorted(m);
-  for (const SetNode& c : set.children()) {
+  out.Reserve(set.entries().size());
+  for (const SetEntry& e : set.entries()) {
+    if (e.children.entries().empty()) {
+      if (e.member) out.AppendMemberUnsorted(e.pe);
+      continue;
+    }
     const Atom* child = nullptr;
-    if (c.pe.IsField() && mt != nullptr) {
-      const StructField* f = mt->FindField(c.pe.field_name());
-      if (f != nullptr) out.AppendMemberUnsorted(c.pe);
+    bool named = false;
+    if (e.pe.IsField() && mt != nullptr) {
+      const StructField* f = mt->FindField(e.pe.field_name());
+      named = f != nullptr;
       child = f != nullptr
                   ? f->type.resolved
                   : (mt->element_type ? mt->element_type->resolved : nullptr);
-    } else if (c.pe.IsKey() && lt != nullptr) {
+    } else if (e.pe.IsKey() && lt != nullptr) {
       child = lt->element_type.resolved;
     }
-    out.AppendChildUnsorted(c.pe, EnsureNamed(child, c.set));
+    SetEntry& entry = out.AppendEntry(PathElement(e.pe));
+    entry.member = e.member || named;
+    entry.children = EnsureNamed(child, e.children);
   }
   out.Normalize();
   return out;
@@ -640,7 +638,8 @@ class Reconciler {
   }
 
   void Visit(const Atom* atom, const Set* set) {
-    auto handle = [&](const PathElement& pe, bool is_member) {
+    for (const SetEntry& e : set->entries()) {
+      const PathElement& pe = e.pe;
       const Atom* child = nullptr;
       if (atom->map && n_kind(atom) == Narrowed::kMap) {
         const MapType& mt = *atom->map;
@@ -649,20 +648,15 @@ class Reconciler {
         } else if (mt.element_type) {
           child = mt.element_type->resolved;
         }
-        if (child == nullptr) return;  // not in the schema: left alone
+        if (child == nullptr) continue;  // not in the schema: left alone
       } else {
         child = atom->list->element_type.resolved;
       }
-      const Set* sub = set->Child(pe);
+      const Set* sub = e.children.entries().empty() ? nullptr : &e.children;
       path_.push_back(pe);
-      Walk(child, sub, is_member && sub == nullptr);
+      Walk(child, sub, e.member && sub == nullptr);
       path_.pop_back();
-    };
-    for (const SetNode& c : set->children()) {
-      if (set->HasMember(c.pe)) continue;
-      handle(c.pe, false);
     }
-    for (const PathElement& m : set->members()) handle(m, true);
   }
 
   static Narrowed::Kind n_kind(const Atom* atom) {
