@@ -547,6 +547,11 @@ class FieldsV1Reader {
     }
   }
   bool Eat(char c) {
+    // Encoders write no whitespace: the byte is nearly always right here.
+    if (pos_ < t_.size() && t_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
     SkipSpace();
     if (pos_ < t_.size() && t_[pos_] == c) {
       ++pos_;

@@ -171,7 +171,17 @@ int Compare(const PathElement& a, const PathElement& b) {
     case PathElement::Kind::kField: {
       const std::string* ia = a.interned_name();
       if (ia != nullptr && ia == b.interned_name()) return 0;
-      int c = a.field_name().compare(b.field_name());
+      const std::string& x = a.field_name();
+      const std::string& y = b.field_name();
+      // Most names that differ differ in their first byte: no call to
+      // memcmp for them.
+      if (!x.empty() && !y.empty() && x[0] != y[0]) {
+        return static_cast<unsigned char>(x[0]) <
+                       static_cast<unsigned char>(y[0])
+                   ? -1
+                   : 1;
+      }
+      int c = x.compare(y);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
     case PathElement::Kind::kKey:
