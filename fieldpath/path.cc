@@ -74,7 +74,7 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
 }
 
 PathElement PathElement::OfValue(Value v) {
-  return PathElement(Rep(std::move(v)));
+  return PathElement(Rep(std::make_shared<const Value>(std::move(v))));
 }
 
 PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }

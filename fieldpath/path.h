@@ -14,6 +14,7 @@
 #define SMDX_FIELDPATH_PATH_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -118,7 +119,9 @@ class PathElement {
   absl::Span<const KeyField> key() const {
     return std::get<internal::SharedKeyFields>(v_).fields();
   }
-  const Value& value() const { return std::get<Value>(v_); }
+  const Value& value() const {
+    return *std::get<std::shared_ptr<const Value>>(v_);
+  }
   int64_t index() const { return std::get<int64_t>(v_); }
 
   // The human form SMD prints: `.name`, `[k1="a",k2=1]`, `[="v"]`, `[3]`.
@@ -127,8 +130,11 @@ class PathElement {
 
  private:
   static constexpr size_t kInternedIndex = 4;
-  using Rep = std::variant<std::string, internal::SharedKeyFields, Value,
-                           int64_t, const std::string*>;
+  // Values (set items, rare) are held out of line, shared by copies, which
+  // keeps every element, field names above all, small.
+  using Rep = std::variant<std::string, internal::SharedKeyFields,
+                           std::shared_ptr<const Value>, int64_t,
+                           const std::string*>;
   explicit PathElement(Rep v) : v_(std::move(v)) {}
   Rep v_;
 };

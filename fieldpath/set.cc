@@ -35,7 +35,7 @@ bool Holds(bool member, const Set& children) {
 // Sizes `v` for up to `n` results when that is many: growing a big node one
 // push at a time moves it log n times, while reserving for small ones would
 // allocate even when the result is empty (the common case of a difference).
-void ReserveForLargeOutput(std::vector<SetEntry>* v, size_t n) {
+void ReserveForLargeOutput(internal::CompactVector<SetEntry>* v, size_t n) {
   constexpr size_t kLarge = 64;
   if (n >= kLarge) v->reserve(n);
 }
@@ -43,24 +43,21 @@ void ReserveForLargeOutput(std::vector<SetEntry>* v, size_t n) {
 }  // namespace
 
 bool Set::HasMember(const PathElement& pe) const {
-  const SetEntry* e = FindEntry(entries_, pe);
+  const SetEntry* e = FindEntry(entries(), pe);
   return e != nullptr && e->member;
 }
 
 const Set* Set::Child(const PathElement& pe) const {
-  const SetEntry* e = FindEntry(entries_, pe);
+  const SetEntry* e = FindEntry(entries(), pe);
   if (e == nullptr || e->children.entries_.empty()) return nullptr;
   return &e->children;
 }
 
 Set& Set::Descend(const PathElement& pe) {
-  auto it = std::lower_bound(
-      entries_.begin(), entries_.end(), pe,
-      [](const SetEntry& e, const PathElement& p) { return e.pe < p; });
-  if (it == entries_.end() || it->pe != pe) {
-    it = entries_.emplace(it, pe, false, Set());
-  }
-  return it->children;
+  const SetEntry* it = LowerEntry(entries(), pe);
+  const size_t i = static_cast<size_t>(it - entries_.begin());
+  if (i < entries_.size() && entries_[i].pe == pe) return entries_[i].children;
+  return entries_.emplace_at(i, pe, false, Set()).children;
 }
 
 void Set::Insert(absl::Span<const PathElement> path) {
@@ -68,19 +65,18 @@ void Set::Insert(absl::Span<const PathElement> path) {
   Set* s = this;
   for (size_t i = 0; i + 1 < path.size(); ++i) s = &s->Descend(path[i]);
   const PathElement& last = path.back();
-  std::vector<SetEntry>& v = s->entries_;
+  internal::CompactVector<SetEntry>& v = s->entries_;
   if (v.empty() || v.back().pe < last) {
     v.emplace_back(last, true, Set());
     return;
   }
-  auto it = std::lower_bound(
-      v.begin(), v.end(), last,
-      [](const SetEntry& e, const PathElement& p) { return e.pe < p; });
-  if (it != v.end() && it->pe == last) {
-    it->member = true;
+  const size_t i =
+      static_cast<size_t>(LowerEntry(s->entries(), last) - v.begin());
+  if (i < v.size() && v[i].pe == last) {
+    v[i].member = true;
     return;
   }
-  v.emplace(it, last, true, Set());
+  v.emplace_at(i, last, true, Set());
 }
 
 bool Set::Has(absl::Span<const PathElement> path) const {
@@ -109,7 +105,7 @@ PathElement Set::PopLastEntry() {
 
 void Set::AppendMoved(absl::Span<SetEntry> entries) {
   entries_.reserve(entries_.size() + entries.size());
-  for (SetEntry& e : entries) entries_.push_back(std::move(e));
+  for (SetEntry& e : entries) entries_.emplace_back(std::move(e));
 }
 
 namespace {
@@ -117,7 +113,7 @@ namespace {
 // Sorts `v`: insertion sort for the few entries of a typical object node
 // (std::sort's setup costs more there), std::sort beyond.
 template <typename T, typename Less>
-void SortSmall(std::vector<T>& v, Less less) {
+void SortSmall(internal::CompactVector<T>& v, Less less) {
   constexpr size_t kSmall = 16;
   if (v.size() > kSmall) {
     std::sort(v.begin(), v.end(), less);
@@ -163,22 +159,21 @@ void Set::Normalize() {
       ++kept;
     }
   }
-  entries_.erase(entries_.begin() + static_cast<ptrdiff_t>(kept),
-                 entries_.end());
+  entries_.truncate(kept);
 }
 
 Set Set::Union(const Set& other) const {
   Set out;
-  const std::vector<SetEntry>& a = entries_;
-  const std::vector<SetEntry>& b = other.entries_;
+  const internal::CompactVector<SetEntry>& a = entries_;
+  const internal::CompactVector<SetEntry>& b = other.entries_;
   out.entries_.reserve(a.size() + b.size());
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     int c = j == b.size() ? -1 : i == a.size() ? 1 : Compare(a[i].pe, b[j].pe);
     if (c < 0) {
-      out.entries_.push_back(a[i++]);
+      out.entries_.emplace_back(a[i++]);
     } else if (c > 0) {
-      out.entries_.push_back(b[j++]);
+      out.entries_.emplace_back(b[j++]);
     } else {
       out.entries_.emplace_back(a[i].pe, a[i].member || b[j].member,
                                 a[i].children.Union(b[j].children));
@@ -206,13 +201,13 @@ Set Set::Intersection(const Set& other) const {
   const Set& big = &small == this ? other : *this;
   if (small.entries_.size() * kLopsided < big.entries_.size()) {
     for (const SetEntry& e : small.entries_) {
-      const SetEntry* f = FindEntry(big.entries_, e.pe);
+      const SetEntry* f = FindEntry(big.entries(), e.pe);
       if (f != nullptr) both(e, *f);
     }
     return out;
   }
-  const std::vector<SetEntry>& a = entries_;
-  const std::vector<SetEntry>& b = other.entries_;
+  const internal::CompactVector<SetEntry>& a = entries_;
+  const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
     int c = Compare(a[i].pe, b[j].pe);
@@ -230,12 +225,12 @@ Set Set::Intersection(const Set& other) const {
 Set Set::Difference(const Set& other) const {
   Set out;
   ReserveForLargeOutput(&out.entries_, entries_.size());
-  const std::vector<SetEntry>& b = other.entries_;
+  const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t j = 0;
   for (const SetEntry& e : entries_) {
     while (j < b.size() && b[j].pe < e.pe) ++j;
     if (j == b.size() || b[j].pe != e.pe) {
-      out.entries_.push_back(e);
+      out.entries_.emplace_back(e);
       continue;
     }
     // Members below a removed member stay.
@@ -250,7 +245,7 @@ Set Set::Difference(const Set& other) const {
 
 bool Set::IsSubsetOf(const Set& other) const {
   // Both sides are sorted: one forward pass over the other's entries.
-  const std::vector<SetEntry>& b = other.entries_;
+  const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t j = 0;
   for (const SetEntry& e : entries_) {
     while (j < b.size() && Compare(b[j].pe, e.pe) < 0) ++j;
@@ -269,12 +264,12 @@ bool Set::IsSubsetOf(const Set& other) const {
 Set Set::RecursiveDifference(const Set& other) const {
   Set out;
   ReserveForLargeOutput(&out.entries_, entries_.size());
-  const std::vector<SetEntry>& b = other.entries_;
+  const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t j = 0;
   for (const SetEntry& e : entries_) {
     while (j < b.size() && b[j].pe < e.pe) ++j;
     if (j == b.size() || b[j].pe != e.pe) {
-      out.entries_.push_back(e);
+      out.entries_.emplace_back(e);
       continue;
     }
     // A member of `other` removes everything below it too.
@@ -302,7 +297,7 @@ Set Set::Leaves() const {
 }
 
 const Set& Set::WithPrefix(const PathElement& pe) const {
-  const SetEntry* e = FindEntry(entries_, pe);
+  const SetEntry* e = FindEntry(entries(), pe);
   return e != nullptr ? e->children : EmptySet();
 }
 

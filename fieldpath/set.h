@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "fieldpath/compact_vector.h"
 #include "fieldpath/path.h"
 
 namespace smdx {
@@ -66,7 +67,7 @@ class Set {
 
   // Direct access to the tree, for encoders and typed walks: this node's
   // entries, in PathElement order.
-  absl::Span<const SetEntry> entries() const { return entries_; }
+  absl::Span<const SetEntry> entries() const;
   // Child set for `pe`, or nullptr when nothing is below it.
   const Set* Child(const PathElement& pe) const;
   bool HasMember(const PathElement& pe) const;
@@ -105,7 +106,7 @@ class Set {
   void IterateInto(Path* prefix,
                    const std::function<void(const Path&)>& f) const;
 
-  std::vector<SetEntry> entries_;
+  internal::CompactVector<SetEntry> entries_;
 };
 
 // One element of a node: whether the path ending here is a member, and the
@@ -126,6 +127,10 @@ struct SetEntry {
 inline SetEntry& Set::AppendEntry(PathElement&& pe) {
   // Built in place: `pe` is moved once.
   return entries_.emplace_back(std::move(pe), false);
+}
+
+inline absl::Span<const SetEntry> Set::entries() const {
+  return absl::Span<const SetEntry>(entries_.data(), entries_.size());
 }
 
 inline Set& Set::AppendChildInPlace(PathElement&& pe) {
