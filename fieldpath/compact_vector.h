@@ -110,15 +110,13 @@ class CompactVector {
     return reinterpret_cast<const T*>(h + 1);
   }
   static Header* Allocate(size_t capacity) {
-    static_assert(alignof(T) <= alignof(Header) &&
-                      sizeof(Header) % alignof(T) == 0,
-                  "elements follow the header");
+    static_assert(
+        alignof(T) <= alignof(Header) && sizeof(Header) % alignof(T) == 0,
+        "elements follow the header");
     void* mem = ::operator new(sizeof(Header) + capacity * sizeof(T));
     return new (mem) Header{0, capacity};
   }
-  size_t NextCapacity() const {
-    return capacity() == 0 ? 1 : 2 * capacity();
-  }
+  size_t NextCapacity() const { return capacity() == 0 ? 1 : 2 * capacity(); }
   void Grow(size_t capacity) {
     Header* bigger = Allocate(capacity);
     const size_t n = size();

@@ -48,13 +48,6 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
 // Whether `s` needs more than quotes to be a JSON string as Go writes it.
 inline bool NeedsEscape(const std::string& s) { return !JsonStringIsPlain(s); }
 
-// Whether a field's name is written as it is (an interned name knows).
-inline bool IsPlainField(const PathElement& pe) {
-  const std::string* interned = pe.interned_name();
-  return interned != nullptr ? InternedNameIsPlain(interned)
-                             : JsonStringIsPlain(pe.field_name());
-}
-
 // An output buffer written through a raw cursor: the encoding is thousands
 // of tiny appends, and std::string::append's checks and call cost more than
 // the copying itself.
@@ -172,19 +165,38 @@ void WriteContents(Out* out, const Set& set, bool include_self,
   auto write_key = [&](const PathElement& pe, absl::string_view tail) {
     const bool comma = !first;
     first = false;
-    if (pe.IsField() && IsPlainField(pe)) {
+    if (pe.IsField()) {
       // The common case: a plain field name goes straight to the output.
+      // An interned name knows whether it is plain; another is checked as
+      // it is copied (one pass, and no call).
       const std::string& name = pe.field_name();
-      char* p = out->Room(name.size() + 8);
+      const size_t n = name.size();
+      char* p = out->Room(n + 8);
       if (comma) *p++ = ',';
       std::memcpy(p, "\"f:", 3);
-      std::memcpy(p + 3, name.data(), name.size());
-      p += 3 + name.size();
-      // The tail is "{}" or "{": written as constants (a copy of a known
-      // size is a store, not a call).
-      std::memcpy(p, "\":{}", 4);
-      out->Commit(p + 2 + tail.size());
-      return;
+      p += 3;
+      bool plain;
+      if (const std::string* interned = pe.interned_name()) {
+        plain = InternedNameIsPlain(interned);
+        std::memcpy(p, name.data(), n);
+      } else {
+        bool needs = false;
+        for (size_t i = 0; i < n; ++i) {
+          const unsigned char c = static_cast<unsigned char>(name[i]);
+          p[i] = static_cast<char>(c);
+          needs |= internal::kJsonEscape.needs[c];
+        }
+        plain = !needs;
+      }
+      if (plain) {
+        p += n;
+        // The tail is "{}" or "{": written as constants (a copy of a known
+        // size is a store, not a call).
+        std::memcpy(p, "\":{}", 4);
+        out->Commit(p + 2 + tail.size());
+        return;
+      }
+      // Nothing committed: the general path below writes over it.
     }
     if (pe.IsKey() && WritePlainKey(out, comma, pe.key(), tail)) return;
     scratch->clear();

@@ -132,9 +132,9 @@ class PathElement {
   static constexpr size_t kInternedIndex = 4;
   // Values (set items, rare) are held out of line, shared by copies, which
   // keeps every element, field names above all, small.
-  using Rep = std::variant<std::string, internal::SharedKeyFields,
-                           std::shared_ptr<const Value>, int64_t,
-                           const std::string*>;
+  using Rep =
+      std::variant<std::string, internal::SharedKeyFields,
+                   std::shared_ptr<const Value>, int64_t, const std::string*>;
   explicit PathElement(Rep v) : v_(std::move(v)) {}
   Rep v_;
 };

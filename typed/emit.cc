@@ -560,24 +560,11 @@ void AppendYamlList(std::string* out, const List& l, int col,
   }
 }
 
-// The bytes JsonStringIsPlain rejects, as a table: it runs over every field
-// name a field set writes.
-struct EscapeTable {
-  bool needs[256] = {};
-  constexpr EscapeTable() {
-    for (int c = 0; c < 256; ++c) {
-      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
-                 c == '>' || c == '&';
-    }
-  }
-};
-constexpr EscapeTable kEscape;
-
 }  // namespace
 
 bool JsonStringIsPlain(absl::string_view s) {
   for (unsigned char c : s) {
-    if (kEscape.needs[c]) return false;
+    if (internal::kJsonEscape.needs[c]) return false;
   }
   return true;
 }

@@ -51,6 +51,23 @@ void AppendJsonString(std::string* out, absl::string_view s);
 // beyond ASCII (which the general path checks as UTF-8).
 bool JsonStringIsPlain(absl::string_view s);
 
+namespace internal {
+
+// The bytes JsonStringIsPlain rejects, as a table (for writers that check
+// while they copy).
+struct JsonEscapeTable {
+  bool needs[256] = {};
+  constexpr JsonEscapeTable() {
+    for (int c = 0; c < 256; ++c) {
+      needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
+                 c == '>' || c == '&';
+    }
+  }
+};
+inline constexpr JsonEscapeTable kJsonEscape;
+
+}  // namespace internal
+
 // Block-style YAML ending in a newline:
 //
 //   metadata:
