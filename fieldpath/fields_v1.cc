@@ -20,7 +20,7 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   switch (pe.kind()) {
     case PathElement::Kind::kField:
       out->append("f:");
-      out->append(pe.field_name());
+      out->append(pe.field_name().data(), pe.field_name().size());
       return;
     case PathElement::Kind::kKey: {
       out->append("k:{");
@@ -169,7 +169,7 @@ void WriteContents(Out* out, const Set& set, bool include_self,
       // The common case: a plain field name goes straight to the output.
       // An interned name knows whether it is plain; another is checked as
       // it is copied (one pass, and no call).
-      const std::string& name = pe.field_name();
+      const absl::string_view name = pe.field_name();
       const size_t n = name.size();
       char* p = out->Room(n + 8);
       if (comma) *p++ = ',';

@@ -4,57 +4,39 @@
 #include <atomic>
 #include <functional>
 #include <new>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
 
 namespace smdx {
 
-namespace internal {
+namespace {
 
-// The header of a key block; the fields follow it in the same allocation.
-struct SharedKeyFields::Block {
-  std::atomic<uint32_t> refs;
-  uint32_t size;
-  KeyField* fields() { return reinterpret_cast<KeyField*>(this + 1); }
-};
-SharedKeyFields::SharedKeyFields(absl::Span<KeyField> fields) {
-  static_assert(sizeof(Block) % alignof(KeyField) == 0,
-                "key fields follow the block header");
-  void* mem = ::operator new(sizeof(Block) + fields.size() * sizeof(KeyField));
-  b_ = new (mem) Block{{1}, static_cast<uint32_t>(fields.size())};
-  for (size_t i = 0; i < fields.size(); ++i)
-    new (&b_->fields()[i]) KeyField(std::move(fields[i]));
+using internal::SharedBlock;
+
+// A block of `bytes` after the header, with one reference.
+SharedBlock* NewBlock(size_t bytes, uint32_t size) {
+  void* mem = ::operator new(sizeof(SharedBlock) + bytes);
+  return new (mem) SharedBlock{{1}, size};
 }
 
-absl::Span<const KeyField> SharedKeyFields::fields() const {
-  if (b_ == nullptr) return {};
-  return absl::Span<const KeyField>(b_->fields(), b_->size);
-}
+static_assert(sizeof(SharedBlock) % alignof(KeyField) == 0 &&
+                  sizeof(SharedBlock) % alignof(Value) == 0,
+              "payloads follow the block header");
 
-void SharedKeyFields::Ref() {
-  if (b_ != nullptr) b_->refs.fetch_add(1, std::memory_order_relaxed);
-}
-
-void SharedKeyFields::Unref() {
-  if (b_ == nullptr || b_->refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
-    return;
-  for (uint32_t i = 0; i < b_->size; ++i) b_->fields()[i].~KeyField();
-  b_->~Block();
-  ::operator delete(b_);
-}
-
-}  // namespace internal
-
-PathElement PathElement::Field(std::string name) {
-  PathElement pe;
-  pe.v_.emplace<std::string>(std::move(name));
-  return pe;
-}
+}  // namespace
 
 PathElement PathElement::FieldFrom(absl::string_view name) {
   PathElement pe;
-  pe.v_.emplace<std::string>(name.data(), name.size());
+  if (name.size() <= kMaxInline) {
+    pe.b_[0] = static_cast<uint8_t>(name.size());
+    std::memcpy(pe.b_ + 1, name.data(), name.size());
+    return pe;
+  }
+  SharedBlock* h = NewBlock(name.size(), static_cast<uint32_t>(name.size()));
+  std::memcpy(h + 1, name.data(), name.size());
+  pe.SetPointer(kOwnedName, h);
   return pe;
 }
 
@@ -70,23 +52,54 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   // would allocate a scratch buffer even then.
   if (!std::is_sorted(fields.begin(), fields.end(), by_name))
     std::stable_sort(fields.begin(), fields.end(), by_name);
-  return PathElement(Rep(internal::SharedKeyFields(fields)));
+  SharedBlock* h = NewBlock(fields.size() * sizeof(KeyField),
+                            static_cast<uint32_t>(fields.size()));
+  auto* out = reinterpret_cast<KeyField*>(h + 1);
+  for (size_t i = 0; i < fields.size(); ++i)
+    new (out + i) KeyField(std::move(fields[i]));
+  PathElement pe;
+  pe.SetPointer(kKeyTag, h);
+  return pe;
 }
 
 PathElement PathElement::OfValue(Value v) {
-  return PathElement(Rep(std::make_shared<const Value>(std::move(v))));
+  SharedBlock* h = NewBlock(sizeof(Value), 1);
+  new (h + 1) Value(std::move(v));
+  PathElement pe;
+  pe.SetPointer(kValueTag, h);
+  return pe;
 }
 
-PathElement PathElement::Index(int64_t i) { return PathElement(Rep(i)); }
+PathElement PathElement::Index(int64_t i) {
+  PathElement pe;
+  pe.b_[0] = kIndexTag;
+  std::memcpy(pe.b_ + 8, &i, 8);
+  return pe;
+}
 
 PathElement PathElement::InternedField(const std::string* name) {
-  return PathElement(Rep(name));
+  PathElement pe;
+  pe.SetPointer(kInternedName, name);
+  return pe;
 }
 
 PathElement PathElement::FieldInternedIfKnown(absl::string_view name) {
   if (const std::string* interned = FindInternedName(name))
-    return PathElement(Rep(interned));
+    return InternedField(interned);
   return FieldFrom(name);
+}
+
+void PathElement::Release() {
+  auto* h = static_cast<SharedBlock*>(const_cast<void*>(ptr()));
+  if (h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (tag() == kKeyTag) {
+    auto* fields = reinterpret_cast<KeyField*>(h + 1);
+    for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
+  } else if (tag() == kValueTag) {
+    reinterpret_cast<Value*>(h + 1)->~Value();
+  }
+  h->~SharedBlock();
+  ::operator delete(h);
 }
 
 std::string ValueString(const Value& v) {
@@ -171,8 +184,8 @@ int Compare(const PathElement& a, const PathElement& b) {
     case PathElement::Kind::kField: {
       const std::string* ia = a.interned_name();
       if (ia != nullptr && ia == b.interned_name()) return 0;
-      const std::string& x = a.field_name();
-      const std::string& y = b.field_name();
+      const absl::string_view x = a.field_name();
+      const absl::string_view y = b.field_name();
       // Most names that differ differ in their first byte: no call to
       // memcmp for them.
       if (!x.empty() && !y.empty() && x[0] != y[0]) {
@@ -263,7 +276,8 @@ size_t HashValue(const Value& v) {
 size_t HashPathElement(const PathElement& pe) {
   switch (pe.kind()) {
     case PathElement::Kind::kField:
-      return std::hash<std::string>()(pe.field_name());
+      return std::hash<std::string_view>()(
+          std::string_view(pe.field_name().data(), pe.field_name().size()));
     case PathElement::Kind::kKey: {
       size_t h = 0x7a3c;
       for (const KeyField& f : pe.key()) {

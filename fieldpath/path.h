@@ -13,13 +13,15 @@
 #ifndef SMDX_FIELDPATH_PATH_H_
 #define SMDX_FIELDPATH_PATH_H_
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "typed/intern.h"
 #include "typed/value.h"
@@ -36,50 +38,32 @@ using KeyFields = std::vector<KeyField>;
 
 namespace internal {
 
-// The key fields of a key element, in one reference-counted block that all
-// copies of the element share: sets copy elements freely (unions,
-// differences, members that are also parents), and a key is then a count
-// increment instead of a vector and its strings. Immutable once built; the
-// count is atomic because sets are shared between threads.
-class SharedKeyFields {
- public:
-  // Moves the fields out of `fields`.
-  explicit SharedKeyFields(absl::Span<KeyField> fields);
-  SharedKeyFields(const SharedKeyFields& o) : b_(o.b_) { Ref(); }
-  SharedKeyFields(SharedKeyFields&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
-  SharedKeyFields& operator=(const SharedKeyFields& o) {
-    SharedKeyFields copy(o);
-    std::swap(b_, copy.b_);
-    return *this;
-  }
-  SharedKeyFields& operator=(SharedKeyFields&& o) noexcept {
-    std::swap(b_, o.b_);
-    return *this;
-  }
-  ~SharedKeyFields() { Unref(); }
-
-  absl::Span<const KeyField> fields() const;
-
- private:
-  struct Block;
-  void Ref();
-  void Unref();
-  Block* b_;
+// The header of the reference-counted blocks path elements share between
+// copies: a long field name, a key's fields, a set item's value. Sets copy
+// elements freely (unions, differences), and a copy is then a count
+// increment instead of strings and vectors. Immutable once built; the count
+// is atomic because sets are shared between threads.
+struct SharedBlock {
+  std::atomic<uint32_t> refs;
+  uint32_t size;  // name bytes, or key fields, that follow the header
 };
 
 }  // namespace internal
 
+// A path element is 16 bytes and moves as bytes: a field name of up to 15
+// bytes sits inline, an interned name is a pointer, and everything else is
+// a pointer to a shared block (or an index). Sets hold one per entry, so
+// their size and the cost of moving them is what sets cost.
 class PathElement {
  public:
   enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
 
-  static PathElement Field(std::string name);
-  // The same, with the name built in place from `name` (no moves of the
-  // string: a short string's move is a copy).
+  static PathElement Field(std::string name) { return FieldFrom(name); }
+  // The same, from a view of the name.
   static PathElement FieldFrom(absl::string_view name);
-  // A field whose name is interned for good (see InternName in
-  // schema/schema.h): the element holds the pointer, so making and copying
-  // it costs no string copy, and two interned names compare by address.
+  // A field whose name is interned for good (see typed/intern.h): the
+  // element holds the pointer, so making and copying it costs no string
+  // copy, and two interned names compare by address.
   // REQUIRES: `*name` is never destroyed or changed.
   static PathElement InternedField(const std::string* name);
   // A field named by text read from outside (a fieldsV1 key): interned when
@@ -95,48 +79,113 @@ class PathElement {
   static PathElement OfValue(Value v);
   static PathElement Index(int64_t i);
 
-  PathElement() : v_(std::string()) {}
+  // The field with the empty name.
+  PathElement() noexcept { b_[0] = 0; }
+  PathElement(const PathElement& o) noexcept {
+    std::memcpy(b_, o.b_, sizeof(b_));
+    Ref();
+  }
+  PathElement(PathElement&& o) noexcept {
+    std::memcpy(b_, o.b_, sizeof(b_));
+    o.b_[0] = 0;
+  }
+  PathElement& operator=(const PathElement& o) noexcept {
+    if (this != &o) {
+      o.Ref();
+      Unref();
+      std::memcpy(b_, o.b_, sizeof(b_));
+    }
+    return *this;
+  }
+  PathElement& operator=(PathElement&& o) noexcept {
+    if (this != &o) {
+      Unref();
+      std::memcpy(b_, o.b_, sizeof(b_));
+      o.b_[0] = 0;
+    }
+    return *this;
+  }
+  ~PathElement() { Unref(); }
 
   Kind kind() const {
-    size_t i = v_.index();
-    return i == kInternedIndex ? Kind::kField : static_cast<Kind>(i);
+    const uint8_t t = tag();
+    if (t <= kOwnedName) return Kind::kField;
+    return t == kKeyTag ? Kind::kKey
+                        : (t == kValueTag ? Kind::kValue : Kind::kIndex);
   }
-  bool IsField() const { return kind() == Kind::kField; }
-  bool IsKey() const { return kind() == Kind::kKey; }
-  bool IsValue() const { return kind() == Kind::kValue; }
-  bool IsIndex() const { return kind() == Kind::kIndex; }
+  bool IsField() const { return tag() <= kOwnedName; }
+  bool IsKey() const { return tag() == kKeyTag; }
+  bool IsValue() const { return tag() == kValueTag; }
+  bool IsIndex() const { return tag() == kIndexTag; }
 
   // REQUIRES: the element has that kind.
-  const std::string& field_name() const {
-    return v_.index() == kInternedIndex ? *std::get<kInternedIndex>(v_)
-                                        : std::get<std::string>(v_);
+  absl::string_view field_name() const {
+    const uint8_t t = tag();
+    if (t <= kMaxInline)
+      return absl::string_view(reinterpret_cast<const char*>(b_ + 1), t);
+    if (t == kInternedName) return *static_cast<const std::string*>(ptr());
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return absl::string_view(reinterpret_cast<const char*>(h + 1), h->size);
   }
   // The interned name of a field, or null when the element owns its name.
   const std::string* interned_name() const {
-    return v_.index() == kInternedIndex ? std::get<kInternedIndex>(v_)
-                                        : nullptr;
+    return tag() == kInternedName ? static_cast<const std::string*>(ptr())
+                                  : nullptr;
   }
   absl::Span<const KeyField> key() const {
-    return std::get<internal::SharedKeyFields>(v_).fields();
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return absl::Span<const KeyField>(
+        reinterpret_cast<const KeyField*>(h + 1), h->size);
   }
   const Value& value() const {
-    return *std::get<std::shared_ptr<const Value>>(v_);
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return *reinterpret_cast<const Value*>(h + 1);
   }
-  int64_t index() const { return std::get<int64_t>(v_); }
+  int64_t index() const {
+    int64_t i;
+    std::memcpy(&i, b_ + 8, 8);
+    return i;
+  }
 
   // The human form SMD prints: `.name`, `[k1="a",k2=1]`, `[="v"]`, `[3]`.
   std::string ToString() const;
   void AppendTo(std::string* out) const;
 
  private:
-  static constexpr size_t kInternedIndex = 4;
-  // Values (set items, rare) are held out of line, shared by copies, which
-  // keeps every element, field names above all, small.
-  using Rep =
-      std::variant<std::string, internal::SharedKeyFields,
-                   std::shared_ptr<const Value>, int64_t, const std::string*>;
-  explicit PathElement(Rep v) : v_(std::move(v)) {}
-  Rep v_;
+  // Byte 0 tells what the element holds: up to kMaxInline, a field name of
+  // that many bytes in bytes 1 to 15; else a pointer (or the index) in
+  // bytes 8 to 15.
+  static constexpr uint8_t kMaxInline = 15;
+  static constexpr uint8_t kInternedName = 16;  // const std::string*
+  static constexpr uint8_t kOwnedName = 17;     // SharedBlock + bytes
+  static constexpr uint8_t kKeyTag = 18;        // SharedBlock + KeyFields
+  static constexpr uint8_t kValueTag = 19;      // SharedBlock + Value
+  static constexpr uint8_t kIndexTag = 20;      // int64_t
+
+  uint8_t tag() const { return b_[0]; }
+  const void* ptr() const {
+    const void* p;
+    std::memcpy(&p, b_ + 8, sizeof(p));
+    return p;
+  }
+  void SetPointer(uint8_t tag, const void* p) {
+    b_[0] = tag;
+    std::memcpy(b_ + 8, &p, sizeof(p));
+  }
+  bool Shared() const { return tag() >= kOwnedName && tag() <= kValueTag; }
+  void Ref() const {
+    if (Shared()) {
+      static_cast<internal::SharedBlock*>(const_cast<void*>(ptr()))
+          ->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  void Unref() {
+    if (Shared()) Release();
+  }
+  // Drops this element's count on its block, freeing it with the last.
+  void Release();
+
+  alignas(8) unsigned char b_[16];
 };
 
 int Compare(const PathElement& a, const PathElement& b);
