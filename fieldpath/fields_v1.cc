@@ -365,15 +365,21 @@ bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
     *pos = static_cast<size_t>(p + 1 - s.data());
     return true;
   }
-  storage->assign(begin, p);
-  while (p + 1 < end && *p == '\\' && (p[1] == '"' || p[1] == '\\')) {
-    storage->push_back(p[1]);
-    const char* run = p + 2;
-    p = PlainRun(run, end);
-    storage->append(run, p);
-    if (p < end && *p == '"') {
+  // Escapes: find the closing quote first, then decode in one pass into
+  // `storage` (its capacity is reused from key to key).
+  const char* q = p;
+  while (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\\')) {
+    q = PlainRun(q + 2, end);
+    if (q < end && *q == '"') {
+      storage->resize(static_cast<size_t>(q - begin));
+      char* w = storage->data();
+      for (const char* r = begin; r < q; ++w) {
+        if (*r == '\\') ++r;
+        *w = *r++;
+      }
+      storage->resize(static_cast<size_t>(w - storage->data()));
       *out = *storage;
-      *pos = static_cast<size_t>(p + 1 - s.data());
+      *pos = static_cast<size_t>(q + 1 - s.data());
       return true;
     }
   }

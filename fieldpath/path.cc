@@ -35,7 +35,7 @@ PathElement PathElement::FieldFrom(absl::string_view name) {
     return pe;
   }
   SharedBlock* h = NewBlock(name.size(), static_cast<uint32_t>(name.size()));
-  std::memcpy(h + 1, name.data(), name.size());
+  std::memcpy(reinterpret_cast<char*>(h + 1), name.data(), name.size());
   pe.SetPointer(kOwnedName, h);
   return pe;
 }
