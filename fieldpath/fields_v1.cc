@@ -605,6 +605,12 @@ class FieldsV1Reader {
       if (scratch_.size() <= static_cast<size_t>(depth))
         scratch_.resize(static_cast<size_t>(depth) + 1);
       absl::string_view key;
+      // Whether the entries so far are fields named in the text itself (no
+      // escapes), in strictly ascending order: encoders write them so, and
+      // the node then needs no Normalize. Their keys compare as the names
+      // do, without touching the elements.
+      bool ordered = true;
+      absl::string_view last_key;
       while (true) {
         size_t at = 0;
         if (absl::Status st = Key(&key, &at); !st.ok()) return st;
@@ -613,6 +619,13 @@ class FieldsV1Reader {
           if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
           *member = true;
         } else {
+          if (ordered) {
+            ordered = key.size() >= 2 && key[0] == 'f' && key[1] == ':' &&
+                      key.data() >= t_.data() &&
+                      key.data() < t_.data() + t_.size() &&
+                      (last_key.empty() || last_key < key);
+            last_key = key;
+          }
           bool ok = true;
           PathElement pe =
               key.size() >= 2 && key[0] == 'f' && key[1] == ':'
@@ -649,8 +662,8 @@ class FieldsV1Reader {
       Scratch& sc = scratch_[static_cast<size_t>(depth)];
       children->AppendMoved(absl::MakeSpan(sc));
       sc.clear();
+      if (!ordered) children->Normalize();
     }
-    children->Normalize();
     return absl::OkStatus();
   }
 
