@@ -6,6 +6,10 @@
 #include <cstring>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "typed/emit.h"
@@ -327,10 +331,28 @@ struct StringStopTable {
 };
 constexpr StringStopTable kStringStop;
 
-// The end of the plain run starting at `p` (at most `end`). Eight bytes
-// at a time while they last: a field name is a word or two, and a loop per
-// byte costs a mispredicted branch at its end all the same.
+// The end of the plain run starting at `p` (at most `end`). Sixteen bytes
+// at a time (SSE2, part of every x86-64) or eight (anywhere) while they
+// last: a field name is a word or two, and a loop per byte costs a
+// mispredicted branch at its end all the same.
 inline const char* PlainRun(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // As signed bytes, both the control characters and the bytes beyond
+    // ASCII are below 0x20.
+    const __m128i stops =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+                                  _mm_cmpeq_epi8(x, backslash)),
+                     _mm_cmplt_epi8(x, space));
+    const int mask = _mm_movemask_epi8(stops);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
   constexpr uint64_t kOnes = 0x0101010101010101ull;
   constexpr uint64_t kHighs = 0x8080808080808080ull;
   // The high bit of each byte of `x` that is zero (exact up to the first
