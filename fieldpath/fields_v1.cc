@@ -344,10 +344,9 @@ inline const char* PlainRun(const char* p, const char* end) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     // As signed bytes, both the control characters and the bytes beyond
     // ASCII are below 0x20.
-    const __m128i stops =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
-                                  _mm_cmpeq_epi8(x, backslash)),
-                     _mm_cmplt_epi8(x, space));
+    const __m128i stops = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+        _mm_cmplt_epi8(x, space));
     const int mask = _mm_movemask_epi8(stops);
     if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
     p += 16;
@@ -414,12 +413,12 @@ bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
 // '}' (or the end), as the general parser would read it: integers only as
 // JSON writes them (no leading zeros, no "-0", which the general parser may
 // read as a float, nothing fractional). False for anything else.
-bool ParsePlainScalar(absl::string_view s, size_t* pos, Value* out) {
+bool ParsePlainScalar(absl::string_view s, size_t* pos, std::string* storage,
+                      Value* out) {
   if (*pos >= s.size()) return false;
   if (s[*pos] == '"') {
-    std::string storage;
     absl::string_view str;
-    if (!ReadString(s, pos, &storage, &str)) return false;
+    if (!ReadString(s, pos, storage, &str)) return false;
     *out = Value(str);
     return true;
   }
@@ -456,12 +455,14 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
     if (!ReadString(s, &pos, &storage, &name)) return false;
     if (pos >= s.size() || s[pos] != ':') return false;
     ++pos;
-    Value value;
-    if (!ParsePlainScalar(s, &pos, &value)) return false;
     for (const KeyField& f : *out) {
       if (f.name == name) return false;
     }
-    out->push_back(KeyField{std::string(name), std::move(value)});
+    // Built in place; the name is copied out of `storage` before the value
+    // may reuse it.
+    KeyField& f = out->emplace_back();
+    f.name.assign(name.data(), name.size());
+    if (!ParsePlainScalar(s, &pos, &storage, &f.value)) return false;
     if (pos < s.size() && s[pos] == ',') {
       ++pos;
       continue;
@@ -489,7 +490,9 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       return PathElement::FieldInternedIfKnown(rest);
     case 'v': {
       size_t pos = 0;
-      if (Value v; ParsePlainScalar(rest, &pos, &v) && pos == rest.size())
+      std::string storage;
+      if (Value v;
+          ParsePlainScalar(rest, &pos, &storage, &v) && pos == rest.size())
         return PathElement::OfValue(std::move(v));
       absl::StatusOr<Value> v = ParseJson(std::string(rest));
       if (!v.ok())
@@ -692,7 +695,14 @@ class FieldsV1Reader {
   // The element a key that is not a field names (field names, nearly all
   // keys, are read in place by the caller, without the status wrapper);
   // `*ok` false when it names none (ParsePathElement then says why).
-  static PathElement OtherElement(absl::string_view key, bool* ok) {
+  PathElement OtherElement(absl::string_view key, bool* ok) {
+    // Keys of the usual shape are read here, into scratch space that keeps
+    // its room from key to key.
+    if (key.size() >= 2 && key[0] == 'k' && key[1] == ':') {
+      key_fields_.clear();
+      if (ParsePlainKey(key.substr(2), &key_fields_))
+        return PathElement::KeyFrom(absl::MakeSpan(key_fields_));
+    }
     absl::StatusOr<PathElement> pe = ParsePathElement(key);
     if (!pe.ok()) {
       *ok = false;
@@ -711,6 +721,7 @@ class FieldsV1Reader {
   std::vector<size_t> keys_;
   std::vector<Scratch> scratch_;  // per depth
   std::string key_storage_;
+  KeyScratch key_fields_;
 };
 
 }  // namespace
