@@ -50,7 +50,7 @@ Interner& GetInterner() {
 // A hash for short names, cheaper than a general one: each word of the
 // name, the last overlapping the one before, multiplied in. Inputs are field
 // names (a lookup per name read), nearly all under 24 bytes.
-size_t HashName(absl::string_view name) {
+inline size_t HashName(absl::string_view name) {
   auto word = [](const char* p) {
     uint64_t x;
     std::memcpy(&x, p, 8);
@@ -79,7 +79,8 @@ size_t HashName(absl::string_view name) {
   return static_cast<size_t>(h ^ (h >> 31));
 }
 
-const Interned* Probe(const Table& t, absl::string_view name, size_t hash) {
+inline const Interned* Probe(const Table& t, absl::string_view name,
+                             size_t hash) {
   for (size_t i = hash & t.mask;; i = (i + 1) & t.mask) {
     const Interned* n = t.slots[i].load(std::memory_order_acquire);
     if (n == nullptr ||
