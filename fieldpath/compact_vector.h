@@ -15,6 +15,69 @@
 namespace smdx {
 namespace internal {
 
+// Freed blocks of small capacities, kept per thread and type for reuse:
+// sets build and drop nodes by the thousand (every decoded managedFields
+// entry, every result of a set operation), most of a few entries, and
+// malloc's own per-thread cache keeps only a handful of blocks per size.
+// Bounded: at most kPerCapacity blocks of each capacity up to kMaxCapacity.
+// Off under AddressSanitizer, so that it still sees every block's lifetime.
+template <typename T>
+class BlockCache {
+ public:
+  static constexpr size_t kMaxCapacity = 8;
+  static constexpr size_t kPerCapacity = 32;
+
+  // A block for `capacity` elements, or null.
+  static void* Take(size_t capacity) {
+    if (!kEnabled || capacity > kMaxCapacity || state_ == kDead) return nullptr;
+    List& l = Get().lists_[capacity - 1];
+    return l.n == 0 ? nullptr : l.blocks[--l.n];
+  }
+  // Keeps `block` (of `capacity` elements); false when it is not kept.
+  static bool Give(void* block, size_t capacity) {
+    if (!kEnabled || capacity > kMaxCapacity || state_ == kDead) return false;
+    List& l = Get().lists_[capacity - 1];
+    if (l.n == kPerCapacity) return false;
+    l.blocks[l.n++] = block;
+    return true;
+  }
+
+ private:
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr bool kEnabled = false;
+#else
+  static constexpr bool kEnabled = true;
+#endif
+  struct List {
+    void* blocks[kPerCapacity];
+    size_t n = 0;
+  };
+
+  BlockCache() { state_ = kAlive; }
+  ~BlockCache() {
+    // Blocks freed after this (by objects the thread destroys later) go
+    // straight back to the allocator.
+    state_ = kDead;
+    for (List& l : lists_) {
+      for (size_t i = 0; i < l.n; ++i) ::operator delete(l.blocks[i]);
+    }
+  }
+  static BlockCache& Get() {
+    thread_local BlockCache cache;
+    return cache;
+  }
+
+  List lists_[kMaxCapacity];
+  // This thread's cache: not built yet (Get builds it), in use, or
+  // destroyed at thread exit (and not to be touched again).
+  enum State : uint8_t { kUnborn, kAlive, kDead };
+  static thread_local State state_;
+};
+
+template <typename T>
+thread_local typename BlockCache<T>::State BlockCache<T>::state_ =
+    BlockCache<T>::kUnborn;
+
 template <typename T>
 class CompactVector {
  public:
@@ -113,8 +176,13 @@ class CompactVector {
     static_assert(
         alignof(T) <= alignof(Header) && sizeof(Header) % alignof(T) == 0,
         "elements follow the header");
-    void* mem = ::operator new(sizeof(Header) + capacity * sizeof(T));
+    void* mem = BlockCache<T>::Take(capacity);
+    if (mem == nullptr)
+      mem = ::operator new(sizeof(Header) + capacity * sizeof(T));
     return new (mem) Header{0, capacity};
+  }
+  static void Free(Header* h) {
+    if (!BlockCache<T>::Give(h, h->capacity)) ::operator delete(h);
   }
   size_t NextCapacity() const { return capacity() == 0 ? 1 : 2 * capacity(); }
   void Grow(size_t capacity) {
@@ -126,14 +194,14 @@ class CompactVector {
       from[i].~T();
     }
     bigger->size = n;
-    if (h_ != nullptr) ::operator delete(h_);
+    if (h_ != nullptr) Free(h_);
     h_ = bigger;
   }
   void Release() {
     if (h_ == nullptr) return;
     T* d = data();
     for (size_t i = 0; i < h_->size; ++i) d[i].~T();
-    ::operator delete(h_);
+    Free(h_);
     h_ = nullptr;
   }
 

@@ -2,6 +2,7 @@
 
 #include <random>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "fieldpath/fields_v1.h"
@@ -126,6 +127,25 @@ TEST(SetTest, ChildrenBuiltInPlace) {
   s.AppendChildInPlace(F("b"));
   EXPECT_EQ(s.PopLastEntry(), F("b"));
   EXPECT_EQ(s, Of({{F("a"), F("x")}}));
+}
+
+TEST(SetTest, NodesMoveBetweenThreadsAndOutliveThem) {
+  // Node blocks are recycled per thread: a set built on one thread and
+  // dropped on another, or a thread_local set dropped after its thread's
+  // cache, must still be freed correctly.
+  Set moved;
+  std::thread t([&moved] {
+    thread_local Set kept;
+    kept.Insert({F("kept"), F("x")});
+    for (int i = 0; i < 100; ++i) {
+      Set s = Of({{F("a"), F("b")}, {F("a"), F("c")}, {F("d")}});
+      moved = moved.Union(s);
+    }
+  });
+  t.join();
+  EXPECT_EQ(moved, Of({{F("a"), F("b")}, {F("a"), F("c")}, {F("d")}}));
+  moved = Set();
+  EXPECT_TRUE(moved.Empty());
 }
 
 // The set operations against a model that keeps every path on its own (a
