@@ -77,6 +77,24 @@ TEST(FieldsV1Test, NamesWithSpecialBytesAnywhereRoundTrip) {
   }
 }
 
+TEST(FieldsV1Test, InternedNamesOfEveryLengthAreWrittenWhole) {
+  // Interned names are copied inline in word-sized pieces.
+  for (size_t len = 0; len <= 24; ++len) {
+    std::string name;
+    for (size_t i = 0; i < len; ++i) name.push_back(static_cast<char>('a' + i));
+    Set s;
+    s.Insert({PathElement::InternedField(InternName(name)),
+              PathElement::InternedField(InternName("x" + name))});
+    s.Insert({PathElement::InternedField(InternName(name + "z"))});
+    const std::string text = SerializeFieldsV1(s);
+    EXPECT_EQ(text, "{\"f:" + name + "\":{\"f:x" + name + "\":{}},\"f:" + name +
+                        "z\":{}}");
+    absl::StatusOr<Set> back = ParseFieldsV1(text);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, s);
+  }
+}
+
 TEST(FieldsV1Test, RejectsMalformedInput) {
   for (const char* bad :
        {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})", R"({"i:z":{}})",
