@@ -93,10 +93,6 @@ void Set::AppendMemberUnsorted(PathElement pe) {
   entries_.emplace_back(std::move(pe), true);
 }
 
-void Set::AppendChildUnsorted(PathElement pe, Set child) {
-  AppendEntry(std::move(pe)).children = std::move(child);
-}
-
 PathElement Set::PopLastEntry() {
   PathElement pe = std::move(entries_.back().pe);
   entries_.pop_back();

@@ -81,9 +81,6 @@ class Set {
   // again.
   SetEntry& AppendEntry(PathElement&& pe);
   void AppendMemberUnsorted(PathElement pe);
-  void AppendChildUnsorted(PathElement pe, Set child);
-  // AppendEntry's children: a child to build in place.
-  Set& AppendChildInPlace(PathElement&& pe);
   // Removes the entry appended last and returns its element (for a builder
   // whose entry stayed empty).
   PathElement PopLastEntry();
@@ -131,10 +128,6 @@ inline SetEntry& Set::AppendEntry(PathElement&& pe) {
 
 inline absl::Span<const SetEntry> Set::entries() const {
   return absl::Span<const SetEntry>(entries_.data(), entries_.size());
-}
-
-inline Set& Set::AppendChildInPlace(PathElement&& pe) {
-  return AppendEntry(std::move(pe)).children;
 }
 
 }  // namespace smdx

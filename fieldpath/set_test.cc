@@ -115,16 +115,16 @@ TEST(SetTest, NormalizeSortsAndMerges) {
   s.AppendMemberUnsorted(F("b"));
   s.AppendMemberUnsorted(F("a"));
   s.AppendMemberUnsorted(F("b"));
-  s.AppendChildUnsorted(F("c"), Of({{F("x")}}));
-  s.AppendChildUnsorted(F("c"), Of({{F("y")}}));
+  s.AppendEntry(F("c")).children = Of({{F("x")}});
+  s.AppendEntry(F("c")).children = Of({{F("y")}});
   s.Normalize();
   EXPECT_EQ(s, Of({{F("a")}, {F("b")}, {F("c"), F("x")}, {F("c"), F("y")}}));
 }
 
 TEST(SetTest, ChildrenBuiltInPlace) {
   Set s;
-  s.AppendChildInPlace(F("a")).AppendMemberUnsorted(F("x"));
-  s.AppendChildInPlace(F("b"));
+  s.AppendEntry(F("a")).children.AppendMemberUnsorted(F("x"));
+  s.AppendEntry(F("b"));
   EXPECT_EQ(s.PopLastEntry(), F("b"));
   EXPECT_EQ(s, Of({{F("a"), F("x")}}));
 }
