@@ -51,25 +51,18 @@ Interner& GetInterner() {
 // name, the last overlapping the one before, multiplied in. Inputs are field
 // names (a lookup per name read), nearly all under 24 bytes.
 inline size_t HashName(absl::string_view name) {
-  auto word = [](const char* p) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    return x;
-  };
-  auto half = [](const char* p) {
-    uint32_t x;
-    std::memcpy(&x, p, 4);
-    return uint64_t{x};
-  };
+  using internal::LoadHalfWord;
+  using internal::LoadWord;
   constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
   const char* p = name.data();
   size_t n = name.size();
   uint64_t h = n * kMul;
   if (n >= 8) {
-    for (; n > 8; p += 8, n -= 8) h = (h ^ word(p)) * kMul;
-    h = (h ^ word(p + n - 8)) * kMul;
+    for (; n > 8; p += 8, n -= 8) h = (h ^ LoadWord(p)) * kMul;
+    h = (h ^ LoadWord(p + n - 8)) * kMul;
   } else if (n >= 4) {
-    h = (h ^ (half(p) << 32 | half(p + n - 4))) * kMul;
+    h = (h ^ (uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4))) *
+        kMul;
   } else if (n > 0) {
     const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
                            uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |

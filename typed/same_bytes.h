@@ -12,27 +12,30 @@
 namespace smdx {
 namespace internal {
 
+// The 8 (4) bytes at `p` as one unaligned word.
+inline uint64_t LoadWord(const char* p) {
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x;
+}
+inline uint32_t LoadHalfWord(const char* p) {
+  uint32_t x;
+  std::memcpy(&x, p, 4);
+  return x;
+}
+
 // Whether the `n` bytes at `a` and `b` are equal. Words are compared whole,
 // the last one overlapping the one before.
 inline bool SameBytes(const char* a, const char* b, size_t n) {
-  auto word = [](const char* p) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    return x;
-  };
-  auto half = [](const char* p) {
-    uint32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  };
   if (n >= 8) {
     for (; n > 8; a += 8, b += 8, n -= 8) {
-      if (word(a) != word(b)) return false;
+      if (LoadWord(a) != LoadWord(b)) return false;
     }
-    return word(a + n - 8) == word(b + n - 8);
+    return LoadWord(a + n - 8) == LoadWord(b + n - 8);
   }
   if (n >= 4) {
-    return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
+    return LoadHalfWord(a) == LoadHalfWord(b) &&
+           LoadHalfWord(a + n - 4) == LoadHalfWord(b + n - 4);
   }
   for (; n > 0; ++a, ++b, --n) {
     if (*a != *b) return false;
