@@ -49,9 +49,6 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
-// Whether `s` needs more than quotes to be a JSON string as Go writes it.
-inline bool NeedsEscape(const std::string& s) { return !JsonStringIsPlain(s); }
-
 // Copies `n` bytes, inline for the few of a field name (two overlapping
 // loads and stores): a call to memcpy costs more than the copy.
 inline void CopyShort(char* to, const char* from, size_t n) {
@@ -136,10 +133,10 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
                    absl::string_view tail) {
   size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
   for (const KeyField& f : key) {
-    if (NeedsEscape(f.name)) return false;
+    if (!JsonStringIsPlain(f.name)) return false;
     n += f.name.size() + 6;  // \"name\": and a comma
     if (f.value.IsString()) {
-      if (NeedsEscape(f.value.AsString())) return false;
+      if (!JsonStringIsPlain(f.value.AsString())) return false;
       n += f.value.AsString().size() + 4;
     } else if (f.value.IsInt()) {
       n += 20;
@@ -648,8 +645,8 @@ class FieldsV1Reader {
     if (Eat('}')) {
       *member = true;  // no children: the node is a member
     } else {
-      // The node's members and children collect in this depth's scratch
-      // space and move into the set at the end, exactly sized.
+      // The node's entries collect in this depth's scratch space and move
+      // into the set at the end, exactly sized.
       if (scratch_.size() <= static_cast<size_t>(depth))
         scratch_.resize(static_cast<size_t>(depth) + 1);
       absl::string_view key;
