@@ -491,6 +491,40 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
   }
 }
 
+// Parses the JSON of a `k:` or `v:` element. The reference reads every
+// number there as a float64, objects' ints included; smdx keeps ints, which
+// only differ for `-0`: as an int it would lose its sign, and the `-0` the
+// writer emits for a float -0.0 would read back as 0 and write as "0".
+// Such tokens are read as -0.0.
+absl::StatusOr<Value> ParseElementJson(absl::string_view text) {
+  std::string rewritten;
+  size_t copied = 0;  // text before this is in `rewritten`
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '-' || i + 1 >= text.size() || text[i + 1] != '0') continue;
+    size_t end = i + 2;
+    if (end < text.size() && (IsDigit(text[end]) || text[end] == '.' ||
+                              text[end] == 'e' || text[end] == 'E')) {
+      continue;
+    }
+    absl::StrAppend(&rewritten, text.substr(copied, i - copied), "-0.0");
+    copied = end;
+  }
+  if (copied == 0) return ParseJson(text);
+  absl::StrAppend(&rewritten, text.substr(copied));
+  return ParseJson(rewritten);
+}
+
 }  // namespace
 
 std::string SerializePathElement(const PathElement& pe) {
@@ -514,7 +548,7 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
       if (Value v;
           ParsePlainScalar(rest, &pos, &storage, &v) && pos == rest.size())
         return PathElement::OfValue(std::move(v));
-      absl::StatusOr<Value> v = ParseJson(std::string(rest));
+      absl::StatusOr<Value> v = ParseElementJson(rest);
       if (!v.ok())
         return absl::InvalidArgumentError(
             absl::StrCat("value: ", v.status().message()));
@@ -523,7 +557,7 @@ absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
     case 'k': {
       if (KeyScratch fields; ParsePlainKey(rest, &fields))
         return PathElement::KeyFrom(absl::MakeSpan(fields));
-      absl::StatusOr<Value> v = ParseJson(std::string(rest));
+      absl::StatusOr<Value> v = ParseElementJson(rest);
       if (!v.ok())
         return absl::InvalidArgumentError(
             absl::StrCat("key: ", v.status().message()));

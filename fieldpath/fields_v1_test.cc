@@ -156,6 +156,30 @@ TEST(FieldsV1Test, ValuesDecodeAsTheirText) {
             R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{},"f:c":{}})");
 }
 
+// A float key value of -0.0 is written "-0", as the reference writes it;
+// reading that back must give -0.0 again, not the int 0 (which writes "0").
+// Found by fields_v1_fuzzer.
+TEST(FieldsV1Test, NegativeZeroSurvivesRoundTrips) {
+  for (const char* text :
+       {"{\"k:{\\\"\\\":-0e785}\":{\"f:ay\\n'oww,w\":{}}}",
+        R"({"k:{\"a\":-0.0}":{}})", R"({"k:{\"a\":-0}":{}})",
+        R"({"v:[-0,\"-0\",{\"-0\":-0}]":{}})", R"({"v:-0":{}})"}) {
+    absl::StatusOr<Set> s = ParseFieldsV1(text);
+    ASSERT_TRUE(s.ok()) << text << ": " << s.status();
+    std::string once = SerializeFieldsV1(*s);
+    EXPECT_NE(once.find("-0"), std::string::npos) << once;
+    absl::StatusOr<Set> again = ParseFieldsV1(once);
+    ASSERT_TRUE(again.ok()) << once << ": " << again.status();
+    EXPECT_EQ(*again, *s) << text;
+    EXPECT_EQ(SerializeFieldsV1(*again), once) << text;
+  }
+  absl::StatusOr<Set> s = ParseFieldsV1(R"({"v:[-0,\"-0\",-0.5,-01]":{}})");
+  EXPECT_FALSE(s.ok());  // -01 is not JSON
+  s = ParseFieldsV1(R"({"v:[-0,\"-0\",-0.5,-0e1]":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s), R"({"v:[-0,\"-0\",-0.5,-0]":{}})");
+}
+
 TEST(FieldsV1Test, BadValuesNameTheirPath) {
   for (const char* bad :
        {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})",

@@ -683,6 +683,13 @@ class YamlHandler : public YAML::EventHandler {
     // yaml-cpp starts a new document wherever the previous one's root node
     // ends, so "- a\nb: c" would be two documents. YAML wants `---` (or a
     // `...` ending the previous document) in between.
+    if (!docs_->empty() && mark.pos <= doc_start_) {
+      // yaml-cpp leaves a token that cannot start a node (a `,` outside a
+      // flow collection) unconsumed and reports a null document in front of
+      // it, then another, forever: a document that starts where the last
+      // one did has consumed nothing.
+      Fail(mark, UnexpectedTokenMessage(mark.pos));
+    }
     if (!docs_->empty() && !StartsNewDocument(mark.pos)) {
       Fail(mark,
            "unexpected content after the end of the document (a new "
@@ -839,6 +846,17 @@ class YamlHandler : public YAML::EventHandler {
     if (anchor != YAML::NullAnchor) {
       anchors_[anchor].position = builder_.LastAddedPosition();
     }
+  }
+
+  std::string UnexpectedTokenMessage(int pos) const {
+    if (pos < 0 || static_cast<size_t>(pos) >= text_.size()) {
+      return "unexpected end of the document";
+    }
+    std::string quoted;
+    AppendJsonString(&quoted, text_.substr(pos, 1));
+    return absl::StrCat("unexpected ", quoted,
+                        " (not the start of a node; flow indicators belong "
+                        "inside [...] or {...})");
   }
 
   // Whether the document whose first token is at byte `pos` follows a `---`

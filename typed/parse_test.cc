@@ -570,6 +570,44 @@ TEST(ParseYaml, ContentAfterTheRootNodeIsAnError) {
   EXPECT_EQ(docs->size(), 2u);
 }
 
+// yaml-cpp leaves a `,` that cannot start a node unconsumed and reports an
+// endless series of null documents before it once a `...` has ended a
+// document; a six-byte input used to hang the reader and grow without bound.
+TEST(ParseYaml, FlowIndicatorAfterDocumentEndFailsInsteadOfLooping) {
+  EXPECT_EQ(YamlError("a\n...\n,\n"),
+            "line 3, column 1: unexpected \",\" (not the start of a node; "
+            "flow indicators belong inside [...] or {...})");
+  EXPECT_THAT(Msg(ParseYamlDocuments("a\n...\n,\n").status()),
+              HasSubstr("line 3, column 1: unexpected \",\""));
+  // The same kind of input as the field-manager fuzzer's: document ends,
+  // directives ends and flow indicators, in every arrangement of a few.
+  const std::vector<std::string> parts = {"a\n", "- a\n",  "...\n", "---\n",
+                                          ",\n", "k: v\n", "? \n",  "# c\n"};
+  int errors = 0;
+  for (const std::string& a : parts) {
+    for (const std::string& b : parts) {
+      for (const std::string& c : parts) {
+        for (const std::string& d : parts) {
+          std::string text = a + b + c + d;
+          absl::StatusOr<std::vector<Value>> docs = ParseYamlDocuments(text);
+          if (!docs.ok()) {
+            ++errors;
+          } else {
+            EXPECT_LE(docs->size(), 4u) << text;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(errors, 0);
+  std::string long_input;
+  for (int i = 0; i < 20; ++i) long_input += "x: [a, b]\n...\n---\n";
+  long_input += "...\n,\n";
+  EXPECT_THAT(YamlError(long_input), HasSubstr("unexpected \",\""));
+  EXPECT_THAT(Msg(ParseYamlDocuments(long_input).status()),
+              HasSubstr("unexpected \",\""));
+}
+
 TEST(ParseYaml, HundredThousandLevelsGiveDepthErrorNotCrash) {
   EXPECT_THAT(YamlError(Nested('[', ']', 100000)),
               ::testing::MatchesRegex(
