@@ -56,8 +56,22 @@ TEST(CliTest, FieldsetMatchesReferenceFieldSets) {
 TEST(CliTest, EmbeddedSchemaIsTheDefault) {
   Result r = Smdx({"fieldset", smdx::testing::SourcePath("testdata/pod.yaml")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            smdx::testing::ReadTestFile(Shared("testdata/smd/podset.json")));
+  // podset.json was computed with the 2018 schema; since then the API marks
+  // owner references and secret key selectors atomic.
+  std::string want =
+      smdx::testing::ReadTestFile(Shared("testdata/smd/podset.json"));
+  for (
+      const char* atomic :
+      {R"("k:{\"uid\":\"0a9d2b9e-779e-11e7-b422-42010a8001be\"}":{".":{},"f:apiVersion":{},"f:blockOwnerDeletion":{},"f:controller":{},"f:kind":{},"f:name":{},"f:uid":{}})",
+       R"("f:secretKeyRef":{".":{},"f:key":{},"f:name":{}})"}) {
+    std::string field(atomic);
+    std::string leaf = field.substr(0, field.find("\":{") + 2) + "{}";
+    for (size_t at = want.find(field); at != std::string::npos;
+         at = want.find(field)) {
+      want.replace(at, field.size(), leaf);
+    }
+  }
+  EXPECT_EQ(r.out, want);
   Result types = Smdx({"list-types"});
   EXPECT_NE(types.out.find("io.k8s.api.core.v1.Pod\n"), std::string::npos);
 }

@@ -78,11 +78,12 @@ TEST_F(FieldManagerTest, ApplyRecordsTheApplierWithoutServerFields) {
   EXPECT_TRUE(r.changed);
   std::vector<std::string> e = Entries(r.object);
   ASSERT_EQ(e.size(), 1u);
-  // No apiVersion, kind, metadata, metadata.name or .namespace.
+  // No apiVersion, kind, metadata, metadata.name or .namespace; the
+  // selector is atomic (LabelSelector is since Kubernetes 1.24).
   EXPECT_EQ(
       e[0],
       "kubectl/Apply@01: "
-      R"({"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{"f:matchLabels":{"f:app":{}}},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}})");
+      R"({"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}}}}}})");
 }
 
 TEST_F(FieldManagerTest, FirstApplyRecordsExistingFieldsAsBeforeFirstApply) {

@@ -1,15 +1,16 @@
 #include "schema/builtin.h"
 
+#include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "schema/builtin_data.h"
 
 namespace smdx {
-
-namespace internal {
-extern const absl::string_view kEmbeddedK8sSchema;
-}  // namespace internal
 
 namespace {
 
@@ -54,13 +55,94 @@ std::string GroupOf(const std::vector<absl::string_view>& parts) {
   return absl::StrCat(g, ".k8s.io");
 }
 
+const internal::EmbeddedKind* FindEmbeddedKind(absl::string_view api_version,
+                                               absl::string_view kind) {
+  absl::Span<const internal::EmbeddedKind> kinds =
+      internal::kEmbeddedKubernetes.kinds;
+  auto it = std::lower_bound(
+      kinds.begin(), kinds.end(), std::make_pair(api_version, kind),
+      [](const internal::EmbeddedKind& k,
+         const std::pair<absl::string_view, absl::string_view>& want) {
+        return std::make_pair(absl::string_view(k.api_version),
+                              absl::string_view(k.kind)) < want;
+      });
+  if (it == kinds.end() || it->api_version != api_version || it->kind != kind)
+    return nullptr;
+  return &*it;
+}
+
+// The index of the embedded type `name`, or -1.
+int FindEmbeddedType(absl::string_view name) {
+  static const absl::flat_hash_map<absl::string_view, int>* const kIndex = [] {
+    auto* index = new absl::flat_hash_map<absl::string_view, int>();
+    const auto& types = internal::kEmbeddedKubernetes.types;
+    for (size_t i = 0; i < types.size(); ++i) {
+      (*index)[types[i].name] = static_cast<int>(i);
+    }
+    return index;
+  }();
+  auto it = kIndex->find(name);
+  return it == kIndex->end() ? -1 : it->second;
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema() {
   static const absl::StatusOr<std::shared_ptr<const Schema>>* const kSchema =
       new absl::StatusOr<std::shared_ptr<const Schema>>(
-          Schema::ParseSmd(internal::kEmbeddedK8sSchema));
+          Schema::ParseSmd(internal::kEmbeddedKubernetes.text));
   return *kSchema;
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
+    absl::string_view type_name) {
+  static std::mutex* const mu = new std::mutex;
+  static auto* const cache =
+      new absl::flat_hash_map<std::string,
+                              absl::StatusOr<std::shared_ptr<const Schema>>>();
+  int root = FindEmbeddedType(type_name);
+  if (root < 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "the built-in Kubernetes schema has no type \"", type_name, "\""));
+  }
+  std::lock_guard<std::mutex> lock(*mu);
+  auto it = cache->find(type_name);
+  if (it != cache->end()) return it->second;
+  // The closure of the root, in the order of the text (that of the whole
+  // schema, so that each type reads exactly as it does there).
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  std::vector<bool> needed(data.types.size());
+  std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
+  needed[root] = true;
+  while (!stack.empty()) {
+    const internal::EmbeddedType& t = data.types[stack.back()];
+    stack.pop_back();
+    for (uint32_t d = t.deps_begin; d < t.deps_end; ++d) {
+      if (!needed[data.deps[d]]) {
+        needed[data.deps[d]] = true;
+        stack.push_back(data.deps[d]);
+      }
+    }
+  }
+  std::string text = "types:\n";
+  for (size_t i = 0; i < data.types.size(); ++i) {
+    if (!needed[i]) continue;
+    const internal::EmbeddedType& t = data.types[i];
+    text.append(data.text.data() + t.begin, t.end - t.begin);
+  }
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = Schema::ParseSmd(text);
+  cache->emplace(std::string(type_name), schema);
+  return schema;
+}
+
+std::vector<KubernetesKind> KubernetesKinds() {
+  std::vector<KubernetesKind> out;
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  for (const internal::EmbeddedKind& k : data.kinds) {
+    out.push_back(
+        KubernetesKind{k.api_version, k.kind, data.types[k.type].name});
+  }
+  return out;
 }
 
 std::shared_ptr<const Schema> DeducedSchema() {
@@ -72,6 +154,10 @@ std::shared_ptr<const Schema> DeducedSchema() {
 absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
                                                absl::string_view api_version,
                                                absl::string_view kind) {
+  if (const internal::EmbeddedKind* k = FindEmbeddedKind(api_version, kind)) {
+    const char* name = internal::kEmbeddedKubernetes.types[k->type].name;
+    if (schema.Find(name) != nullptr) return std::string(name);
+  }
   absl::string_view group, version = api_version;
   if (size_t slash = api_version.find('/'); slash != absl::string_view::npos) {
     group = api_version.substr(0, slash);

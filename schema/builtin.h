@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -13,18 +14,40 @@
 
 namespace smdx {
 
-// The Kubernetes built-in API types (k8s-schema.yaml from
-// sigs.k8s.io/structured-merge-diff's test data), parsed once.
+// The Kubernetes built-in API types: Kubernetes v1.27's OpenAPI document
+// (schema/data) converted by smdx's own converter at build time, plus the
+// kinds of the apiVersions v1.27 no longer serves (extensions/v1beta1,
+// apps/v1beta1, apps/v1beta2, batch/v1beta1, policy/v1beta1, ...) from the
+// older SMD test schema; their references to types v1.27 defines resolve to
+// the v1.27 types. Parsed on first use (about 10 ms), then shared.
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema();
+
+// The embedded schema cut down to one type and the types it refers to,
+// directly or not: what a process that handles one kind needs, parsed in a
+// fraction of the time of KubernetesSchema(). Cached per type; thread-safe.
+// NotFound when the embedded schema has no such type.
+absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
+    absl::string_view type_name);
+
+// The built-in kinds: every `x-kubernetes-group-version-kind` of the v1.27
+// document and the older kinds, with their root types' names.
+struct KubernetesKind {
+  std::string api_version;  // "apps/v1", "v1"
+  std::string kind;
+  std::string type_name;  // "io.k8s.api.apps.v1.Deployment"
+};
+std::vector<KubernetesKind> KubernetesKinds();
 
 // The schema of schema-less values; its root type is kDeducedTypeName.
 std::shared_ptr<const Schema> DeducedSchema();
 inline constexpr absl::string_view kDeducedTypeName = "__untyped_deduced_";
 inline constexpr absl::string_view kUntypedAtomicTypeName = "__untyped_atomic_";
 
-// The type name of a Kubernetes kind in a schema built from the Kubernetes
-// OpenAPI (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment), or an
-// error when the schema has no such kind.
+// The type name of a Kubernetes kind in `schema`
+// (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment): the built-in
+// kinds' table when the schema has that type, else the type whose name ends
+// in the version and kind and belongs to the group (for schemas converted
+// from Kubernetes' OpenAPI). NotFound when the schema has no such kind.
 absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
                                                absl::string_view api_version,
                                                absl::string_view kind);

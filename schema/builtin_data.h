@@ -1,0 +1,41 @@
+// The embedded Kubernetes schema as schema/embed_kubernetes.cc generates it
+// at build time. Internal to schema/builtin.cc.
+#ifndef SMDX_SCHEMA_BUILTIN_DATA_H_
+#define SMDX_SCHEMA_BUILTIN_DATA_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace smdx::internal {
+
+// One type: its definition is text[begin, end) (an item of the SMD
+// `types:` list), and it refers to the types deps[deps_begin, deps_end).
+struct EmbeddedType {
+  const char* name;
+  uint32_t begin;
+  uint32_t end;
+  uint32_t deps_begin;
+  uint32_t deps_end;
+};
+
+// An apiVersion and kind and the index of its root type.
+struct EmbeddedKind {
+  const char* api_version;
+  const char* kind;
+  uint32_t type;
+};
+
+struct EmbeddedSchema {
+  absl::string_view text;                // SMD YAML, "types:\n- name: ..."
+  absl::Span<const EmbeddedType> types;  // in the order of the text
+  absl::Span<const uint32_t> deps;
+  absl::Span<const EmbeddedKind> kinds;  // sorted by apiVersion, then kind
+};
+
+extern const EmbeddedSchema kEmbeddedKubernetes;
+
+}  // namespace smdx::internal
+
+#endif  // SMDX_SCHEMA_BUILTIN_DATA_H_

@@ -1,0 +1,9 @@
+// An empty embedded schema, for schema/embed_kubernetes.cc: the tool that
+// generates the real one cannot contain it.
+#include "schema/builtin_data.h"
+
+namespace smdx::internal {
+
+const EmbeddedSchema kEmbeddedKubernetes = {};
+
+}  // namespace smdx::internal

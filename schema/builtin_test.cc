@@ -1,0 +1,154 @@
+#include "schema/builtin.h"
+
+#include <set>
+#include <utility>
+
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+#include "typed/typed.h"
+
+namespace smdx {
+namespace {
+
+// Every kind the v1.27 document declares, as (apiVersion, kind) -> type.
+std::set<std::pair<std::string, std::string>> SwaggerKinds(
+    std::map<std::pair<std::string, std::string>, std::string>* types) {
+  Value doc = testing::Yaml(testing::ReadTestFile(
+      testing::SourcePath("schema/data/kubernetes-v1.27-swagger.json")));
+  std::set<std::pair<std::string, std::string>> out;
+  for (const MapEntry& d : doc.map().Find("definitions")->map().entries()) {
+    const Value* gvks = d.value.map().Find("x-kubernetes-group-version-kind");
+    if (gvks == nullptr) continue;
+    for (const Value& g : gvks->list()) {
+      std::string group = g.map().Find("group")->AsString();
+      std::string version = g.map().Find("version")->AsString();
+      std::string av = group.empty() ? version : group + "/" + version;
+      std::pair<std::string, std::string> key{av,
+                                              g.map().Find("kind")->AsString()};
+      out.insert(key);
+      types->emplace(key, d.key);
+    }
+  }
+  return out;
+}
+
+TEST(KubernetesSchemaTest, EveryGroupVersionKindOfTheDocumentResolves) {
+  absl::StatusOr<std::shared_ptr<const Schema>> full = KubernetesSchema();
+  ASSERT_TRUE(full.ok()) << full.status();
+  std::map<std::pair<std::string, std::string>, std::string> want;
+  std::set<std::pair<std::string, std::string>> kinds = SwaggerKinds(&want);
+  ASSERT_GT(kinds.size(), 200u);
+  for (const auto& [av, kind] : kinds) {
+    absl::StatusOr<std::string> name = KubernetesTypeName(**full, av, kind);
+    ASSERT_TRUE(name.ok()) << av << " " << kind << ": " << name.status();
+    EXPECT_EQ(*name, want.at({av, kind})) << av << " " << kind;
+  }
+  std::set<std::pair<std::string, std::string>> table;
+  for (const KubernetesKind& k : KubernetesKinds()) {
+    table.emplace(k.api_version, k.kind);
+  }
+  for (const auto& k : kinds) EXPECT_EQ(table.count(k), 1u) << k.first;
+}
+
+TEST(KubernetesSchemaTest, TodaysKindsAndUnservedOldOnesResolve) {
+  absl::StatusOr<std::shared_ptr<const Schema>> full = KubernetesSchema();
+  ASSERT_TRUE(full.ok()) << full.status();
+  const std::pair<const char*, const char*> kinds[] = {
+      {"networking.k8s.io/v1", "Ingress"},
+      {"batch/v1", "CronJob"},
+      {"autoscaling/v2", "HorizontalPodAutoscaler"},
+      {"policy/v1", "PodDisruptionBudget"},
+      {"discovery.k8s.io/v1", "EndpointSlice"},
+      {"node.k8s.io/v1", "RuntimeClass"},
+      {"coordination.k8s.io/v1", "Lease"},
+      {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"},
+      {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"},
+      // Served no more by v1.27; from the older schema.
+      {"extensions/v1beta1", "Deployment"},
+      {"extensions/v1beta1", "Ingress"},
+      {"apps/v1beta1", "Deployment"},
+      {"apps/v1beta2", "StatefulSet"},
+      {"batch/v1beta1", "CronJob"},
+      {"policy/v1beta1", "PodDisruptionBudget"},
+  };
+  for (const auto& [av, kind] : kinds) {
+    absl::StatusOr<std::string> name = KubernetesTypeName(**full, av, kind);
+    ASSERT_TRUE(name.ok()) << av << " " << kind << ": " << name.status();
+    absl::StatusOr<std::shared_ptr<const Schema>> cut =
+        KubernetesSchemaFor(*name);
+    ASSERT_TRUE(cut.ok()) << cut.status();
+    EXPECT_NE((*cut)->Find(*name), nullptr);
+    EXPECT_LT((*cut)->types().size(), (*full)->types().size());
+  }
+  EXPECT_EQ(KubernetesTypeName(**full, "apps/v1", "NoSuchKind").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(KubernetesSchemaFor("io.k8s.NoSuchType").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST(KubernetesSchemaTest, OldKindsUseTodaysCoreTypes) {
+  // extensions/v1beta1 Deployment comes from the older schema, but its pod
+  // template is today's: topologySpreadConstraints validates.
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      KubernetesSchemaFor("io.k8s.api.extensions.v1beta1.Deployment");
+  ASSERT_TRUE(s.ok()) << s.status();
+  absl::StatusOr<Type> t =
+      Type::Named(*s, "io.k8s.api.extensions.v1beta1.Deployment");
+  ASSERT_TRUE(t.ok()) << t.status();
+  Value d = testing::Yaml(R"(apiVersion: extensions/v1beta1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers: [{name: web, image: nginx}]
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+)");
+  EXPECT_TRUE(Validate(*t, d).ok()) << Validate(*t, d);
+}
+
+TEST(KubernetesSchemaTest, ObjectMetaDeclaresManagedFields) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      KubernetesSchemaFor("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Atom* meta =
+      (*s)->Find("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  ASSERT_NE(meta, nullptr);
+  EXPECT_NE(meta->map->FindField("managedFields"), nullptr);
+}
+
+TEST(KubernetesSchemaTest, CutDownSchemaTypesAValueAsTheWholeDoes) {
+  const char* name = "io.k8s.api.apps.v1.Deployment";
+  absl::StatusOr<std::shared_ptr<const Schema>> full = KubernetesSchema();
+  absl::StatusOr<std::shared_ptr<const Schema>> cut = KubernetesSchemaFor(name);
+  ASSERT_TRUE(full.ok() && cut.ok());
+  absl::StatusOr<Type> a = Type::Named(*full, name);
+  absl::StatusOr<Type> b = Type::Named(*cut, name);
+  ASSERT_TRUE(a.ok() && b.ok());
+  Value d = testing::Yaml(R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app: web}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        ports: [{containerPort: 80, protocol: TCP}]
+)");
+  EXPECT_EQ(ToFieldSet(*a, d), ToFieldSet(*b, d));
+  Value bad = testing::Yaml(
+      "apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: x}\n");
+  EXPECT_EQ(Validate(*a, bad).message(), Validate(*b, bad).message());
+  EXPECT_FALSE(Validate(*b, bad).ok());
+  // Cached: the same schema each time.
+  EXPECT_EQ(KubernetesSchemaFor(name)->get(), cut->get());
+}
+
+}  // namespace
+}  // namespace smdx

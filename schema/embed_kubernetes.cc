@@ -1,0 +1,259 @@
+// Build tool: turns the Kubernetes API documents in schema/data into the
+// C++ source of the embedded Kubernetes schema (schema/builtin.h).
+//
+// Usage: embed_kubernetes SWAGGER.json OLD-SMD.yaml OUT.cc
+//
+//  - SWAGGER.json, the newest Kubernetes OpenAPI v2 document, is converted
+//    by smdx's own converter (schema/openapi.h). Every
+//    `x-kubernetes-group-version-kind` of its definitions becomes an entry
+//    of the apiVersion/kind table.
+//  - OLD-SMD.yaml, an older SMD schema, supplies the kinds of
+//    apiVersions the new document no longer serves (extensions/v1beta1,
+//    apps/v1beta1, ...): their root types, and what they reference that the
+//    new document does not define. References to types the new document
+//    defines resolve to the new ones.
+//
+// The output holds the merged schema as SMD YAML text, an index of the
+// types (their spans in the text and the types each refers to, so that a
+// process can parse just one kind's closure) and the apiVersion/kind table.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "schema/builtin.h"
+#include "schema/openapi.h"
+#include "schema/schema.h"
+#include "typed/parse.h"
+
+namespace smdx {
+namespace {
+
+[[noreturn]] void Die(const std::string& msg) {
+  std::cerr << "embed_kubernetes: " << msg << "\n";
+  std::exit(1);
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Die(absl::StrCat(path, ": cannot open"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void RefsOfAtom(const Atom& atom, std::set<std::string>* out);
+
+void RefsOfRef(const TypeRef& ref, std::set<std::string>* out) {
+  if (!ref.named_type.empty()) out->insert(ref.named_type);
+  if (ref.inlined) RefsOfAtom(*ref.inlined, out);
+}
+
+void RefsOfAtom(const Atom& atom, std::set<std::string>* out) {
+  if (atom.list) RefsOfRef(atom.list->element_type, out);
+  if (atom.map) {
+    for (const StructField& f : atom.map->fields) RefsOfRef(f.type, out);
+    if (atom.map->element_type) RefsOfRef(*atom.map->element_type, out);
+  }
+}
+
+struct Gvk {
+  std::string api_version;
+  std::string kind;
+  std::string type_name;
+};
+
+std::string ApiVersion(const std::string& group, const std::string& version) {
+  return group.empty() ? version : absl::StrCat(group, "/", version);
+}
+
+// The group of a type name of Kubernetes' built-in API, for the old schema,
+// which carries no group/version/kind table.
+std::string GroupOfTypeName(const std::vector<absl::string_view>& parts) {
+  absl::string_view g = parts[parts.size() - 3];
+  if (g == "core") return "";
+  if (g == "apps" || g == "batch" || g == "autoscaling" || g == "extensions" ||
+      g == "policy") {
+    return std::string(g);
+  }
+  if (g == "rbac") return "rbac.authorization.k8s.io";
+  return absl::StrCat(g, ".k8s.io");
+}
+
+std::string CString(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+}  // namespace smdx
+
+int main(int argc, char** argv) {
+  using namespace smdx;  // NOLINT(build/namespaces): a tool's main
+  if (argc != 4)
+    Die("usage: embed_kubernetes SWAGGER.json OLD-SMD.yaml OUT.cc");
+  absl::StatusOr<Value> swagger = ParseJson(ReadAll(argv[1]));
+  if (!swagger.ok())
+    Die(absl::StrCat(argv[1], ": ", swagger.status().message()));
+  absl::StatusOr<std::vector<TypeDef>> new_types = TypesFromOpenApiV2(*swagger);
+  if (!new_types.ok()) {
+    Die(absl::StrCat(argv[1], ": ", new_types.status().message()));
+  }
+  absl::StatusOr<std::shared_ptr<const Schema>> old_schema =
+      Schema::ParseSmd(ReadAll(argv[2]));
+  if (!old_schema.ok()) {
+    Die(absl::StrCat(argv[2], ": ", old_schema.status().message()));
+  }
+
+  // The new document's kinds.
+  std::vector<Gvk> gvks;
+  std::set<std::pair<std::string, std::string>> served;
+  const Value* defs = swagger->map().Find("definitions");
+  if (defs == nullptr || !defs->IsMap()) Die("the document has no definitions");
+  for (const MapEntry& d : defs->map().entries()) {
+    const Value* list =
+        d.value.IsMap() ? d.value.map().Find("x-kubernetes-group-version-kind")
+                        : nullptr;
+    if (list == nullptr || !list->IsList()) continue;
+    for (const Value& g : list->list()) {
+      const Value* group = g.map().Find("group");
+      const Value* version = g.map().Find("version");
+      const Value* kind = g.map().Find("kind");
+      if (group == nullptr || version == nullptr || kind == nullptr) continue;
+      std::string av = ApiVersion(group->AsString(), version->AsString());
+      gvks.push_back(Gvk{av, kind->AsString(), d.key});
+      served.emplace(av, kind->AsString());
+    }
+  }
+
+  // The old schema's kinds that the new one does not serve, with what they
+  // need that the new one lacks.
+  std::map<std::string, const TypeDef*> defined;
+  std::vector<TypeDef> merged = *std::move(new_types);
+  for (const TypeDef& t : merged) defined[t.name] = &t;
+  std::map<std::string, const TypeDef*> old_by_name;
+  for (const TypeDef& t : (*old_schema)->types()) old_by_name[t.name] = &t;
+  std::vector<std::string> pending;
+  for (const TypeDef& t : (*old_schema)->types()) {
+    std::vector<absl::string_view> parts = absl::StrSplit(t.name, '.');
+    if (parts.size() < 4 || !absl::StartsWith(t.name, "io.k8s.api.")) continue;
+    if (!t.atom.map || t.atom.map->FindField("apiVersion") == nullptr ||
+        t.atom.map->FindField("kind") == nullptr) {
+      continue;
+    }
+    std::string av = ApiVersion(GroupOfTypeName(parts),
+                                std::string(parts[parts.size() - 2]));
+    std::string kind(parts.back());
+    if (served.count({av, kind}) != 0 || defined.count(t.name) != 0) continue;
+    gvks.push_back(Gvk{av, kind, t.name});
+    pending.push_back(t.name);
+  }
+  std::vector<TypeDef> added;
+  std::set<std::string> taken;
+  while (!pending.empty()) {
+    std::string name = pending.back();
+    pending.pop_back();
+    if (defined.count(name) != 0 || !taken.insert(name).second) continue;
+    auto it = old_by_name.find(name);
+    if (it == old_by_name.end()) Die(absl::StrCat("no type ", name));
+    added.push_back(*it->second);
+    std::set<std::string> refs;
+    RefsOfAtom(it->second->atom, &refs);
+    for (const std::string& r : refs) pending.push_back(r);
+  }
+  std::sort(added.begin(), added.end(),
+            [](const TypeDef& a, const TypeDef& b) { return a.name < b.name; });
+  for (TypeDef& t : added) merged.push_back(std::move(t));
+
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      Schema::Build(std::move(merged));
+  if (!schema.ok()) Die(std::string(schema.status().message()));
+  std::string text = SchemaToSmdYaml(**schema);
+
+  // Each type's span: from its "- name: " line to the next one.
+  std::map<std::string, size_t> index_of;
+  const std::deque<TypeDef>& types = (*schema)->types();
+  for (size_t i = 0; i < types.size(); ++i) index_of[types[i].name] = i;
+  std::vector<size_t> begins;
+  for (size_t pos = text.find("\n- name: "); pos != std::string::npos;
+       pos = text.find("\n- name: ", pos + 1)) {
+    begins.push_back(pos + 1);
+  }
+  if (begins.size() != types.size()) {
+    Die(absl::StrCat("found ", begins.size(), " types in the text, expected ",
+                     types.size()));
+  }
+  begins.push_back(text.size());
+
+  std::string out;
+  absl::StrAppend(&out, "// Generated by schema/embed_kubernetes.cc from ",
+                  argv[1], " and ", argv[2], "; do not edit.\n",
+                  "#include \"schema/builtin_data.h\"\n\n",
+                  "namespace smdx::internal {\nnamespace {\n",
+                  "const char kText[] = {");
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i % 24 == 0) out += "\n";
+    absl::StrAppend(&out, static_cast<int>(static_cast<unsigned char>(text[i])),
+                    ",");
+  }
+  out += "0};\n\nconst EmbeddedType kTypes[] = {\n";
+  std::vector<uint32_t> deps;
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::set<std::string> refs;
+    RefsOfAtom(types[i].atom, &refs);
+    uint32_t first = static_cast<uint32_t>(deps.size());
+    for (const std::string& r : refs) {
+      auto it = index_of.find(r);
+      if (it == index_of.end()) Die(absl::StrCat("dangling reference ", r));
+      if (it->second != i) deps.push_back(static_cast<uint32_t>(it->second));
+    }
+    absl::StrAppend(&out, "    {", CString(types[i].name), ", ", begins[i],
+                    ", ", begins[i + 1], ", ", first, ", ", deps.size(),
+                    "},\n");
+  }
+  out += "};\n\nconst uint32_t kDeps[] = {";
+  for (size_t i = 0; i < deps.size(); ++i) {
+    if (i % 16 == 0) out += "\n";
+    absl::StrAppend(&out, deps[i], ",");
+  }
+  out += "0};\n\nconst EmbeddedKind kKinds[] = {\n";
+  std::stable_sort(gvks.begin(), gvks.end(), [](const Gvk& a, const Gvk& b) {
+    return std::tie(a.api_version, a.kind) < std::tie(b.api_version, b.kind);
+  });
+  gvks.erase(std::unique(gvks.begin(), gvks.end(),
+                         [](const Gvk& a, const Gvk& b) {
+                           return a.api_version == b.api_version &&
+                                  a.kind == b.kind;
+                         }),
+             gvks.end());
+  for (const Gvk& g : gvks) {
+    absl::StrAppend(&out, "    {", CString(g.api_version), ", ",
+                    CString(g.kind), ", ", index_of.at(g.type_name), "},\n");
+  }
+  absl::StrAppend(&out, "};\n\n}  // namespace\n\n",
+                  "const EmbeddedSchema kEmbeddedKubernetes = {\n",
+                  "    absl::string_view(kText, sizeof(kText) - 1),\n",
+                  "    absl::MakeConstSpan(kTypes),\n",
+                  "    absl::MakeConstSpan(kDeps),\n",
+                  "    absl::MakeConstSpan(kKinds),\n};\n\n",
+                  "}  // namespace smdx::internal\n");
+  std::ofstream file(argv[3], std::ios::binary);
+  file << out;
+  if (!file) Die(absl::StrCat(argv[3], ": cannot write"));
+  std::cerr << "embed_kubernetes: " << types.size() << " types ("
+            << added.size() << " from the older schema), " << gvks.size()
+            << " kinds, " << text.size() << " bytes\n";
+  return 0;
+}
