@@ -131,7 +131,8 @@ TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
       Smdx({"apply", "--schema", dir + "/imm-schema.yaml", "--manager", "ctl",
             "--force", "--live", dir + "/live-imm.yaml", dir + "/c2.yaml"});
   EXPECT_EQ(second.code, 1);
-  EXPECT_EQ(second.err, "error (immutable): .spec.volume: is immutable\n");
+  EXPECT_EQ(second.err, "error (immutable): Thing (" + dir +
+                            "/c2.yaml): .spec.volume: is immutable\n");
 }
 
 TEST(CliTest, DefaultAndSchemaConvert) {
@@ -287,10 +288,10 @@ TEST_F(KubeCommandsTest, RequestsForAnotherResourceAreRejected) {
             "kube-dns}\n");
   Result r = Smdx({"apply", "--live", live_, dir_ + "/v1.yaml"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err,
-            "error (badRequest): invalid object type: apps/v1, "
-            "Kind=Deployment (the resource is extensions/v1beta1, "
-            "Kind=Deployment)\n");
+  EXPECT_EQ(r.err, "error (badRequest): Deployment kube-dns (" + dir_ +
+                       "/v1.yaml): invalid object type: apps/v1, "
+                       "Kind=Deployment (the resource is extensions/v1beta1, "
+                       "Kind=Deployment)\n");
   Result u = Smdx({"update", "--live", live_, dir_ + "/v1.yaml"});
   EXPECT_EQ(u.code, 1);
   EXPECT_NE(u.err.find("--field-manager"), std::string::npos);

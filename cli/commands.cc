@@ -1,12 +1,14 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <iostream>
-#include <regex>
+#include <sstream>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "cli/common.h"
 #include "cli/kube_cmds.h"
+#include "cli/objects.h"
 #include "cli/schema_cmd.h"
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
@@ -19,100 +21,284 @@ namespace smdx::cli {
 
 namespace {
 
+constexpr absl::string_view kVersion = "0.2.0";
+
 constexpr absl::string_view kUsage = R"(usage: smdx COMMAND [flags] [args]
 
-Structured merge and server-side apply for Kubernetes objects.
+Structured merge and server-side apply for Kubernetes objects, as the
+apiserver does them, without a cluster.
 
-Commands:
-  apply --field-manager NAME [--force-conflicts] [--live LIVE.yaml] CONFIG.yaml
-                        server-side apply of CONFIG onto LIVE (or onto nothing),
-                        as the apiserver does it; prints the object it would
-                        store, with its metadata.managedFields
-  update --field-manager NAME [--live LIVE.yaml] OBJECT.yaml
-                        a write of OBJECT (create, update, patch result) by
-                        NAME: ownership of what it changes moves to NAME
-  diff --field-manager NAME [--force-conflicts] [LIVE.yaml] CONFIG.yaml
-                        what applying CONFIG to LIVE (or creating it) would
-                        change: a unified
-                        diff of the object, the ownership that moves, and
-                        the conflicts (exit 0: no change, 1: changes,
-                        2: conflicts or an error)
-  blame LIVE.yaml       every field of LIVE with the managers that own it
-                        (also: managers)
-  validate FILE         check FILE against its type
-  fieldset [--apply] FILE
-                        print the fields FILE sets, as fieldsV1 JSON: what an
-                        update creating FILE would own (containers included),
-                        or with --apply what an apply of FILE would own
-  merge --lhs A --rhs B merge B (a partial object) into A
-  compare --lhs A --rhs B
-                        the paths added, removed and modified from A to B
-  list-types            the types of the schema
-  default FILE          FILE pruned and defaulted from the schema's defaults
-  schema convert FILE   an OpenAPI document or CRD as an SMD schema
-  conformance [--json] [--filter REGEX] PATH...
-                        replay conformance cases
+Commands (smdx COMMAND --help for one command):
+  apply       server-side apply of configurations onto live objects
+  update      a write (create, update, patch result) by a field manager
+  diff        what an apply would change, and the conflicts it would meet
+  blame       every field of live objects with the managers that own it
+              (also: managers)
+  validate    check objects against their types
+  fieldset    the fields objects set, as fieldsV1 JSON
+  default     objects pruned and defaulted from the schema's defaults
+  merge       merge one value into another (structured-merge rules alone)
+  compare     the paths added, removed and modified between two values
+  list-types  the types of the schema
+  schema convert FILE
+              an OpenAPI document or CRD as an SMD schema
+  conformance replay conformance cases
+
+Objects (CONFIG, LIVE, OBJECT, FILE) are files holding one object, a
+multi-document YAML stream or a kind: List, - for standard input, or
+directories (-R: recursively), as kubectl -f takes them. Configurations pair
+with live objects by API group, kind, namespace and name; results print as
+a multi-document stream in the configurations' order.
 
 Flags for every command:
-  --schema FILE         an SMD schema, an OpenAPI v2/v3 document, an OpenAPI
-                        schema object or a CRD manifest (detected; default:
-                        the Kubernetes built-in types)
-  --type NAME           the root type (default: from the object's apiVersion/kind)
+  --schema PATH         an SMD schema, an OpenAPI v2 or v3 document (a
+                        cluster's /openapi/v2, or a directory of its
+                        /openapi/v3 group documents), an OpenAPI schema
+                        object or a CRD manifest (detected). Repeat it to
+                        combine documents (the later wins). Default: the
+                        paths in $SMDX_SCHEMA (separated by :), else the
+                        embedded Kubernetes v1.27 types
+  --type NAME           the root type (default: from apiVersion/kind)
+  -R, --recursive       read directories recursively
+  --help                this command's usage
+  --version             smdx's version
+)";
 
-Flags of apply, update and diff (kubectl's names; --manager and --force also work):
-  --field-manager NAME  the manager ("unknown" when empty)
+struct Command {
+  const char* name;
+  const char* usage;
+};
+
+constexpr Command kCommands[] = {
+    {"apply",
+     R"(usage: smdx apply [--field-manager NAME] [--force-conflicts] [--live LIVE] CONFIG...
+
+Server-side apply of each configuration onto its live object in LIVE (or
+onto nothing: a create), as the apiserver does it. Prints the objects the
+server would store, with their metadata.managedFields.
+
+  --field-manager NAME  the manager (default "kubectl", as kubectl's)
   --force-conflicts     take fields other managers own instead of conflicting
-  --server-side         accepted for kubectl compatibility (apply is server-side)
-  --subresource NAME    the request goes to a subresource (status, scale)
+  --live LIVE           the live objects (files, directories or -)
+  --subresource NAME    the request goes to a subresource (status)
   --now TIME            the time stamped into managedFields (RFC 3339;
                         default: the system clock)
   --no-defaults         do not default results from the schema's defaults
-  --color auto|always|never
-                        color the diff (default auto: when a terminal)
-Objects without apiVersion and kind (values typed with --type) are merged
-by the structured-merge rules alone, without managedFields handling.
-)";
+  --server-side         accepted for kubectl compatibility
 
-int CmdValidate(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1)
-    return Fail(err, absl::InvalidArgumentError("validate takes one FILE"));
-  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
-  if (!obj.ok()) return Fail(err, obj.status());
-  const Value* v = &obj->value;
-  const Type* t = &obj->type;
-  if (absl::Status st = Validate(*t, *v); !st.ok()) {
-    err << f.positional[0] << ": invalid " << t->name() << ":\n"
-        << st.message() << "\n";
-    return 1;
+Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
+other error (the other objects' results still print).
+)"},
+    {"update",
+     R"(usage: smdx update --field-manager NAME [--live LIVE] OBJECT...
+
+A write of each object (create, update, or the result of a non-apply patch)
+by NAME over its live object in LIVE: ownership of what it changes moves to
+NAME. Prints the objects the server would store.
+
+  --field-manager NAME  the manager (required)
+  --live LIVE           the live objects (files, directories or -)
+  --subresource NAME    the request goes to a subresource (status)
+  --now TIME, --no-defaults  as for apply
+
+Exit status: 0 when every object was written, 1 on an error.
+)"},
+    {"diff",
+     R"(usage: smdx diff [--field-manager NAME] [--force-conflicts] [LIVE] CONFIG
+       smdx diff [flags] --live LIVE CONFIG...
+
+What applying each configuration to its live object (or creating it) would
+change: a unified diff of the object (without managedFields, as kubectl
+diff shows it; colored on a terminal), the ownership that moves, and the
+conflicts.
+
+  --field-manager NAME  the manager (default "kubectl")
+  --force-conflicts     as for apply
+  --color auto|always|never
+  --subresource, --now, --no-defaults  as for apply
+
+Exit status: 0 when nothing would change, 1 when something would, 2 on a
+conflict or an error.
+)"},
+    {"blame", R"(usage: smdx blame LIVE...
+
+The managers of each live object (from metadata.managedFields), then every
+line of the object with the managers that own it.
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"managers", nullptr},
+    {"validate", R"(usage: smdx validate FILE...
+
+Checks each object against its type.
+
+Exit status: 0 when all are valid, 1 otherwise.
+)"},
+    {"fieldset", R"(usage: smdx fieldset [--apply] FILE...
+
+The fields each object sets, as fieldsV1 JSON (byte-identical to what
+Kubernetes writes): what an update creating it would own (containers
+included), or with --apply what an apply of it would own. Several objects
+print as a stream of documents.
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"default", R"(usage: smdx default FILE...
+
+Each object pruned of fields its schema does not declare and defaulted from
+the schema's defaults, as the apiserver does for custom resources.
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"merge", R"(usage: smdx merge --lhs A --rhs B
+
+Merges value B (a partial object) into A by the structured-merge rules
+alone (no managedFields).
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"compare", R"(usage: smdx compare --lhs A --rhs B
+
+The paths added, modified and removed from A to B.
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"list-types", R"(usage: smdx list-types
+
+The names of the schema's types.
+
+Exit status: 0, or 1 on an error.
+)"},
+    {"conformance", R"(usage: smdx conformance [--json] [--filter REGEX] PATH...
+
+Replays the conformance cases in PATH (files, or folders searched for
+*.yaml).
+
+Exit status: 0 when all pass, 1 when a case fails or --filter matches none,
+2 when a file cannot be read or the filter is invalid.
+)"},
+};
+
+const char* UsageOf(const std::string& name) {
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.usage != nullptr ? c.usage : UsageOf("blame");
   }
-  out << f.positional[0] << ": valid " << t->name() << "\n";
-  return 0;
+  return nullptr;
 }
 
-int CmdFieldset(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1)
-    return Fail(err, absl::InvalidArgumentError("fieldset takes one FILE"));
-  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
-  if (!obj.ok()) return Fail(err, obj.status());
-  const Value* v = &obj->value;
-  const Type* t = &obj->type;
-  if (absl::Status st = Validate(*t, *v); !st.ok()) return Fail(err, st);
-  if (f.bools.count("apply") != 0 && f.bools.at("apply")) {
-    out << SerializeFieldsV1(ToFieldSet(*t, *v));
-    return 0;
+// The objects of the positional arguments; read errors are printed.
+InputObjects ReadInputs(const Flags& f, std::istream& in, std::ostream& err,
+                        int* status) {
+  InputObjects objects = ReadObjects(f.positional, f.Bool("recursive"), in);
+  for (const absl::Status& e : objects.errors) *status = Fail(err, e);
+  return objects;
+}
+
+// Runs `one` on each object of the positional arguments with its type;
+// `one` writes its result and returns an error or OK. Returns the exit
+// status.
+template <typename Fn>
+int ForEachObject(const Flags& f, const char* cmd, std::istream& in,
+                  std::ostream& err, Fn one) {
+  if (f.positional.empty()) {
+    return Fail(err, absl::InvalidArgumentError(absl::StrCat(
+                         cmd, " takes FILE (files, directories or -)")));
   }
-  // As SMD's own tool: the fields a write of the object onto an empty
-  // object adds, which includes the containers themselves.
-  Value empty = Value::MakeMap();
-  out << SerializeFieldsV1(Compare(*t, &empty, &*v).added);
-  return 0;
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  int status = 0;
+  InputObjects objects = ReadInputs(f, in, err, &status);
+  for (const InputObject& o : objects.objects) {
+    absl::StatusOr<Type> t = schemas->TypeOf(&o.value);
+    absl::Status st =
+        t.ok() ? one(o, *t, objects.objects.size() > 1) : t.status();
+    if (!st.ok()) {
+      err << "error: " << Describe(o) << ": " << st.message() << "\n";
+      status = 1;
+    }
+  }
+  return status;
+}
+
+int CmdValidate(const Flags& f, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  return ForEachObject(
+      f, "validate", in, err,
+      [&](const InputObject& o, const Type& t, bool) -> absl::Status {
+        if (absl::Status st = Validate(t, o.value); !st.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("invalid ", t.name(), ":\n", st.message()));
+        }
+        out << Describe(o) << ": valid " << t.name() << "\n";
+        return absl::OkStatus();
+      });
+}
+
+int CmdFieldset(const Flags& f, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  bool first = true;
+  return ForEachObject(
+      f, "fieldset", in, err,
+      [&](const InputObject& o, const Type& t, bool several) -> absl::Status {
+        if (absl::Status st = Validate(t, o.value); !st.ok()) return st;
+        std::string text;
+        if (f.Bool("apply")) {
+          text = SerializeFieldsV1(ToFieldSet(t, o.value));
+        } else {
+          // As SMD's own tool: the fields a write of the object onto an
+          // empty object adds, which includes the containers themselves.
+          Value empty = Value::MakeMap();
+          text = SerializeFieldsV1(Compare(t, &empty, &o.value).added);
+        }
+        if (several) {
+          out << (first ? "" : "---\n") << text << "\n";
+        } else {
+          out << text;
+        }
+        first = false;
+        return absl::OkStatus();
+      });
+}
+
+int CmdDefault(const Flags& f, std::istream& in, std::ostream& out,
+               std::ostream& err) {
+  bool first = true;
+  return ForEachObject(
+      f, "default", in, err,
+      [&](const InputObject& o, const Type& t, bool) -> absl::Status {
+        // As the apiserver's pipeline for custom resources: prune, then
+        // default.
+        Value defaulted = ApplyDefaults(t, Prune(t, o.value));
+        if (absl::Status st = Validate(t, defaulted); !st.ok()) {
+          err << "warning: " << Describe(o)
+              << ": the defaulted object does not validate:\n"
+              << st.message() << "\n";
+        }
+        out << (first ? "" : "---\n") << ToYaml(defaulted);
+        first = false;
+        return absl::OkStatus();
+      });
 }
 
 int CmdListTypes(const Flags& f, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::shared_ptr<const Schema>> s = LoadSchema(f);
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  absl::StatusOr<std::shared_ptr<const Schema>> s = schemas->Whole();
   if (!s.ok()) return Fail(err, s.status());
   for (const TypeDef& t : (*s)->types()) out << t.name << "\n";
   return 0;
+}
+
+// The one value of a --lhs or --rhs file.
+absl::StatusOr<Value> ReadOneValue(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Value> v = ParseYamlOrJson(*text);
+  if (!v.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", v.status().message()));
+  }
+  return v;
 }
 
 int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
@@ -123,11 +309,13 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
     return Fail(err,
                 absl::InvalidArgumentError("needs --lhs FILE and --rhs FILE"));
   }
-  absl::StatusOr<Value> lhs = ReadObject(lp->second);
+  absl::StatusOr<Value> lhs = ReadOneValue(lp->second);
   if (!lhs.ok()) return Fail(err, lhs.status());
-  absl::StatusOr<Value> rhs = ReadObject(rp->second);
+  absl::StatusOr<Value> rhs = ReadOneValue(rp->second);
   if (!rhs.ok()) return Fail(err, rhs.status());
-  absl::StatusOr<Type> t = ResolveType(f, &*lhs);
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  absl::StatusOr<Type> t = schemas->TypeOf(&*lhs);
   if (!t.ok()) return Fail(err, t.status());
   if (absl::Status st = Validate(*t, *lhs); !st.ok()) {
     return Fail(err, absl::InvalidArgumentError(
@@ -154,25 +342,6 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
   return 0;
 }
 
-int CmdDefault(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1) {
-    err << "error: default takes one FILE\n";
-    return 2;
-  }
-  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
-  if (!obj.ok()) return Fail(err, obj.status());
-  const Value* v = &obj->value;
-  const Type* t = &obj->type;
-  // As the apiserver's pipeline for custom resources: prune, then default.
-  Value defaulted = ApplyDefaults(*t, Prune(*t, *v));
-  if (absl::Status st = Validate(*t, defaulted); !st.ok()) {
-    err << "warning: the defaulted object does not validate:\n"
-        << st.message() << "\n";
-  }
-  out << ToYaml(defaulted);
-  return 0;
-}
-
 int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
   if (f.positional.empty()) {
     err << "usage: smdx conformance [--json] [--filter REGEX] PATH...\n";
@@ -181,51 +350,79 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
   ConformanceOptions opts;
   if (auto it = f.values.find("filter"); it != f.values.end())
     opts.filter = it->second;
-  ConformanceReport rep;
-  try {
-    rep = RunConformance(f.positional, opts);
-  } catch (const std::regex_error& e) {
-    err << "error: --filter: " << e.what() << "\n";
+  ConformanceReport rep = RunConformance(f.positional, opts);
+  if (!rep.error.empty()) {
+    err << "error: " << rep.error << "\n";
     return 2;
   }
-  bool json = f.bools.count("json") != 0 && f.bools.at("json");
-  out << (json ? FormatReportJson(rep) : FormatReportText(rep));
+  out << (f.Bool("json") ? FormatReportJson(rep) : FormatReportText(rep));
   if (rep.file_error) return 2;
+  if (!opts.filter.empty() && rep.passed + rep.failed + rep.skipped == 0) {
+    err << "error: --filter \"" << opts.filter << "\" matches no case\n";
+    return 1;
+  }
   return rep.failed > 0 ? 1 : 0;
 }
 
 }  // namespace
 
-int Run(const std::vector<std::string>& args, std::ostream& out,
-        std::ostream& err) {
-  if (!args.empty() && args[0] == "schema") {
-    return CmdSchema(std::vector<std::string>(args.begin() + 1, args.end()),
-                     out, err);
+int Run(const std::vector<std::string>& args, std::istream& in,
+        std::ostream& out, std::ostream& err) {
+  if (!args.empty() && (args[0] == "--version" || args[0] == "version")) {
+    out << "smdx " << kVersion << "\n";
+    return 0;
   }
   if (args.empty() || args[0] == "help" || args[0] == "--help" ||
       args[0] == "-h") {
+    if (args.size() > 1 && UsageOf(args[1]) != nullptr) {
+      out << UsageOf(args[1]);
+      return 0;
+    }
     (args.empty() ? err : out) << kUsage;
     return args.empty() ? 2 : 0;
   }
-  absl::StatusOr<Flags> f = ParseFlags(args, 1);
-  if (!f.ok()) {
-    err << "error: " << f.status().message() << "\n" << kUsage;
+  const std::string& cmd = args[0];
+  const bool wants_help =
+      std::find(args.begin() + 1, args.end(), "--help") != args.end() ||
+      std::find(args.begin() + 1, args.end(), "-h") != args.end();
+  if (cmd == "schema") {
+    return CmdSchema(std::vector<std::string>(args.begin() + 1, args.end()),
+                     out, err);
+  }
+  if (UsageOf(cmd) == nullptr) {
+    err << "error: unknown command \"" << cmd << "\"\n" << kUsage;
     return 2;
   }
-  const std::string& cmd = args[0];
-  if (cmd == "validate") return CmdValidate(*f, out, err);
-  if (cmd == "fieldset") return CmdFieldset(*f, out, err);
+  if (wants_help) {
+    out << UsageOf(cmd);
+    return 0;
+  }
+  if (std::find(args.begin() + 1, args.end(), "--version") != args.end()) {
+    out << "smdx " << kVersion << "\n";
+    return 0;
+  }
+  absl::StatusOr<Flags> f = ParseFlags(args, 1);
+  if (!f.ok()) {
+    err << "error: " << f.status().message() << "\n" << UsageOf(cmd);
+    return 2;
+  }
+  if (cmd == "validate") return CmdValidate(*f, in, out, err);
+  if (cmd == "fieldset") return CmdFieldset(*f, in, out, err);
   if (cmd == "list-types") return CmdListTypes(*f, out, err);
   if (cmd == "merge") return CmdMergeOrCompare(*f, true, out, err);
   if (cmd == "compare") return CmdMergeOrCompare(*f, false, out, err);
-  if (cmd == "apply") return CmdApply(*f, /*apply=*/true, out, err);
-  if (cmd == "update") return CmdApply(*f, /*apply=*/false, out, err);
-  if (cmd == "diff") return CmdDiff(*f, out, err);
-  if (cmd == "blame" || cmd == "managers") return CmdBlame(*f, out, err);
+  if (cmd == "apply") return CmdApply(*f, /*apply=*/true, in, out, err);
+  if (cmd == "update") return CmdApply(*f, /*apply=*/false, in, out, err);
+  if (cmd == "diff") return CmdDiff(*f, in, out, err);
+  if (cmd == "blame" || cmd == "managers") return CmdBlame(*f, in, out, err);
   if (cmd == "conformance") return CmdConformance(*f, out, err);
-  if (cmd == "default") return CmdDefault(*f, out, err);
-  err << "error: unknown command \"" << cmd << "\"\n" << kUsage;
-  return 2;
+  return CmdDefault(*f, in, out, err);
+}
+
+int Run(const std::vector<std::string>& args, std::ostream& out,
+        std::ostream& err) {
+  std::istringstream none;
+  return Run(args, none, out, err);
 }
 
 }  // namespace smdx::cli

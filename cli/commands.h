@@ -8,8 +8,11 @@
 
 namespace smdx::cli {
 
-// Runs `smdx ARGS...` (args excludes the program name) writing to out/err;
-// returns the exit status.
+// Runs `smdx ARGS...` (args excludes the program name) reading `-` from
+// `in` and writing to out/err; returns the exit status.
+int Run(const std::vector<std::string>& args, std::istream& in,
+        std::ostream& out, std::ostream& err);
+// The same with nothing on standard input.
 int Run(const std::vector<std::string>& args, std::ostream& out,
         std::ostream& err);
 

@@ -1,10 +1,17 @@
 #include "cli/common.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "schema/builtin.h"
 #include "schema/openapi.h"
 #include "typed/parse.h"
@@ -16,12 +23,16 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
   static const char* const kValueFlags[] = {
       "schema", "type",   "manager",     "field-manager", "live", "lhs",
       "rhs",    "filter", "subresource", "now",           "color"};
-  static const char* const kBoolFlags[] = {"force", "force-conflicts",
-                                           "json",  "server-side",
-                                           "apply", "no-defaults"};
+  static const char* const kBoolFlags[] = {
+      "force", "force-conflicts", "json",      "server-side",
+      "apply", "no-defaults",     "recursive", "help"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "-R") {
+      f.bools["recursive"] = true;
+      continue;
+    }
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
       f.positional.push_back(a);
       continue;
@@ -50,6 +61,7 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
         value = args[++i];
       }
       f.values[name] = value;
+      f.lists[name].push_back(value);
     }
     if (!known)
       return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
@@ -61,161 +73,156 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot read the file: it is a directory"));
+  }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
+  if (!in) {
+    int e = errno;
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot read the file: ",
+                     e != 0 ? std::strerror(e) : "it cannot be opened"));
+  }
   std::stringstream ss;
   ss << in.rdbuf();
-  return ss.str();
-}
-
-absl::StatusOr<Value> ReadObject(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Value> v = ParseYamlOrJson(*text);
-  if (!v.ok())
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": ", v.status().message()));
-  return v;
-}
-
-// The --schema file: an SMD schema, an OpenAPI v2/v3 document, a bare
-// OpenAPI schema object or a CRD manifest (detected). Without --schema, the
-// embedded Kubernetes schema. `default_type` names the type when the file
-// makes it obvious.
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
-    const Flags& f, std::string* default_type) {
-  default_type->clear();
-  auto it = f.values.find("schema");
-  if (it == f.values.end()) return KubernetesSchema();
-  absl::StatusOr<std::string> text = ReadFile(it->second);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<std::shared_ptr<const Schema>> s =
-      LoadAnySchema(*text, default_type);
-  if (!s.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(it->second, ": ", s.status().message()));
+  if (in.bad()) {
+    return absl::DataLossError(
+        absl::StrCat(path, ": cannot read the file: a read failed"));
   }
-  return s;
-}
-
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f) {
-  std::string ignored;
-  return LoadSchema(f, &ignored);
+  return ss.str();
 }
 
 namespace {
 
-// For a CRD --schema: the version's type for the object's apiVersion.
-absl::StatusOr<Type> CrdType(const std::string& file,
-                             const std::string& api_version) {
-  absl::StatusOr<std::string> text = ReadFile(file);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Value> doc = ParseYamlOrJson(*text);
-  if (!doc.ok()) return doc.status();
-  absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
-  if (!versions.ok()) return versions.status();
-  for (const CrdVersionSchema& v : *versions) {
-    if (v.api_version == api_version) return Type::Named(v.schema, v.type_name);
+// The files of a --schema path: the file itself, or a directory's .json,
+// .yaml and .yml files in name order.
+absl::StatusOr<std::vector<std::string>> SchemaFiles(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec))
+    return std::vector<std::string>{path};
+  std::vector<std::string> files;
+  for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string ext = it->path().extension().string();
+    if (ext == ".json" || ext == ".yaml" || ext == ".yml")
+      files.push_back(it->path().string());
   }
-  return absl::NotFoundError(absl::StrCat(
-      file, ": the CRD has no version for apiVersion \"", api_version, "\""));
+  if (ec) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot read the directory: ", ec.message()));
+  }
+  if (files.empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": the directory holds no .json or .yaml files"));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
-// apiVersion and kind of `object`, or an error saying they are missing.
-absl::Status ApiVersionAndKind(const Value* object, std::string* api_version,
-                               std::string* kind) {
-  const Value* av = object != nullptr && object->IsMap()
-                        ? object->map().Find("apiVersion")
-                        : nullptr;
-  const Value* k = object != nullptr && object->IsMap()
-                       ? object->map().Find("kind")
-                       : nullptr;
-  if (av == nullptr || k == nullptr || !av->IsString() || !k->IsString()) {
-    return absl::InvalidArgumentError(
-        "cannot tell the object's type: it has "
-        "no apiVersion/kind; pass --type");
-  }
-  *api_version = av->AsString();
-  *kind = k->AsString();
-  return absl::OkStatus();
-}
-
-// Without --schema: the embedded schema cut down to the one type, which a
-// process parses in a fraction of the time of the whole.
-absl::StatusOr<Type> BuiltinType(const Flags& f, const Value* object) {
-  std::string name = f.Get("type");
-  if (name.empty()) {
-    std::string api_version, kind;
-    if (absl::Status s = ApiVersionAndKind(object, &api_version, &kind);
-        !s.ok()) {
-      return s;
-    }
-    std::vector<KubernetesKind> kinds = KubernetesKinds();
-    for (const KubernetesKind& k : kinds) {
-      if (k.api_version == api_version && k.kind == kind) name = k.type_name;
-    }
-    if (name.empty()) {
-      return absl::NotFoundError(absl::StrCat(
-          "the built-in Kubernetes schema has no kind \"", kind,
-          "\" in apiVersion \"", api_version,
-          "\" (pass --schema with the cluster's OpenAPI or the CRD)"));
-    }
-  }
-  absl::StatusOr<std::shared_ptr<const Schema>> schema =
-      KubernetesSchemaFor(name);
-  if (!schema.ok()) return schema.status();
-  return Type::Named(*std::move(schema), name);
+std::string StringField(const Value* object, absl::string_view key) {
+  const Value* v =
+      object != nullptr && object->IsMap() ? object->map().Find(key) : nullptr;
+  return v != nullptr && v->IsString() ? v->AsString() : std::string();
 }
 
 }  // namespace
 
-// The type of `object`: --type, else the one the schema file names, else
-// its apiVersion/kind in the schema.
-absl::StatusOr<Type> ResolveType(const Flags& f, const Value* object) {
-  if (f.values.count("schema") == 0) return BuiltinType(f, object);
-  std::string default_type;
-  absl::StatusOr<std::shared_ptr<const Schema>> schema =
-      LoadSchema(f, &default_type);
-  if (!schema.ok()) return schema.status();
-  if (auto it = f.values.find("type"); it != f.values.end()) {
-    return Type::Named(*schema, it->second);
-  }
-  if (!default_type.empty()) return Type::Named(*schema, default_type);
-  const Value* av = object != nullptr && object->IsMap()
-                        ? object->map().Find("apiVersion")
-                        : nullptr;
-  const Value* kind = object != nullptr && object->IsMap()
-                          ? object->map().Find("kind")
-                          : nullptr;
-  if (av == nullptr || kind == nullptr || !av->IsString() ||
-      !kind->IsString()) {
-    return absl::InvalidArgumentError(
-        "cannot tell the object's type: it has "
-        "no apiVersion/kind; pass --type");
-  }
-  if (auto it = f.values.find("schema"); it != f.values.end()) {
-    absl::StatusOr<std::string> text = ReadFile(it->second);
-    absl::StatusOr<Value> doc = text.ok()
-                                    ? ParseYamlOrJson(*text)
-                                    : absl::StatusOr<Value>(text.status());
-    if (doc.ok() && DetectSchemaFormat(*doc) == SchemaFormat::kCrd) {
-      return CrdType(it->second, av->AsString());
+absl::StatusOr<Schemas> Schemas::Load(const Flags& f) {
+  Schemas out;
+  out.type_flag_ = f.Get("type");
+  std::vector<std::string> paths = f.All("schema");
+  if (paths.empty()) {
+    const char* env = std::getenv(kSchemaEnv);
+    if (env != nullptr && *env != '\0') {
+      for (absl::string_view p : absl::StrSplit(env, ':', absl::SkipEmpty()))
+        paths.emplace_back(p);
     }
   }
-  absl::StatusOr<std::string> name =
-      KubernetesTypeName(**schema, av->AsString(), kind->AsString());
-  if (!name.ok()) return name.status();
-  return Type::Named(*schema, *name);
+  if (paths.empty()) return out;
+  SchemaSetBuilder builder;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::vector<std::string>> files = SchemaFiles(path);
+    if (!files.ok()) return files.status();
+    for (const std::string& file : *files) {
+      absl::StatusOr<std::string> text = ReadFile(file);
+      if (!text.ok()) return text.status();
+      if (absl::Status st = builder.Add(*text); !st.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file, ": ", st.message()));
+      }
+    }
+  }
+  absl::StatusOr<SchemaSet> set = std::move(builder).Build();
+  if (!set.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--schema ", absl::StrJoin(paths, ", "), ": ", set.status().message()));
+  }
+  out.set_ = *std::move(set);
+  return out;
 }
 
-absl::StatusOr<TypedObject> ReadTypedObject(const Flags& f,
-                                            const std::string& path) {
-  absl::StatusOr<Value> v = ReadObject(path);
-  if (!v.ok()) return v.status();
-  absl::StatusOr<Type> t = ResolveType(f, &*v);
-  if (!t.ok()) return t.status();
-  return TypedObject{*std::move(v), *std::move(t)};
+const SchemaKind* Schemas::KindOf(const Value& object) const {
+  if (!set_.has_value()) return nullptr;
+  return set_->FindKind(StringField(&object, "apiVersion"),
+                        StringField(&object, "kind"));
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> Schemas::Whole() const {
+  if (!set_.has_value()) return KubernetesSchema();
+  return set_->schema;
+}
+
+absl::StatusOr<Type> Schemas::TypeOf(const Value* object) const {
+  std::string api_version = StringField(object, "apiVersion");
+  std::string kind = StringField(object, "kind");
+  if (!set_.has_value()) {
+    // The embedded schema cut down to the one type, which a process
+    // parses in a fraction of the time of the whole.
+    std::string name = type_flag_;
+    if (name.empty()) {
+      if (api_version.empty() || kind.empty()) {
+        return absl::InvalidArgumentError(
+            "cannot tell the object's type: it has no apiVersion/kind; pass "
+            "--type");
+      }
+      for (const KubernetesKind& k : KubernetesKinds()) {
+        if (k.api_version == api_version && k.kind == kind) name = k.type_name;
+      }
+      if (name.empty()) {
+        return absl::NotFoundError(absl::StrCat(
+            "the built-in Kubernetes schema has no kind \"", kind,
+            "\" in apiVersion \"", api_version,
+            "\" (pass --schema with the cluster's OpenAPI or the CRD)"));
+      }
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> schema =
+        KubernetesSchemaFor(name);
+    if (!schema.ok()) return schema.status();
+    return Type::Named(*std::move(schema), name);
+  }
+  if (!type_flag_.empty()) return Type::Named(set_->schema, type_flag_);
+  if (const SchemaKind* k = set_->FindKind(api_version, kind)) {
+    return Type::Named(set_->schema, k->type_name);
+  }
+  if (!set_->default_type.empty()) {
+    return Type::Named(set_->schema, set_->default_type);
+  }
+  if (api_version.empty() || kind.empty()) {
+    return absl::InvalidArgumentError(
+        "cannot tell the object's type: it has no apiVersion/kind; pass "
+        "--type");
+  }
+  absl::StatusOr<std::string> name =
+      KubernetesTypeName(*set_->schema, api_version, kind);
+  if (!name.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "the schema has no kind \"", kind, "\" in apiVersion \"", api_version,
+        "\" (pass --type, or the --schema that defines it)"));
+  }
+  return Type::Named(set_->schema, *name);
 }
 
 int Fail(std::ostream& err, const absl::Status& st) {

@@ -6,11 +6,13 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "schema/openapi.h"
 #include "schema/schema.h"
 #include "typed/typed.h"
 #include "typed/value.h"
@@ -19,6 +21,8 @@ namespace smdx::cli {
 
 struct Flags {
   std::map<std::string, std::string> values;
+  // Every value of flags that may be repeated (--schema), in order.
+  std::map<std::string, std::vector<std::string>> lists;
   std::map<std::string, bool> bools;
   std::vector<std::string> positional;
 
@@ -26,40 +30,59 @@ struct Flags {
     auto it = bools.find(name);
     return it != bools.end() && it->second;
   }
-  // The value of --name, or `def`.
+  // The value of --name (the last one), or `def`.
   std::string Get(const std::string& name, const std::string& def = "") const {
     auto it = values.find(name);
     return it == values.end() ? def : it->second;
   }
+  std::vector<std::string> All(const std::string& name) const {
+    auto it = lists.find(name);
+    return it == lists.end() ? std::vector<std::string>() : it->second;
+  }
 };
 
-// Parses `args` from index `start`: --name VALUE, --name=VALUE, --bool.
-// --field-manager is --manager and --force-conflicts is --force.
+// Parses `args` from index `start`: --name VALUE, --name=VALUE, --bool, and
+// -R (--recursive). --field-manager is --manager and --force-conflicts is
+// --force. A lone `-` is a positional argument (standard input).
 absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                  size_t start);
 
+// The file's contents; the error names the file and says why it cannot be
+// read.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
-// A YAML or JSON document; errors name the file.
-absl::StatusOr<smdx::Value> ReadObject(const std::string& path);
 
-// The --schema file (any format LoadAnySchema detects), or the embedded
-// Kubernetes schema. `default_type` names the type when the file makes it
-// obvious (a single-type document).
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(
-    const Flags& f, std::string* default_type);
-absl::StatusOr<std::shared_ptr<const Schema>> LoadSchema(const Flags& f);
+// The environment variable that gives the default --schema: one path, or
+// several separated by ':'.
+inline constexpr char kSchemaEnv[] = "SMDX_SCHEMA";
 
-// The type of `object`: --type, else the one the schema file names, else
-// its apiVersion/kind in the schema (for a CRD, the version's schema).
-absl::StatusOr<Type> ResolveType(const Flags& f, const smdx::Value* object);
+// The schemas a command types objects with: every --schema (a file, or a
+// directory of them such as the /openapi/v3 group documents; SMDX_SCHEMA
+// when there is no --schema), combined as SchemaSetBuilder does, or without
+// any the embedded Kubernetes schema.
+class Schemas {
+ public:
+  static absl::StatusOr<Schemas> Load(const Flags& f);
 
-// An object read from a file, with its type (ResolveType).
+  // The type of `object`: --type; else its apiVersion and kind among the
+  // documents' kinds; else the type the documents make obvious; else the
+  // type named for its kind (Kubernetes' naming).
+  absl::StatusOr<Type> TypeOf(const Value* object) const;
+  // The kind of `object` as the documents declare it (nullptr with the
+  // embedded schema, or when they do not).
+  const SchemaKind* KindOf(const Value& object) const;
+  // The whole schema (the embedded one parsed whole).
+  absl::StatusOr<std::shared_ptr<const Schema>> Whole() const;
+
+ private:
+  std::string type_flag_;
+  std::optional<SchemaSet> set_;  // empty: the embedded schema
+};
+
+// An object with its type.
 struct TypedObject {
   smdx::Value value;
   Type type;
 };
-absl::StatusOr<TypedObject> ReadTypedObject(const Flags& f,
-                                            const std::string& path);
 
 // Prints "error: MESSAGE" and returns 1.
 int Fail(std::ostream& err, const absl::Status& st);

@@ -7,9 +7,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/objects.h"
 #include "cli/text_diff.h"
 #include "fieldmanager/field_manager.h"
 #include "typed/emit.h"
@@ -23,8 +25,8 @@ std::string StringAt(const Value& m, absl::string_view k) {
   return v != nullptr && v->IsString() ? v->AsString() : std::string();
 }
 
-// Everything an apply, update or diff needs: the objects, the type and a
-// field manager for the resource.
+// Everything an apply, update or diff of one object needs: the objects,
+// the type and a field manager for the resource.
 struct Request {
   Value live;  // null when there is no live object
   Value config;
@@ -33,18 +35,13 @@ struct Request {
   std::optional<FieldManager> fm;
 };
 
-absl::StatusOr<std::unique_ptr<Request>> Prepare(
-    const Flags& f, const std::string* live_path,
-    const std::string& config_path) {
+absl::StatusOr<std::unique_ptr<Request>> Prepare(const Flags& f,
+                                                 const Schemas& schemas,
+                                                 const Value* live,
+                                                 const Value& config) {
   auto req = std::make_unique<Request>();
-  absl::StatusOr<Value> config = ReadObject(config_path);
-  if (!config.ok()) return config.status();
-  req->config = *std::move(config);
-  if (live_path != nullptr) {
-    absl::StatusOr<Value> live = ReadObject(*live_path);
-    if (!live.ok()) return live.status();
-    req->live = *std::move(live);
-  }
+  req->config = config;
+  if (live != nullptr) req->live = *live;
   // The resource is the live object's; without one, the configuration's.
   const Value& target = req->live.IsMap() ? req->live : req->config;
   FieldManagerOptions opts;
@@ -52,11 +49,11 @@ absl::StatusOr<std::unique_ptr<Request>> Prepare(
   opts.kind = StringAt(target, "kind");
   if (opts.api_version.empty() || opts.kind.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        req->live.IsMap() && live_path != nullptr ? *live_path : config_path,
-        ": no apiVersion and kind: apply, update and diff work on Kubernetes "
-        "objects (smdx merge merges plain values)"));
+        req->live.IsMap() ? "the live object" : "the object",
+        " has no apiVersion and kind: apply, update and diff work on "
+        "Kubernetes objects (smdx merge merges plain values)"));
   }
-  absl::StatusOr<Type> type = ResolveType(f, &target);
+  absl::StatusOr<Type> type = schemas.TypeOf(&target);
   if (!type.ok()) return type.status();
   req->type = *type;
   opts.subresource = f.Get("subresource");
@@ -75,10 +72,47 @@ absl::StatusOr<std::unique_ptr<Request>> Prepare(
   return req;
 }
 
-// Prints a failed operation; returns the exit status (2: conflicts).
-int ReportFailure(const FieldManagerResult& r, std::ostream& err) {
+// The configurations (positional arguments) and live objects (--live, or
+// `live_arg`) of an apply, update or diff; read errors are printed and
+// counted in `*status`.
+struct Batch {
+  InputObjects configs;
+  InputObjects live;
+
+  // The live object of `config`. One configuration and one live object
+  // pair whatever their names (an apply to another resource is then the
+  // apiserver's badRequest, as it would be for that request).
+  const InputObject* LiveOf(const LiveObjects& index,
+                            const InputObject& config) const {
+    if (configs.objects.size() == 1 && live.objects.size() == 1)
+      return &live.objects[0];
+    return index.Find(config.value);
+  }
+};
+
+Batch ReadBatch(const Flags& f, const std::vector<std::string>& config_args,
+                const std::string& live_arg, std::istream& in,
+                std::ostream& err, int* status, int error_status) {
+  Batch b;
+  bool recursive = f.Bool("recursive");
+  b.configs = ReadObjects(config_args, recursive, in);
+  if (!live_arg.empty()) b.live = ReadObjects({live_arg}, recursive, in);
+  for (const InputObjects* io : {&b.live, &b.configs}) {
+    for (const absl::Status& e : io->errors) {
+      err << "error: " << e.message() << "\n";
+      *status = std::max(*status, error_status);
+    }
+  }
+  return b;
+}
+
+// Prints a failed operation on `what`; returns the exit status (2:
+// conflicts).
+int ReportFailure(const FieldManagerResult& r, const std::string& what,
+                  std::ostream& err) {
   if (r.kind == ErrorKind::kConflict) {
-    err << "error: " << KubernetesConflictMessage(r.conflicts) << "\n"
+    err << "error: " << what << ": " << KubernetesConflictMessage(r.conflicts)
+        << "\n"
         << "The fields above have other managers. To resolve this, either:\n"
         << "* apply again with --force-conflicts to take them over (the "
            "other managers lose them),\n"
@@ -87,8 +121,8 @@ int ReportFailure(const FieldManagerResult& r, std::ostream& err) {
         << "* set them to the values they have now to share ownership.\n";
     return 2;
   }
-  err << "error (" << ErrorKindName(r.kind) << "): " << r.status.message()
-      << "\n";
+  err << "error (" << ErrorKindName(r.kind) << "): " << what << ": "
+      << r.status.message() << "\n";
   return 1;
 }
 
@@ -99,29 +133,49 @@ std::string ManagerFlag(const Flags& f, bool apply) {
 
 }  // namespace
 
-int CmdApply(const Flags& f, bool apply, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1) {
+int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
+             std::ostream& err) {
+  if (f.positional.empty()) {
     return Fail(err, absl::InvalidArgumentError(
-                         apply ? "apply takes one CONFIG file"
-                               : "update takes one OBJECT file"));
+                         apply ? "apply takes CONFIG (files, directories or -)"
+                               : "update takes OBJECT (files, directories or "
+                                 "-)"));
   }
   std::string manager = ManagerFlag(f, apply);
   if (!apply && manager.empty()) {
     return Fail(
         err, absl::InvalidArgumentError("update needs --field-manager NAME"));
   }
-  std::string live_path = f.Get("live");
-  absl::StatusOr<std::unique_ptr<Request>> req =
-      Prepare(f, live_path.empty() ? nullptr : &live_path, f.positional[0]);
-  if (!req.ok()) return Fail(err, req.status());
-  const Request& q = **req;
-  FieldManagerResult r =
-      apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
-            : q.fm->Update(q.live, q.config, manager);
-  if (!r.ok()) return ReportFailure(r, err);
-  for (const std::string& w : r.warnings) err << "warning: " << w << "\n";
-  out << ToYaml(r.object);
-  return 0;
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  int status = 0;
+  Batch b = ReadBatch(f, f.positional, f.Get("live"), in, err, &status, 1);
+  LiveObjects live(b.live.objects);
+  std::vector<std::string> results;
+  for (const InputObject& config : b.configs.objects) {
+    const InputObject* l = b.LiveOf(live, config);
+    std::string what = Describe(config);
+    absl::StatusOr<std::unique_ptr<Request>> req =
+        Prepare(f, *schemas, l != nullptr ? &l->value : nullptr, config.value);
+    if (!req.ok()) {
+      err << "error: " << what << ": " << req.status().message() << "\n";
+      status = std::max(status, 1);
+      continue;
+    }
+    const Request& q = **req;
+    FieldManagerResult r =
+        apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
+              : q.fm->Update(q.live, q.config, manager);
+    if (!r.ok()) {
+      status = std::max(status, ReportFailure(r, what, err));
+      continue;
+    }
+    for (const std::string& w : r.warnings)
+      err << "warning: " << what << ": " << w << "\n";
+    results.push_back(ToYaml(r.object));
+  }
+  out << absl::StrJoin(results, "---\n");
+  return status;
 }
 
 namespace {
@@ -175,26 +229,19 @@ std::string Plural(size_t n, absl::string_view word) {
 
 }  // namespace
 
-int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.empty() || f.positional.size() > 2) {
-    err << "error: diff takes [LIVE] CONFIG (without LIVE: a create)\n";
-    return 2;
-  }
-  std::string manager = ManagerFlag(f, /*apply=*/true);
-  const bool create = f.positional.size() == 1;
-  absl::StatusOr<std::unique_ptr<Request>> req =
-      Prepare(f, create ? nullptr : &f.positional[0], f.positional.back());
-  if (!req.ok()) {
-    Fail(err, req.status());
-    return 2;
-  }
-  const Request& q = **req;
-  const bool color = UseColor(f, out);
+namespace {
+
+// The diff of one object; `what` names it when there are several. Returns
+// 0 (no change), 1 (changes) or 2 (conflicts or an error).
+int DiffOne(const Flags& f, const std::string& manager, const Request& q,
+            const std::string& what, bool color, std::ostream& out,
+            std::ostream& err) {
   FieldManagerResult r =
       q.fm->Apply(q.live, q.config, manager, f.Bool("force"));
   if (r.kind == ErrorKind::kConflict) {
     out << (color ? "\033[1;31m" : "") << "conflicts"
         << (color ? "\033[0m" : "")
+        << (what.empty() ? "" : absl::StrCat(" in ", what))
         << " (the apply would fail; --force-conflicts takes the fields):\n";
     for (const Conflict& c : r.conflicts.list()) {
       out << "  " << PathString(c.path) << "  owned by "
@@ -203,12 +250,13 @@ int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
     return 2;
   }
   if (!r.ok()) {
-    ReportFailure(r, err);
+    ReportFailure(r, what.empty() ? "the object" : what, err);
     return 2;
   }
   absl::StatusOr<ManagedState> before = DecodeManagedFields(q.live);
   if (!before.ok()) {
-    Fail(err, before.status());
+    err << "error: " << (what.empty() ? "the live object" : what) << ": "
+        << before.status().message() << "\n";
     return 2;
   }
   std::string name = ObjectName(q.live.IsMap() ? q.live : q.config);
@@ -279,6 +327,56 @@ int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err) {
         << own;
   }
   return text.empty() && own.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
+            std::ostream& err) {
+  // diff [LIVE] CONFIG, or diff --live LIVE CONFIG...
+  std::vector<std::string> configs = f.positional;
+  std::string live_arg = f.Get("live");
+  if (live_arg.empty() && configs.size() == 2) {
+    live_arg = configs[0];
+    configs.erase(configs.begin());
+  }
+  if (configs.empty() || (f.Get("live").empty() && configs.size() > 2)) {
+    err << "error: diff takes [LIVE] CONFIG, or --live LIVE CONFIG... "
+           "(without LIVE: a create)\n";
+    return 2;
+  }
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) {
+    Fail(err, schemas.status());
+    return 2;
+  }
+  std::string manager = ManagerFlag(f, /*apply=*/true);
+  int status = 0;
+  Batch b = ReadBatch(f, configs, live_arg, in, err, &status, 2);
+  LiveObjects live(b.live.objects);
+  const bool color = UseColor(f, out);
+  const bool several = b.configs.objects.size() > 1;
+  bool first = true;
+  for (const InputObject& config : b.configs.objects) {
+    const InputObject* l = b.LiveOf(live, config);
+    std::string what = Describe(config);
+    absl::StatusOr<std::unique_ptr<Request>> req =
+        Prepare(f, *schemas, l != nullptr ? &l->value : nullptr, config.value);
+    if (!req.ok()) {
+      err << "error: " << what << ": " << req.status().message() << "\n";
+      status = 2;
+      continue;
+    }
+    std::stringstream one;
+    int s = DiffOne(f, manager, **req, several ? what : "", color, one, err);
+    if (!one.str().empty()) {
+      if (!first) out << "\n";
+      out << one.str();
+      first = false;
+    }
+    status = std::max(status, s);
+  }
+  return status;
 }
 
 namespace {
@@ -437,22 +535,14 @@ class Blamer {
 
 }  // namespace
 
-int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
-  if (f.positional.size() != 1) {
-    err << "error: blame takes one LIVE file\n";
-    return 2;
-  }
-  absl::StatusOr<TypedObject> obj = ReadTypedObject(f, f.positional[0]);
-  if (!obj.ok()) return Fail(err, obj.status());
-  const Value* live = &obj->value;
-  const Type* type = &obj->type;
-  absl::StatusOr<ManagedState> state = DecodeManagedFields(*live);
-  if (!state.ok()) return Fail(err, state.status());
-  Value body = StripManagedFields(*live);
-  if (absl::Status st = Validate(*type, body, ValidateOptions{true});
-      !st.ok()) {
-    return Fail(err, absl::InvalidArgumentError(
-                         absl::StrCat(f.positional[0], ": ", st.message())));
+namespace {
+
+absl::Status BlameOne(const Type& type, const Value& live, std::ostream& out) {
+  absl::StatusOr<ManagedState> state = DecodeManagedFields(live);
+  if (!state.ok()) return state.status();
+  Value body = StripManagedFields(live);
+  if (absl::Status st = Validate(type, body, ValidateOptions{true}); !st.ok()) {
+    return st;
   }
   std::map<std::string, std::string> labels =
       ManagerLabels(state->fields, ManagedFields());
@@ -475,7 +565,7 @@ int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
   }
   out << "\n";
   std::vector<Blamer::Line> lines =
-      Blamer(*type, state->fields, labels).Render(body);
+      Blamer(type, state->fields, labels).Render(body);
   size_t col = 0;
   for (const Blamer::Line& l : lines) col = std::max(col, l.owners.size());
   col = std::min<size_t>(col, 40);
@@ -484,7 +574,40 @@ int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err) {
     if (owners.size() < col) owners += std::string(col - owners.size(), ' ');
     out << owners << " | " << l.text << "\n";
   }
-  return 0;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int CmdBlame(const Flags& f, std::istream& in, std::ostream& out,
+             std::ostream& err) {
+  if (f.positional.empty()) {
+    err << "error: blame takes LIVE (files, directories or -)\n";
+    return 2;
+  }
+  absl::StatusOr<Schemas> schemas = Schemas::Load(f);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  InputObjects objects = ReadObjects(f.positional, f.Bool("recursive"), in);
+  int status = 0;
+  for (const absl::Status& e : objects.errors) status = Fail(err, e);
+  const bool several = objects.objects.size() > 1;
+  bool first = true;
+  for (const InputObject& o : objects.objects) {
+    std::string what = Describe(o);
+    absl::StatusOr<Type> type = schemas->TypeOf(&o.value);
+    std::stringstream one;
+    absl::Status st = type.ok() ? BlameOne(*type, o.value, one) : type.status();
+    if (!st.ok()) {
+      err << "error: " << what << ": " << st.message() << "\n";
+      status = 1;
+      continue;
+    }
+    if (!first) out << "\n";
+    first = false;
+    if (several) out << "# " << what << "\n";
+    out << one.str();
+  }
+  return status;
 }
 
 }  // namespace smdx::cli

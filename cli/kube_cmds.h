@@ -20,11 +20,14 @@
 namespace smdx::cli {
 
 // Exit status: 0 on success, 2 on conflicts, 1 on any other error.
-int CmdApply(const Flags& f, bool apply, std::ostream& out, std::ostream& err);
+int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
+             std::ostream& err);
 // Exit status: 0 when nothing would change, 1 when something would, 2 on
 // conflicts or errors (as `kubectl diff`: above 1 means it failed).
-int CmdDiff(const Flags& f, std::ostream& out, std::ostream& err);
-int CmdBlame(const Flags& f, std::ostream& out, std::ostream& err);
+int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
+            std::ostream& err);
+int CmdBlame(const Flags& f, std::istream& in, std::ostream& out,
+             std::ostream& err);
 
 }  // namespace smdx::cli
 

@@ -196,7 +196,8 @@ void DiffManaged(const ManagedFields& want, const ManagedFields& got,
 void DiffManagedFieldsList(const Value& want, const Value* got_list,
                            Failure* f) {
   static const Value kNone = Value::MakeList();
-  const Value& got = got_list != nullptr && got_list->IsList() ? *got_list : kNone;
+  const Value& got =
+      got_list != nullptr && got_list->IsList() ? *got_list : kNone;
   const size_t nw = want.IsList() ? want.list().size() : 0;
   const size_t ng = got.list().size();
   auto label = [](const Value& e) {
@@ -217,23 +218,22 @@ void DiffManagedFieldsList(const Value& want, const Value* got_list,
       continue;
     }
     const Value& g = got.list()[i];
-    for (const char* key :
-         {"manager", "operation", "apiVersion", "time", "fieldsType",
-          "subresource"}) {
+    for (const char* key : {"manager", "operation", "apiVersion", "time",
+                            "fieldsType", "subresource"}) {
       const Value* wv = Get(w, key);
       const Value* gv = Get(g, key);
       if (wv == nullptr && std::string(key) != "subresource") continue;
       std::string ws = StringOr(wv), gs = StringOr(gv);
       if (ws != gs) {
-        f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w), "): ",
-                                       key, " want \"", ws, "\", got \"", gs,
-                                       "\""));
+        f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w),
+                                       "): ", key, " want \"", ws, "\", got \"",
+                                       gs, "\""));
       }
     }
     const Value* wf = Get(w, "fieldsV1");
     if (wf == nullptr) continue;
-    absl::StatusOr<Set> ws = wf->IsString() ? ParseFieldsV1(wf->AsString())
-                                            : FieldsV1FromValue(*wf);
+    absl::StatusOr<Set> ws =
+        wf->IsString() ? ParseFieldsV1(wf->AsString()) : FieldsV1FromValue(*wf);
     const Value* gf = Get(g, "fieldsV1");
     absl::StatusOr<Set> gs = gf != nullptr ? FieldsV1FromValue(*gf) : Set();
     if (!ws.ok() || !gs.ok()) {
@@ -319,9 +319,10 @@ class CaseRunner {
                        {}};
       live_ = *std::move(obj);
       if (const Value* m = Get(*init, "managed"); m != nullptr && fm_) {
-        return Failure{"initial.managed is not used with fieldManager: put "
-                       "metadata.managedFields in initial.object",
-                       {}};
+        return Failure{
+            "initial.managed is not used with fieldManager: put "
+            "metadata.managedFields in initial.object",
+            {}};
       } else if (m != nullptr) {
         absl::StatusOr<ManagedFields> mf = ParseManaged(*m);
         if (!mf.ok())
@@ -356,13 +357,13 @@ class CaseRunner {
     absl::StatusOr<absl::Time> start =
         ParseManagedTime(StringOr(Get(v, "time"), "2026-01-01T00:00:00Z"));
     if (!start.ok())
-      return Failure{absl::StrCat("fieldManager.time: ",
-                                  start.status().message()),
-                     {}};
+      return Failure{
+          absl::StrCat("fieldManager.time: ", start.status().message()), {}};
     c.start = *start;
     if (const Value* m = Get(v, "maxUpdateManagers"); m != nullptr) {
       if (!m->IsInt() || m->AsInt() < 1 || m->AsInt() > 1000000)
-        return Failure{"fieldManager.maxUpdateManagers must be a positive integer", {}};
+        return Failure{
+            "fieldManager.maxUpdateManagers must be a positive integer", {}};
       c.max_update_managers = static_cast<int>(m->AsInt());
     }
     if (const Value* d = Get(v, "defaults"); d != nullptr && d->IsBool())
@@ -430,21 +431,26 @@ class CaseRunner {
   void LoadOpenApi(const Value& oa) {
     root_ = RootNode();
     if (oa.IsMap()) {
-      for (const char* marker : {"x-kubernetes-immutable", "x-kubernetes-immutable-keys",
-                                 "x-kubernetes-addition-only", "x-kubernetes-deletion-only"}) {
+      for (const char* marker :
+           {"x-kubernetes-immutable", "x-kubernetes-immutable-keys",
+            "x-kubernetes-addition-only", "x-kubernetes-deletion-only"}) {
         if (oa.map().Find(marker) != nullptr) {
-          schema_error_ = absl::StrCat("the root: ", marker, " is not allowed at the root");
+          schema_error_ =
+              absl::StrCat("the root: ", marker, " is not allowed at the root");
           return;
         }
       }
-      if (const Value* d = oa.map().Find("default"); d != nullptr && !d->IsNull()) {
+      if (const Value* d = oa.map().Find("default");
+          d != nullptr && !d->IsNull()) {
         root_.default_value = *d;
       }
-      if (const Value* n = oa.map().Find("nullable"); n != nullptr && n->IsBool()) {
+      if (const Value* n = oa.map().Find("nullable");
+          n != nullptr && n->IsBool()) {
         root_.nullable = n->AsBool();
       }
     }
-    absl::StatusOr<std::shared_ptr<const Schema>> s = SchemaFromOpenApiObject(oa, "root");
+    absl::StatusOr<std::shared_ptr<const Schema>> s =
+        SchemaFromOpenApiObject(oa, "root");
     if (!s.ok()) {
       schema_error_ = std::string(s.status().message());
       return;
@@ -469,7 +475,8 @@ class CaseRunner {
       parse_error_ = absl::StrCat(file.string(), ": ", doc.status().message());
       return;
     }
-    absl::StatusOr<std::vector<CrdVersionSchema>> versions = SchemasFromCrd(*doc);
+    absl::StatusOr<std::vector<CrdVersionSchema>> versions =
+        SchemasFromCrd(*doc);
     if (!versions.ok()) {
       schema_error_ = std::string(versions.status().message());
       return;
@@ -551,7 +558,8 @@ class CaseRunner {
     std::optional<Value> defaulted;
     std::vector<Path> error_paths;
 
-    if (crd_versions_.size() > 1) SelectCrdVersion(StringOr(Get(op, "apiVersion")));
+    if (crd_versions_.size() > 1)
+      SelectCrdVersion(StringOr(Get(op, "apiVersion")));
     auto run = [&]() {
       if (kind == "setSchema") {
         const Value* schema = Get(op, "schema");
@@ -642,19 +650,23 @@ class CaseRunner {
         absl::StatusOr<Value> new_obj = ObjectOf(Get(op, "new"));
         if (!old_obj.ok() || !new_obj.ok()) {
           err_kind = kParse;
-          err_msg = std::string((old_obj.ok() ? new_obj.status() : old_obj.status()).message());
+          err_msg = std::string(
+              (old_obj.ok() ? new_obj.status() : old_obj.status()).message());
           return;
         }
-        std::vector<ImmutabilityViolation> v = CheckImmutability(*type_, *old_obj, *new_obj);
+        std::vector<ImmutabilityViolation> v =
+            CheckImmutability(*type_, *old_obj, *new_obj);
         if (!v.empty()) {
           err_kind = "immutable";
           err_msg = std::string(ImmutabilityError(v).message());
-          for (const ImmutabilityViolation& iv : v) error_paths.push_back(iv.path);
+          for (const ImmutabilityViolation& iv : v)
+            error_paths.push_back(iv.path);
         }
         return;
       }
       err_kind = "unsupported";
-      err_msg = absl::StrCat("op `", kind, "` is not supported by this engine yet");
+      err_msg =
+          absl::StrCat("op `", kind, "` is not supported by this engine yet");
     };
     run();
 
@@ -691,8 +703,10 @@ class CaseRunner {
               CheckConflicts(*want_conf, conflicts, where))
         return f;
     }
-    if (const Value* want_paths = expect != nullptr ? Get(*expect, "errorPaths") : nullptr) {
-      if (std::optional<Failure> f = CheckErrorPaths(*want_paths, err_kind, error_paths, where)) {
+    if (const Value* want_paths =
+            expect != nullptr ? Get(*expect, "errorPaths") : nullptr) {
+      if (std::optional<Failure> f =
+              CheckErrorPaths(*want_paths, err_kind, error_paths, where)) {
         return f;
       }
     }
@@ -776,8 +790,8 @@ class CaseRunner {
             absl::StrCat(where, ": expect.object: ", want.status().message()),
             {}};
       const Value got = defaulted != nullptr ? *defaulted
-                        : fm_              ? WithoutManagedFieldsKey(live_)
-                                           : live_;
+                        : fm_                ? WithoutManagedFieldsKey(live_)
+                                             : live_;
       if (!Equals(*want, got)) {
         return Failure{absl::StrCat(where, ": object differs (- want, + got)"),
                        DiffValues(*want, got)};
@@ -785,9 +799,9 @@ class CaseRunner {
     }
     if (const Value* mf = Get(expect, "managedFields")) {
       if (!fm_) {
-        return Failure{absl::StrCat(where,
-                                    ": expect.managedFields needs fieldManager"),
-                       {}};
+        return Failure{
+            absl::StrCat(where, ": expect.managedFields needs fieldManager"),
+            {}};
       }
       Failure f{absl::StrCat(where, ": managedFields differ"), {}};
       DiffManagedFieldsList(*mf, FindManagedFields(live_), &f);
@@ -861,7 +875,14 @@ void RunConformanceText(const std::string& file, const std::string& text,
     return;
   }
   std::optional<std::regex> filter;
-  if (!opts.filter.empty()) filter.emplace(opts.filter);
+  if (!opts.filter.empty()) {
+    try {
+      filter.emplace(opts.filter);
+    } catch (const std::regex_error& e) {
+      report->error = absl::StrCat("--filter: ", e.what());
+      return;
+    }
+  }
   fs::path dir = fs::path(file).parent_path();
   for (size_t i = 0; i < docs->size(); ++i) {
     const Value& doc = (*docs)[i];
@@ -898,6 +919,14 @@ void RunConformanceText(const std::string& file, const std::string& text,
 ConformanceReport RunConformance(const std::vector<std::string>& paths,
                                  const ConformanceOptions& opts) {
   ConformanceReport report;
+  if (!opts.filter.empty()) {
+    try {
+      std::regex check(opts.filter);
+    } catch (const std::regex_error& e) {
+      report.error = absl::StrCat("--filter: ", e.what());
+      return report;
+    }
+  }
   std::vector<fs::path> files;
   for (const std::string& p : paths) CollectFiles(p, &files, &report);
   for (const fs::path& f : files) {
@@ -920,7 +949,8 @@ std::string FormatReportText(const ConformanceReport& report) {
   for (const CaseResult& c : report.cases) {
     if (c.status != CaseResult::Status::kFail) continue;
     std::vector<std::string> lines = absl::StrSplit(c.message, '\n');
-    absl::StrAppend(&out, "FAIL ", c.file, "#", c.name, ": ", lines[0], "\n");
+    absl::StrAppend(&out, "FAIL ", c.file, c.name.empty() ? "" : "#", c.name,
+                    ": ", lines[0], "\n");
     for (size_t i = 1; i < lines.size(); ++i)
       absl::StrAppend(&out, "    ", lines[i], "\n");
   }

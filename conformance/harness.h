@@ -32,11 +32,15 @@ struct ConformanceReport {
   int skipped = 0;
   // A file could not be read or parsed at all (exit status 2).
   bool file_error = false;
+  // The request itself is wrong (a --filter that is no regular expression);
+  // nothing ran.
+  std::string error;
   std::vector<CaseResult> cases;
 };
 
 struct ConformanceOptions {
   // Only cases whose `file#name` matches (ECMAScript regex) run; empty: all.
+  // An invalid expression is reported in ConformanceReport::error.
   std::string filter;
 };
 

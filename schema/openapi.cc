@@ -1020,10 +1020,17 @@ std::string CrdTypeName(absl::string_view group, absl::string_view version,
 // ObjectMeta and ListMeta with everything they reference, copied from the
 // built-in Kubernetes schema.
 absl::StatusOr<std::vector<TypeDef>> MetaTypes() {
-  absl::StatusOr<std::shared_ptr<const Schema>> k8s = KubernetesSchema();
-  if (!k8s.ok()) return k8s.status();
   absl::flat_hash_map<std::string, const TypeDef*> by_name;
-  for (const TypeDef& t : (*k8s)->types()) by_name.emplace(t.name, &t);
+  std::vector<std::shared_ptr<const Schema>> sources;
+  for (absl::string_view root : {kObjectMetaName, kListMetaName}) {
+    // Just these types' part of the embedded schema: parsing the whole
+    // would cost every CRD load several milliseconds.
+    absl::StatusOr<std::shared_ptr<const Schema>> k8s =
+        KubernetesSchemaFor(root);
+    if (!k8s.ok()) return k8s.status();
+    for (const TypeDef& t : (*k8s)->types()) by_name.emplace(t.name, &t);
+    sources.push_back(*std::move(k8s));
+  }
   std::vector<TypeDef> out;
   std::set<std::string> seen;
   std::vector<std::string> todo = {std::string(kObjectMetaName),
@@ -1089,7 +1096,14 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
     std::string name;
     const Value* schema = nullptr;
     std::string where;
+    bool status_subresource = false;
   };
+  auto has_status = [](const Value& holder) {
+    const Value* sub = Find(holder, "subresources");
+    const Value* status = sub != nullptr ? Find(*sub, "status") : nullptr;
+    return status != nullptr && !status->IsNull();
+  };
+  const bool top_status = v1beta1 && has_status(*spec);
   std::vector<VersionInput> versions;
   const Value* top_schema = nullptr;
   std::string top_where;
@@ -1110,7 +1124,7 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
       const std::string* name = FindString(v, "name");
       if (name == nullptr || name->empty())
         return absl::InvalidArgumentError(StrCat(vwhere, ".name: missing"));
-      VersionInput in{*name, nullptr, ""};
+      VersionInput in{*name, nullptr, "", top_status || has_status(v)};
       in.schema = CrdVersionSchemaNode(v, &in.where, vwhere);
       if (in.schema == nullptr && top_schema != nullptr) {
         in.schema = top_schema;
@@ -1120,7 +1134,7 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
     }
   } else if (const std::string* v = FindString(*spec, "version");
              v1beta1 && v != nullptr && !v->empty()) {
-    versions.push_back(VersionInput{*v, top_schema, top_where});
+    versions.push_back(VersionInput{*v, top_schema, top_where, top_status});
   } else {
     return absl::InvalidArgumentError("spec.versions: missing");
   }
@@ -1134,6 +1148,9 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
     r.api_version = StrCat(*group, "/", v.name);
     r.kind = *res_kind;
     r.type_name = CrdTypeName(*group, v.name, *res_kind);
+    r.list_kind = list_kind;
+    r.list_type_name = CrdTypeName(*group, v.name, list_kind);
+    r.status_subresource = v.status_subresource;
     ConverterOptions opts;
     opts.crd = true;
     opts.preserve_unknown_fields = preserve;
@@ -1368,6 +1385,156 @@ absl::StatusOr<std::shared_ptr<const Schema>> LoadAnySchema(
   }
   SortTypes(&types);
   return Schema::Build(std::move(types));
+}
+
+const SchemaKind* SchemaSet::FindKind(absl::string_view api_version,
+                                      absl::string_view kind) const {
+  for (const SchemaKind& k : kinds) {
+    if (k.api_version == api_version && k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+absl::Status SchemaSetBuilder::AddTypes(std::vector<TypeDef> types) {
+  for (TypeDef& t : types) {
+    auto it = index_.find(t.name);
+    if (it != index_.end()) {
+      types_[it->second] = std::move(t);
+      continue;
+    }
+    index_.emplace(t.name, types_.size());
+    types_.push_back(std::move(t));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The kinds of an OpenAPI document's definitions (v2) or
+// components.schemas (v3).
+std::vector<SchemaKind> OpenApiKinds(const Value& doc, SchemaFormat format) {
+  const Value* defs = nullptr;
+  if (format == SchemaFormat::kOpenApiV2) {
+    defs = Find(doc, "definitions");
+  } else if (const Value* c = Find(doc, "components"); c != nullptr) {
+    defs = Find(*c, "schemas");
+  }
+  std::vector<SchemaKind> out;
+  if (defs == nullptr || !defs->IsMap()) return out;
+  for (const MapEntry& d : defs->map()) {
+    const Value* gvks = Find(d.value, "x-kubernetes-group-version-kind");
+    if (gvks == nullptr || !gvks->IsList()) continue;
+    for (const Value& g : gvks->list()) {
+      const std::string* group = FindString(g, "group");
+      const std::string* version = FindString(g, "version");
+      const std::string* kind = FindString(g, "kind");
+      if (group == nullptr || version == nullptr || kind == nullptr) continue;
+      SchemaKind k;
+      k.api_version = group->empty() ? *version : StrCat(*group, "/", *version);
+      k.kind = *kind;
+      k.type_name = d.key;
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status SchemaSetBuilder::Add(absl::string_view text) {
+  absl::StatusOr<std::vector<Value>> docs = ParseDocuments(text);
+  if (!docs.ok()) return docs.status();
+  if (docs->empty()) return absl::InvalidArgumentError("empty schema document");
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const Value& doc = (*docs)[i];
+    ++documents_;
+    std::string where =
+        docs->size() > 1 ? StrCat("document ", i + 1, ": ") : std::string();
+    auto fail = [&](const absl::Status& s) {
+      return absl::Status(s.code(), StrCat(where, s.message()));
+    };
+    SchemaFormat format = DetectSchemaFormat(doc);
+    switch (format) {
+      case SchemaFormat::kSmd: {
+        if (docs->size() > 1) {
+          return fail(absl::InvalidArgumentError(
+              "an SMD schema must be a document of its own"));
+        }
+        absl::StatusOr<std::shared_ptr<const Schema>> s =
+            Schema::ParseSmd(text);
+        if (!s.ok()) return s.status();
+        std::vector<TypeDef> types;
+        for (const TypeDef& t : (*s)->types())
+          types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+        if (absl::Status st = AddTypes(std::move(types)); !st.ok()) return st;
+        break;
+      }
+      case SchemaFormat::kOpenApiV2:
+      case SchemaFormat::kOpenApiV3: {
+        absl::StatusOr<std::vector<TypeDef>> types =
+            format == SchemaFormat::kOpenApiV2 ? TypesFromOpenApiV2(doc)
+                                               : TypesFromOpenApiV3(doc);
+        if (!types.ok()) return fail(types.status());
+        if (absl::Status st = AddTypes(*std::move(types)); !st.ok()) return st;
+        for (SchemaKind& k : OpenApiKinds(doc, format))
+          kinds_.push_back(std::move(k));
+        break;
+      }
+      case SchemaFormat::kOpenApiObject: {
+        absl::StatusOr<std::shared_ptr<const Schema>> s =
+            SchemaFromOpenApiObject(doc, std::string(kOpenApiObjectRootName));
+        if (!s.ok()) return fail(s.status());
+        std::vector<TypeDef> types;
+        for (const TypeDef& t : (*s)->types())
+          types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+        if (absl::Status st = AddTypes(std::move(types)); !st.ok()) return st;
+        default_types_.push_back(std::string(kOpenApiObjectRootName));
+        break;
+      }
+      case SchemaFormat::kCrd: {
+        absl::StatusOr<std::vector<CrdVersionSchema>> versions =
+            SchemasFromCrd(doc);
+        if (!versions.ok()) return fail(versions.status());
+        for (const CrdVersionSchema& v : *versions) {
+          std::vector<TypeDef> types;
+          for (const TypeDef& t : v.schema->types())
+            types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+          if (absl::Status st = AddTypes(std::move(types)); !st.ok()) return st;
+          kinds_.push_back(SchemaKind{v.api_version, v.kind, v.type_name, true,
+                                      v.status_subresource});
+          kinds_.push_back(SchemaKind{v.api_version, v.list_kind,
+                                      v.list_type_name, true, false});
+        }
+        if (versions->size() == 1) {
+          default_types_.push_back((*versions)[0].type_name);
+        } else {
+          default_types_.push_back("");
+        }
+        break;
+      }
+      case SchemaFormat::kUnknown:
+        return fail(absl::InvalidArgumentError(
+            "unrecognized schema document: expected an SMD schema (`types`), "
+            "an OpenAPI v2 or v3 document, an OpenAPI schema object or a "
+            "CustomResourceDefinition"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SchemaSet> SchemaSetBuilder::Build() && {
+  SchemaSet out;
+  // Later kinds first, so FindKind sees the latest definition.
+  for (auto it = kinds_.rbegin(); it != kinds_.rend(); ++it)
+    out.kinds.push_back(std::move(*it));
+  if (documents_ == 1 && default_types_.size() == 1)
+    out.default_type = default_types_[0];
+  SortTypes(&types_);
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::Build(std::move(types_));
+  if (!s.ok()) return s.status();
+  out.schema = *std::move(s);
+  return out;
 }
 
 }  // namespace smdx

@@ -75,6 +75,7 @@
 #ifndef SMDX_SCHEMA_OPENAPI_H_
 #define SMDX_SCHEMA_OPENAPI_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,6 +112,12 @@ struct CrdVersionSchema {
   // (com.coreos.monitoring.v1.Prometheus for monitoring.coreos.com/v1
   // Prometheus), as the API server names it.
   std::string type_name;
+  // The list kind's type (spec.names.listKind, default KIND + "List").
+  std::string list_kind;
+  std::string list_type_name;
+  // Whether the version declares the status subresource
+  // (`subresources.status`; v1beta1 also takes it from spec.subresources).
+  bool status_subresource = false;
   std::shared_ptr<const Schema> schema;
 };
 
@@ -152,6 +159,57 @@ SchemaFormat DetectSchemaFormat(const Value& doc);
 // a single CRD with a single version), else cleared.
 absl::StatusOr<std::shared_ptr<const Schema>> LoadAnySchema(
     absl::string_view text, std::string* default_type);
+
+// A kind a schema document declares: an OpenAPI definition's
+// `x-kubernetes-group-version-kind`, or a CRD version (and its list kind).
+struct SchemaKind {
+  std::string api_version;  // group/version ("apps/v1", "v1")
+  std::string kind;
+  std::string type_name;
+  // Custom resources: whether the CRD version declares the status
+  // subresource (`subresources.status`).
+  bool custom_resource = false;
+  bool status_subresource = false;
+};
+
+// Several schema documents combined into one schema: a cluster's OpenAPI
+// (`kubectl get --raw /openapi/v2`, or the `/openapi/v3` group documents)
+// plus CRD files, say. Types of a later document replace those of an
+// earlier one with the same name, and so do kinds.
+//
+// Example:
+//   SchemaSetBuilder b;
+//   if (absl::Status s = b.Add(cluster_openapi); !s.ok()) ...
+//   if (absl::Status s = b.Add(crd_yaml); !s.ok()) ...
+//   absl::StatusOr<SchemaSet> set = std::move(b).Build();
+//   const SchemaKind* k = set->FindKind("example.com/v1", "Widget");
+struct SchemaSet {
+  std::shared_ptr<const Schema> schema;
+  std::vector<SchemaKind> kinds;
+  // The type when the documents make it obvious (one bare schema object,
+  // or one CRD with one version), else empty.
+  std::string default_type;
+
+  const SchemaKind* FindKind(absl::string_view api_version,
+                             absl::string_view kind) const;
+};
+
+class SchemaSetBuilder {
+ public:
+  // Adds the documents of `text`, in any format LoadAnySchema reads (a
+  // YAML stream of several is read document by document).
+  absl::Status Add(absl::string_view text);
+  // Links the types. Fails when a reference has no type.
+  absl::StatusOr<SchemaSet> Build() &&;
+
+ private:
+  absl::Status AddTypes(std::vector<TypeDef> types);
+  std::vector<TypeDef> types_;
+  std::map<std::string, size_t> index_;
+  std::vector<SchemaKind> kinds_;
+  std::vector<std::string> default_types_;
+  size_t documents_ = 0;
+};
 
 // The root type name LoadAnySchema gives a bare schema object.
 inline constexpr absl::string_view kOpenApiObjectRootName = "root";
