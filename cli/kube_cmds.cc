@@ -14,6 +14,7 @@
 #include "cli/objects.h"
 #include "cli/text_diff.h"
 #include "fieldmanager/field_manager.h"
+#include "fieldmanager/reset_fields.h"
 #include "typed/emit.h"
 
 namespace smdx::cli {
@@ -57,6 +58,14 @@ absl::StatusOr<std::unique_ptr<Request>> Prepare(const Flags& f,
   if (!type.ok()) return type.status();
   req->type = *type;
   opts.subresource = f.Get("subresource");
+  // What the registry strategy of this endpoint resets.
+  const SchemaKind* k = schemas.KindOf(target);
+  SetResetFields(
+      k != nullptr && k->custom_resource
+          ? CustomResourceResetFields(opts.api_version, k->status_subresource,
+                                      opts.subresource)
+          : BuiltinResetFields(opts.api_version, opts.kind, opts.subresource),
+      &opts);
   opts.apply_defaults = !f.Bool("no-defaults");
   if (std::string now = f.Get("now"); !now.empty()) {
     absl::StatusOr<absl::Time> t = ParseManagedTime(now);

@@ -322,6 +322,62 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
   return step;
 }
 
+namespace {
+
+const Value* ValueAt(const Value& v, const std::vector<std::string>& path) {
+  const Value* at = &v;
+  for (const std::string& name : path) {
+    at = at->IsMap() ? at->map().Find(name) : nullptr;
+    if (at == nullptr) return nullptr;
+  }
+  return at;
+}
+
+// Sets the value at `path` in `*v` (null: removes it), making the maps on
+// the way; nothing when a non-map is on the way.
+void SetValueAt(Value* v, const std::vector<std::string>& path,
+                const Value* value) {
+  Value* at = v;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    if (!at->IsMap()) return;
+    Value* next = at->map().Find(path[i]);
+    if (next == nullptr) {
+      if (value == nullptr) return;
+      at->map().Set(path[i], Value::MakeMap());
+      next = at->map().Find(path[i]);
+    }
+    at = next;
+  }
+  if (!at->IsMap() || path.empty()) return;
+  if (value == nullptr) {
+    at->map().Erase(path.back());
+  } else {
+    at->map().Set(path.back(), *value);
+  }
+}
+
+absl::Status NoLiveObjectError() {
+  return absl::NotFoundError(
+      "the object does not exist: a request to a subresource needs a live "
+      "object");
+}
+
+}  // namespace
+
+Value FieldManager::KeepResetFields(const Value& live_body,
+                                    Value result) const {
+  if (!opts_.changed_fields_only.empty() && live_body.IsMap()) {
+    Value out = live_body;
+    for (const std::vector<std::string>& p : opts_.changed_fields_only)
+      SetValueAt(&out, p, ValueAt(result, p));
+    return out;
+  }
+  for (const std::vector<std::string>& p : opts_.kept_fields) {
+    SetValueAt(&result, p, live_body.IsMap() ? ValueAt(live_body, p) : nullptr);
+  }
+  return result;
+}
+
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {
@@ -357,6 +413,9 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                       "the live object's managedFields are invalid: ",
                       decoded.status().message())));
   }
+  if (!opts_.subresource.empty() && live.IsNull()) {
+    return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  }
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
   const absl::Time now = Now();
@@ -386,6 +445,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  r.object = KeepResetFields(body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;
@@ -401,6 +461,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (std::string bad = CheckManagerName(manager, /*apply=*/false);
       !bad.empty()) {
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
+  }
+  if (!opts_.subresource.empty() && live.IsNull()) {
+    return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
   }
   // Whose managed fields count: a body may set them (or reset them with []
   // or [{}]); without any, or on a subresource, the live object's do.
@@ -454,6 +517,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
       state.empty() && HasUid(live) ? ManagedState{} : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  r.object = KeepResetFields(live_body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;

@@ -29,7 +29,12 @@
 //    fields its last-applied-configuration annotation covers (with the live
 //    value) are forgiven, and the annotation is kept in sync afterwards;
 //  - results are defaulted from the schema's defaults, as the apiserver
-//    defaults what it decodes and what an apply produces.
+//    defaults what it decodes and what an apply produces;
+//  - the registry strategy's resets: fields a request to this endpoint may
+//    not change keep their live values and belong to nobody (.status on
+//    the main resource, everything but .status on the status subresource),
+//    as FieldManagerOptions' ignored_fields, kept_fields and
+//    changed_fields_only say.
 //
 // The apiserver's behaviour is followed in every rule, the request checks
 // of its handlers included (an apply needs a manager name; names are at
@@ -83,7 +88,8 @@ struct FieldManagerOptions {
   // kind ("Deployment"). Required.
   std::string api_version;
   std::string kind;
-  // The subresource ("status", "scale"), or empty for the main resource.
+  // The subresource ("status", "scale"), or empty for the main resource. A
+  // request to a subresource needs a live object (kBadRequest without).
   std::string subresource;
   // Where timestamps come from; the system clock when null. Not owned; must
   // outlive the FieldManager.
@@ -96,6 +102,17 @@ struct FieldManagerOptions {
   // Per apiVersion, paths no manager owns (the apiserver's reset fields,
   // e.g. .status on the main resource of a type with a status subresource).
   std::map<std::string, Set> ignored_fields;
+  // The values the registry strategy keeps from the live object whatever a
+  // request sends (its PrepareForUpdate), as paths of field names: on the
+  // main resource of a kind with a status subresource, {"status"}. A
+  // create drops them (PrepareForCreate).
+  std::vector<std::vector<std::string>> kept_fields;
+  // When not empty, the only values a request changes; everything else
+  // keeps its live value (the status subresource changes {"status"}
+  // alone).
+  std::vector<std::vector<std::string>> changed_fields_only;
+  // ResetFieldsFor (fieldmanager/reset_fields.h) gives the apiserver's
+  // three for built-in kinds and custom resources.
   // Converts objects between apiVersions for managers recorded at another
   // version; identity when null. Not owned.
   const Converter* converter = nullptr;
@@ -165,6 +182,9 @@ class FieldManager {
                         const ManagedState& state, absl::string_view name,
                         bool force, absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;
+  // `result` with the values the strategy keeps (kept_fields,
+  // changed_fields_only) taken from `live_body`.
+  Value KeepResetFields(const Value& live_body, Value result) const;
   void StripUntracked(ManagedFields* fields, const std::string& key) const;
   void CapUpdateManagers(ManagedState* state) const;
 
