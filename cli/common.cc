@@ -86,13 +86,28 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
         absl::StrCat(path, ": cannot read the file: ",
                      e != 0 ? std::strerror(e) : "it cannot be opened"));
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
+  // One read into a string of the file's size (a 4 MB OpenAPI document is
+  // read on every call with --schema); streams of unknown size in chunks.
+  std::string text;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.seekg(0, std::ios::beg);
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  } else {
+    in.clear();
+    in.seekg(0, std::ios::beg);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
   if (in.bad()) {
     return absl::DataLossError(
         absl::StrCat(path, ": cannot read the file: a read failed"));
   }
-  return ss.str();
+  return text;
 }
 
 namespace {
