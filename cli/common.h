@@ -64,8 +64,11 @@ class Schemas {
   static absl::StatusOr<Schemas> Load(const Flags& f);
 
   // The type of `object`: --type; else its apiVersion and kind among the
-  // documents' kinds; else the type the documents make obvious; else the
-  // type named for its kind (Kubernetes' naming).
+  // documents' kinds, or the type named for its kind in them (Kubernetes'
+  // naming); else the built-in kind (CRD files extend the built-in API);
+  // else the type of a bare schema object. Objects without apiVersion and
+  // kind take the type the documents make obvious (a bare schema object,
+  // one CRD version).
   absl::StatusOr<Type> TypeOf(const Value* object) const;
   // The kind of `object` as the documents declare it (nullptr with the
   // embedded schema, or when they do not).

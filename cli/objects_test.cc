@@ -364,11 +364,18 @@ spec:
   std::vector<Value> out = Documents(both.out);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].map().Find("spec")->map().Find("size")->AsInt(), 3);
-  // Only the CRD: the Service has no type.
+  // Only the CRD: it extends the built-in types.
   Result crd_only =
       Smdx({"apply", "--field-manager", "ci", "--schema", crd, objects});
-  EXPECT_EQ(crd_only.code, 1);
-  EXPECT_THAT(crd_only.err, HasSubstr("Service prod/web"));
+  EXPECT_EQ(crd_only.code, 0) << crd_only.err;
+  EXPECT_EQ(crd_only.out, both.out);
+  Result unknown = Smdx({"validate", "--schema", crd,
+                         Write("gizmo.yaml",
+                               "apiVersion: example.com/v1\n"
+                               "kind: Gizmo\nmetadata: {name: "
+                               "g}\n")});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("Gizmo g (" + dir_ + "/gizmo.yaml): "));
   // SMDX_SCHEMA gives the default.
   std::string env = swagger + ":" + crd;
   setenv("SMDX_SCHEMA", env.c_str(), 1);
