@@ -43,10 +43,10 @@
 #include "merge/updater.h"
 #include "schema/builtin.h"
 #include "schema/schema.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 #include "typed/typed.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 namespace bench {

@@ -5,8 +5,8 @@
 #include "cli/commands.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx::cli {
 namespace {

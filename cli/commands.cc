@@ -13,8 +13,8 @@
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
 #include "typed/default.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 #include "typed/typed.h"
 
 namespace smdx::cli {

@@ -13,8 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "schema/builtin.h"
-#include "schema/openapi.h"
-#include "typed/parse.h"
+#include "openapi/openapi.h"
+#include "value/parse.h"
 
 namespace smdx::cli {
 

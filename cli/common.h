@@ -12,10 +12,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 #include "schema/schema.h"
 #include "typed/typed.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx::cli {
 

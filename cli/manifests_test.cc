@@ -15,8 +15,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx::cli {
 namespace {

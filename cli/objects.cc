@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cli/common.h"
-#include "typed/parse.h"
+#include "value/parse.h"
 
 namespace smdx::cli {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx::cli {
 

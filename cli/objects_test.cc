@@ -11,7 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/parse.h"
+#include "value/parse.h"
 
 namespace smdx::cli {
 namespace {

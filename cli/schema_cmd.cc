@@ -7,10 +7,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 #include "schema/schema.h"
-#include "typed/parse.h"
-#include "typed/value.h"
+#include "value/parse.h"
+#include "value/value.h"
 
 namespace smdx::cli {
 

@@ -15,12 +15,12 @@
 #include "fieldmanager/field_manager.h"
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 #include "schema/schema.h"
 #include "typed/default.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 #include "typed/immutable.h"
-#include "typed/parse.h"
+#include "value/parse.h"
 #include "typed/typed.h"
 
 namespace smdx {

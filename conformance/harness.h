@@ -7,7 +7,8 @@
 // with a readable diff (object, managed fields by manager and path,
 // conflicts). `smdx conformance` is the command-line face of this file.
 //
-// Depends on fieldmanager/, merge/ and everything below them.
+// Depends on fieldmanager/, openapi/ and everything below them; not part of
+// libsmdx (the command links it).
 #ifndef SMDX_CONFORMANCE_HARNESS_H_
 #define SMDX_CONFORMANCE_HARNESS_H_
 

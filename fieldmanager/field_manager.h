@@ -72,16 +72,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "fieldmanager/clock.h"
+#include "fieldmanager/kubectl.h"
 #include "fieldmanager/managed_fields.h"
 #include "merge/conflict.h"
 #include "merge/updater.h"
 #include "typed/typed.h"
 
 namespace smdx {
-
-// The annotation client-side `kubectl apply` keeps its configuration in.
-inline constexpr absl::string_view kLastAppliedAnnotation =
-    "kubectl.kubernetes.io/last-applied-configuration";
 
 struct FieldManagerOptions {
   // The resource the requests go to: group/version ("apps/v1", "v1") and

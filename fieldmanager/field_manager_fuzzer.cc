@@ -8,7 +8,7 @@
 
 #include "fieldmanager/field_manager.h"
 #include "schema/builtin.h"
-#include "typed/parse.h"
+#include "value/parse.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "schema/builtin.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 namespace {

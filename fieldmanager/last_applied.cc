@@ -1,8 +1,8 @@
 #include "fieldmanager/last_applied.h"
 
-#include "fieldmanager/field_manager.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "fieldmanager/kubectl.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx::internal {
 

@@ -10,7 +10,7 @@
 
 #include "fieldpath/set.h"
 #include "typed/typed.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx::internal {
 

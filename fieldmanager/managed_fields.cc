@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "fieldpath/fields_v1.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx {
 

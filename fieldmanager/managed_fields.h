@@ -28,9 +28,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "fieldpath/managed.h"
+#include "fieldpath/versioned_set.h"
 #include "merge/conflict.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 

@@ -4,9 +4,9 @@
 #include "fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "schema/builtin.h"
-#include "schema/openapi.h"
+#include "schema/schema.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 namespace {
@@ -152,36 +152,50 @@ TEST(ResetFieldsTest, TheTableCoversTheIssuesKinds) {
 }
 
 TEST(ResetFieldsTest, CustomResourceStatusSubresource) {
-  absl::StatusOr<std::vector<CrdVersionSchema>> crd =
-      SchemasFromCrd(Yaml(R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, properties: {size: {type: integer}}}
-          status: {type: object, properties: {ready: {type: boolean}}}
-)"));
-  ASSERT_TRUE(crd.ok()) << crd.status();
-  ASSERT_TRUE((*crd)[0].status_subresource);
+  // The schema the apiextensions-apiserver builds for such a CRD (the
+  // CRD's conversion is openapi/'s; here it is written out).
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      Schema::ParseSmd(R"(types:
+- name: com.example.v1.Widget
+  map:
+    fields:
+    - name: apiVersion
+      type: {scalar: string}
+    - name: kind
+      type: {scalar: string}
+    - name: metadata
+      type: {namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta}
+    - name: spec
+      type:
+        map:
+          fields:
+          - name: size
+            type: {scalar: numeric}
+    - name: status
+      type:
+        map:
+          fields:
+          - name: ready
+            type: {scalar: boolean}
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: annotations
+      type:
+        map:
+          elementType: {scalar: string}
+)");
+  ASSERT_TRUE(schema.ok()) << schema.status();
   auto manager = [&](const std::string& sub) {
     FieldManagerOptions o;
     o.api_version = "example.com/v1";
     o.kind = "Widget";
     o.subresource = sub;
     SetResetFields(CustomResourceResetFields("example.com/v1", true, sub), &o);
-    return *FieldManager::Create(
-        *Type::Named((*crd)[0].schema, (*crd)[0].type_name), o);
+    return *FieldManager::Create(*Type::Named(*schema, "com.example.v1.Widget"),
+                                 o);
   };
   Value w1 = Yaml(R"(apiVersion: example.com/v1
 kind: Widget

@@ -12,9 +12,9 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
-#include "typed/emit.h"
-#include "typed/json_fast.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/json_fast.h"
+#include "value/parse.h"
 
 namespace smdx {
 

@@ -19,7 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "fieldpath/path.h"
 #include "fieldpath/set.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 

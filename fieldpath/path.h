@@ -9,7 +9,7 @@
 // their members in that order, which is also the order of the `fieldsV1`
 // encoding.
 //
-// This layer depends only on typed/value.h and typed/intern.h.
+// fieldpath/ depends only on value/ (value.h and intern.h).
 #ifndef SMDX_FIELDPATH_PATH_H_
 #define SMDX_FIELDPATH_PATH_H_
 
@@ -23,8 +23,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "typed/intern.h"
-#include "typed/value.h"
+#include "value/intern.h"
+#include "value/value.h"
 
 namespace smdx {
 
@@ -61,7 +61,7 @@ class PathElement {
   static PathElement Field(std::string name) { return FieldFrom(name); }
   // The same, from a view of the name.
   static PathElement FieldFrom(absl::string_view name);
-  // A field whose name is interned for good (see typed/intern.h): the
+  // A field whose name is interned for good (see value/intern.h): the
   // element holds the pointer, so making and copying it costs no string
   // copy, and two interned names compare by address.
   // REQUIRES: `*name` is never destroyed or changed.
@@ -134,8 +134,8 @@ class PathElement {
   }
   absl::Span<const KeyField> key() const {
     const auto* h = static_cast<const internal::SharedBlock*>(ptr());
-    return absl::Span<const KeyField>(
-        reinterpret_cast<const KeyField*>(h + 1), h->size);
+    return absl::Span<const KeyField>(reinterpret_cast<const KeyField*>(h + 1),
+                                      h->size);
   }
   const Value& value() const {
     const auto* h = static_cast<const internal::SharedBlock*>(ptr());

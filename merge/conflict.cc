@@ -3,7 +3,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fieldpath/managed.h"
+#include "fieldpath/versioned_set.h"
 #include "fieldpath/path.h"
 
 namespace smdx {

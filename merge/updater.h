@@ -30,7 +30,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "fieldpath/managed.h"
+#include "fieldpath/versioned_set.h"
 #include "merge/conflict.h"
 #include "typed/typed.h"
 

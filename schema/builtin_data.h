@@ -1,4 +1,4 @@
-// The embedded Kubernetes schema as schema/embed_kubernetes.cc generates it
+// The embedded Kubernetes schema as openapi/embed_kubernetes.cc generates it
 // at build time. Internal to schema/builtin.cc.
 #ifndef SMDX_SCHEMA_BUILTIN_DATA_H_
 #define SMDX_SCHEMA_BUILTIN_DATA_H_

@@ -1,4 +1,4 @@
-// An empty embedded schema, for schema/embed_kubernetes.cc: the tool that
+// An empty embedded schema, for openapi/embed_kubernetes.cc: the tool that
 // generates the real one cannot contain it.
 #include "schema/builtin_data.h"
 

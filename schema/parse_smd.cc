@@ -3,7 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "schema/schema.h"
-#include "typed/parse.h"
+#include "value/parse.h"
 
 namespace smdx {
 

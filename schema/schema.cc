@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
-#include "typed/same_bytes.h"
+#include "value/same_bytes.h"
 
 namespace smdx {
 

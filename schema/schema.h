@@ -13,7 +13,7 @@
 // schema is built, so walking a value never looks a name up.
 //
 // A Schema is immutable after it is built and safe to share across threads.
-// This layer depends only on typed/value.h.
+// schema/ depends only on value/.
 #ifndef SMDX_SCHEMA_SCHEMA_H_
 #define SMDX_SCHEMA_SCHEMA_H_
 
@@ -26,8 +26,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "typed/intern.h"
-#include "typed/value.h"
+#include "value/intern.h"
+#include "value/value.h"
 
 namespace smdx {
 

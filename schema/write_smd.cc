@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "schema/schema.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
-#include "typed/value.h"
+#include "value/emit.h"
+#include "value/parse.h"
+#include "value/value.h"
 
 namespace smdx {
 // Lets gtest print values as YAML in failure messages.
@@ -28,7 +28,7 @@ inline Value Yaml(const std::string& text) {
 
 // Exact equality: same kinds (an int never equals a float), floats equal
 // bit for bit (NaN equals NaN), map entries in the same order (Identical;
-// pinned by IdenticalTest in typed/value_test.cc).
+// pinned by IdenticalTest in value/value_test.cc).
 inline bool Same(const Value& a, const Value& b) { return Identical(a, b); }
 
 inline std::string ReadTestFile(const std::string& path) {

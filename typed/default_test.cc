@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 namespace {

@@ -41,12 +41,8 @@ std::vector<ImmutabilityViolation> CheckImmutability(const Type& type,
 absl::Status ImmutabilityError(
     const std::vector<ImmutabilityViolation>& violations);
 
-// Checks that the markers of the schema reachable from the type's root are
-// placed as the KEP allows: not inside the root's `.metadata`, immutableKeys
-// only on maps with an element type and on keyed lists (whose key fields
-// must then be immutable), immutable and immutableKeys not together,
-// additionOnly/deletionOnly not with either nor with each other, and only
-// on maps with an element type, keyed lists and sets.
+// schema/markers.h's check for the type's root (Type::Named already ran
+// it).
 absl::Status CheckImmutabilityMarkers(const Type& type);
 
 }  // namespace smdx

@@ -7,7 +7,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "schema/builtin.h"
-#include "typed/immutable.h"
+#include "schema/markers.h"
+#include "value/emit.h"
 
 namespace smdx {
 
@@ -19,7 +20,8 @@ absl::StatusOr<Type> Type::Named(std::shared_ptr<const Schema> schema,
         absl::StrCat("no type named \"", name, "\" in the schema"));
   }
   Type t(std::move(schema), root, std::string(name));
-  if (absl::Status st = CheckImmutabilityMarkers(t); !st.ok()) {
+  if (absl::Status st = CheckImmutabilityMarkers(t.schema(), t.root());
+      !st.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("type \"", name, "\": ", st.message()));
   }

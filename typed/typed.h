@@ -17,7 +17,7 @@
 // Except for Validate, the operations REQUIRE values that validated against
 // the type (ValidateOptions decide whether duplicates are allowed).
 //
-// Depends on typed/value.h, schema/ and fieldpath/.
+// Depends on value/value.h, schema/ and fieldpath/.
 #ifndef SMDX_TYPED_TYPED_H_
 #define SMDX_TYPED_TYPED_H_
 
@@ -30,7 +30,7 @@
 #include "absl/status/statusor.h"
 #include "fieldpath/set.h"
 #include "schema/schema.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 

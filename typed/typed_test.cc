@@ -3,7 +3,7 @@
 #include "fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 namespace {

@@ -15,8 +15,8 @@
 
 #include "fieldmanager/field_manager.h"
 #include "schema/builtin.h"
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace {
 

@@ -1,15 +1,15 @@
 // A fast reader for the YAML that Kubernetes manifests are written in.
 //
-// ParseYaml and ParseYamlDocuments (typed/parse.h) first try this reader:
+// ParseYaml and ParseYamlDocuments (value/parse.h) first try this reader:
 // one pass over the text, building Values directly, for the block-style
 // subset real manifests use — block mappings and sequences (including a
 // sequence at the same indentation as its parent key), flow collections,
 // plain, quoted and block scalars, comments, `---`/`...` document markers,
 // anchors and aliases, and `!!type`/`!name` tags. Scalars resolve through
 // the same YAML 1.1 rules as the full parser (internal::
-// ResolvePlainYamlScalar and friends in typed/parse.h).
+// ResolvePlainYamlScalar and friends in value/parse.h).
 //
-// The full parser (yaml-cpp, in typed/parse.cc) stays the reference: for
+// The full parser (yaml-cpp, in value/parse.cc) stays the reference: for
 // every text this reader accepts it yields the same documents, and the
 // reader declines everything else. It declines every error (so messages
 // are yaml-cpp's) and whatever is outside the subset or where yaml-cpp has
@@ -24,15 +24,15 @@
 // and nesting deeper than kFastYamlMaxDepth. Declining is always safe: the
 // caller then runs yaml-cpp, which gives the result or error it always has.
 //
-// Internal to the typed/ parsers; not part of the API.
-#ifndef SMDX_TYPED_YAML_FAST_H_
-#define SMDX_TYPED_YAML_FAST_H_
+// Internal to the value/ readers; not part of the API.
+#ifndef SMDX_VALUE_YAML_FAST_H_
+#define SMDX_VALUE_YAML_FAST_H_
 
 #include <cstddef>
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 namespace internal {
@@ -59,4 +59,4 @@ bool FastParseYamlStream(absl::string_view text,
 }  // namespace internal
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_YAML_FAST_H_
+#endif  // SMDX_VALUE_YAML_FAST_H_

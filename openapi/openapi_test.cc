@@ -1,4 +1,4 @@
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 
 #include <map>
 #include <string>
@@ -10,8 +10,8 @@
 #include "merge/updater.h"
 #include "schema/builtin.h"
 #include "testing/test_util.h"
-#include "typed/parse.h"
 #include "typed/typed.h"
+#include "value/parse.h"
 
 namespace smdx {
 namespace {

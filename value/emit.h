@@ -26,14 +26,14 @@
 //   v.map().Set("a", smdx::Value("<b>"));
 //   smdx::ToJson(v);  // {"a":"\u003cb\u003e"}
 //   smdx::ToYaml(v);  // a: <b>\n
-#ifndef SMDX_TYPED_EMIT_H_
-#define SMDX_TYPED_EMIT_H_
+#ifndef SMDX_VALUE_EMIT_H_
+#define SMDX_VALUE_EMIT_H_
 
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 
@@ -90,21 +90,10 @@ inline constexpr JsonEscapeTable kJsonEscape;
 // written as U+FFFD; only such strings do not read back unchanged.
 std::string ToYaml(const Value& v);
 
-namespace internal {
-
-// Appends the UTF-8 encoding of `code_point` (used by the readers to decode
-// \u escapes).
-void AppendUtf8(std::string* out, uint32_t code_point);
-
-// Appends `f` as Go's strconv.AppendFloat(dst, f, fmt, -1, bit_size) does:
-// the shortest digits that read back as the same float of `bit_size` (32 or
-// 64) bits, in format 'e', 'f' or 'g'. NaN and infinities are written as Go
-// does ("NaN", "+Inf", "-Inf"). Used for JSON numbers and for the text form
-// of float map keys in YAML.
-void AppendGoFloat(std::string* out, double f, char fmt, int bit_size);
-
-}  // namespace internal
+// A short human-readable rendering for error messages (compact JSON,
+// truncated when long).
+std::string DebugString(const Value& v);
 
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_EMIT_H_
+#endif  // SMDX_VALUE_EMIT_H_

@@ -1,4 +1,4 @@
-#include "typed/json_fast.h"
+#include "value/json_fast.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +10,8 @@
 #include <system_error>
 
 #include "absl/container/flat_hash_set.h"
-#include "typed/emit.h"
+#include "value/emit.h"
+#include "value/go_format.h"
 
 namespace smdx {
 namespace internal {

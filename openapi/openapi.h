@@ -64,7 +64,8 @@
 // (CSIStorageCapacityList.items, keyed by `name`), and a `set` of objects
 // (ResourceRequirements.claims in v1.27).
 //
-// Depends on schema/schema.h, schema/builtin.h, typed/ (parsing, Validate).
+// openapi/ sits above typed/ (it validates defaults with Validate) and
+// depends on value/, schema/ (builtin.h for ObjectMeta) and typed/.
 //
 // Example:
 //   absl::StatusOr<smdx::Value> doc = smdx::ParseJson(swagger_json);
@@ -72,8 +73,8 @@
 //       smdx::TypesFromOpenApiV2(*doc);
 //   absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
 //       smdx::Schema::Build(*std::move(types));
-#ifndef SMDX_SCHEMA_OPENAPI_H_
-#define SMDX_SCHEMA_OPENAPI_H_
+#ifndef SMDX_OPENAPI_OPENAPI_H_
+#define SMDX_OPENAPI_OPENAPI_H_
 
 #include <map>
 #include <memory>
@@ -83,7 +84,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "schema/schema.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 
@@ -216,4 +217,4 @@ inline constexpr absl::string_view kOpenApiObjectRootName = "root";
 
 }  // namespace smdx
 
-#endif  // SMDX_SCHEMA_OPENAPI_H_
+#endif  // SMDX_OPENAPI_OPENAPI_H_

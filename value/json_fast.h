@@ -1,17 +1,17 @@
 // A fast reader for the JSON documents ParseJson accepts.
 //
-// ParseJson (typed/parse.h) first tries this reader: one pass over the
+// ParseJson (value/parse.h) first tries this reader: one pass over the
 // bytes, building the Value directly. It accepts exactly the documents that
-// the full parser (nlohmann's, in typed/parse.cc) accepts without error and
+// the full parser (nlohmann's, in value/parse.cc) accepts without error and
 // builds the same Value for them; for anything else — a syntax error, a
 // duplicate key, a number out of range, nesting deeper than it handles, a
 // byte order mark — it declines, and the full parser runs and produces the
 // error message. Declining is always safe; the reader never reports errors
 // of its own.
 //
-// Internal to the typed/ parsers; not part of the API.
-#ifndef SMDX_TYPED_JSON_FAST_H_
-#define SMDX_TYPED_JSON_FAST_H_
+// Internal to the value/ readers; not part of the API.
+#ifndef SMDX_VALUE_JSON_FAST_H_
+#define SMDX_VALUE_JSON_FAST_H_
 
 #include <cstddef>
 #include <optional>
@@ -20,7 +20,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
-#include "typed/value.h"
+#include "value/value.h"
 
 namespace smdx {
 namespace internal {
@@ -38,7 +38,7 @@ std::optional<Value> FastParseJson(absl::string_view text);
 // malformed string (bad escape, control character, invalid UTF-8).
 bool ReadJsonString(absl::string_view text, size_t* pos, std::string* out);
 
-// Scratch space for the fast readers (this one and typed/yaml_fast.h),
+// Scratch space for the fast readers (this one and value/yaml_fast.h),
 // which build lists and maps whose sizes are unknown until they end.
 // Children collect on two stacks shared by all open containers (containers
 // nest, so their children form a stack) and move into an exactly-sized
@@ -84,4 +84,4 @@ class ContainerStack {
 }  // namespace internal
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_JSON_FAST_H_
+#endif  // SMDX_VALUE_JSON_FAST_H_

@@ -1,4 +1,4 @@
-#include "typed/intern.h"
+#include "value/intern.h"
 
 #include <set>
 #include <string>

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "typed/emit.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::string_view text(reinterpret_cast<const char*>(data), size);

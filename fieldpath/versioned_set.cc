@@ -1,4 +1,4 @@
-#include "fieldpath/managed.h"
+#include "fieldpath/versioned_set.h"
 
 namespace smdx {
 

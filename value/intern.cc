@@ -1,4 +1,4 @@
-#include "typed/intern.h"
+#include "value/intern.h"
 
 #include <atomic>
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "typed/emit.h"
-#include "typed/same_bytes.h"
+#include "value/emit.h"
+#include "value/same_bytes.h"
 
 namespace smdx {
 

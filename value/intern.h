@@ -11,8 +11,8 @@
 //   const std::string* a = InternName("spec");
 //   assert(FindInternedName("spec") == a);
 //   assert(FindInternedName("no-schema-has-this") == nullptr);
-#ifndef SMDX_TYPED_INTERN_H_
-#define SMDX_TYPED_INTERN_H_
+#ifndef SMDX_VALUE_INTERN_H_
+#define SMDX_VALUE_INTERN_H_
 
 #include <string>
 
@@ -47,4 +47,4 @@ inline bool InternedNameIsPlain(const std::string* name) {
 
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_INTERN_H_
+#endif  // SMDX_VALUE_INTERN_H_

@@ -1,4 +1,4 @@
-#include "typed/value.h"
+#include "value/value.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
+#include "value/emit.h"
 
 namespace smdx {
 namespace {

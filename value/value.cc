@@ -1,10 +1,9 @@
-#include "typed/value.h"
+#include "value/value.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "typed/emit.h"
-#include "typed/same_bytes.h"
+#include "value/same_bytes.h"
 
 namespace smdx {
 
@@ -260,16 +259,6 @@ int Compare(const Value& a, const Value& b) {
       return 0;
   }
   return 0;
-}
-
-std::string DebugString(const Value& v) {
-  std::string s = ToJson(v);
-  constexpr size_t kMax = 120;
-  if (s.size() > kMax) {
-    s.resize(kMax);
-    s += "...";
-  }
-  return s;
 }
 
 absl::string_view KindName(Value::Kind k) {

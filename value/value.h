@@ -18,8 +18,8 @@
 //   smdx::Value v = smdx::Value::MakeMap();
 //   v.map().Set("replicas", smdx::Value(int64_t{3}));
 //   const smdx::Value* r = v.map().Find("replicas");  // r->AsInt() == 3
-#ifndef SMDX_TYPED_VALUE_H_
-#define SMDX_TYPED_VALUE_H_
+#ifndef SMDX_VALUE_VALUE_H_
+#define SMDX_VALUE_VALUE_H_
 
 #include <cstdint>
 #include <memory>
@@ -181,13 +181,9 @@ inline bool operator!=(const Value& a, const Value& b) { return !Equals(a, b); }
 // Three-way comparison in SMD's total order (see the file comment).
 int Compare(const Value& a, const Value& b);
 
-// A short human-readable rendering for error messages (compact JSON,
-// truncated when long).
-std::string DebugString(const Value& v);
-
 // The kind name used in error messages ("map", "list", "string", ...).
 absl::string_view KindName(Value::Kind k);
 
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_VALUE_H_
+#endif  // SMDX_VALUE_VALUE_H_

@@ -1,5 +1,5 @@
 // OpenAPI documents and CRDs to TypeDefs (see openapi.h for the rules).
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 
 #include <algorithm>
 #include <functional>
@@ -16,8 +16,9 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "schema/builtin.h"
-#include "typed/parse.h"
 #include "typed/typed.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx {
 

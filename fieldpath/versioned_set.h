@@ -5,8 +5,8 @@
 // apiVersion it last used, and whether its last operation was an apply.
 // Sets are shared immutable data, so copying ManagedFields is cheap; an
 // operation that fails simply drops its copy.
-#ifndef SMDX_FIELDPATH_MANAGED_H_
-#define SMDX_FIELDPATH_MANAGED_H_
+#ifndef SMDX_FIELDPATH_VERSIONED_SET_H_
+#define SMDX_FIELDPATH_VERSIONED_SET_H_
 
 #include <cstdint>
 #include <map>
@@ -65,4 +65,4 @@ inline bool operator!=(const VersionedSet& a, const VersionedSet& b) {
 
 }  // namespace smdx
 
-#endif  // SMDX_FIELDPATH_MANAGED_H_
+#endif  // SMDX_FIELDPATH_VERSIONED_SET_H_

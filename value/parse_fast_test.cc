@@ -1,4 +1,4 @@
-// The fast JSON and YAML readers (typed/json_fast.h, typed/yaml_fast.h)
+// The fast JSON and YAML readers (value/json_fast.h, value/yaml_fast.h)
 // against the full parsers they stand in for: for every input, ParseJson,
 // ParseYaml and ParseYamlDocuments must give exactly what nlohmann and
 // yaml-cpp give (the same Values, ints and floats apart and map keys in
@@ -19,11 +19,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
-#include "typed/json_fast.h"
-#include "typed/parse.h"
-#include "typed/value.h"
-#include "typed/yaml_fast.h"
+#include "value/emit.h"
+#include "value/json_fast.h"
+#include "value/parse.h"
+#include "value/value.h"
+#include "value/yaml_fast.h"
 
 namespace smdx {
 namespace {

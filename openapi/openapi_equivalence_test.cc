@@ -3,7 +3,7 @@
 #include "fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "merge/updater.h"
-#include "schema/openapi.h"
+#include "openapi/openapi.h"
 #include "testing/test_util.h"
 
 namespace smdx {

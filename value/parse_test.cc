@@ -1,4 +1,4 @@
-#include "typed/parse.h"
+#include "value/parse.h"
 
 #include <chrono>
 #include <cmath>
@@ -15,8 +15,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "typed/emit.h"
-#include "typed/value.h"
+#include "value/emit.h"
+#include "value/go_format.h"
+#include "value/value.h"
+#include "value/yaml_scalar.h"
 
 namespace smdx {
 namespace {

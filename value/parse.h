@@ -1,7 +1,7 @@
 // Parsing JSON and YAML text into Values.
 //
 // Each parser first tries a hand-written reader that builds Values in one
-// pass over the text (typed/json_fast.h, typed/yaml_fast.h). Those accept
+// pass over the text (value/json_fast.h, value/yaml_fast.h). Those accept
 // only what they are sure of; anything else — every error, and YAML outside
 // the block-style subset manifests use — goes to the full parsers, which
 // build Values from parser events (nlohmann's SAX interface, yaml-cpp's
@@ -34,14 +34,15 @@
 //  - JSON strings with invalid UTF-8 or unpaired surrogate escapes are
 //    rejected (Go would substitute U+FFFD).
 //
-// This layer depends only on typed/value.h (and typed/emit.h for number
+// Part of value/, the bottom layer: it depends on nothing else in smdx (and
+// on value/emit.h only for number
 // formatting).
 //
 // Example:
 //   absl::StatusOr<smdx::Value> v = smdx::ParseYaml("replicas: 3\n");
 //   if (v.ok()) { /* v->map().Find("replicas")->AsInt() == 3 */ }
-#ifndef SMDX_TYPED_PARSE_H_
-#define SMDX_TYPED_PARSE_H_
+#ifndef SMDX_VALUE_PARSE_H_
+#define SMDX_VALUE_PARSE_H_
 
 #include <cstddef>
 #include <optional>
@@ -50,25 +51,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "typed/value.h"
+#include "value/limits.h"
+#include "value/value.h"
 
 namespace smdx {
 
-// The deepest nesting of lists and maps the parsers accept: a document whose
-// top-level list or map counts as level 1 may nest containers down to level
-// 1000. Deeper input is rejected with "nesting deeper than 1000 levels at
-// <path>" rather than risking the stack of the recursive algorithms that run
-// on Values later. Real Kubernetes objects nest a few dozen levels at most.
-//
-// yaml-cpp imposes a stricter limit of its own on YAML: it refuses nodes
-// nested 500 deep, i.e. allows at most 499 levels (counting scalars). That is
-// reported with the same message naming 499 levels.
-inline constexpr size_t kMaxParseDepth = 1000;
-
-// The most nodes one YAML document may expand to through aliases. Protects
-// against "billion laughs" documents that are small but expand
-// exponentially. Checked whenever an alias is expanded.
-inline constexpr size_t kMaxYamlAliasExpansionNodes = 10'000'000;
+// The limits the readers enforce (kMaxParseDepth,
+// kMaxYamlAliasExpansionNodes) are in value/limits.h.
 
 // Parses one JSON document (RFC 8259; no comments, no trailing commas).
 // Empty or whitespace-only input is the error "empty document".
@@ -95,26 +84,8 @@ absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text);
 
 namespace internal {
 
-// How a plain (unquoted, untagged) YAML scalar resolves under the YAML 1.1
-// rules described above: null, bool, int, float, or else a string. Exposed
-// so that the YAML emitter quotes exactly the strings that would not read
-// back as strings.
-Value ResolvePlainYamlScalar(absl::string_view text);
-
-// How a YAML scalar resolves given the tag yaml-cpp reports for it: "?" for
-// a plain scalar without a tag (as ResolvePlainYamlScalar), "!" for quoted
-// and block scalars and `!` (a string), "tag:yaml.org,2002:int" and so on
-// for `!!int` etc. Returns nullopt when the text does not fit the tag
-// (ParseYaml's "cannot read ... as !!int" error).
-std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
-                                             absl::string_view text);
-
-// Sets `*key` to the map key a plain YAML scalar becomes (see the file
-// comment): `1` has key "1", `true` "true", `~` "null".
-void YamlPlainKeyText(absl::string_view text, std::string* key);
-
 // The parsers behind ParseJson, ParseYaml and ParseYamlDocuments without
-// their fast readers (typed/json_fast.h, typed/yaml_fast.h): nlohmann's and
+// their fast readers (value/json_fast.h, value/yaml_fast.h): nlohmann's and
 // yaml-cpp's. They define the results the fast readers must match; exposed
 // for the tests that check that they do.
 absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text);
@@ -126,4 +97,4 @@ absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
 
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_PARSE_H_
+#endif  // SMDX_VALUE_PARSE_H_

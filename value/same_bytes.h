@@ -1,8 +1,8 @@
 // SameBytes: equality of short byte strings (field names, keys, scalar
 // strings) without a call to memcmp, which costs more than the compare for
 // the few bytes most of them have.
-#ifndef SMDX_TYPED_SAME_BYTES_H_
-#define SMDX_TYPED_SAME_BYTES_H_
+#ifndef SMDX_VALUE_SAME_BYTES_H_
+#define SMDX_VALUE_SAME_BYTES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -50,4 +50,4 @@ inline bool SameString(const std::string& a, const std::string& b) {
 }  // namespace internal
 }  // namespace smdx
 
-#endif  // SMDX_TYPED_SAME_BYTES_H_
+#endif  // SMDX_VALUE_SAME_BYTES_H_

@@ -1,4 +1,4 @@
-#include "typed/yaml_fast.h"
+#include "value/yaml_fast.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "absl/strings/string_view.h"
-#include "typed/emit.h"
-#include "typed/json_fast.h"
-#include "typed/parse.h"
+#include "value/emit.h"
+#include "value/go_format.h"
+#include "value/json_fast.h"
+#include "value/limits.h"
+#include "value/yaml_scalar.h"
 
 namespace smdx {
 namespace internal {
