@@ -15,6 +15,7 @@
 #include "cli/text_diff.h"
 #include "fieldmanager/field_manager.h"
 #include "fieldmanager/reset_fields.h"
+#include "typed/internal/typed.h"
 #include "value/emit.h"
 
 namespace smdx::cli {

@@ -1,5 +1,7 @@
 #include "typed/default.h"
 
+#include "typed/internal/typed.h"
+
 namespace smdx {
 
 namespace {

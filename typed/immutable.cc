@@ -8,6 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "schema/markers.h"
+#include "typed/internal/typed.h"
 
 namespace smdx {
 

@@ -1,4 +1,5 @@
 // RemoveItems and ExtractItems: pruning and projecting a value by a field set.
+#include "typed/internal/typed.h"
 #include "typed/typed.h"
 
 namespace smdx {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "schema/builtin.h"
 #include "schema/markers.h"
+#include "typed/internal/typed.h"
 #include "value/emit.h"
 
 namespace smdx {

@@ -21,6 +21,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "typed/internal/typed.h"
 #include "typed/typed.h"
 
 namespace smdx {

@@ -28,6 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "value/emit.h"
+#include "value/internal/parse.h"
 #include "value/json_fast.h"
 #include "value/yaml_fast.h"
 #include "value/yaml_scalar.h"

@@ -82,19 +82,6 @@ absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text);
 // at once: YAML would reject the same document. Any other text is YAML.
 absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text);
 
-namespace internal {
-
-// The parsers behind ParseJson, ParseYaml and ParseYamlDocuments without
-// their fast readers (value/json_fast.h, value/yaml_fast.h): nlohmann's and
-// yaml-cpp's. They define the results the fast readers must match; exposed
-// for the tests that check that they do.
-absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text);
-absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text);
-absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
-    absl::string_view text);
-
-}  // namespace internal
-
 }  // namespace smdx
 
 #endif  // SMDX_VALUE_PARSE_H_

@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "value/emit.h"
+#include "value/internal/parse.h"
 #include "value/json_fast.h"
 #include "value/parse.h"
 #include "value/value.h"
