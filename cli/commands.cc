@@ -13,9 +13,9 @@
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
 #include "typed/default.h"
+#include "typed/typed.h"
 #include "value/emit.h"
 #include "value/parse.h"
-#include "typed/typed.h"
 
 namespace smdx::cli {
 

@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "schema/builtin.h"
 #include "openapi/openapi.h"
+#include "schema/builtin.h"
 #include "value/parse.h"
 
 namespace smdx::cli {
@@ -137,12 +137,6 @@ absl::StatusOr<std::vector<std::string>> SchemaFiles(const std::string& path) {
   return files;
 }
 
-std::string StringField(const Value* object, absl::string_view key) {
-  const Value* v =
-      object != nullptr && object->IsMap() ? object->map().Find(key) : nullptr;
-  return v != nullptr && v->IsString() ? v->AsString() : std::string();
-}
-
 }  // namespace
 
 absl::StatusOr<Schemas> Schemas::Load(const Flags& f) {
@@ -181,8 +175,8 @@ absl::StatusOr<Schemas> Schemas::Load(const Flags& f) {
 
 const SchemaKind* Schemas::KindOf(const Value& object) const {
   if (!set_.has_value()) return nullptr;
-  return set_->FindKind(StringField(&object, "apiVersion"),
-                        StringField(&object, "kind"));
+  return set_->FindKind(StringAt(object, "apiVersion"),
+                        StringAt(object, "kind"));
 }
 
 absl::StatusOr<std::shared_ptr<const Schema>> Schemas::Whole() const {
@@ -223,8 +217,9 @@ absl::Status NoKindError() {
 }  // namespace
 
 absl::StatusOr<Type> Schemas::TypeOf(const Value* object) const {
-  std::string api_version = StringField(object, "apiVersion");
-  std::string kind = StringField(object, "kind");
+  std::string api_version =
+      object != nullptr ? StringAt(*object, "apiVersion") : "";
+  std::string kind = object != nullptr ? StringAt(*object, "kind") : "";
   const bool has_kind = !api_version.empty() && !kind.empty();
   if (!set_.has_value()) {
     if (type_flag_.empty() && !has_kind) return NoKindError();

@@ -22,11 +22,6 @@ namespace smdx::cli {
 
 namespace {
 
-std::string StringAt(const Value& m, absl::string_view k) {
-  const Value* v = m.IsMap() ? m.map().Find(k) : nullptr;
-  return v != nullptr && v->IsString() ? v->AsString() : std::string();
-}
-
 // Everything an apply, update or diff of one object needs: the objects,
 // the type and a field manager for the resource.
 struct Request {
@@ -223,7 +218,7 @@ bool UseColor(const Flags& f, const std::ostream& out) {
 }
 
 std::string ObjectName(const Value& obj) {
-  const Value* meta = obj.IsMap() ? obj.map().Find("metadata") : nullptr;
+  const Value* meta = Find(obj, "metadata");
   std::string ns = meta != nullptr ? StringAt(*meta, "namespace") : "";
   std::string name = meta != nullptr ? StringAt(*meta, "name") : "";
   std::vector<std::string> parts = {StringAt(obj, "apiVersion"),

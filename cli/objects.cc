@@ -17,20 +17,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string StringAt(const Value& m, absl::string_view k) {
-  const Value* v = m.IsMap() ? m.map().Find(k) : nullptr;
-  return v != nullptr && v->IsString() ? v->AsString() : std::string();
-}
-
 std::string MetaString(const Value& obj, absl::string_view k) {
-  const Value* meta = obj.IsMap() ? obj.map().Find("metadata") : nullptr;
+  const Value* meta = Find(obj, "metadata");
   return meta != nullptr ? StringAt(*meta, k) : std::string();
 }
 
 bool IsList(const Value& v) {
   // kubectl's test: a kind ending in "List" with an items list (v1 List,
   // DeploymentList, ...).
-  const Value* items = v.IsMap() ? v.map().Find("items") : nullptr;
+  const Value* items = Find(v, "items");
   return items != nullptr && (items->IsList() || items->IsNull()) &&
          absl::EndsWith(StringAt(v, "kind"), "List");
 }

@@ -18,10 +18,10 @@
 #include "openapi/openapi.h"
 #include "schema/schema.h"
 #include "typed/default.h"
-#include "value/emit.h"
 #include "typed/immutable.h"
-#include "value/parse.h"
 #include "typed/typed.h"
+#include "value/emit.h"
+#include "value/parse.h"
 
 namespace smdx {
 
@@ -47,10 +47,6 @@ struct Failure {
   std::string reason;
   std::vector<std::string> diff;
 };
-
-const Value* Get(const Value& m, absl::string_view key) {
-  return m.IsMap() ? m.map().Find(key) : nullptr;
-}
 
 std::string StringOr(const Value* v, std::string def = "") {
   return v != nullptr && v->IsString() ? v->AsString() : def;
@@ -128,12 +124,12 @@ absl::StatusOr<ManagedFields> ParseManaged(const Value& v) {
     return absl::InvalidArgumentError("`managed` must be a map of managers");
   for (const MapEntry& e : v.map()) {
     const Value& m = e.value;
-    std::string op = StringOr(Get(m, "operation"), "Apply");
+    std::string op = StringOr(Find(m, "operation"), "Apply");
     if (op != "Apply" && op != "Update") {
       return absl::InvalidArgumentError(absl::StrCat(
           "manager \"", e.key, "\": operation must be Apply or Update"));
     }
-    const Value* f = Get(m, "fieldsV1");
+    const Value* f = Find(m, "fieldsV1");
     absl::StatusOr<Set> set =
         f == nullptr ? Set()
                      : (f->IsString() ? ParseFieldsV1(f->AsString())
@@ -143,7 +139,7 @@ absl::StatusOr<ManagedFields> ParseManaged(const Value& v) {
           absl::StrCat("manager \"", e.key, "\": ", set.status().message()));
     }
     out.emplace(e.key,
-                VersionedSet(*std::move(set), StringOr(Get(m, "apiVersion")),
+                VersionedSet(*std::move(set), StringOr(Find(m, "apiVersion")),
                              op == "Apply"));
   }
   return out;
@@ -201,9 +197,9 @@ void DiffManagedFieldsList(const Value& want, const Value* got_list,
   const size_t nw = want.IsList() ? want.list().size() : 0;
   const size_t ng = got.list().size();
   auto label = [](const Value& e) {
-    return absl::StrCat(StringOr(Get(e, "manager")), "/",
-                        StringOr(Get(e, "operation")), "/",
-                        StringOr(Get(e, "apiVersion")));
+    return absl::StrCat(StringOr(Find(e, "manager")), "/",
+                        StringOr(Find(e, "operation")), "/",
+                        StringOr(Find(e, "apiVersion")));
   };
   for (size_t i = 0; i < std::max(nw, ng); ++i) {
     if (i >= nw) {
@@ -220,8 +216,8 @@ void DiffManagedFieldsList(const Value& want, const Value* got_list,
     const Value& g = got.list()[i];
     for (const char* key : {"manager", "operation", "apiVersion", "time",
                             "fieldsType", "subresource"}) {
-      const Value* wv = Get(w, key);
-      const Value* gv = Get(g, key);
+      const Value* wv = Find(w, key);
+      const Value* gv = Find(g, key);
       if (wv == nullptr && std::string(key) != "subresource") continue;
       std::string ws = StringOr(wv), gs = StringOr(gv);
       if (ws != gs) {
@@ -230,11 +226,11 @@ void DiffManagedFieldsList(const Value& want, const Value* got_list,
                                        gs, "\""));
       }
     }
-    const Value* wf = Get(w, "fieldsV1");
+    const Value* wf = Find(w, "fieldsV1");
     if (wf == nullptr) continue;
     absl::StatusOr<Set> ws =
         wf->IsString() ? ParseFieldsV1(wf->AsString()) : FieldsV1FromValue(*wf);
-    const Value* gf = Get(g, "fieldsV1");
+    const Value* gf = Find(g, "fieldsV1");
     absl::StatusOr<Set> gs = gf != nullptr ? FieldsV1FromValue(*gf) : Set();
     if (!ws.ok() || !gs.ok()) {
       f->diff.push_back(absl::StrCat("  entry ", i, ": bad fieldsV1: ",
@@ -278,18 +274,18 @@ class CaseRunner {
 
   // Returns nullopt on success.
   std::optional<Failure> Run(const Value& doc) {
-    if (const Value* fmt = Get(doc, "format")) {
+    if (const Value* fmt = Find(doc, "format")) {
       if (!fmt->IsInt() || fmt->AsInt() != 1) {
         return Failure{"unknown format version (this harness reads format 1)",
                        {}};
       }
     }
-    const Value* schema = Get(doc, "schema");
+    const Value* schema = Find(doc, "schema");
     if (schema == nullptr) return Failure{"the case has no schema", {}};
-    LoadSchema(*schema, StringOr(Get(doc, "type")));
+    LoadSchema(*schema, StringOr(Find(doc, "type")));
     if (!parse_error_.empty()) return Failure{parse_error_, {}};
 
-    if (const Value* ign = Get(doc, "ignoredFields");
+    if (const Value* ign = Find(doc, "ignoredFields");
         ign != nullptr && !ign->IsNull()) {
       if (!ign->IsMap())
         return Failure{"ignoredFields must map apiVersions to path lists", {}};
@@ -307,18 +303,18 @@ class CaseRunner {
         ignored_[e.key] = std::move(s);
       }
     }
-    if (const Value* fm = Get(doc, "fieldManager");
+    if (const Value* fm = Find(doc, "fieldManager");
         fm != nullptr && !fm->IsNull()) {
       if (std::optional<Failure> f = ParseFieldManager(*fm)) return f;
     }
-    if (const Value* init = Get(doc, "initial");
+    if (const Value* init = Find(doc, "initial");
         init != nullptr && !init->IsNull()) {
-      absl::StatusOr<Value> obj = ObjectOf(Get(*init, "object"));
+      absl::StatusOr<Value> obj = ObjectOf(Find(*init, "object"));
       if (!obj.ok())
         return Failure{absl::StrCat("initial.object: ", obj.status().message()),
                        {}};
       live_ = *std::move(obj);
-      if (const Value* m = Get(*init, "managed"); m != nullptr && fm_) {
+      if (const Value* m = Find(*init, "managed"); m != nullptr && fm_) {
         return Failure{
             "initial.managed is not used with fieldManager: put "
             "metadata.managedFields in initial.object",
@@ -331,14 +327,14 @@ class CaseRunner {
         managers_ = *std::move(mf);
       }
     }
-    const Value* ops = Get(doc, "ops");
+    const Value* ops = Find(doc, "ops");
     if (ops != nullptr && !ops->IsNull()) {
       if (!ops->IsList()) return Failure{"ops must be a list", {}};
       for (size_t i = 0; i < ops->list().size(); ++i) {
         if (std::optional<Failure> f = RunOp(ops->list()[i], i)) return f;
       }
     }
-    if (const Value* exp = Get(doc, "expect");
+    if (const Value* exp = Find(doc, "expect");
         exp != nullptr && !exp->IsNull()) {
       if (std::optional<Failure> f = CheckState(*exp, "final state", nullptr))
         return f;
@@ -349,24 +345,24 @@ class CaseRunner {
  private:
   std::optional<Failure> ParseFieldManager(const Value& v) {
     FieldManagerCase c;
-    c.api_version = StringOr(Get(v, "apiVersion"));
-    c.kind = StringOr(Get(v, "kind"));
-    c.subresource = StringOr(Get(v, "subresource"));
+    c.api_version = StringOr(Find(v, "apiVersion"));
+    c.kind = StringOr(Find(v, "kind"));
+    c.subresource = StringOr(Find(v, "subresource"));
     if (c.api_version.empty() || c.kind.empty())
       return Failure{"fieldManager needs apiVersion and kind", {}};
     absl::StatusOr<absl::Time> start =
-        ParseManagedTime(StringOr(Get(v, "time"), "2026-01-01T00:00:00Z"));
+        ParseManagedTime(StringOr(Find(v, "time"), "2026-01-01T00:00:00Z"));
     if (!start.ok())
       return Failure{
           absl::StrCat("fieldManager.time: ", start.status().message()), {}};
     c.start = *start;
-    if (const Value* m = Get(v, "maxUpdateManagers"); m != nullptr) {
+    if (const Value* m = Find(v, "maxUpdateManagers"); m != nullptr) {
       if (!m->IsInt() || m->AsInt() < 1 || m->AsInt() > 1000000)
         return Failure{
             "fieldManager.maxUpdateManagers must be a positive integer", {}};
       c.max_update_managers = static_cast<int>(m->AsInt());
     }
-    if (const Value* d = Get(v, "defaults"); d != nullptr && d->IsBool())
+    if (const Value* d = Find(v, "defaults"); d != nullptr && d->IsBool())
       c.defaults = d->AsBool();
     fm_ = std::move(c);
     return std::nullopt;
@@ -378,7 +374,7 @@ class CaseRunner {
                          std::string* err_msg, Conflicts* conflicts,
                          std::vector<Path>* error_paths) {
     absl::Time now = fm_->start + absl::Seconds(static_cast<int64_t>(index));
-    if (const Value* t = Get(op, "time"); t != nullptr) {
+    if (const Value* t = Find(op, "time"); t != nullptr) {
       absl::StatusOr<absl::Time> parsed = ParseManagedTime(StringOr(t));
       if (!parsed.ok()) {
         *err_kind = kParse;
@@ -391,7 +387,7 @@ class CaseRunner {
     FieldManagerOptions o;
     o.api_version = fm_->api_version;
     o.kind = fm_->kind;
-    o.subresource = StringOr(Get(op, "subresource"), fm_->subresource);
+    o.subresource = StringOr(Find(op, "subresource"), fm_->subresource);
     o.clock = &clock;
     o.max_update_managers = fm_->max_update_managers;
     o.apply_defaults = fm_->defaults;
@@ -402,7 +398,7 @@ class CaseRunner {
       *err_msg = std::string(fm.status().message());
       return;
     }
-    std::string manager = StringOr(Get(op, "manager"));
+    std::string manager = StringOr(Find(op, "manager"));
     FieldManagerResult r =
         kind == "update" ? fm->Update(live_, obj, manager)
                          : fm->Apply(live_, obj, manager, kind == "forceApply");
@@ -513,23 +509,23 @@ class CaseRunner {
       return;
     }
     absl::StatusOr<std::shared_ptr<const Schema>> s;
-    if (const Value* d = Get(schema, "deduced");
+    if (const Value* d = Find(schema, "deduced");
         d != nullptr && d->IsBool() && d->AsBool()) {
       type_ = Type::Deduced();
       return;
-    } else if (const Value* smd = Get(schema, "smd")) {
+    } else if (const Value* smd = Find(schema, "smd")) {
       s = Schema::ParseSmd(StringOr(smd));
-    } else if (const Value* file = Get(schema, "smdFile")) {
+    } else if (const Value* file = Find(schema, "smdFile")) {
       absl::StatusOr<std::string> text = ReadFile(dir_ / StringOr(file));
       if (!text.ok()) {
         parse_error_ = std::string(text.status().message());
         return;
       }
       s = Schema::ParseSmd(*text);
-    } else if (const Value* oa = Get(schema, "openapi")) {
+    } else if (const Value* oa = Find(schema, "openapi")) {
       LoadOpenApi(*oa);
       return;
-    } else if (const Value* crd = Get(schema, "crdFile")) {
+    } else if (const Value* crd = Find(schema, "crdFile")) {
       LoadCrd(dir_ / StringOr(crd));
       return;
     } else {
@@ -550,26 +546,26 @@ class CaseRunner {
   }
 
   std::optional<Failure> RunOp(const Value& op, size_t index) {
-    std::string kind = StringOr(Get(op, "op"));
+    std::string kind = StringOr(Find(op, "op"));
     std::string where = absl::StrCat("op ", index, " (", kind, ")");
-    const Value* expect = Get(op, "expect");
+    const Value* expect = Find(op, "expect");
     std::string err_kind, err_msg;
     Conflicts conflicts;
     std::optional<Value> defaulted;
     std::vector<Path> error_paths;
 
     if (crd_versions_.size() > 1)
-      SelectCrdVersion(StringOr(Get(op, "apiVersion")));
+      SelectCrdVersion(StringOr(Find(op, "apiVersion")));
     auto run = [&]() {
       if (kind == "setSchema") {
-        const Value* schema = Get(op, "schema");
+        const Value* schema = Find(op, "schema");
         if (schema == nullptr) {
           err_kind = kSchemaError;
           err_msg = "setSchema needs a schema";
           return;
         }
         std::optional<Type> old = type_;
-        LoadSchema(*schema, StringOr(Get(op, "type")));
+        LoadSchema(*schema, StringOr(Find(op, "type")));
         if (!schema_error_.empty()) {
           err_kind = kSchemaError;
           err_msg = schema_error_;
@@ -592,7 +588,7 @@ class CaseRunner {
       }
       if (kind == "apply" || kind == "forceApply" || kind == "update" ||
           kind == "validate") {
-        absl::StatusOr<Value> obj = ObjectOf(Get(op, "object"));
+        absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
         if (!obj.ok()) {
           err_kind = kParse;
           err_msg = std::string(obj.status().message());
@@ -613,8 +609,8 @@ class CaseRunner {
         UpdaterOptions uo;
         uo.ignored_fields = ignored_;
         Updater u(*type_, uo);
-        std::string manager = StringOr(Get(op, "manager"));
-        std::string version = StringOr(Get(op, "apiVersion"));
+        std::string manager = StringOr(Find(op, "manager"));
+        std::string version = StringOr(Find(op, "apiVersion"));
         OpResult r = kind == "update"
                          ? u.Update(live_, *obj, version, managers_, manager)
                          : u.Apply(live_, *obj, version, managers_, manager,
@@ -636,7 +632,7 @@ class CaseRunner {
         return;
       }
       if (kind == "default") {
-        absl::StatusOr<Value> obj = ObjectOf(Get(op, "object"));
+        absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
         if (!obj.ok()) {
           err_kind = kParse;
           err_msg = std::string(obj.status().message());
@@ -646,8 +642,8 @@ class CaseRunner {
         return;
       }
       if (kind == "immutable") {
-        absl::StatusOr<Value> old_obj = ObjectOf(Get(op, "old"));
-        absl::StatusOr<Value> new_obj = ObjectOf(Get(op, "new"));
+        absl::StatusOr<Value> old_obj = ObjectOf(Find(op, "old"));
+        absl::StatusOr<Value> new_obj = ObjectOf(Find(op, "new"));
         if (!old_obj.ok() || !new_obj.ok()) {
           err_kind = kParse;
           err_msg = std::string(
@@ -670,9 +666,10 @@ class CaseRunner {
     };
     run();
 
-    const Value* want_err = expect != nullptr ? Get(*expect, "error") : nullptr;
+    const Value* want_err =
+        expect != nullptr ? Find(*expect, "error") : nullptr;
     const Value* want_conf =
-        expect != nullptr ? Get(*expect, "conflicts") : nullptr;
+        expect != nullptr ? Find(*expect, "conflicts") : nullptr;
     bool want_conflicts = want_conf != nullptr && want_conf->IsList() &&
                           !want_conf->list().empty();
     if (err_kind == "conflict") {
@@ -704,7 +701,7 @@ class CaseRunner {
         return f;
     }
     if (const Value* want_paths =
-            expect != nullptr ? Get(*expect, "errorPaths") : nullptr) {
+            expect != nullptr ? Find(*expect, "errorPaths") : nullptr) {
       if (std::optional<Failure> f =
               CheckErrorPaths(*want_paths, err_kind, error_paths, where)) {
         return f;
@@ -721,10 +718,10 @@ class CaseRunner {
     std::vector<Conflict> expected;
     for (const Value& c : want.list()) {
       absl::StatusOr<Path> p =
-          ParsePathList(Get(c, "path") ? *Get(c, "path") : Value());
+          ParsePathList(Find(c, "path") ? *Find(c, "path") : Value());
       if (!p.ok())
         return Failure{absl::StrCat(where, ": bad expected conflict path"), {}};
-      expected.push_back(Conflict{StringOr(Get(c, "manager")), *std::move(p)});
+      expected.push_back(Conflict{StringOr(Find(c, "manager")), *std::move(p)});
     }
     Failure f{absl::StrCat(where, ": conflicts differ"), {}};
     for (const Conflict& c : expected) {
@@ -782,7 +779,7 @@ class CaseRunner {
   std::optional<Failure> CheckState(const Value& expect,
                                     const std::string& where,
                                     const Value* defaulted) {
-    if (const Value* obj = Get(expect, "object")) {
+    if (const Value* obj = Find(expect, "object")) {
       absl::StatusOr<Value> want =
           obj->IsString() ? ParseYamlOrJson(obj->AsString()) : *obj;
       if (!want.ok())
@@ -797,7 +794,7 @@ class CaseRunner {
                        DiffValues(*want, got)};
       }
     }
-    if (const Value* mf = Get(expect, "managedFields")) {
+    if (const Value* mf = Find(expect, "managedFields")) {
       if (!fm_) {
         return Failure{
             absl::StrCat(where, ": expect.managedFields needs fieldManager"),
@@ -807,7 +804,7 @@ class CaseRunner {
       DiffManagedFieldsList(*mf, FindManagedFields(live_), &f);
       if (!f.diff.empty()) return f;
     }
-    if (const Value* m = Get(expect, "managed"); m != nullptr && fm_) {
+    if (const Value* m = Find(expect, "managed"); m != nullptr && fm_) {
       return Failure{absl::StrCat(where,
                                   ": fieldManager cases expect managedFields, "
                                   "not managed"),
@@ -889,11 +886,11 @@ void RunConformanceText(const std::string& file, const std::string& text,
     if (doc.IsNull()) continue;
     CaseResult r;
     r.file = file;
-    r.name = StringOr(Get(doc, "name"), absl::StrCat("document ", i + 1));
+    r.name = StringOr(Find(doc, "name"), absl::StrCat("document ", i + 1));
     if (filter &&
         !std::regex_search(absl::StrCat(r.file, "#", r.name), *filter))
       continue;
-    if (const Value* skip = Get(doc, "skip");
+    if (const Value* skip = Find(doc, "skip");
         skip != nullptr && !skip->IsNull()) {
       r.status = CaseResult::Status::kSkip;
       r.message = skip->IsString() ? skip->AsString() : ToJson(*skip);

@@ -20,17 +20,8 @@ constexpr absl::string_view kUnknownManager = "unknown";
 constexpr absl::string_view kCurrentOperation = "current-operation";
 constexpr absl::string_view kKubectl = "kubectl";
 
-const Value* Get(const Value& m, absl::string_view k) {
-  return m.IsMap() ? m.map().Find(k) : nullptr;
-}
-
-std::string StringAt(const Value& m, absl::string_view k) {
-  const Value* v = Get(m, k);
-  return v != nullptr && v->IsString() ? v->AsString() : std::string();
-}
-
 bool HasUid(const Value& object) {
-  const Value* meta = Get(object, "metadata");
+  const Value* meta = Find(object, "metadata");
   return meta != nullptr && !StringAt(*meta, "uid").empty();
 }
 

@@ -9,7 +9,7 @@ namespace smdx::internal {
 namespace {
 
 const Value* Annotations(const Value& object) {
-  const Value* meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
+  const Value* meta = Find(object, "metadata");
   if (meta == nullptr || !meta->IsMap()) return nullptr;
   return meta->map().Find("annotations");
 }

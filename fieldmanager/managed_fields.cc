@@ -19,10 +19,6 @@ std::string Quote(absl::string_view s) {
   return out;
 }
 
-const Value* Get(const Value& m, absl::string_view k) {
-  return m.IsMap() ? m.map().Find(k) : nullptr;
-}
-
 constexpr absl::string_view kEntryFields[] = {
     "manager",    "operation", "apiVersion", "time",
     "fieldsType", "fieldsV1",  "subresource"};
@@ -141,8 +137,8 @@ absl::Status ValidateManagerNames(const ManagedState& state) {
 }
 
 const Value* FindManagedFields(const Value& object) {
-  const Value* meta = Get(object, "metadata");
-  return meta != nullptr ? Get(*meta, "managedFields") : nullptr;
+  const Value* meta = Find(object, "metadata");
+  return meta != nullptr ? Find(*meta, "managedFields") : nullptr;
 }
 
 bool IsManagedFieldsReset(const Value& list) {
@@ -266,7 +262,7 @@ void SetObjectManagedFields(Value* object, const ManagedState& state) {
 
 Value StripManagedFields(Value object) {
   if (object.IsMap()) {
-    const Value* meta_view = Get(object, "metadata");
+    const Value* meta_view = Find(object, "metadata");
     if (meta_view != nullptr && meta_view->IsMap() &&
         meta_view->map().Find("managedFields") != nullptr) {
       Value* meta = object.map().Find("metadata");

@@ -120,23 +120,11 @@ int main(int argc, char** argv) {
   // The new document's kinds.
   std::vector<Gvk> gvks;
   std::set<std::pair<std::string, std::string>> served;
-  const Value* defs = swagger->map().Find("definitions");
-  if (defs == nullptr || !defs->IsMap()) Die("the document has no definitions");
-  for (const MapEntry& d : defs->map().entries()) {
-    const Value* list =
-        d.value.IsMap() ? d.value.map().Find("x-kubernetes-group-version-kind")
-                        : nullptr;
-    if (list == nullptr || !list->IsList()) continue;
-    for (const Value& g : list->list()) {
-      const Value* group = g.map().Find("group");
-      const Value* version = g.map().Find("version");
-      const Value* kind = g.map().Find("kind");
-      if (group == nullptr || version == nullptr || kind == nullptr) continue;
-      std::string av = ApiVersion(group->AsString(), version->AsString());
-      gvks.push_back(Gvk{av, kind->AsString(), d.key});
-      served.emplace(av, kind->AsString());
-    }
+  for (const SchemaKind& k : OpenApiKinds(*swagger)) {
+    gvks.push_back(Gvk{k.api_version, k.kind, k.type_name});
+    served.emplace(k.api_version, k.kind);
   }
+  if (gvks.empty()) Die("the document declares no kinds");
 
   // The old schema's kinds that the new one does not serve, with what they
   // need that the new one lacks.

@@ -46,18 +46,9 @@ constexpr absl::string_view kPreserveExt =
 // Reports past this many problems are summarized.
 constexpr size_t kMaxReportedErrors = 50;
 
-const Value* Find(const Value& m, absl::string_view key) {
-  return m.IsMap() ? m.map().Find(key) : nullptr;
-}
-
 bool IsTrue(const Value& m, absl::string_view key) {
   const Value* v = Find(m, key);
   return v != nullptr && v->IsBool() && v->AsBool();
-}
-
-const std::string* FindString(const Value& m, absl::string_view key) {
-  const Value* v = Find(m, key);
-  return v != nullptr && v->IsString() ? &v->AsString() : nullptr;
 }
 
 TypeRef NamedRef(absl::string_view name) {
@@ -1409,11 +1400,8 @@ absl::Status SchemaSetBuilder::AddTypes(std::vector<TypeDef> types) {
   return absl::OkStatus();
 }
 
-namespace {
-
-// The kinds of an OpenAPI document's definitions (v2) or
-// components.schemas (v3).
-std::vector<SchemaKind> OpenApiKinds(const Value& doc, SchemaFormat format) {
+std::vector<SchemaKind> OpenApiKinds(const Value& doc) {
+  SchemaFormat format = DetectSchemaFormat(doc);
   const Value* defs = nullptr;
   if (format == SchemaFormat::kOpenApiV2) {
     defs = Find(doc, "definitions");
@@ -1439,8 +1427,6 @@ std::vector<SchemaKind> OpenApiKinds(const Value& doc, SchemaFormat format) {
   }
   return out;
 }
-
-}  // namespace
 
 absl::Status SchemaSetBuilder::Add(absl::string_view text) {
   absl::StatusOr<std::vector<Value>> docs = ParseDocuments(text);
@@ -1477,8 +1463,7 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
                                                : TypesFromOpenApiV3(doc);
         if (!types.ok()) return fail(types.status());
         if (absl::Status st = AddTypes(*std::move(types)); !st.ok()) return st;
-        for (SchemaKind& k : OpenApiKinds(doc, format))
-          kinds_.push_back(std::move(k));
+        for (SchemaKind& k : OpenApiKinds(doc)) kinds_.push_back(std::move(k));
         break;
       }
       case SchemaFormat::kOpenApiObject: {

@@ -173,6 +173,11 @@ struct SchemaKind {
   bool status_subresource = false;
 };
 
+// The kinds an OpenAPI v2 or v3 document declares: every
+// `x-kubernetes-group-version-kind` of its definitions (v2) or
+// components.schemas (v3), in the document's order.
+std::vector<SchemaKind> OpenApiKinds(const Value& doc);
+
 // Several schema documents combined into one schema: a cluster's OpenAPI
 // (`kubectl get --raw /openapi/v2`, or the `/openapi/v3` group documents)
 // plus CRD files, say. Types of a later document replace those of an

@@ -281,4 +281,18 @@ absl::string_view KindName(Value::Kind k) {
   return "unknown";
 }
 
+const Value* Find(const Value& v, absl::string_view key) {
+  return v.IsMap() ? v.map().Find(key) : nullptr;
+}
+
+const std::string* FindString(const Value& v, absl::string_view key) {
+  const Value* f = Find(v, key);
+  return f != nullptr && f->IsString() ? &f->AsString() : nullptr;
+}
+
+std::string StringAt(const Value& v, absl::string_view key) {
+  const std::string* s = FindString(v, key);
+  return s != nullptr ? *s : std::string();
+}
+
 }  // namespace smdx

@@ -184,6 +184,14 @@ int Compare(const Value& a, const Value& b);
 // The kind name used in error messages ("map", "list", "string", ...).
 absl::string_view KindName(Value::Kind k);
 
+// Reading documents whose shape is not known yet (manifests, schemas,
+// cases): the entry `key` of `v` when `v` is a map, else nullptr.
+const Value* Find(const Value& v, absl::string_view key);
+// The entry `key` of `v` when it is a string, else nullptr.
+const std::string* FindString(const Value& v, absl::string_view key);
+// The entry `key` of `v` when it is a string, else "".
+std::string StringAt(const Value& v, absl::string_view key);
+
 }  // namespace smdx
 
 #endif  // SMDX_VALUE_VALUE_H_
