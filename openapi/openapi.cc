@@ -69,33 +69,6 @@ Atom ScalarAtom(ScalarType s) {
   return a;
 }
 
-// Anything: an untyped scalar, an atomic list of anything, or a map whose
-// values are deduced the same way (`rel` decides whether it is granular).
-Atom UntypedAtom(absl::string_view map_value_type, ElementRelationship rel) {
-  Atom a = ScalarAtom(ScalarType::kUntyped);
-  a.list = std::make_shared<ListType>();
-  a.list->element_type = NamedRef(kUntypedAtomicTypeName);
-  a.list->element_relationship = ElementRelationship::kAtomic;
-  a.map = std::make_shared<MapType>();
-  a.map->element_type = NamedRef(map_value_type);
-  a.map->element_relationship = rel;
-  return a;
-}
-
-Atom DeducedAtom() {
-  return UntypedAtom(kDeducedTypeName, ElementRelationship::kSeparable);
-}
-
-std::vector<TypeDef> HelperTypes() {
-  std::vector<TypeDef> out(2);
-  out[0].name = std::string(kUntypedAtomicTypeName);
-  out[0].atom =
-      UntypedAtom(kUntypedAtomicTypeName, ElementRelationship::kAtomic);
-  out[1].name = std::string(kDeducedTypeName);
-  out[1].atom = DeducedAtom();
-  return out;
-}
-
 bool IsHelperName(absl::string_view name) {
   return name == kUntypedAtomicTypeName || name == kDeducedTypeName;
 }
@@ -994,7 +967,7 @@ absl::StatusOr<std::vector<TypeDef>> TypesFromDefinitions(
     std::optional<Atom> atom = c.Definition(e->key, e->value, where);
     if (atom) types.push_back(TypeDef{e->key, *std::move(atom)});
   }
-  for (TypeDef& t : HelperTypes()) types.push_back(std::move(t));
+  for (TypeDef& t : DeducedTypes()) types.push_back(std::move(t));
   if (absl::Status st = c.Finish(types); !st.ok()) return st;
   return types;
 }
@@ -1183,7 +1156,7 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
       if (!IsHelperName(t.name))
         types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
     }
-    for (TypeDef& t : HelperTypes()) types.push_back(std::move(t));
+    for (TypeDef& t : DeducedTypes()) types.push_back(std::move(t));
     SortTypes(&types);
     if (absl::Status st = c.Finish(types); !st.ok()) return st;
     absl::StatusOr<std::shared_ptr<const Schema>> s =
@@ -1252,7 +1225,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> SchemaFromOpenApiObject(
         StrCat(root_name, ": a schema object cannot be a $ref"));
   }
   types.push_back(TypeDef{root_name, *std::move(root)});
-  for (TypeDef& t : HelperTypes()) types.push_back(std::move(t));
+  for (TypeDef& t : DeducedTypes()) types.push_back(std::move(t));
   if (absl::Status st = c.Finish(types); !st.ok()) return st;
   return Schema::Build(std::move(types));
 }

@@ -14,28 +14,6 @@ namespace smdx {
 
 namespace {
 
-constexpr absl::string_view kDeducedSchemaYaml = R"(types:
-- name: __untyped_atomic_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-- name: __untyped_deduced_
-  scalar: untyped
-  list:
-    elementType:
-      namedType: __untyped_atomic_
-    elementRelationship: atomic
-  map:
-    elementType:
-      namedType: __untyped_deduced_
-    elementRelationship: separable
-)";
 
 // The API group a Kubernetes OpenAPI type name belongs to.
 std::string GroupOf(const std::vector<absl::string_view>& parts) {
@@ -145,9 +123,47 @@ std::vector<KubernetesKind> KubernetesKinds() {
   return out;
 }
 
+namespace {
+
+TypeRef NamedTypeRef(absl::string_view name) {
+  TypeRef r;
+  r.named_type = std::string(name);
+  return r;
+}
+
+// Anything: an untyped scalar, an atomic list of anything, or a map whose
+// values are of `map_value_type` (`rel` decides whether it is granular).
+Atom UntypedAtom(absl::string_view map_value_type, ElementRelationship rel) {
+  Atom a;
+  a.scalar = ScalarType::kUntyped;
+  a.list = std::make_shared<ListType>();
+  a.list->element_type = NamedTypeRef(kUntypedAtomicTypeName);
+  a.list->element_relationship = ElementRelationship::kAtomic;
+  a.map = std::make_shared<MapType>();
+  a.map->element_type = NamedTypeRef(map_value_type);
+  a.map->element_relationship = rel;
+  return a;
+}
+
+}  // namespace
+
+Atom DeducedAtom() {
+  return UntypedAtom(kDeducedTypeName, ElementRelationship::kSeparable);
+}
+
+std::vector<TypeDef> DeducedTypes() {
+  std::vector<TypeDef> out(2);
+  out[0].name = std::string(kUntypedAtomicTypeName);
+  out[0].atom =
+      UntypedAtom(kUntypedAtomicTypeName, ElementRelationship::kAtomic);
+  out[1].name = std::string(kDeducedTypeName);
+  out[1].atom = DeducedAtom();
+  return out;
+}
+
 std::shared_ptr<const Schema> DeducedSchema() {
   static const std::shared_ptr<const Schema>* const kSchema =
-      new std::shared_ptr<const Schema>(*Schema::ParseSmd(kDeducedSchemaYaml));
+      new std::shared_ptr<const Schema>(*Schema::Build(DeducedTypes()));
   return *kSchema;
 }
 

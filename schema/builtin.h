@@ -43,6 +43,13 @@ std::shared_ptr<const Schema> DeducedSchema();
 inline constexpr absl::string_view kDeducedTypeName = "__untyped_deduced_";
 inline constexpr absl::string_view kUntypedAtomicTypeName = "__untyped_atomic_";
 
+// The deduced schema's two types, kUntypedAtomicTypeName (anything,
+// atomic) and kDeducedTypeName (anything; maps granular, lists atomic),
+// for schemas that refer to them (converted OpenAPI does).
+std::vector<TypeDef> DeducedTypes();
+// An inline atom of deduced values, as kDeducedTypeName.
+Atom DeducedAtom();
+
 // The type name of a Kubernetes kind in `schema`
 // (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment): the built-in
 // kinds' table when the schema has that type, else the type whose name ends
