@@ -43,9 +43,9 @@
 #include "merge/updater.h"
 #include "schema/builtin.h"
 #include "schema/schema.h"
+#include "typed/typed.h"
 #include "value/emit.h"
 #include "value/parse.h"
-#include "typed/typed.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -510,7 +510,7 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
     add("compare_one_leaf", [o](benchmark::State& st) {
       const ObjectFixture& f = GetObject(o);
       Run(st, [&] {
-        Comparison c = Compare(f.type, &f.obj, &f.changed);
+        Comparison c = CompareFields(f.type, &f.obj, &f.changed);
         benchmark::DoNotOptimize(c);
       });
     });

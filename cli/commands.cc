@@ -248,7 +248,7 @@ int CmdFieldset(const Flags& f, std::istream& in, std::ostream& out,
           // As SMD's own tool: the fields a write of the object onto an
           // empty object adds, which includes the containers themselves.
           Value empty = Value::MakeMap();
-          text = SerializeFieldsV1(Compare(t, &empty, &o.value).added);
+          text = SerializeFieldsV1(CompareFields(t, &empty, &o.value).added);
         }
         if (several) {
           out << (first ? "" : "---\n") << text << "\n";
@@ -268,7 +268,7 @@ int CmdDefault(const Flags& f, std::istream& in, std::ostream& out,
       [&](const InputObject& o, const Type& t, bool) -> absl::Status {
         // As the apiserver's pipeline for custom resources: prune, then
         // default.
-        Value defaulted = ApplyDefaults(t, Prune(t, o.value));
+        Value defaulted = ApplyDefaults(t, PruneUndeclared(t, o.value));
         if (absl::Status st = Validate(t, defaulted); !st.ok()) {
           err << "warning: " << Describe(o)
               << ": the defaulted object does not validate:\n"
@@ -331,7 +331,7 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
     out << ToYaml(*m);
     return 0;
   }
-  Comparison c = Compare(*t, &*lhs, &*rhs);
+  Comparison c = CompareFields(*t, &*lhs, &*rhs);
   auto section = [&](const char* name, const Set& s) {
     out << name << ":\n";
     s.Iterate([&](const Path& p) { out << "- " << PathString(p) << "\n"; });

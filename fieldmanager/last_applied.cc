@@ -73,7 +73,7 @@ std::optional<Set> FieldsFromLastApplied(const Type& type, const Value& live,
   if (av == nullptr || !av->IsString() || av->AsString() != api_version)
     return std::nullopt;
   if (!Validate(type, *last).ok()) return std::nullopt;
-  Comparison cmp = Compare(type, &*last, &live);
+  Comparison cmp = CompareFields(type, &*last, &live);
   return ToFieldSet(type, *last)
       .Difference(cmp.modified)
       .Difference(cmp.added)

@@ -16,8 +16,9 @@ Conflicts Conflicts::FromManagers(const ManagedFields& sets) {
   for (const auto& entry : sets) {
     // A named reference: lambdas cannot capture structured bindings in C++17.
     const std::string& manager = entry.first;
-    entry.second.set().Iterate(
-        [&](const Path& p) { out.Add(Conflict{manager, p}); });
+    entry.second.set().Iterate([&](const Path& p) {
+      out.Add(Conflict{manager, p});
+    });
   }
   return out;
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "fieldpath/versioned_set.h"
 #include "fieldpath/path.h"
+#include "fieldpath/versioned_set.h"
 
 namespace smdx {
 

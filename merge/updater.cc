@@ -101,13 +101,13 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
   auto compare_at = [&](const std::string& v) -> absl::StatusOr<Comparison> {
     Comparison c;
     if (opts_.converter == nullptr || v == version) {
-      c = Compare(type_, &old_obj, &new_obj);
+      c = CompareFields(type_, &old_obj, &new_obj);
     } else {
       absl::StatusOr<Value> o = Convert(old_obj, v);
       if (!o.ok()) return o.status();
       absl::StatusOr<Value> n = Convert(new_obj, v);
       if (!n.ok()) return n.status();
-      c = Compare(type_, &*o, &*n);
+      c = CompareFields(type_, &*o, &*n);
     }
     if (const Set* ignored = Ignored(v)) {
       c.added = FilterIgnored(std::move(c.added), ignored);
@@ -264,7 +264,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
     last = VersionedSet(FilterIgnored(last->set(), ignored),
                         last->api_version(), last->applied());
   }
-  Value pruned = Prune(*merged, mf, last ? &*last : nullptr, mf[manager].set());
+  Value pruned = RemoveDroppedFields(*merged, mf, last ? &*last : nullptr,
+                                     mf[manager].set());
   // Only `pruned` holds the nodes the merge built now, so defaulting below
   // changes them in place instead of copying them.
   *merged = Value();
@@ -293,8 +294,10 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   return r;
 }
 
-Value Updater::Prune(const Value& merged, const ManagedFields& managers,
-                     const VersionedSet* last, const Set& applied) const {
+Value Updater::RemoveDroppedFields(const Value& merged,
+                                   const ManagedFields& managers,
+                                   const VersionedSet* last,
+                                   const Set& applied) const {
   if (last == nullptr || last->set().Empty()) return merged;
   // An applier that still applies everything it applied before drops
   // nothing. Every path of the last set, and every ancestor of it (the new

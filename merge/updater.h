@@ -126,8 +126,8 @@ class Updater {
                     const std::string& version, ManagedFields managers,
                     const std::string& manager, bool force,
                     Comparison* compare) const;
-  Value Prune(const Value& merged, const ManagedFields& managers,
-              const VersionedSet* last, const Set& applied) const;
+  Value RemoveDroppedFields(const Value& merged, const ManagedFields& managers,
+                            const VersionedSet* last, const Set& applied) const;
 
   Type type_;
   UpdaterOptions opts_;

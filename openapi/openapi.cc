@@ -175,7 +175,7 @@ absl::string_view NodeKindName(NodeKind k) {
   return "?";
 }
 
-struct ConverterOptions {
+struct OpenApiConverterOptions {
   // `$ref`s are `ref_prefix` + a name in `definitions`; no `$ref` resolves
   // when `definitions` is null.
   std::string ref_prefix;
@@ -190,9 +190,10 @@ struct ConverterOptions {
 // Converts the schema nodes of one document. Problems are collected, not
 // returned at once, so that a document with several is fixed in one go;
 // checks that need the referenced types are deferred to Finish.
-class Converter {
+class OpenApiConverter {
  public:
-  explicit Converter(ConverterOptions opts) : opts_(std::move(opts)) {}
+  explicit OpenApiConverter(OpenApiConverterOptions opts)
+      : opts_(std::move(opts)) {}
 
   // The atom of the named definition `name`, or nullopt when the definition
   // is an alias (a `$ref`), which gets no type of its own.
@@ -933,7 +934,7 @@ class Converter {
     }
   }
 
-  ConverterOptions opts_;
+  OpenApiConverterOptions opts_;
   std::vector<std::string> errors_;
   std::vector<DefaultCheck> defaults_;
   std::vector<std::function<void(const Resolver&)>> deferred_;
@@ -949,10 +950,10 @@ absl::StatusOr<std::vector<TypeDef>> TypesFromDefinitions(
     return absl::InvalidArgumentError(
         StrCat(where_prefix, ": expected a map of schemas"));
   }
-  ConverterOptions opts;
+  OpenApiConverterOptions opts;
   opts.ref_prefix = std::move(ref_prefix);
   opts.definitions = definitions;
-  Converter c(std::move(opts));
+  OpenApiConverter c(std::move(opts));
   std::vector<const MapEntry*> entries;
   for (const MapEntry& e : definitions->map()) entries.push_back(&e);
   std::sort(
@@ -1116,10 +1117,10 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
     r.list_kind = list_kind;
     r.list_type_name = CrdTypeName(*group, v.name, list_kind);
     r.status_subresource = v.status_subresource;
-    ConverterOptions opts;
+    OpenApiConverterOptions opts;
     opts.crd = true;
     opts.preserve_unknown_fields = preserve;
-    Converter c(std::move(opts));
+    OpenApiConverter c(std::move(opts));
     std::vector<TypeDef> types;
     Atom root;
     if (v.schema != nullptr) {
@@ -1217,7 +1218,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> SchemaFromOpenApiObject(
     return absl::InvalidArgumentError(
         StrCat("invalid root type name \"", root_name, "\""));
   }
-  Converter c(ConverterOptions{});
+  OpenApiConverter c(OpenApiConverterOptions{});
   std::vector<TypeDef> types;
   std::optional<Atom> root = c.Definition(root_name, schema_object, root_name);
   if (!root) {

@@ -193,7 +193,7 @@ Value ApplyDefaultsIncremental(const Type& type, Value v,
   return v;
 }
 
-Value Prune(const Type& type, const Value& v) {
+Value PruneUndeclared(const Type& type, const Value& v) {
   Value out = v;
   Pruner().Walk(type.root(), out, 0);
   return out;

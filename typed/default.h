@@ -39,7 +39,7 @@ Value ApplyDefaultsIncremental(const Type& type, Value v,
                                const Value& previous);
 
 // `v` without the map fields the schema does not declare.
-Value Prune(const Type& type, const Value& v);
+Value PruneUndeclared(const Type& type, const Value& v);
 
 }  // namespace smdx
 

@@ -78,9 +78,10 @@ TEST(DefaultTest, RootDefaultAppliesToNull) {
 
 TEST(DefaultTest, PruneDropsUndeclaredFieldsOnly) {
   Value in = Yaml("foo: {a: x, zzz: 1}\nunknown: 2\nlabels: {any: thing}");
-  EXPECT_EQ(Prune(MakeType(), in), Yaml("foo: {a: x}\nlabels: {any: thing}"));
+  EXPECT_EQ(PruneUndeclared(MakeType(), in),
+            Yaml("foo: {a: x}\nlabels: {any: thing}"));
   Value deduced = Yaml("a: {b: 1}");
-  EXPECT_EQ(Prune(Type::Deduced(), deduced), deduced);
+  EXPECT_EQ(PruneUndeclared(Type::Deduced(), deduced), deduced);
 }
 
 }  // namespace

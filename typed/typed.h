@@ -85,7 +85,7 @@ struct Comparison {
 };
 
 // What changed from `lhs` to `rhs`. Either may be null (absent object).
-Comparison Compare(const Type& type, const Value* lhs, const Value* rhs);
+Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs);
 
 // The apply merge of `rhs` (a partial configuration) into `lhs`.
 // Either may be null; the result is null only when both are.

@@ -697,7 +697,7 @@ class Walker {
 
 }  // namespace
 
-Comparison Compare(const Type& type, const Value* lhs, const Value* rhs) {
+Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs) {
   Comparison cmp;
   Walker w(Mode::kCompare, &cmp);
   Value out;

@@ -144,11 +144,11 @@ TEST(ToFieldSetTest, DeducedMapsAreGranularAndListsAtomic) {
 TEST(CompareTest, ReportsAddedRemovedModified) {
   Value a = Yaml("name: a\nreplicas: 1\nlabels: {x: y}");
   Value b = Yaml("name: a\nreplicas: 2\nargs: [z]");
-  Comparison c = Compare(RootType(), &a, &b);
+  Comparison c = CompareFields(RootType(), &a, &b);
   EXPECT_EQ(Fields(c.modified), R"({"f:replicas":{}})");
   EXPECT_EQ(Fields(c.added), R"({"f:args":{}})");
   EXPECT_EQ(Fields(c.removed), R"({"f:labels":{".":{},"f:x":{}}})");
-  Comparison same = Compare(RootType(), &a, &a);
+  Comparison same = CompareFields(RootType(), &a, &a);
   EXPECT_TRUE(same.IsSame());
 }
 
@@ -264,7 +264,7 @@ TEST(RealObjectsTest, PodFieldSetMatchesReference) {
   ASSERT_TRUE(Validate(pod, v).ok());
   Value empty = Value::MakeMap();
   EXPECT_EQ(
-      SerializeFieldsV1(Compare(pod, &empty, &v).added),
+      SerializeFieldsV1(CompareFields(pod, &empty, &v).added),
       testing::ReadTestFile(testing::SharedPath("testdata/smd/podset.json")));
 }
 
