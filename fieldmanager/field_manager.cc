@@ -239,10 +239,7 @@ FieldManager::Step FieldManager::ApplyFields(const Value& live,
   OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
                                key, force);
   if (!r.ok()) {
-    step.result.kind = r.kind;
-    step.result.status = std::move(r.status);
-    step.result.conflicts = std::move(r.conflicts);
-    step.result.error_paths = std::move(r.error_paths);
+    static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
   state.fields = std::move(r.managers);
@@ -264,9 +261,7 @@ FieldManager::Step FieldManager::UpdateFields(
       (plain ? plain_updater_ : updater_)
           ->Update(live, object, opts_.api_version, state.fields, working);
   if (!r.ok()) {
-    step.result.kind = r.kind;
-    step.result.status = std::move(r.status);
-    step.result.error_paths = std::move(r.error_paths);
+    static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
   state.fields = std::move(r.managers);

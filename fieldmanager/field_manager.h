@@ -120,14 +120,11 @@ struct FieldManagerOptions {
   bool validate_live = true;
 };
 
-struct FieldManagerResult {
-  ErrorKind kind = ErrorKind::kNone;
-  absl::Status status;  // the error, when kind != kNone
-  // With kConflict: the fields and their owners (manager identity keys;
-  // DisplayManager and KubernetesConflictMessage print them).
-  Conflicts conflicts;
-  // With kImmutable: every violating path.
-  std::vector<Path> error_paths;
+// The outcome (OpOutcome: kind, status, and with kConflict the conflicts,
+// whose managers are identity keys that DisplayManager and
+// KubernetesConflictMessage print; with kImmutable the violating paths),
+// and on success what the server stores.
+struct FieldManagerResult : OpOutcome {
   // The object the server would store, with its metadata.managedFields.
   Value object;
   // The same managed fields, decoded.
@@ -137,8 +134,6 @@ struct FieldManagerResult {
   // What a successful operation ignored (invalid managedFields an update
   // passed over), for people.
   std::vector<std::string> warnings;
-
-  bool ok() const { return kind == ErrorKind::kNone; }
 };
 
 class FieldManager {

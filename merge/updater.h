@@ -59,18 +59,24 @@ enum class ErrorKind {
 
 absl::string_view ErrorKindName(ErrorKind k);
 
-struct OpResult {
+// How an operation ended: kNone, or why it failed. Shared by the updater's
+// results and the field manager's (fieldmanager/field_manager.h).
+struct OpOutcome {
   ErrorKind kind = ErrorKind::kNone;
   absl::Status status;  // the error, when kind != kNone
-  Conflicts conflicts;  // with kConflict
+  // With kConflict: the fields and their owners (manager keys).
+  Conflicts conflicts;
   // With kImmutable: every violating path (see typed/immutable.h).
   std::vector<Path> error_paths;
+
+  bool ok() const { return kind == ErrorKind::kNone; }
+};
+
+struct OpResult : OpOutcome {
   Value object;  // the new live object
   ManagedFields managers;
   // False for a no-op: `object` is then the live object itself.
   bool changed = false;
-
-  bool ok() const { return kind == ErrorKind::kNone; }
 };
 
 struct UpdaterOptions {
