@@ -7,8 +7,13 @@
 // simulator, a controller that saves round trips) needs all of it:
 //
 //  - objects carry their ownership in `metadata.managedFields`; entries are
-//    decoded, validated and written back in the canonical order, stamped
-//    with the time their fields last changed (from an injectable Clock);
+//    decoded and validated (operation Apply or Update, a non-empty
+//    apiVersion, fieldsType FieldsV1, a valid fieldsV1, an RFC 3339 time;
+//    errors name the entry and field) and written back in the apiserver's
+//    order (operation, time in seconds, manager, apiVersion, subresource),
+//    stamped with the time their fields last changed (from an injectable
+//    Clock). An entry's identity is manager + operation + subresource, plus
+//    the apiVersion for Update entries;
 //  - an update may rewrite managedFields itself, or reset them with
 //    `managedFields: []` (or `[{}]`); on a subresource the body's entries
 //    are ignored;
@@ -29,7 +34,8 @@
 //    fields its last-applied-configuration annotation covers (with the live
 //    value) are forgiven, and the annotation is kept in sync afterwards;
 //  - results are defaulted from the schema's defaults, as the apiserver
-//    defaults what it decodes and what an apply produces;
+//    defaults what it decodes and what an apply produces; defaulted fields
+//    belong to nobody;
 //  - the registry strategy's resets: fields a request to this endpoint may
 //    not change keep their live values and belong to nobody (.status on
 //    the main resource, everything but .status on the status subresource),
