@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fieldmanager/last_applied.h"
+#include "value/utf8.h"
 
 namespace smdx {
 
@@ -73,23 +74,11 @@ std::string CheckManagerName(absl::string_view name, bool apply) {
   // Go's unicode.IsPrint: no control or format characters, no spaces but
   // the ASCII one, and valid UTF-8.
   for (size_t i = 0; i < name.size();) {
-    unsigned char c = static_cast<unsigned char>(name[i]);
-    uint32_t cp = c;
-    size_t len = 1;
-    if (c >= 0x80) {
-      len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-      if (len == 0 || i + len > name.size()) cp = 0xFFFD;
-      for (size_t k = 1; len != 0 && k < len && cp != 0xFFFD; ++k) {
-        unsigned char cc = static_cast<unsigned char>(name[i + k]);
-        if ((cc & 0xC0) != 0x80) cp = 0xFFFD;
-      }
-      if (cp != 0xFFFD) {
-        cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
-        for (size_t k = 1; k < len; ++k)
-          cp = (cp << 6) | (static_cast<unsigned char>(name[i + k]) & 0x3F);
-      }
-      if (len == 0) len = 1;
-    }
+    // Go ranges over the name: bytes that are not UTF-8 read as U+FFFD,
+    // one at a time.
+    uint32_t cp = 0xFFFD;
+    size_t len = DecodeUtf8(name, i, &cp);
+    if (len == 0) len = 1;
     bool bad = cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD ||
                cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200F) ||
                (cp >= 0x2028 && cp <= 0x202F) ||

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "value/go_format.h"
+#include "value/utf8.h"
 #include "value/yaml_scalar.h"
 
 namespace smdx {
@@ -19,42 +20,6 @@ namespace smdx {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if the bytes
-// there are not one. Follows Go's utf8.DecodeRune: overlong forms, surrogates
-// and code points above U+10FFFF are invalid.
-size_t ValidUtf8Length(absl::string_view s, size_t i, uint32_t* rune) {
-  auto byte = [&](size_t k) -> unsigned {
-    return static_cast<unsigned char>(s[k]);
-  };
-  unsigned b0 = byte(i);
-  size_t n;
-  unsigned lo = 0x80, hi = 0xBF;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  unsigned b1 = byte(i + 1);
-  if (b1 < lo || b1 > hi) return 0;
-  uint32_t r = (b0 & (0xFF >> (n + 1))) << 6 | (b1 & 0x3F);
-  for (size_t k = 2; k < n; ++k) {
-    unsigned b = byte(i + k);
-    if (b < 0x80 || b > 0xBF) return 0;
-    r = r << 6 | (b & 0x3F);
-  }
-  *rune = r;
-  return n;
-}
 
 void AppendUnicodeEscape(std::string* out, uint32_t r) {
   char buf[6] = {'\\',
@@ -176,7 +141,7 @@ bool HasSpecialChars(absl::string_view s, bool allow_tab_newline) {
       continue;
     }
     uint32_t r;
-    size_t n = ValidUtf8Length(s, i, &r);
+    size_t n = DecodeUtf8(s, i, &r);
     if (n == 0 || IsYamlSpecialRune(r)) return true;
     i += n;
   }
@@ -262,7 +227,7 @@ void AppendDoubleQuoted(std::string* out, absl::string_view s) {
       continue;
     }
     uint32_t r;
-    size_t n = ValidUtf8Length(s, i, &r);
+    size_t n = DecodeUtf8(s, i, &r);
     if (n == 0) {
       AppendUnicodeEscape(out, 0xFFFD);
       ++i;
@@ -480,7 +445,7 @@ void AppendJsonString(std::string* out, absl::string_view s) {
       continue;
     }
     uint32_t r;
-    size_t n = ValidUtf8Length(s, i, &r);
+    size_t n = DecodeUtf8(s, i, &r);
     if (n == 0) {
       flush(i);
       AppendUnicodeEscape(out, 0xFFFD);

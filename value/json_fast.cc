@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "value/emit.h"
 #include "value/go_format.h"
+#include "value/utf8.h"
 
 namespace smdx {
 namespace internal {
@@ -231,37 +232,12 @@ class JsonReader {
     return true;
   }
 
-  // The length of the well-formed UTF-8 sequence at p_ (RFC 3629, as
-  // nlohmann checks it), or 0.
+  // The length of the well-formed UTF-8 sequence at p_ (as nlohmann
+  // checks it), or 0.
   size_t Utf8Length() const {
-    const auto* s = reinterpret_cast<const unsigned char*>(p_);
-    const size_t avail = static_cast<size_t>(end_ - p_);
-    auto cont = [&](size_t i, unsigned char lo, unsigned char hi) {
-      return i < avail && s[i] >= lo && s[i] <= hi;
-    };
-    unsigned char c = s[0];
-    if (c >= 0xC2 && c <= 0xDF) return cont(1, 0x80, 0xBF) ? 2 : 0;
-    if (c == 0xE0) return cont(1, 0xA0, 0xBF) && cont(2, 0x80, 0xBF) ? 3 : 0;
-    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-      return cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) ? 3 : 0;
-    }
-    if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2, 0x80, 0xBF) ? 3 : 0;
-    if (c == 0xF0) {
-      return cont(1, 0x90, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF)
-                 ? 4
-                 : 0;
-    }
-    if (c >= 0xF1 && c <= 0xF3) {
-      return cont(1, 0x80, 0xBF) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF)
-                 ? 4
-                 : 0;
-    }
-    if (c == 0xF4) {
-      return cont(1, 0x80, 0x8F) && cont(2, 0x80, 0xBF) && cont(3, 0x80, 0xBF)
-                 ? 4
-                 : 0;
-    }
-    return 0;
+    uint32_t rune;
+    return DecodeUtf8(absl::string_view(p_, static_cast<size_t>(end_ - p_)), 0,
+                      &rune);
   }
 
   // Reads the string at p_ into `*view`: a view of the text when the

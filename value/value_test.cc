@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "value/emit.h"
+#include "value/utf8.h"
 
 namespace smdx {
 namespace {
@@ -88,6 +89,32 @@ TEST(ValueTest, MapSetReplacesInPlaceAndEraseRemoves) {
 
 TEST(ValueTest, NodeCountCountsEveryNode) {
   EXPECT_EQ(Yaml("{a: [1, 2], b: {c: x}}").NodeCount(), 6u);
+}
+
+}  // namespace
+}  // namespace smdx
+
+namespace smdx {
+namespace {
+
+TEST(DecodeUtf8Test, AcceptsWellFormedSequencesOnly) {
+  uint32_t r = 0;
+  EXPECT_EQ(DecodeUtf8("a", 0, &r), 1u);
+  EXPECT_EQ(r, uint32_t{'a'});
+  EXPECT_EQ(DecodeUtf8("\xC3\xA9", 0, &r), 2u);  // é
+  EXPECT_EQ(r, 0xE9u);
+  EXPECT_EQ(DecodeUtf8("\xE2\x82\xAC", 0, &r), 3u);  // €
+  EXPECT_EQ(r, 0x20ACu);
+  EXPECT_EQ(DecodeUtf8("\xF0\x9F\x98\x80", 0, &r), 4u);  // 😀
+  EXPECT_EQ(r, 0x1F600u);
+  r = 7;
+  for (const char* bad :
+       {"\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xED\xA0\x80",
+        "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\x80", "\xC3", "\xE2\x82",
+        "\xC3\x28"}) {
+    EXPECT_EQ(DecodeUtf8(bad, 0, &r), 0u) << ::testing::PrintToString(bad);
+  }
+  EXPECT_EQ(r, 7u);
 }
 
 }  // namespace
