@@ -268,6 +268,31 @@ struct FieldManagerCase {
   bool defaults = true;
 };
 
+// What one operation did: the error it ended with (its kind as the case
+// format names it, empty when it succeeded, and the message), the
+// conflicts and error paths it reported, and for a `default` op the
+// defaulted object.
+struct Outcome {
+  std::string error_kind;
+  std::string message;
+  Conflicts conflicts;
+  std::vector<Path> error_paths;
+  std::optional<Value> defaulted;
+
+  static Outcome Error(std::string kind, const absl::Status& status) {
+    Outcome out;
+    out.error_kind = std::move(kind);
+    out.message = std::string(status.message());
+    return out;
+  }
+  // An engine error (not a conflict), named as ErrorKindName names it.
+  static Outcome Failed(const OpOutcome& r) {
+    Outcome out = Error(std::string(ErrorKindName(r.kind)), r.status);
+    out.error_paths = r.error_paths;
+    return out;
+  }
+};
+
 class CaseRunner {
  public:
   CaseRunner(fs::path dir) : dir_(std::move(dir)) {}
@@ -369,18 +394,14 @@ class CaseRunner {
   }
 
   // An apply, forceApply or update through the field-manager layer.
-  void RunFieldManagerOp(const Value& op, size_t index, const std::string& kind,
-                         const Value& obj, std::string* err_kind,
-                         std::string* err_msg, Conflicts* conflicts,
-                         std::vector<Path>* error_paths) {
+  // An apply or update through the field-manager layer (cases with a
+  // `fieldManager` block).
+  Outcome FieldManagerWrite(const Value& op, size_t index,
+                            const std::string& kind, const Value& obj) {
     absl::Time now = fm_->start + absl::Seconds(static_cast<int64_t>(index));
     if (const Value* t = Find(op, "time"); t != nullptr) {
       absl::StatusOr<absl::Time> parsed = ParseManagedTime(StringOr(t));
-      if (!parsed.ok()) {
-        *err_kind = kParse;
-        *err_msg = std::string(parsed.status().message());
-        return;
-      }
+      if (!parsed.ok()) return Outcome::Error(kParse, parsed.status());
       now = *parsed;
     }
     ManualClock clock(now);
@@ -393,32 +414,25 @@ class CaseRunner {
     o.apply_defaults = fm_->defaults;
     o.ignored_fields = ignored_;
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
-    if (!fm.ok()) {
-      *err_kind = "internal";
-      *err_msg = std::string(fm.status().message());
-      return;
-    }
+    if (!fm.ok()) return Outcome::Error("internal", fm.status());
     std::string manager = StringOr(Find(op, "manager"));
     FieldManagerResult r =
         kind == "update" ? fm->Update(live_, obj, manager)
                          : fm->Apply(live_, obj, manager, kind == "forceApply");
     if (r.kind == ErrorKind::kConflict) {
+      Outcome out = Outcome::Error(
+          "conflict",
+          absl::AbortedError(KubernetesConflictMessage(r.conflicts)));
       // Conflicts name the manager by name in these cases.
       for (const Conflict& c : r.conflicts.list()) {
         absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(c.manager);
-        conflicts->Add(Conflict{id.ok() ? id->manager : c.manager, c.path});
+        out.conflicts.Add(Conflict{id.ok() ? id->manager : c.manager, c.path});
       }
-      *err_kind = "conflict";
-      *err_msg = KubernetesConflictMessage(r.conflicts);
-      return;
+      return out;
     }
-    if (!r.ok()) {
-      *err_kind = std::string(ErrorKindName(r.kind));
-      *err_msg = std::string(r.status.message());
-      *error_paths = r.error_paths;
-      return;
-    }
+    if (!r.ok()) return Outcome::Failed(r);
     live_ = std::move(r.object);
+    return Outcome();
   }
 
   // A structural OpenAPI v3 schema object as the root type. Markers on the
@@ -547,144 +561,135 @@ class CaseRunner {
 
   std::optional<Failure> RunOp(const Value& op, size_t index) {
     std::string kind = StringOr(Find(op, "op"));
-    std::string where = absl::StrCat("op ", index, " (", kind, ")");
-    const Value* expect = Find(op, "expect");
-    std::string err_kind, err_msg;
-    Conflicts conflicts;
-    std::optional<Value> defaulted;
-    std::vector<Path> error_paths;
-
     if (crd_versions_.size() > 1)
       SelectCrdVersion(StringOr(Find(op, "apiVersion")));
-    auto run = [&]() {
-      if (kind == "setSchema") {
-        const Value* schema = Find(op, "schema");
-        if (schema == nullptr) {
-          err_kind = kSchemaError;
-          err_msg = "setSchema needs a schema";
-          return;
-        }
-        std::optional<Type> old = type_;
-        LoadSchema(*schema, StringOr(Find(op, "type")));
-        if (!schema_error_.empty()) {
-          err_kind = kSchemaError;
-          err_msg = schema_error_;
-          type_ = old;
-          schema_error_.clear();
-          return;
-        }
-        if (absl::Status st = Validate(*type_, live_, ValidateOptions{true});
-            !st.ok()) {
-          err_kind = kInvalid;
-          err_msg = std::string(st.message());
-          type_ = old;
-        }
-        return;
-      }
-      if (!schema_error_.empty()) {
-        err_kind = kSchemaError;
-        err_msg = schema_error_;
-        return;
-      }
-      if (kind == "apply" || kind == "forceApply" || kind == "update" ||
-          kind == "validate") {
-        absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
-        if (!obj.ok()) {
-          err_kind = kParse;
-          err_msg = std::string(obj.status().message());
-          return;
-        }
-        if (kind == "validate") {
-          if (absl::Status st = Validate(*type_, *obj); !st.ok()) {
-            err_kind = kInvalid;
-            err_msg = std::string(st.message());
-          }
-          return;
-        }
-        if (fm_) {
-          RunFieldManagerOp(op, index, kind, *obj, &err_kind, &err_msg,
-                            &conflicts, &error_paths);
-          return;
-        }
-        UpdaterOptions uo;
-        uo.ignored_fields = ignored_;
-        Updater u(*type_, uo);
-        std::string manager = StringOr(Find(op, "manager"));
-        std::string version = StringOr(Find(op, "apiVersion"));
-        OpResult r = kind == "update"
-                         ? u.Update(live_, *obj, version, managers_, manager)
-                         : u.Apply(live_, *obj, version, managers_, manager,
-                                   kind == "forceApply");
-        if (r.kind == ErrorKind::kConflict) {
-          conflicts = r.conflicts;
-          err_kind = "conflict";
-          err_msg = r.conflicts.ToString();
-          return;
-        }
-        if (!r.ok()) {
-          err_kind = std::string(ErrorKindName(r.kind));
-          err_msg = std::string(r.status.message());
-          error_paths = r.error_paths;
-          return;
-        }
-        live_ = std::move(r.object);
-        managers_ = std::move(r.managers);
-        return;
-      }
-      if (kind == "default") {
-        absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
-        if (!obj.ok()) {
-          err_kind = kParse;
-          err_msg = std::string(obj.status().message());
-          return;
-        }
-        defaulted = ApplyDefaults(*type_, *obj, root_);
-        return;
-      }
-      if (kind == "immutable") {
-        absl::StatusOr<Value> old_obj = ObjectOf(Find(op, "old"));
-        absl::StatusOr<Value> new_obj = ObjectOf(Find(op, "new"));
-        if (!old_obj.ok() || !new_obj.ok()) {
-          err_kind = kParse;
-          err_msg = std::string(
-              (old_obj.ok() ? new_obj.status() : old_obj.status()).message());
-          return;
-        }
-        std::vector<ImmutabilityViolation> v =
-            CheckImmutability(*type_, *old_obj, *new_obj);
-        if (!v.empty()) {
-          err_kind = "immutable";
-          err_msg = std::string(ImmutabilityError(v).message());
-          for (const ImmutabilityViolation& iv : v)
-            error_paths.push_back(iv.path);
-        }
-        return;
-      }
-      err_kind = "unsupported";
-      err_msg =
-          absl::StrCat("op `", kind, "` is not supported by this engine yet");
-    };
-    run();
+    Outcome got = Dispatch(op, index, kind);
+    return CheckOutcome(Find(op, "expect"),
+                        absl::StrCat("op ", index, " (", kind, ")"), got);
+  }
 
+  Outcome Dispatch(const Value& op, size_t index, const std::string& kind) {
+    if (kind == "setSchema") return SetSchemaOp(op);
+    if (!schema_error_.empty()) {
+      return Outcome::Error(kSchemaError,
+                            absl::InvalidArgumentError(schema_error_));
+    }
+    if (kind == "apply" || kind == "forceApply" || kind == "update") {
+      return WriteOp(op, index, kind);
+    }
+    if (kind == "validate") return ValidateOp(op);
+    if (kind == "default") return DefaultOp(op);
+    if (kind == "immutable") return ImmutableOp(op);
+    return Outcome::Error(
+        "unsupported",
+        absl::UnimplementedError(absl::StrCat(
+            "op `", kind, "` is not supported by this engine yet")));
+  }
+
+  Outcome SetSchemaOp(const Value& op) {
+    const Value* schema = Find(op, "schema");
+    if (schema == nullptr) {
+      return Outcome::Error(
+          kSchemaError, absl::InvalidArgumentError("setSchema needs a schema"));
+    }
+    std::optional<Type> old = type_;
+    LoadSchema(*schema, StringOr(Find(op, "type")));
+    if (!schema_error_.empty()) {
+      Outcome out = Outcome::Error(kSchemaError,
+                                   absl::InvalidArgumentError(schema_error_));
+      type_ = old;
+      schema_error_.clear();
+      return out;
+    }
+    if (absl::Status st = Validate(*type_, live_, ValidateOptions{true});
+        !st.ok()) {
+      type_ = old;
+      return Outcome::Error(kInvalid, st);
+    }
+    return Outcome();
+  }
+
+  // apply, forceApply and update: through the field manager when the case
+  // has one, else through the bare updater.
+  Outcome WriteOp(const Value& op, size_t index, const std::string& kind) {
+    absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
+    if (!obj.ok()) return Outcome::Error(kParse, obj.status());
+    if (fm_) return FieldManagerWrite(op, index, kind, *obj);
+    UpdaterOptions uo;
+    uo.ignored_fields = ignored_;
+    Updater u(*type_, uo);
+    std::string manager = StringOr(Find(op, "manager"));
+    std::string version = StringOr(Find(op, "apiVersion"));
+    OpResult r = kind == "update"
+                     ? u.Update(live_, *obj, version, managers_, manager)
+                     : u.Apply(live_, *obj, version, managers_, manager,
+                               kind == "forceApply");
+    if (r.kind == ErrorKind::kConflict) {
+      Outcome out = Outcome::Error("conflict",
+                                   absl::AbortedError(r.conflicts.ToString()));
+      out.conflicts = r.conflicts;
+      return out;
+    }
+    if (!r.ok()) return Outcome::Failed(r);
+    live_ = std::move(r.object);
+    managers_ = std::move(r.managers);
+    return Outcome();
+  }
+
+  Outcome ValidateOp(const Value& op) {
+    absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
+    if (!obj.ok()) return Outcome::Error(kParse, obj.status());
+    if (absl::Status st = Validate(*type_, *obj); !st.ok()) {
+      return Outcome::Error(kInvalid, st);
+    }
+    return Outcome();
+  }
+
+  Outcome DefaultOp(const Value& op) {
+    absl::StatusOr<Value> obj = ObjectOf(Find(op, "object"));
+    if (!obj.ok()) return Outcome::Error(kParse, obj.status());
+    Outcome out;
+    out.defaulted = ApplyDefaults(*type_, *obj, root_);
+    return out;
+  }
+
+  Outcome ImmutableOp(const Value& op) {
+    absl::StatusOr<Value> old_obj = ObjectOf(Find(op, "old"));
+    if (!old_obj.ok()) return Outcome::Error(kParse, old_obj.status());
+    absl::StatusOr<Value> new_obj = ObjectOf(Find(op, "new"));
+    if (!new_obj.ok()) return Outcome::Error(kParse, new_obj.status());
+    std::vector<ImmutabilityViolation> v =
+        CheckImmutability(*type_, *old_obj, *new_obj);
+    if (v.empty()) return Outcome();
+    Outcome out = Outcome::Error("immutable", ImmutabilityError(v));
+    for (const ImmutabilityViolation& iv : v)
+      out.error_paths.push_back(iv.path);
+    return out;
+  }
+
+  // Compares what an op did with its `expect` block (may be null).
+  std::optional<Failure> CheckOutcome(const Value* expect,
+                                      const std::string& where,
+                                      const Outcome& got) {
     const Value* want_err =
         expect != nullptr ? Find(*expect, "error") : nullptr;
     const Value* want_conf =
         expect != nullptr ? Find(*expect, "conflicts") : nullptr;
     bool want_conflicts = want_conf != nullptr && want_conf->IsList() &&
                           !want_conf->list().empty();
-    if (err_kind == "conflict") {
+    if (got.error_kind == "conflict") {
       if (!want_conflicts) {
         return Failure{absl::StrCat(where, ": unexpected conflicts"),
-                       {absl::StrCat("  ", err_msg)}};
+                       {absl::StrCat("  ", got.message)}};
       }
-    } else if (!err_kind.empty()) {
-      if (want_err == nullptr || StringOr(want_err) != err_kind) {
+    } else if (!got.error_kind.empty()) {
+      if (want_err == nullptr || StringOr(want_err) != got.error_kind) {
         return Failure{
-            absl::StrCat(where, ": unexpected error (", err_kind, ")",
+            absl::StrCat(where, ": unexpected error (", got.error_kind, ")",
                          want_err != nullptr
                              ? absl::StrCat(", want error ", StringOr(want_err))
                              : ""),
-            {absl::StrCat("  ", err_msg)}};
+            {absl::StrCat("  ", got.message)}};
       }
     } else {
       if (want_err != nullptr) {
@@ -697,18 +702,19 @@ class CaseRunner {
     }
     if (want_conflicts) {
       if (std::optional<Failure> f =
-              CheckConflicts(*want_conf, conflicts, where))
+              CheckConflicts(*want_conf, got.conflicts, where))
         return f;
     }
     if (const Value* want_paths =
             expect != nullptr ? Find(*expect, "errorPaths") : nullptr) {
-      if (std::optional<Failure> f =
-              CheckErrorPaths(*want_paths, err_kind, error_paths, where)) {
+      if (std::optional<Failure> f = CheckErrorPaths(
+              *want_paths, got.error_kind, got.error_paths, where)) {
         return f;
       }
     }
     if (expect != nullptr) {
-      return CheckState(*expect, where, defaulted ? &*defaulted : nullptr);
+      return CheckState(*expect, where,
+                        got.defaulted ? &*got.defaulted : nullptr);
     }
     return std::nullopt;
   }
