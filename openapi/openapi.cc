@@ -1025,7 +1025,18 @@ const Value* CrdVersionSchemaNode(const Value& version, std::string* where,
   return o;
 }
 
-absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
+// What a CRD says of all its versions.
+struct CrdHeader {
+  bool v1beta1 = false;
+  const Value* spec = nullptr;
+  std::string group;
+  std::string kind;
+  std::string list_kind;
+  // spec.preserveUnknownFields, which v1beta1 defaults to true.
+  bool preserve_unknown_fields = false;
+};
+
+absl::StatusOr<CrdHeader> ReadCrdHeader(const Value& crd) {
   const std::string* api_version = FindString(crd, "apiVersion");
   const std::string* kind = FindString(crd, "kind");
   if (api_version == nullptr || kind == nullptr ||
@@ -1036,45 +1047,56 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
         "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or "
         "v1beta1)");
   }
-  bool v1beta1 = *api_version == "apiextensions.k8s.io/v1beta1";
-  const Value* spec = Find(crd, "spec");
-  if (spec == nullptr || !spec->IsMap())
+  CrdHeader h;
+  h.v1beta1 = *api_version == "apiextensions.k8s.io/v1beta1";
+  h.spec = Find(crd, "spec");
+  if (h.spec == nullptr || !h.spec->IsMap())
     return absl::InvalidArgumentError("spec: missing");
-  const std::string* group = FindString(*spec, "group");
+  const std::string* group = FindString(*h.spec, "group");
   if (group == nullptr || group->empty())
     return absl::InvalidArgumentError("spec.group: missing");
-  const Value* names = Find(*spec, "names");
+  h.group = *group;
+  const Value* names = Find(*h.spec, "names");
   const std::string* res_kind = names ? FindString(*names, "kind") : nullptr;
   if (res_kind == nullptr || res_kind->empty())
     return absl::InvalidArgumentError("spec.names.kind: missing");
-  const std::string* list_kind_p = FindString(*names, "listKind");
-  std::string list_kind = list_kind_p != nullptr && !list_kind_p->empty()
-                              ? *list_kind_p
-                              : StrCat(*res_kind, "List");
-  // v1beta1 defaults spec.preserveUnknownFields to true.
-  bool preserve = v1beta1;
-  if (const Value* p = Find(*spec, "preserveUnknownFields");
+  h.kind = *res_kind;
+  const std::string* list_kind = FindString(*names, "listKind");
+  h.list_kind = list_kind != nullptr && !list_kind->empty()
+                    ? *list_kind
+                    : StrCat(*res_kind, "List");
+  h.preserve_unknown_fields = h.v1beta1;
+  if (const Value* p = Find(*h.spec, "preserveUnknownFields");
       p != nullptr && p->IsBool()) {
-    preserve = p->AsBool();
+    h.preserve_unknown_fields = p->AsBool();
   }
+  return h;
+}
 
-  struct VersionInput {
-    std::string name;
-    const Value* schema = nullptr;
-    std::string where;
-    bool status_subresource = false;
-  };
-  auto has_status = [](const Value& holder) {
-    const Value* sub = Find(holder, "subresources");
-    const Value* status = sub != nullptr ? Find(*sub, "status") : nullptr;
-    return status != nullptr && !status->IsNull();
-  };
-  const bool top_status = v1beta1 && has_status(*spec);
-  std::vector<VersionInput> versions;
+// One version of a CRD: its name, its schema (and where it is, for
+// errors; v1beta1 falls back to spec.validation) and whether it has the
+// status subresource (v1beta1 also from spec.subresources).
+struct CrdVersionInput {
+  std::string name;
+  const Value* schema = nullptr;
+  std::string where;
+  bool status_subresource = false;
+};
+
+bool HasStatusSubresource(const Value& holder) {
+  const Value* sub = Find(holder, "subresources");
+  const Value* status = sub != nullptr ? Find(*sub, "status") : nullptr;
+  return status != nullptr && !status->IsNull();
+}
+
+absl::StatusOr<std::vector<CrdVersionInput>> ReadCrdVersions(
+    const CrdHeader& h) {
+  const Value& spec = *h.spec;
+  const bool top_status = h.v1beta1 && HasStatusSubresource(spec);
   const Value* top_schema = nullptr;
   std::string top_where;
-  if (v1beta1) {
-    const Value* validation = Find(*spec, "validation");
+  if (h.v1beta1) {
+    const Value* validation = Find(spec, "validation");
     const Value* o =
         validation != nullptr ? Find(*validation, "openAPIV3Schema") : nullptr;
     if (o != nullptr && !o->IsNull()) {
@@ -1082,7 +1104,8 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
       top_where = "spec.validation.openAPIV3Schema";
     }
   }
-  const Value* vs = Find(*spec, "versions");
+  std::vector<CrdVersionInput> versions;
+  const Value* vs = Find(spec, "versions");
   if (vs != nullptr && vs->IsList() && !vs->list().empty()) {
     for (size_t i = 0; i < vs->list().size(); ++i) {
       const Value& v = vs->list()[i];
@@ -1090,7 +1113,8 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
       const std::string* name = FindString(v, "name");
       if (name == nullptr || name->empty())
         return absl::InvalidArgumentError(StrCat(vwhere, ".name: missing"));
-      VersionInput in{*name, nullptr, "", top_status || has_status(v)};
+      CrdVersionInput in{*name, nullptr, "",
+                         top_status || HasStatusSubresource(v)};
       in.schema = CrdVersionSchemaNode(v, &in.where, vwhere);
       if (in.schema == nullptr && top_schema != nullptr) {
         in.schema = top_schema;
@@ -1098,73 +1122,90 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
       }
       versions.push_back(std::move(in));
     }
-  } else if (const std::string* v = FindString(*spec, "version");
-             v1beta1 && v != nullptr && !v->empty()) {
-    versions.push_back(VersionInput{*v, top_schema, top_where, top_status});
-  } else {
-    return absl::InvalidArgumentError("spec.versions: missing");
+    return versions;
   }
+  if (const std::string* v = FindString(spec, "version");
+      h.v1beta1 && v != nullptr && !v->empty()) {
+    versions.push_back(CrdVersionInput{*v, top_schema, top_where, top_status});
+    return versions;
+  }
+  return absl::InvalidArgumentError("spec.versions: missing");
+}
 
+// The list kind's type: items of the version's type, ListMeta.
+Atom CrdListAtom(const std::string& item_type) {
+  Atom list;
+  list.map = std::make_shared<MapType>();
+  TypeRef items;
+  items.inlined = std::make_shared<Atom>();
+  items.inlined->list = std::make_shared<ListType>();
+  items.inlined->list->element_type = NamedRef(item_type);
+  list.map->fields = {
+      StructField{"apiVersion", InlineRef(ScalarAtom(ScalarType::kString)),
+                  std::nullopt, false},
+      StructField{"items", std::move(items), std::nullopt, false},
+      StructField{"kind", InlineRef(ScalarAtom(ScalarType::kString)),
+                  std::nullopt, false},
+      StructField{"metadata", NamedRef(kListMetaName), std::nullopt, false}};
+  return list;
+}
+
+absl::StatusOr<CrdVersionSchema> ConvertCrdVersion(
+    const CrdHeader& h, const CrdVersionInput& v,
+    const std::vector<TypeDef>& meta) {
+  CrdVersionSchema r;
+  r.api_version = StrCat(h.group, "/", v.name);
+  r.kind = h.kind;
+  r.type_name = CrdTypeName(h.group, v.name, h.kind);
+  r.list_kind = h.list_kind;
+  r.list_type_name = CrdTypeName(h.group, v.name, h.list_kind);
+  r.status_subresource = v.status_subresource;
+  OpenApiConverterOptions opts;
+  opts.crd = true;
+  opts.preserve_unknown_fields = h.preserve_unknown_fields;
+  OpenApiConverter c(std::move(opts));
+  std::vector<TypeDef> types;
+  Atom root;
+  if (v.schema != nullptr) {
+    root = c.CrdRoot(*v.schema, v.where);
+  } else {
+    // No schema: the API server publishes a bare `type: object`.
+    root.map = std::make_shared<MapType>();
+    root.map->element_type = InlineRef(DeducedAtom());
+  }
+  types.push_back(TypeDef{r.type_name, std::move(root)});
+  types.push_back(TypeDef{r.list_type_name, CrdListAtom(r.type_name)});
+  for (const TypeDef& t : meta) {
+    if (t.name == r.type_name || t.name == r.list_type_name) {
+      return absl::InvalidArgumentError(StrCat(
+          "spec.names: the type name \"", t.name, "\" is taken by Kubernetes"));
+    }
+    if (!IsHelperName(t.name))
+      types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
+  }
+  for (TypeDef& t : DeducedTypes()) types.push_back(std::move(t));
+  SortTypes(&types);
+  if (absl::Status st = c.Finish(types); !st.ok()) return st;
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::Build(std::move(types));
+  if (!s.ok()) return s.status();
+  r.schema = *std::move(s);
+  return r;
+}
+
+absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
+  absl::StatusOr<CrdHeader> header = ReadCrdHeader(crd);
+  if (!header.ok()) return header.status();
+  absl::StatusOr<std::vector<CrdVersionInput>> versions =
+      ReadCrdVersions(*header);
+  if (!versions.ok()) return versions.status();
   absl::StatusOr<std::vector<TypeDef>> meta = MetaTypes();
   if (!meta.ok()) return meta.status();
-
   std::vector<CrdVersionSchema> out;
-  for (const VersionInput& v : versions) {
-    CrdVersionSchema r;
-    r.api_version = StrCat(*group, "/", v.name);
-    r.kind = *res_kind;
-    r.type_name = CrdTypeName(*group, v.name, *res_kind);
-    r.list_kind = list_kind;
-    r.list_type_name = CrdTypeName(*group, v.name, list_kind);
-    r.status_subresource = v.status_subresource;
-    OpenApiConverterOptions opts;
-    opts.crd = true;
-    opts.preserve_unknown_fields = preserve;
-    OpenApiConverter c(std::move(opts));
-    std::vector<TypeDef> types;
-    Atom root;
-    if (v.schema != nullptr) {
-      root = c.CrdRoot(*v.schema, v.where);
-    } else {
-      // No schema: the API server publishes a bare `type: object`.
-      root.map = std::make_shared<MapType>();
-      root.map->element_type = InlineRef(DeducedAtom());
-    }
-    types.push_back(TypeDef{r.type_name, std::move(root)});
-
-    Atom list;
-    list.map = std::make_shared<MapType>();
-    TypeRef items;
-    items.inlined = std::make_shared<Atom>();
-    items.inlined->list = std::make_shared<ListType>();
-    items.inlined->list->element_type = NamedRef(r.type_name);
-    list.map->fields = {
-        StructField{"apiVersion", InlineRef(ScalarAtom(ScalarType::kString)),
-                    std::nullopt, false},
-        StructField{"items", std::move(items), std::nullopt, false},
-        StructField{"kind", InlineRef(ScalarAtom(ScalarType::kString)),
-                    std::nullopt, false},
-        StructField{"metadata", NamedRef(kListMetaName), std::nullopt, false}};
-    types.push_back(
-        TypeDef{CrdTypeName(*group, v.name, list_kind), std::move(list)});
-
-    for (const TypeDef& t : *meta) {
-      if (t.name == types[0].name || t.name == types[1].name) {
-        return absl::InvalidArgumentError(StrCat("spec.names: the type name \"",
-                                                 t.name,
-                                                 "\" is taken by Kubernetes"));
-      }
-      if (!IsHelperName(t.name))
-        types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
-    }
-    for (TypeDef& t : DeducedTypes()) types.push_back(std::move(t));
-    SortTypes(&types);
-    if (absl::Status st = c.Finish(types); !st.ok()) return st;
-    absl::StatusOr<std::shared_ptr<const Schema>> s =
-        Schema::Build(std::move(types));
-    if (!s.ok()) return s.status();
-    r.schema = *std::move(s);
-    out.push_back(std::move(r));
+  for (const CrdVersionInput& v : *versions) {
+    absl::StatusOr<CrdVersionSchema> r = ConvertCrdVersion(*header, v, *meta);
+    if (!r.ok()) return r.status();
+    out.push_back(*std::move(r));
   }
   return out;
 }
