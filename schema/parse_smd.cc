@@ -279,48 +279,10 @@ class SmdReader {
       if (!fields->IsList())
         return InvalidArgumentError(StrCat(where, ".fields: expected a list"));
       for (size_t i = 0; i < fields->list().size(); ++i) {
-        const Value& f = fields->list()[i];
-        std::string fwhere = StrCat(where, ".fields[", i, "]");
-        if (!f.IsMap())
-          return InvalidArgumentError(StrCat(fwhere, ": expected a map"));
-        if (absl::Status st =
-                CheckKeys(f, {"name", "type", "default", "nullable"}, fwhere);
-            !st.ok()) {
-          return st;
-        }
-        StructField sf;
-        absl::StatusOr<std::string> name = GetString(f, "name", fwhere);
-        if (!name.ok()) return name.status();
-        if (name->empty())
-          return InvalidArgumentError(StrCat(fwhere, ": field has no name"));
-        sf.name = *name;
-        fwhere = StrCat(where, ".fields[", sf.name, "]");
-        for (const StructField& prev : map->fields) {
-          if (prev.name == sf.name) {
-            return InvalidArgumentError(
-                StrCat(fwhere, ": field is declared twice"));
-          }
-        }
-        const Value* type = f.map().Find("type");
-        if (type == nullptr || type->IsNull()) {
-          return InvalidArgumentError(StrCat(fwhere, ": field has no type"));
-        }
-        absl::StatusOr<TypeRef> ref =
-            ReadTypeRef(*type, StrCat(fwhere, ".type"));
-        if (!ref.ok()) return ref.status();
-        sf.type = *std::move(ref);
-        if (const Value* d = f.map().Find("default");
-            d != nullptr && !d->IsNull()) {
-          sf.default_value = *d;
-        }
-        if (const Value* n = f.map().Find("nullable");
-            n != nullptr && !n->IsNull()) {
-          if (!n->IsBool())
-            return InvalidArgumentError(
-                StrCat(fwhere, ".nullable: expected a boolean"));
-          sf.nullable = n->AsBool();
-        }
-        map->fields.push_back(std::move(sf));
+        absl::StatusOr<StructField> f =
+            ReadField(fields->list()[i], where, i, *map);
+        if (!f.ok()) return f.status();
+        map->fields.push_back(*std::move(f));
       }
     }
     if (const Value* unions = v.map().Find("unions");
@@ -328,43 +290,93 @@ class SmdReader {
       if (!unions->IsList())
         return InvalidArgumentError(StrCat(where, ".unions: expected a list"));
       for (size_t i = 0; i < unions->list().size(); ++i) {
-        const Value& u = unions->list()[i];
-        std::string uwhere = StrCat(where, ".unions[", i, "]");
-        if (!u.IsMap())
-          return InvalidArgumentError(StrCat(uwhere, ": expected a map"));
-        if (absl::Status st = CheckKeys(
-                u, {"discriminator", "deduceInvalidDiscriminator", "fields"},
-                uwhere);
-            !st.ok()) {
-          return st;
-        }
-        Union un;
-        absl::StatusOr<std::string> disc =
-            GetString(u, "discriminator", uwhere);
-        if (!disc.ok()) return disc.status();
-        if (!disc->empty()) un.discriminator = *disc;
-        if (const Value* d = u.map().Find("deduceInvalidDiscriminator");
-            d != nullptr && d->IsBool()) {
-          un.deduce_invalid_discriminator = d->AsBool();
-        }
-        if (const Value* uf = u.map().Find("fields");
-            uf != nullptr && uf->IsList()) {
-          for (const Value& e : uf->list()) {
-            if (!e.IsMap())
-              return InvalidArgumentError(
-                  StrCat(uwhere, ".fields: expected maps"));
-            absl::StatusOr<std::string> fn = GetString(e, "fieldName", uwhere);
-            absl::StatusOr<std::string> dv =
-                GetString(e, "discriminatorValue", uwhere);
-            if (!fn.ok()) return fn.status();
-            if (!dv.ok()) return dv.status();
-            un.fields.push_back(UnionField{*fn, *dv});
-          }
-        }
-        map->unions.push_back(std::move(un));
+        absl::StatusOr<Union> u =
+            ReadUnion(unions->list()[i], StrCat(where, ".unions[", i, "]"));
+        if (!u.ok()) return u.status();
+        map->unions.push_back(*std::move(u));
       }
     }
     return map;
+  }
+
+  // Field `i` of a map's `fields` (errors name it by name once it has one);
+  // `map` holds the fields read before it.
+  absl::StatusOr<StructField> ReadField(const Value& f,
+                                        const std::string& where, size_t i,
+                                        const MapType& map) {
+    std::string fwhere = StrCat(where, ".fields[", i, "]");
+    if (!f.IsMap())
+      return InvalidArgumentError(StrCat(fwhere, ": expected a map"));
+    if (absl::Status st =
+            CheckKeys(f, {"name", "type", "default", "nullable"}, fwhere);
+        !st.ok()) {
+      return st;
+    }
+    StructField sf;
+    absl::StatusOr<std::string> name = GetString(f, "name", fwhere);
+    if (!name.ok()) return name.status();
+    if (name->empty())
+      return InvalidArgumentError(StrCat(fwhere, ": field has no name"));
+    sf.name = *name;
+    fwhere = StrCat(where, ".fields[", sf.name, "]");
+    for (const StructField& prev : map.fields) {
+      if (prev.name == sf.name) {
+        return InvalidArgumentError(
+            StrCat(fwhere, ": field is declared twice"));
+      }
+    }
+    const Value* type = f.map().Find("type");
+    if (type == nullptr || type->IsNull()) {
+      return InvalidArgumentError(StrCat(fwhere, ": field has no type"));
+    }
+    absl::StatusOr<TypeRef> ref = ReadTypeRef(*type, StrCat(fwhere, ".type"));
+    if (!ref.ok()) return ref.status();
+    sf.type = *std::move(ref);
+    if (const Value* d = f.map().Find("default");
+        d != nullptr && !d->IsNull()) {
+      sf.default_value = *d;
+    }
+    if (const Value* n = f.map().Find("nullable");
+        n != nullptr && !n->IsNull()) {
+      if (!n->IsBool())
+        return InvalidArgumentError(
+            StrCat(fwhere, ".nullable: expected a boolean"));
+      sf.nullable = n->AsBool();
+    }
+    return sf;
+  }
+
+  absl::StatusOr<Union> ReadUnion(const Value& u, const std::string& uwhere) {
+    if (!u.IsMap())
+      return InvalidArgumentError(StrCat(uwhere, ": expected a map"));
+    if (absl::Status st = CheckKeys(
+            u, {"discriminator", "deduceInvalidDiscriminator", "fields"},
+            uwhere);
+        !st.ok()) {
+      return st;
+    }
+    Union un;
+    absl::StatusOr<std::string> disc = GetString(u, "discriminator", uwhere);
+    if (!disc.ok()) return disc.status();
+    if (!disc->empty()) un.discriminator = *disc;
+    if (const Value* d = u.map().Find("deduceInvalidDiscriminator");
+        d != nullptr && d->IsBool()) {
+      un.deduce_invalid_discriminator = d->AsBool();
+    }
+    if (const Value* uf = u.map().Find("fields");
+        uf != nullptr && uf->IsList()) {
+      for (const Value& e : uf->list()) {
+        if (!e.IsMap())
+          return InvalidArgumentError(StrCat(uwhere, ".fields: expected maps"));
+        absl::StatusOr<std::string> fn = GetString(e, "fieldName", uwhere);
+        absl::StatusOr<std::string> dv =
+            GetString(e, "discriminatorValue", uwhere);
+        if (!fn.ok()) return fn.status();
+        if (!dv.ok()) return dv.status();
+        un.fields.push_back(UnionField{*fn, *dv});
+      }
+    }
+    return un;
   }
 };
 
