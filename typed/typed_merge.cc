@@ -158,9 +158,9 @@ class Walker {
     WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
-        Record(0);
+        Record(Change::kAdded);
       } else if (rhs == nullptr) {
-        Record(1);
+        Record(Change::kRemoved);
       }
     }
   }
@@ -192,11 +192,11 @@ class Walker {
       return;
     }
     if (lhs == nullptr) {
-      Record(0);
+      Record(Change::kAdded);
     } else if (rhs == nullptr) {
-      Record(1);
+      Record(Change::kRemoved);
     } else if (!Equals(*lhs, *rhs)) {
-      Record(2);
+      Record(Change::kModified);
     }
   }
 
@@ -546,17 +546,17 @@ class Walker {
         Pop();
         WalkItem(elem, pe, gl[0], nullptr, nullptr);
         Push(pe);
-        Record(2);
+        Record(Change::kModified);
       } else if (cr == 1) {
         Pop();
         WalkItem(elem, pe, nullptr, gr[0], nullptr);
         Push(pe);
       } else if (cl == 0) {
-        Record(0);
+        Record(Change::kAdded);
       } else if (cr == 0) {
-        Record(1);
+        Record(Change::kRemoved);
       } else {
-        Record(2);
+        Record(Change::kModified);
       }
       Pop();
     };
@@ -656,12 +656,16 @@ class Walker {
     pending_.clear();
   }
 
-  // Adds the current path to result set `k` (added, removed, modified).
-  // The set nodes along the current path are cached, so a record costs one
+  // Which of the comparison's sets a path goes to.
+  enum class Change : int { kAdded = 0, kRemoved = 1, kModified = 2 };
+
+  // Adds the current path to the comparison's set for `change`. The set
+  // nodes along the current path are cached, so a record costs one
   // insertion instead of a walk from the root.
-  void Record(int k) {
+  void Record(Change change) {
     if (path_.empty()) return;
     Materialize();
+    const int k = static_cast<int>(change);
     Set* roots[3] = {&cmp_->added, &cmp_->removed, &cmp_->modified};
     std::vector<Set*>& nodes = nodes_[k];
     if (nodes.empty()) nodes.push_back(roots[k]);
