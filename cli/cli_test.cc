@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/test_util.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "value/emit.h"
@@ -10,17 +11,6 @@
 
 namespace smdx::cli {
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result Smdx(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = Run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 std::string Shared(const std::string& rel) {
   return smdx::testing::SharedPath(rel);

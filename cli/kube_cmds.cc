@@ -32,10 +32,10 @@ struct Request {
   std::optional<FieldManager> fm;
 };
 
-absl::StatusOr<std::unique_ptr<Request>> Prepare(const Flags& f,
-                                                 const Schemas& schemas,
-                                                 const Value* live,
-                                                 const Value& config) {
+absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
+                                                        const Schemas& schemas,
+                                                        const Value* live,
+                                                        const Value& config) {
   auto req = std::make_unique<Request>();
   req->config = config;
   if (live != nullptr) req->live = *live;
@@ -92,6 +92,23 @@ struct Batch {
     if (configs.objects.size() == 1 && live.objects.size() == 1)
       return &live.objects[0];
     return index.Find(config.value);
+  }
+
+  // The request for `config`, or null after saying on `err` why there is
+  // none.
+  std::unique_ptr<Request> Prepare(const Flags& f, const Schemas& schemas,
+                                   const LiveObjects& index,
+                                   const InputObject& config,
+                                   std::ostream& err) const {
+    const InputObject* l = LiveOf(index, config);
+    absl::StatusOr<std::unique_ptr<Request>> req = PrepareRequest(
+        f, schemas, l != nullptr ? &l->value : nullptr, config.value);
+    if (!req.ok()) {
+      err << "error: " << Describe(config) << ": " << req.status().message()
+          << "\n";
+      return nullptr;
+    }
+    return *std::move(req);
   }
 };
 
@@ -158,16 +175,13 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
   LiveObjects live(b.live.objects);
   std::vector<std::string> results;
   for (const InputObject& config : b.configs.objects) {
-    const InputObject* l = b.LiveOf(live, config);
     std::string what = Describe(config);
-    absl::StatusOr<std::unique_ptr<Request>> req =
-        Prepare(f, *schemas, l != nullptr ? &l->value : nullptr, config.value);
-    if (!req.ok()) {
-      err << "error: " << what << ": " << req.status().message() << "\n";
+    std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
+    if (req == nullptr) {
       status = std::max(status, 1);
       continue;
     }
-    const Request& q = **req;
+    const Request& q = *req;
     FieldManagerResult r =
         apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
               : q.fm->Update(q.live, q.config, manager);
@@ -363,17 +377,14 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
   const bool several = b.configs.objects.size() > 1;
   bool first = true;
   for (const InputObject& config : b.configs.objects) {
-    const InputObject* l = b.LiveOf(live, config);
     std::string what = Describe(config);
-    absl::StatusOr<std::unique_ptr<Request>> req =
-        Prepare(f, *schemas, l != nullptr ? &l->value : nullptr, config.value);
-    if (!req.ok()) {
-      err << "error: " << what << ": " << req.status().message() << "\n";
+    std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
+    if (req == nullptr) {
       status = 2;
       continue;
     }
     std::stringstream one;
-    int s = DiffOne(f, manager, **req, several ? what : "", color, one, err);
+    int s = DiffOne(f, manager, *req, several ? what : "", color, one, err);
     if (!one.str().empty()) {
       if (!first) out << "\n";
       out << one.str();

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "cli/commands.h"
+#include "cli/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -22,17 +23,6 @@ namespace smdx::cli {
 namespace {
 
 using ::testing::HasSubstr;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result Smdx(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = Run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 std::string ManifestDir() {
   return smdx::testing::SourcePath("testdata/manifests");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -18,18 +19,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result Smdx(std::vector<std::string> args, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  std::ostringstream out, err;
-  int code = Run(args, in, out, err);
-  return {code, out.str(), err.str()};
-}
 
 class ObjectsTest : public ::testing::Test {
  protected:

@@ -133,7 +133,8 @@ TEST(ConcurrencyTest, NameLookupsWhileAnotherThreadLoadsSchemas) {
   std::atomic<int> found{0};
   for (int t = 0; t < 3; ++t) {
     readers.emplace_back([&] {
-      while (!done.load()) {
+      // At least a few rounds each, however the threads are scheduled.
+      for (int round = 0; !done.load() || round < 50; ++round) {
         int s = loaded.load(std::memory_order_acquire);
         if (s == 0) continue;
         std::string name = absl::StrCat("concurrent_", s - 1, "_7");

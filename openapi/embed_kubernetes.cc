@@ -71,23 +71,6 @@ struct Gvk {
   std::string type_name;
 };
 
-std::string ApiVersion(const std::string& group, const std::string& version) {
-  return group.empty() ? version : absl::StrCat(group, "/", version);
-}
-
-// The group of a type name of Kubernetes' built-in API, for the old schema,
-// which carries no group/version/kind table.
-std::string GroupOfTypeName(const std::vector<absl::string_view>& parts) {
-  absl::string_view g = parts[parts.size() - 3];
-  if (g == "core") return "";
-  if (g == "apps" || g == "batch" || g == "autoscaling" || g == "extensions" ||
-      g == "policy") {
-    return std::string(g);
-  }
-  if (g == "rbac") return "rbac.authorization.k8s.io";
-  return absl::StrCat(g, ".k8s.io");
-}
-
 std::string CString(absl::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -135,15 +118,14 @@ int main(int argc, char** argv) {
   for (const TypeDef& t : (*old_schema)->types()) old_by_name[t.name] = &t;
   std::vector<std::string> pending;
   for (const TypeDef& t : (*old_schema)->types()) {
-    std::vector<absl::string_view> parts = absl::StrSplit(t.name, '.');
-    if (parts.size() < 4 || !absl::StartsWith(t.name, "io.k8s.api.")) continue;
+    if (!absl::StartsWith(t.name, "io.k8s.api.")) continue;
     if (!t.atom.map || t.atom.map->FindField("apiVersion") == nullptr ||
         t.atom.map->FindField("kind") == nullptr) {
       continue;
     }
-    std::string av = ApiVersion(GroupOfTypeName(parts),
-                                std::string(parts[parts.size() - 2]));
-    std::string kind(parts.back());
+    // The old schema carries no group/version/kind table: its names say.
+    std::string av, kind;
+    if (!KubernetesKindOfTypeName(t.name, &av, &kind)) continue;
     if (served.count({av, kind}) != 0 || defined.count(t.name) != 0) continue;
     gvks.push_back(Gvk{av, kind, t.name});
     pending.push_back(t.name);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "schema/builtin_data.h"
@@ -14,8 +15,8 @@ namespace smdx {
 
 namespace {
 
-
-// The API group a Kubernetes OpenAPI type name belongs to.
+// The API group a Kubernetes OpenAPI type name belongs to (`parts`: the
+// name split at dots).
 std::string GroupOf(const std::vector<absl::string_view>& parts) {
   // io.k8s.apiextensions-apiserver.pkg.apis.<group>.<version>.<Kind>
   // io.k8s.kube-aggregator.pkg.apis.<group>.<version>.<Kind>
@@ -174,25 +175,34 @@ absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
     const char* name = internal::kEmbeddedKubernetes.types[k->type].name;
     if (schema.Find(name) != nullptr) return std::string(name);
   }
-  absl::string_view group, version = api_version;
-  if (size_t slash = api_version.find('/'); slash != absl::string_view::npos) {
-    group = api_version.substr(0, slash);
-    version = api_version.substr(slash + 1);
-  }
   for (const TypeDef& t : schema.types()) {
-    std::vector<absl::string_view> parts = absl::StrSplit(t.name, '.');
-    if (parts.size() < 4 || parts.back() != kind ||
-        parts[parts.size() - 2] != version)
-      continue;
     if (!t.atom.map || t.atom.map->FindField("kind") == nullptr ||
         t.atom.map->FindField("apiVersion") == nullptr) {
       continue;
     }
-    if (GroupOf(parts) == group) return t.name;
+    std::string av, k;
+    if (KubernetesKindOfTypeName(t.name, &av, &k) && av == api_version &&
+        k == kind) {
+      return t.name;
+    }
   }
   return absl::NotFoundError(absl::StrCat(
       "the schema has no type for apiVersion \"", api_version, "\", kind \"",
       kind, "\" (pass --schema and --type for other types)"));
+}
+
+bool KubernetesKindOfTypeName(absl::string_view type_name,
+                              std::string* api_version, std::string* kind) {
+  std::vector<absl::string_view> parts = absl::StrSplit(type_name, '.');
+  if (parts.size() < 4 || !absl::StartsWith(type_name, "io.k8s.")) {
+    return false;
+  }
+  std::string group = GroupOf(parts);
+  absl::string_view version = parts[parts.size() - 2];
+  *api_version =
+      group.empty() ? std::string(version) : absl::StrCat(group, "/", version);
+  *kind = std::string(parts.back());
+  return true;
 }
 
 }  // namespace smdx

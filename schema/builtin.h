@@ -50,6 +50,12 @@ std::vector<TypeDef> DeducedTypes();
 // An inline atom of deduced values, as kDeducedTypeName.
 Atom DeducedAtom();
 
+// The apiVersion and kind Kubernetes' naming gives a type of its OpenAPI
+// (io.k8s.api.apps.v1.Deployment: apps/v1, Deployment;
+// io.k8s.api.core.v1.Pod: v1, Pod); false for names that do not follow it.
+bool KubernetesKindOfTypeName(absl::string_view type_name,
+                              std::string* api_version, std::string* kind);
+
 // The type name of a Kubernetes kind in `schema`
 // (io.k8s.api.apps.v1.Deployment for apps/v1 Deployment): the built-in
 // kinds' table when the schema has that type, else the type whose name ends
