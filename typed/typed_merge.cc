@@ -110,32 +110,45 @@ struct IndexedList {
 
 enum class Mode { kMerge, kCompare };
 
+// What a merge walk produced for one node: nothing (`has` false), or the
+// node, and whether it is the left side's own node or the right side's
+// (both when the sides are one node), so that a parent whose children all
+// come out as one side's own can share that side's node.
+struct Produced {
+  Value value;
+  bool has = false;
+  bool is_lhs = false;
+  bool is_rhs = false;
+
+  void Set(const Value& v, bool lhs_own, bool rhs_own) {
+    value = v;
+    has = true;
+    is_lhs = lhs_own;
+    is_rhs = rhs_own;
+  }
+};
+
 class Walker {
  public:
   Walker(Mode mode, Comparison* cmp) : mode_(mode), cmp_(cmp) {}
 
-  // Walks one node. Sets *has_out and *out in merge mode.
-  void Walk(const Atom* atom, const Value* lhs, const Value* rhs, Value* out,
-            bool* has_out) {
-    *has_out = false;
+  // Walks one node; in merge mode `*out` is what it produced.
+  void Walk(const Atom* atom, const Value* lhs, const Value* rhs,
+            Produced* out) {
+    out->has = out->is_lhs = out->is_rhs = false;
     if (lhs == nullptr && rhs == nullptr) return;
     if (mode_ == Mode::kMerge &&
         (rhs == nullptr || lhs == nullptr || lhs->IsNull())) {
       // Merging with nothing (or onto null) changes nothing: the result is
       // the side that is there, shared rather than rebuilt.
-      *out = rhs == nullptr ? *lhs : *rhs;
-      *has_out = true;
-      out_is_rhs_ = rhs != nullptr;
-      out_is_lhs_ = rhs == nullptr;
+      out->Set(rhs == nullptr ? *lhs : *rhs, rhs == nullptr, rhs != nullptr);
       return;
     }
     if (lhs != nullptr && rhs != nullptr && SameNode(*lhs, *rhs)) {
       // One shared node on both sides: nothing changed below it, and the
       // merge of a value with itself is that value.
       if (mode_ == Mode::kMerge) {
-        *out = *rhs;
-        *has_out = true;
-        out_is_rhs_ = out_is_lhs_ = true;
+        out->Set(*rhs, true, true);
       }
       return;
     }
@@ -148,14 +161,12 @@ class Walker {
     if (kl != kr) {
       // The two sides are of different kinds (untyped data): the lhs kind is
       // walked for its side effects on the comparison, the rhs kind decides.
-      Value ignored;
-      bool ignored_has = false;
+      Produced ignored;
       bool ignored_leaf = false;
-      WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_has, &ignored_leaf);
+      WalkKind(kl, atom, lhs, rhs, &ignored, &ignored_leaf);
     }
     bool in_leaf = false;
-    out_is_rhs_ = out_is_lhs_ = false;
-    WalkKind(kr, atom, lhs, rhs, out, has_out, &in_leaf);
+    WalkKind(kr, atom, lhs, rhs, out, &in_leaf);
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
         Record(Change::kAdded);
@@ -173,22 +184,16 @@ class Walker {
     errors_.push_back(absl::StrCat(PathString(path_), ": ", msg));
   }
 
-  void Leaf(const Value* lhs, const Value* rhs, Value* out, bool* has_out,
-            bool* in_leaf) {
+  void Leaf(const Value* lhs, const Value* rhs, Produced* out, bool* in_leaf) {
     if (*in_leaf) return;
     *in_leaf = true;
     if (mode_ == Mode::kMerge) {
-      *has_out = true;
       if (rhs != nullptr && lhs != nullptr && Identical(*lhs, *rhs)) {
         // Unchanged: the live side's value, so that the result shares it.
-        *out = *lhs;
-        out_is_lhs_ = true;
-        out_is_rhs_ = false;
+        out->Set(*lhs, true, false);
         return;
       }
-      *out = rhs != nullptr ? *rhs : *lhs;
-      out_is_rhs_ = rhs != nullptr;
-      out_is_lhs_ = rhs == nullptr;
+      out->Set(rhs != nullptr ? *rhs : *lhs, rhs == nullptr, rhs != nullptr);
       return;
     }
     if (lhs == nullptr) {
@@ -201,16 +206,16 @@ class Walker {
   }
 
   void WalkKind(Narrowed::Kind kind, const Atom* atom, const Value* lhs,
-                const Value* rhs, Value* out, bool* has_out, bool* in_leaf) {
+                const Value* rhs, Produced* out, bool* in_leaf) {
     switch (kind) {
       case Narrowed::kScalar:
-        Leaf(lhs, rhs, out, has_out, in_leaf);
+        Leaf(lhs, rhs, out, in_leaf);
         return;
       case Narrowed::kList:
-        WalkList(atom, lhs, rhs, out, has_out, in_leaf);
+        WalkList(atom, lhs, rhs, out, in_leaf);
         return;
       case Narrowed::kMap:
-        WalkMap(atom, lhs, rhs, out, has_out, in_leaf);
+        WalkMap(atom, lhs, rhs, out, in_leaf);
         return;
       case Narrowed::kNone:
         Error("schema error: invalid atom");
@@ -218,14 +223,14 @@ class Walker {
     }
   }
 
-  void WalkMap(const Atom* atom, const Value* lhs, const Value* rhs, Value* out,
-               bool* has_out, bool* in_leaf) {
+  void WalkMap(const Atom* atom, const Value* lhs, const Value* rhs,
+               Produced* out, bool* in_leaf) {
     const Map* ml = lhs != nullptr && lhs->IsMap() ? &lhs->map() : nullptr;
     const Map* mr = rhs != nullptr && rhs->IsMap() ? &rhs->map() : nullptr;
     bool empty =
         (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
     if (atom->IsAtomicMap() || empty) {
-      Leaf(lhs, rhs, out, has_out, in_leaf);
+      Leaf(lhs, rhs, out, in_leaf);
       return;
     }
     const MapType& mt = *atom->map;
@@ -252,8 +257,7 @@ class Walker {
       }
     };
     MapLookup rlook(mr);
-    Value child_out;
-    bool child_has = false;
+    Produced child;
     size_t hint = 0;
     // Both sides mostly list the same keys in the same order (a live object
     // and a configuration derived from it): the entry at the same position
@@ -283,27 +287,24 @@ class Walker {
           } else {
             // What Leaf would give, without comparing the two again there.
             const bool same = Identical(e.value, *r);
-            child_out = same ? e.value : *r;
-            child_has = true;
-            out_is_lhs_ = same;
-            out_is_rhs_ = !same;
+            child.Set(same ? e.value : *r, same, !same);
             settled = true;
           }
         }
         if (!settled) {
           Push(internal::FieldElement(f, e.key));
-          Walk(child_atom, &e.value, r, &child_out, &child_has);
+          Walk(child_atom, &e.value, r, &child);
           Pop();
         }
         if (share_l || share_r) {
           // (share_r implies sides of one size, so entry i exists.)
-          const bool l_ok = child_has && out_is_lhs_;
-          const bool r_ok = child_has && share_r && out_is_rhs_ &&
+          const bool l_ok = child.has && child.is_lhs;
+          const bool r_ok = child.has && share_r && child.is_rhs &&
                             r == &mr->entries()[i].value;
           if (KeepSharing(l_ok, r_ok, &share_l, &share_r, &origin)) continue;
           build(i);
         }
-        if (child_has && built) result.Append(e.key, std::move(child_out));
+        if (child.has && built) result.Append(e.key, std::move(child.value));
       }
     }
     if (mr != nullptr && !aligned) {
@@ -312,14 +313,14 @@ class Walker {
         if (llook.Find(e.key) != nullptr) continue;
         const StructField* f = mt.FindField(e.key);
         Push(internal::FieldElement(f, e.key));
-        Walk(EntryAtom(mt, f), nullptr, &e.value, &child_out, &child_has);
+        Walk(EntryAtom(mt, f), nullptr, &e.value, &child);
         Pop();
-        if (!child_has || mode_ != Mode::kMerge) continue;
+        if (!child.has || mode_ != Mode::kMerge) continue;
         if (!built) build(ml != nullptr ? ml->size() : 0);
-        result.Append(e.key, std::move(child_out));
+        result.Append(e.key, std::move(child.value));
       }
     }
-    Finish(share_l, share_r, lhs, rhs, &result, out, has_out);
+    Finish(share_l, share_r, lhs, rhs, &result, out);
   }
 
   void Index(const Atom& atom, const List* list, IndexedList* idx) {
@@ -348,18 +349,18 @@ class Walker {
   }
 
   void WalkList(const Atom* atom, const Value* lhs, const Value* rhs,
-                Value* out, bool* has_out, bool* in_leaf) {
+                Produced* out, bool* in_leaf) {
     const List* ll = lhs != nullptr && lhs->IsList() ? &lhs->list() : nullptr;
     const List* lr = rhs != nullptr && rhs->IsList() ? &rhs->list() : nullptr;
     bool empty =
         (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
     if (atom->IsAtomicList() || empty) {
-      Leaf(lhs, rhs, out, has_out, in_leaf);
+      Leaf(lhs, rhs, out, in_leaf);
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
     if (ll != nullptr && lr != nullptr &&
-        WalkAligned(*atom, *ll, *lr, *lhs, *rhs, out, has_out)) {
+        WalkAligned(*atom, *ll, *lr, *lhs, *rhs, out)) {
       return;
     }
     IndexedList il, ir;
@@ -376,11 +377,7 @@ class Walker {
     }
     List result;
     MergeItems(elem, ll, lr, il, ir, &result);
-    if (!result.empty()) {
-      *out = Value(std::move(result));
-      *has_out = true;
-    }
-    out_is_rhs_ = out_is_lhs_ = false;
+    if (!result.empty()) out->Set(Value(std::move(result)), false, false);
   }
 
   // Lists whose items line up key for key (a re-apply or an update of a big
@@ -389,8 +386,7 @@ class Walker {
   // gives the same result then; it still handles everything else (items
   // moved, added or removed, duplicated keys, items without keys).
   bool WalkAligned(const Atom& atom, const List& ll, const List& lr,
-                   const Value& lhs, const Value& rhs, Value* out,
-                   bool* has_out) {
+                   const Value& lhs, const Value& rhs, Produced* out) {
     if (!atom.IsAssociativeList() || ll.size() != lr.size()) return false;
     const size_t n = ll.size();
     std::vector<size_t> hashes(n);
@@ -436,22 +432,20 @@ class Walker {
         continue;
       }
       if (mode_ != Mode::kMerge) {
-        WalkItemLazy(elem, atom, i, &ll[i], &lr[i], nullptr);
+        WalkItemLazy(elem, atom, i, &ll[i], &lr[i]);
         continue;
       }
-      List item;
-      WalkItemLazy(elem, atom, i, &ll[i], &lr[i], &item);
+      Produced item = WalkItemLazy(elem, atom, i, &ll[i], &lr[i]);
       if (share_l || share_r) {
-        const bool one = item.size() == 1;
-        if (KeepSharing(one && out_is_lhs_, one && out_is_rhs_, &share_l,
-                        &share_r, &origin)) {
+        if (KeepSharing(item.has && item.is_lhs, item.has && item.is_rhs,
+                        &share_l, &share_r, &origin)) {
           continue;
         }
         build(i);
       }
-      for (Value& v : item) result.push_back(std::move(v));
+      if (item.has) result.push_back(std::move(item.value));
     }
-    Finish(share_l, share_r, &lhs, &rhs, &result, out, has_out);
+    Finish(share_l, share_r, &lhs, &rhs, &result, out);
     return true;
   }
 
@@ -474,38 +468,33 @@ class Walker {
   // out as its own, else what was `built` (nothing when it is empty).
   template <typename Container>
   void Finish(bool share_l, bool share_r, const Value* lhs, const Value* rhs,
-              Container* built, Value* out, bool* has_out) {
-    out_is_lhs_ = share_l;
-    out_is_rhs_ = !share_l && share_r;
+              Container* built, Produced* out) {
     if (share_l || share_r) {
-      *out = share_l ? *lhs : *rhs;
-      *has_out = true;
+      out->Set(share_l ? *lhs : *rhs, share_l, !share_l && share_r);
     } else if (mode_ == Mode::kMerge && !built->empty()) {
-      *out = Value(std::move(*built));
-      *has_out = true;
+      out->Set(Value(std::move(*built)), false, false);
     }
   }
 
   void WalkItem(const Atom* elem, const PathElement& pe, const Value* l,
                 const Value* r, List* result) {
     Push(pe);
-    Value child_out;
-    bool child_has = false;
-    Walk(elem, l, r, &child_out, &child_has);
+    Produced child;
+    Walk(elem, l, r, &child);
     Pop();
-    if (child_has && result != nullptr) result->push_back(std::move(child_out));
+    if (child.has && result != nullptr)
+      result->push_back(std::move(child.value));
   }
 
-  // WalkItem for item `i` of both sides of an aligned list, with its path
+  // The walk of item `i` of both sides of an aligned list, with its path
   // element built only if needed.
-  void WalkItemLazy(const Atom* elem, const Atom& list_atom, size_t i,
-                    const Value* l, const Value* r, List* result) {
+  Produced WalkItemLazy(const Atom* elem, const Atom& list_atom, size_t i,
+                        const Value* l, const Value* r) {
     PushLazyItem(list_atom, *r, i);
-    Value child_out;
-    bool child_has = false;
-    Walk(elem, l, r, &child_out, &child_has);
+    Produced child;
+    Walk(elem, l, r, &child);
     Pop();
-    if (child_has && result != nullptr) result->push_back(std::move(child_out));
+    return child;
   }
 
   static std::vector<const Value*> Group(const List* list,
@@ -687,12 +676,6 @@ class Walker {
     size_t index;
   };
   std::vector<Pending> pending_;
-  // Merge only: whether the node the last Walk produced is its right side
-  // itself, or its left side itself (so that a parent whose children all
-  // come from one side can share that side's node). Both when the sides are
-  // one node.
-  bool out_is_rhs_ = false;
-  bool out_is_lhs_ = false;
   Path path_;
   std::vector<Set*> nodes_[3];
   size_t valid_[3] = {0, 0, 0};
@@ -704,22 +687,20 @@ class Walker {
 Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs) {
   Comparison cmp;
   Walker w(Mode::kCompare, &cmp);
-  Value out;
-  bool has_out = false;
-  w.Walk(type.root(), lhs, rhs, &out, &has_out);
+  Produced ignored;
+  w.Walk(type.root(), lhs, rhs, &ignored);
   return cmp;
 }
 
 absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
                             const Value* rhs) {
   Walker w(Mode::kMerge, nullptr);
-  Value out;
-  bool has_out = false;
-  w.Walk(type.root(), lhs, rhs, &out, &has_out);
+  Produced out;
+  w.Walk(type.root(), lhs, rhs, &out);
   if (!w.errors().empty()) {
     return absl::InvalidArgumentError(absl::StrJoin(w.errors(), "\n"));
   }
-  return out;
+  return std::move(out.value);
 }
 
 }  // namespace smdx
