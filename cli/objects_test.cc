@@ -347,15 +347,16 @@ spec:
                          kService));
   std::string swagger =
       smdx::testing::SourcePath("schema/data/kubernetes-v1.27-swagger.json");
-  Result both = Smdx({"apply", "--field-manager", "ci", "--schema", swagger,
-                      "--schema", crd, objects});
+  Result both =
+      Smdx({"apply", "--field-manager", "ci", "--now", "2026-11-24T10:00:00Z",
+            "--schema", swagger, "--schema", crd, objects});
   ASSERT_EQ(both.code, 0) << both.err;
   std::vector<Value> out = Documents(both.out);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].map().Find("spec")->map().Find("size")->AsInt(), 3);
   // Only the CRD: it extends the built-in types.
-  Result crd_only =
-      Smdx({"apply", "--field-manager", "ci", "--schema", crd, objects});
+  Result crd_only = Smdx({"apply", "--field-manager", "ci", "--now",
+                          "2026-11-24T10:00:00Z", "--schema", crd, objects});
   EXPECT_EQ(crd_only.code, 0) << crd_only.err;
   EXPECT_EQ(crd_only.out, both.out);
   Result unknown = Smdx({"validate", "--schema", crd,
@@ -368,7 +369,8 @@ spec:
   // SMDX_SCHEMA gives the default.
   std::string env = swagger + ":" + crd;
   setenv("SMDX_SCHEMA", env.c_str(), 1);
-  Result from_env = Smdx({"apply", "--field-manager", "ci", objects});
+  Result from_env = Smdx({"apply", "--field-manager", "ci", "--now",
+                          "2026-11-24T10:00:00Z", objects});
   unsetenv("SMDX_SCHEMA");
   EXPECT_EQ(from_env.code, 0) << from_env.err;
   EXPECT_EQ(from_env.out, both.out);
