@@ -151,16 +151,20 @@ TEST(FastParse, EveryCorpusFileAndEmbeddedDocumentMatchesTheFullParsers) {
   std::vector<std::filesystem::path> files = CorpusFiles();
   ASSERT_GT(files.size(), 40u) << "corpus not found under " << SMDX_SOURCE_DIR
                                << " and " << SMDX_SHARED_DIR;
-  size_t taken = 0, embedded = 0, embedded_taken = 0;
+  size_t common = 0, taken = 0, embedded = 0, embedded_taken = 0;
   for (const std::filesystem::path& p : files) {
     std::string text = ReadFile(p);
     std::string where = p.string();
+    // The fuzzers' seeds are hostile on purpose: the readers must agree on
+    // them, but need not take them.
+    bool hostile = absl::StrContains(where, "/fuzz/corpus/");
+    if (!hostile) ++common;
     if (p.extension() == ".json") {
       bool json_taken = ExpectJsonMatches(text, where);
       EXPECT_TRUE(json_taken || !internal::ParseJsonWithNlohmann(text).ok())
           << where << ": the fast JSON reader declined a valid document";
     }
-    if (ExpectYamlMatches(text, where)) ++taken;
+    if (ExpectYamlMatches(text, where) && !hostile) ++taken;
     absl::StatusOr<std::vector<Value>> docs =
         internal::ParseYamlDocumentsWithYamlCpp(text);
     if (!docs.ok()) continue;
@@ -174,7 +178,7 @@ TEST(FastParse, EveryCorpusFileAndEmbeddedDocumentMatchesTheFullParsers) {
     }
   }
   // The readers are only worth having if they take the common case.
-  EXPECT_EQ(taken, files.size());
+  EXPECT_EQ(taken, common);
   EXPECT_GT(embedded, 1000u);
   EXPECT_GT(embedded_taken, embedded / 2);
 }
