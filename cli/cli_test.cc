@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/test_util.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "value/emit.h"
@@ -11,6 +12,8 @@
 
 namespace smdx::cli {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string Shared(const std::string& rel) {
   return smdx::testing::SharedPath(rel);
@@ -157,6 +160,29 @@ TEST(CliTest, ErrorsGoToStderrWithNonZeroExit) {
   EXPECT_NE(bad_schema.code, 0);
   EXPECT_NE(bad_schema.err.find("types[0]"), std::string::npos)
       << bad_schema.err;
+}
+
+TEST(CliTest, LimitFlagsHoldInputToThem) {
+  const std::string deployment =
+      smdx::testing::SourcePath("examples/deployment.yaml");
+  ASSERT_EQ(Smdx({"validate", deployment}).code, 0);
+  Result small = Smdx({"validate", "--max-object-bytes", "100", deployment});
+  EXPECT_EQ(small.code, 1);
+  EXPECT_THAT(small.err, HasSubstr("is over the max_object_bytes limit of "
+                                   "100"));
+  Result items = Smdx({"validate", "--max-list-items=0", deployment});
+  EXPECT_EQ(items.code, 2);
+  EXPECT_THAT(items.err, HasSubstr("--max-list-items: expected a positive "
+                                   "whole number, got \"0\""));
+  EXPECT_EQ(Smdx({"validate", "--max-depth", "x", deployment}).code, 2);
+  Result shallow = Smdx({"validate", "--max-depth=3", deployment});
+  EXPECT_EQ(shallow.code, 1);
+  EXPECT_THAT(shallow.err, HasSubstr("is over the max_depth limit of 3"));
+  EXPECT_EQ(
+      Smdx({"validate", "--max-depth=100", "--max-list-items=100",
+            "--max-yaml-nodes=1000", "--max-object-bytes=100000", deployment})
+          .code,
+      0);
 }
 
 }  // namespace

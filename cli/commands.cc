@@ -60,6 +60,13 @@ Flags for every command:
                         embedded Kubernetes v1.27 types
   --type NAME           the root type (default: from apiVersion/kind)
   -R, --recursive       read directories recursively
+  --max-object-bytes N  input limits, each failing with an error that names
+  --max-depth N         it: bytes of a document (default 3145728, the
+  --max-yaml-nodes N    apiserver's request body limit), levels of nesting
+  --max-list-items N    (1000), YAML nodes after alias expansion (10000000;
+  --max-managed-fields-entries N  aliases also follow the apiserver's rule),
+  --max-fields-v1-bytes N         items of a list (1048576), managedFields
+                        entries (10000) and bytes of one fieldsV1 (3145728)
   --help                this command's usage
   --version             smdx's version
 )";
@@ -189,7 +196,8 @@ const char* UsageOf(const std::string& name) {
 // The objects of the positional arguments; read errors are printed.
 InputObjects ReadInputs(const Flags& f, std::istream& in, std::ostream& err,
                         int* status) {
-  InputObjects objects = ReadObjects(f.positional, f.Bool("recursive"), in);
+  InputObjects objects =
+      ReadObjects(f.positional, f.Bool("recursive"), f.limits, in);
   for (const absl::Status& e : objects.errors) *status = Fail(err, e);
   return objects;
 }
@@ -290,10 +298,11 @@ int CmdListTypes(const Flags& f, std::ostream& out, std::ostream& err) {
 }
 
 // The one value of a --lhs or --rhs file.
-absl::StatusOr<Value> ReadOneValue(const std::string& path) {
+absl::StatusOr<Value> ReadOneValue(const std::string& path,
+                                   const Limits& limits) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  absl::StatusOr<Value> v = ParseYamlOrJson(*text);
+  absl::StatusOr<Value> v = ParseYamlOrJson(*text, limits);
   if (!v.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": ", v.status().message()));
@@ -309,9 +318,9 @@ int CmdMergeOrCompare(const Flags& f, bool merge, std::ostream& out,
     return Fail(err,
                 absl::InvalidArgumentError("needs --lhs FILE and --rhs FILE"));
   }
-  absl::StatusOr<Value> lhs = ReadOneValue(lp->second);
+  absl::StatusOr<Value> lhs = ReadOneValue(lp->second, f.limits);
   if (!lhs.ok()) return Fail(err, lhs.status());
-  absl::StatusOr<Value> rhs = ReadOneValue(rp->second);
+  absl::StatusOr<Value> rhs = ReadOneValue(rp->second, f.limits);
   if (!rhs.ok()) return Fail(err, rhs.status());
   absl::StatusOr<Schemas> schemas = Schemas::Load(f);
   if (!schemas.ok()) return Fail(err, schemas.status());

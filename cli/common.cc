@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -20,9 +23,23 @@ namespace smdx::cli {
 
 absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                  size_t start) {
-  static const char* const kValueFlags[] = {
-      "schema", "type",   "manager",     "field-manager", "live", "lhs",
-      "rhs",    "filter", "subresource", "now",           "color"};
+  static const char* const kValueFlags[] = {"schema",
+                                            "type",
+                                            "manager",
+                                            "field-manager",
+                                            "live",
+                                            "lhs",
+                                            "rhs",
+                                            "filter",
+                                            "subresource",
+                                            "now",
+                                            "color",
+                                            "max-object-bytes",
+                                            "max-depth",
+                                            "max-yaml-nodes",
+                                            "max-list-items",
+                                            "max-managed-fields-entries",
+                                            "max-fields-v1-bytes"};
   static const char* const kBoolFlags[] = {
       "force", "force-conflicts", "json",      "server-side",
       "apply", "no-defaults",     "recursive", "help"};
@@ -69,6 +86,25 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
   if (f.values.count("field-manager") != 0)
     f.values["manager"] = f.values["field-manager"];
   if (f.bools["force-conflicts"]) f.bools["force"] = true;
+  const std::pair<const char*, size_t Limits::*> kLimitFlags[] = {
+      {"max-object-bytes", &Limits::max_object_bytes},
+      {"max-depth", &Limits::max_depth},
+      {"max-yaml-nodes", &Limits::max_yaml_nodes},
+      {"max-list-items", &Limits::max_list_items},
+      {"max-managed-fields-entries", &Limits::max_managed_fields_entries},
+      {"max-fields-v1-bytes", &Limits::max_fields_v1_bytes},
+  };
+  for (const auto& [name, field] : kLimitFlags) {
+    auto it = f.values.find(name);
+    if (it == f.values.end()) continue;
+    uint64_t n = 0;
+    if (!absl::SimpleAtoi(it->second, &n) || n == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, ": expected a positive whole number, got \"",
+                       it->second, "\""));
+    }
+    f.limits.*field = static_cast<size_t>(n);
+  }
   return f;
 }
 

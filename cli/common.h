@@ -15,6 +15,7 @@
 #include "openapi/openapi.h"
 #include "schema/schema.h"
 #include "typed/typed.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx::cli {
@@ -25,6 +26,10 @@ struct Flags {
   std::map<std::string, std::vector<std::string>> lists;
   std::map<std::string, bool> bools;
   std::vector<std::string> positional;
+  // The input limits: the defaults, or what --max-object-bytes,
+  // --max-depth, --max-yaml-nodes, --max-list-items,
+  // --max-managed-fields-entries and --max-fields-v1-bytes set.
+  Limits limits;
 
   bool Bool(const std::string& name) const {
     auto it = bools.find(name);

@@ -42,6 +42,7 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   // The resource is the live object's; without one, the configuration's.
   const Value& target = req->live.IsMap() ? req->live : req->config;
   FieldManagerOptions opts;
+  opts.limits = f.limits;
   opts.api_version = StringAt(target, "apiVersion");
   opts.kind = StringAt(target, "kind");
   if (opts.api_version.empty() || opts.kind.empty()) {
@@ -117,8 +118,9 @@ Batch ReadBatch(const Flags& f, const std::vector<std::string>& config_args,
                 std::ostream& err, int* status, int error_status) {
   Batch b;
   bool recursive = f.Bool("recursive");
-  b.configs = ReadObjects(config_args, recursive, in);
-  if (!live_arg.empty()) b.live = ReadObjects({live_arg}, recursive, in);
+  b.configs = ReadObjects(config_args, recursive, f.limits, in);
+  if (!live_arg.empty())
+    b.live = ReadObjects({live_arg}, recursive, f.limits, in);
   for (const InputObjects* io : {&b.live, &b.configs}) {
     for (const absl::Status& e : io->errors) {
       err << "error: " << e.message() << "\n";
@@ -272,7 +274,7 @@ int DiffOne(const Flags& f, const std::string& manager, const Request& q,
     ReportFailure(r, what.empty() ? "the object" : what, err);
     return 2;
   }
-  absl::StatusOr<ManagedState> before = DecodeManagedFields(q.live);
+  absl::StatusOr<ManagedState> before = DecodeManagedFields(q.live, f.limits);
   if (!before.ok()) {
     err << "error: " << (what.empty() ? "the live object" : what) << ": "
         << before.status().message() << "\n";
@@ -553,8 +555,9 @@ class Blamer {
 
 namespace {
 
-absl::Status BlameOne(const Type& type, const Value& live, std::ostream& out) {
-  absl::StatusOr<ManagedState> state = DecodeManagedFields(live);
+absl::Status BlameOne(const Type& type, const Value& live, const Limits& limits,
+                      std::ostream& out) {
+  absl::StatusOr<ManagedState> state = DecodeManagedFields(live, limits);
   if (!state.ok()) return state.status();
   Value body = StripManagedFields(live);
   if (absl::Status st = Validate(type, body, ValidateOptions{true}); !st.ok()) {
@@ -603,7 +606,8 @@ int CmdBlame(const Flags& f, std::istream& in, std::ostream& out,
   }
   absl::StatusOr<Schemas> schemas = Schemas::Load(f);
   if (!schemas.ok()) return Fail(err, schemas.status());
-  InputObjects objects = ReadObjects(f.positional, f.Bool("recursive"), in);
+  InputObjects objects =
+      ReadObjects(f.positional, f.Bool("recursive"), f.limits, in);
   int status = 0;
   for (const absl::Status& e : objects.errors) status = Fail(err, e);
   const bool several = objects.objects.size() > 1;
@@ -612,7 +616,8 @@ int CmdBlame(const Flags& f, std::istream& in, std::ostream& out,
     std::string what = Describe(o);
     absl::StatusOr<Type> type = schemas->TypeOf(&o.value);
     std::stringstream one;
-    absl::Status st = type.ok() ? BlameOne(*type, o.value, one) : type.status();
+    absl::Status st =
+        type.ok() ? BlameOne(*type, o.value, f.limits, one) : type.status();
     if (!st.ok()) {
       err << "error: " << what << ": " << st.message() << "\n";
       status = 1;

@@ -32,20 +32,9 @@ bool IsList(const Value& v) {
 
 // The objects of one file's text.
 void AddText(const std::string& source, absl::string_view text,
-             InputObjects* out) {
-  absl::StatusOr<std::vector<Value>> docs;
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != absl::string_view::npos &&
-      (text[first] == '{' || text[first] == '[')) {
-    absl::StatusOr<Value> v = ParseYamlOrJson(text);
-    if (v.ok()) {
-      docs = std::vector<Value>{*std::move(v)};
-    } else {
-      docs = v.status();
-    }
-  } else {
-    docs = ParseYamlDocuments(text);
-  }
+             const Limits& limits, InputObjects* out) {
+  absl::StatusOr<std::vector<Value>> docs =
+      ParseYamlOrJsonDocuments(text, limits);
   if (!docs.ok()) {
     out->errors.push_back(absl::InvalidArgumentError(
         absl::StrCat(source, ": ", docs.status().message())));
@@ -90,7 +79,8 @@ bool IsManifestFile(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-void AddPath(const std::string& path, bool recursive, InputObjects* out) {
+void AddPath(const std::string& path, bool recursive, const Limits& limits,
+             InputObjects* out) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     std::vector<fs::path> entries;
@@ -106,9 +96,9 @@ void AddPath(const std::string& path, bool recursive, InputObjects* out) {
     std::sort(entries.begin(), entries.end());
     for (const fs::path& e : entries) {
       if (fs::is_directory(e, ec)) {
-        if (recursive) AddPath(e.string(), recursive, out);
+        if (recursive) AddPath(e.string(), recursive, limits, out);
       } else if (IsManifestFile(e)) {
-        AddPath(e.string(), recursive, out);
+        AddPath(e.string(), recursive, limits, out);
       }
     }
     return;
@@ -118,22 +108,22 @@ void AddPath(const std::string& path, bool recursive, InputObjects* out) {
     out->errors.push_back(text.status());
     return;
   }
-  AddText(path, *text, out);
+  AddText(path, *text, limits, out);
 }
 
 }  // namespace
 
 InputObjects ReadObjects(const std::vector<std::string>& paths, bool recursive,
-                         std::istream& stdin_stream) {
+                         const Limits& limits, std::istream& stdin_stream) {
   InputObjects out;
   for (const std::string& p : paths) {
     if (p == "-") {
       std::string text((std::istreambuf_iterator<char>(stdin_stream)),
                        std::istreambuf_iterator<char>());
-      AddText("-", text, &out);
+      AddText("-", text, limits, &out);
       continue;
     }
-    AddPath(p, recursive, &out);
+    AddPath(p, recursive, limits, &out);
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx::cli {
@@ -34,8 +35,9 @@ struct InputObjects {
   std::vector<InputObject> objects;
   std::vector<absl::Status> errors;
 };
+// Each document is held to `limits` (value/limits.h).
 InputObjects ReadObjects(const std::vector<std::string>& paths, bool recursive,
-                         std::istream& stdin_stream);
+                         const Limits& limits, std::istream& stdin_stream);
 
 // How people know an object: `Deployment default/web (app.yaml)`, with the
 // document number when its file holds several.

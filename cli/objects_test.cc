@@ -83,7 +83,7 @@ TEST_F(ObjectsTest, ReadsStreamsListsDirectoriesAndStandardInput) {
   Write("tree/sub/two.yml", kService);
   std::istringstream in(kService);
   InputObjects got =
-      ReadObjects({stream, list, dir_ + "/tree", "-"}, false, in);
+      ReadObjects({stream, list, dir_ + "/tree", "-"}, false, Limits(), in);
   ASSERT_TRUE(got.errors.empty()) << got.errors[0];
   ASSERT_EQ(got.objects.size(), 6u);
   EXPECT_EQ(Describe(got.objects[0]),
@@ -94,7 +94,8 @@ TEST_F(ObjectsTest, ReadsStreamsListsDirectoriesAndStandardInput) {
   EXPECT_EQ(Describe(got.objects[5]), "Service prod/web (standard input)");
   // -R goes into subdirectories.
   std::istringstream none;
-  EXPECT_EQ(ReadObjects({dir_ + "/tree"}, true, none).objects.size(), 2u);
+  EXPECT_EQ(ReadObjects({dir_ + "/tree"}, true, Limits(), none).objects.size(),
+            2u);
 }
 
 TEST_F(ObjectsTest, ABadFileIsAnErrorOfItsOwn) {
@@ -102,8 +103,8 @@ TEST_F(ObjectsTest, ABadFileIsAnErrorOfItsOwn) {
   std::string bad = Write("bad.yaml", "a: [1\n");
   std::string scalar = Write("scalar.yaml", "3\n---\n" + std::string(kService));
   std::istringstream none;
-  InputObjects got =
-      ReadObjects({bad, good, dir_ + "/missing.yaml", scalar}, false, none);
+  InputObjects got = ReadObjects({bad, good, dir_ + "/missing.yaml", scalar},
+                                 false, Limits(), none);
   ASSERT_EQ(got.objects.size(), 2u);
   ASSERT_EQ(got.errors.size(), 3u);
   EXPECT_THAT(std::string(got.errors[0].message()),

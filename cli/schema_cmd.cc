@@ -43,18 +43,10 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
 absl::StatusOr<std::optional<std::vector<CrdVersionSchema>>> CrdSchemas(
     absl::string_view text) {
   using Result = std::optional<std::vector<CrdVersionSchema>>;
-  std::vector<Value> docs;
-  size_t start = text.find_first_not_of(" \t\r\n");
-  if (start != absl::string_view::npos &&
-      (text[start] == '{' || text[start] == '[')) {
-    absl::StatusOr<Value> doc = ParseYamlOrJson(text);
-    if (!doc.ok()) return Result();  // LoadAnySchema reports it
-    docs.push_back(*std::move(doc));
-  } else {
-    absl::StatusOr<std::vector<Value>> all = ParseYamlDocuments(text);
-    if (!all.ok()) return Result();
-    docs = *std::move(all);
-  }
+  absl::StatusOr<std::vector<Value>> all =
+      ParseYamlOrJsonDocuments(text, SchemaDocumentLimits());
+  if (!all.ok()) return Result();  // LoadAnySchema reports it
+  std::vector<Value> docs = *std::move(all);
   std::vector<CrdVersionSchema> out;
   for (const Value& d : docs) {
     if (d.IsNull()) continue;

@@ -94,6 +94,12 @@ std::string CheckManagerName(absl::string_view name, bool apply) {
   return "";
 }
 
+// Invalid managedFields are ignored on update, as the apiserver does; input
+// over a limit (value/limits.h) never is.
+bool IsOverALimit(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kResourceExhausted;
+}
+
 FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
   FieldManagerResult r;
   r.kind = kind;
@@ -381,7 +387,11 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
       !bad.empty()) {
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
   }
-  absl::StatusOr<ManagedState> decoded = DecodeManagedFields(live);
+  absl::StatusOr<ManagedState> decoded =
+      DecodeManagedFields(live, opts_.limits);
+  if (IsOverALimit(decoded.status())) {
+    return Failed(ErrorKind::kInvalid, decoded.status());
+  }
   if (!decoded.ok()) {
     return Failed(ErrorKind::kInvalid,
                   absl::InvalidArgumentError(absl::StrCat(
@@ -453,7 +463,10 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     if (IsManagedFieldsReset(*body_mf)) {
       from_live = false;
     } else {
-      absl::StatusOr<ManagedState> d = DecodeManagedFieldsList(*body_mf);
+      absl::StatusOr<ManagedState> d =
+          DecodeManagedFieldsList(*body_mf, opts_.limits);
+      if (IsOverALimit(d.status()))
+        return Failed(ErrorKind::kInvalid, d.status());
       if (d.ok()) {
         state = *std::move(d);
         from_live = state.empty();
@@ -466,7 +479,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     }
   }
   if (from_live) {
-    absl::StatusOr<ManagedState> d = DecodeManagedFields(live);
+    absl::StatusOr<ManagedState> d = DecodeManagedFields(live, opts_.limits);
+    if (IsOverALimit(d.status()))
+      return Failed(ErrorKind::kInvalid, d.status());
     if (d.ok()) {
       state = *std::move(d);
     } else {

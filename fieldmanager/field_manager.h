@@ -83,6 +83,7 @@
 #include "merge/conflict.h"
 #include "merge/updater.h"
 #include "typed/typed.h"
+#include "value/limits.h"
 
 namespace smdx {
 
@@ -124,6 +125,10 @@ struct FieldManagerOptions {
   // layer or from a server) may turn it off; an invalid live object then
   // gives unspecified (but memory-safe) results.
   bool validate_live = true;
+  // The limits managedFields are held to, in the live object and in a
+  // request body (entries, and each fieldsV1's bytes and depth). Objects
+  // come as Values, already held to the readers' limits (value/parse.h).
+  Limits limits;
 };
 
 // The outcome (OpOutcome: kind, status, and with kConflict the conflicts,

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "fieldpath/fields_v1.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "schema/builtin.h"
 #include "testing/test_util.h"
@@ -11,6 +12,7 @@
 namespace smdx {
 namespace {
 
+using smdx::testing::Same;
 using smdx::testing::Yaml;
 
 constexpr char kDeployment[] = R"(
@@ -243,6 +245,41 @@ TEST_F(FieldManagerTest, InvalidLiveManagedFieldsAreAnErrorAndChangeNothing) {
                       "Update, got \"Patch\""),
             std::string::npos)
       << r.status;
+}
+
+TEST_F(FieldManagerTest, ManagedFieldsOverTheLimitsAreAnErrorAndChangeNothing) {
+  FieldManagerResult first = Apply(Value(), kDeployment, "a");
+  ASSERT_TRUE(first.ok()) << first.status;
+  Value scaled = Yaml(kDeployment);
+  scaled.map().Find("spec")->map().Set("replicas", Value(int64_t{7}));
+  FieldManagerResult second = fm_->Update(first.object, scaled, "b");
+  ASSERT_TRUE(second.ok()) << second.status;
+  const Value live = second.object;  // two entries
+  FieldManagerOptions o;
+  o.api_version = "apps/v1";
+  o.kind = "Deployment";
+  o.clock = &clock_;
+  o.limits.max_managed_fields_entries = 1;
+  absl::StatusOr<FieldManager> limited = FieldManager::Create(
+      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
+  ASSERT_TRUE(limited.ok());
+  FieldManagerResult r = limited->Apply(live, Yaml(kDeployment), "a", false);
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(r.status.message(),
+            ".metadata.managedFields: 2 entries is over the "
+            "max_managed_fields_entries limit of 1");
+  EXPECT_TRUE(Same(second.object, live));
+  // A request body's managedFields count too.
+  o.limits = Limits();
+  o.limits.max_fields_v1_bytes = 10;
+  limited = FieldManager::Create(
+      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
+  ASSERT_TRUE(limited.ok());
+  r = limited->Update(live, live, "b");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_THAT(std::string(r.status.message()),
+              ::testing::HasSubstr("over the max_fields_v1_bytes limit of 10"));
 }
 
 TEST_F(FieldManagerTest, AnInvalidLiveObjectIsRejectedByDefault) {

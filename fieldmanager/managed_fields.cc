@@ -30,7 +30,8 @@ struct Entry {
   Set set;
 };
 
-absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where) {
+absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
+                                  const Limits& limits) {
   auto fail = [&](absl::string_view field, absl::string_view what) {
     return absl::InvalidArgumentError(
         field.empty() ? absl::StrCat(where, ": ", what)
@@ -73,8 +74,12 @@ absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where) {
     out.time = *parsed;
   }
   if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
-    absl::StatusOr<Set> s = FieldsV1FromValue(*f);
-    if (!s.ok()) return fail("fieldsV1", s.status().message());
+    absl::StatusOr<Set> s = FieldsV1FromValue(*f, limits);
+    if (!s.ok()) {
+      return absl::Status(
+          s.status().code(),
+          absl::StrCat(where, ".fieldsV1: ", s.status().message()));
+    }
     out.set = *std::move(s);
   }
   return out;
@@ -148,16 +153,23 @@ bool IsManagedFieldsReset(const Value& list) {
          list.list()[0].map().empty();
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list) {
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
+                                                     const Limits& limits) {
   ManagedState out;
   if (list.IsNull()) return out;
   if (!list.IsList()) {
     return absl::InvalidArgumentError(
         ".metadata.managedFields: expected a list");
   }
+  if (list.list().size() > limits.max_managed_fields_entries) {
+    return LimitError(
+        absl::StrCat(".metadata.managedFields: ", list.list().size(),
+                     " entries"),
+        "max_managed_fields_entries", limits.max_managed_fields_entries);
+  }
   for (size_t i = 0; i < list.list().size(); ++i) {
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
-    absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where);
+    absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where, limits);
     if (!e.ok()) return e.status();
     // A later entry with the same identity replaces an earlier one, as in
     // the apiserver (which never writes two).
@@ -170,10 +182,11 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list) {
   return out;
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object) {
+absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object,
+                                                 const Limits& limits) {
   const Value* list = FindManagedFields(object);
   if (list == nullptr) return ManagedState{};
-  return DecodeManagedFieldsList(*list);
+  return DecodeManagedFieldsList(*list, limits);
 }
 
 namespace {

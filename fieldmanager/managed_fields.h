@@ -30,6 +30,7 @@
 #include "absl/time/time.h"
 #include "fieldpath/versioned_set.h"
 #include "merge/conflict.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -68,9 +69,13 @@ struct ManagedState {
 // entries with one identity the later counts, as in the apiserver. Errors are
 // InvalidArgument and name the entry and field:
 //   .metadata.managedFields[1].operation: must be Apply or Update, got "Patch"
-absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list);
+// The list is held to limits.max_managed_fields_entries and each fieldsV1
+// to limits.max_fields_v1_bytes and max_depth (value/limits.h).
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(
+    const Value& list, const Limits& limits = Limits());
 // The managedFields of `object` (none when absent or null).
-absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object);
+absl::StatusOr<ManagedState> DecodeManagedFields(
+    const Value& object, const Limits& limits = Limits());
 
 // The apiserver's validation of the managedFields it stores, beyond what
 // decoding checks: manager names of at most 128 bytes. The error names the

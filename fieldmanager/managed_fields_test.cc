@@ -1,5 +1,6 @@
 #include "fieldmanager/managed_fields.h"
 
+#include "absl/strings/str_cat.h"
 #include "fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -148,6 +149,44 @@ TEST(ManagedFieldsTest, ResetForms) {
   EXPECT_FALSE(IsManagedFieldsReset(Yaml("[{}, {}]")));
   EXPECT_FALSE(IsManagedFieldsReset(Yaml("[{manager: a}]")));
   EXPECT_FALSE(IsManagedFieldsReset(Yaml("null")));
+}
+
+std::string Entries(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&out, "  - {manager: m", i,
+                    ", operation: Apply, apiVersion: v1, fieldsType: FieldsV1,"
+                    " fieldsV1: {\"f:data\": {\"f:k\": {}}}}\n");
+  }
+  return out;
+}
+
+TEST(ManagedFieldsTest, EntriesStopAtTheLimit) {
+  Limits l;
+  l.max_managed_fields_entries = 3;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(3)), l).ok());
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(4)), l).status().message(),
+            ".metadata.managedFields: 4 entries is over the "
+            "max_managed_fields_entries limit of 3");
+}
+
+TEST(ManagedFieldsTest, FieldsV1BytesAndDepthStopAtTheLimits) {
+  // {"f:data":{"f:k":{}}} is 21 bytes of compact JSON.
+  Limits l;
+  l.max_fields_v1_bytes = 21;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(1)), l).ok());
+  l.max_fields_v1_bytes = 20;
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(1)), l).status().message(),
+            ".metadata.managedFields[0].fieldsV1: fieldsV1[\"f:data\"]: field "
+            "set of at least 21 bytes is over the max_fields_v1_bytes limit "
+            "of 20");
+  l = Limits();
+  l.max_depth = 2;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(1)), l).ok());
+  l.max_depth = 1;
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(1)), l).status().message(),
+            ".metadata.managedFields[0].fieldsV1: fieldsV1[\"f:data\"]: "
+            "nesting at level 2 is over the max_depth limit of 1");
 }
 
 }  // namespace

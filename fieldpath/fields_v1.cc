@@ -272,6 +272,8 @@ Value ContentsToValue(const Set& set, bool include_self) {
 // object holds it) straight into a Set.
 class FieldsV1ValueReader {
  public:
+  explicit FieldsV1ValueReader(const Limits& limits) : limits_(limits) {}
+
   // Reads one node's object into `children`; `*member` says whether the
   // node itself is a member ("." present, or no children at all).
   absl::Status Node(const Value& v, int depth, Set* children, bool* member) {
@@ -279,10 +281,25 @@ class FieldsV1ValueReader {
       return Error(
           absl::StrCat("expected an object, got ", KindName(v.kind())));
     }
-    if (depth > static_cast<int>(kMaxParseDepth))
-      return Error("nested too deeply");
+    if (static_cast<size_t>(depth) >= limits_.max_depth) {
+      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
+                              "max_depth", limits_.max_depth));
+    }
     const Map& m = v.map();
     *member = m.empty();
+    // What the object takes in compact JSON (as if no key needed escapes):
+    // braces, commas, and per entry the quoted key, a colon and, for a leaf,
+    // its {}; objects below count themselves.
+    bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
+    for (const MapEntry& e : m) {
+      bytes_ += e.key.size() + 3;
+      if (e.value.IsMap() && e.value.map().empty()) bytes_ += 2;
+    }
+    if (bytes_ > limits_.max_fields_v1_bytes) {
+      return Error(
+          LimitError(absl::StrCat("field set of at least ", bytes_, " bytes"),
+                     "max_fields_v1_bytes", limits_.max_fields_v1_bytes));
+    }
     // A map says up front how many entries it has: the node is sized once
     // and filled in place.
     children->Reserve(m.size());
@@ -326,14 +343,20 @@ class FieldsV1ValueReader {
 
  private:
   // The error names the keys that lead to the problem, built only now.
-  absl::Status Error(absl::string_view what) const {
+  absl::Status Error(
+      absl::string_view what,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
     std::string where;
     for (const std::string* k : keys_)
       absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
-    return absl::InvalidArgumentError(
-        absl::StrCat("fieldsV1", where, ": ", what));
+    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what));
+  }
+  absl::Status Error(const absl::Status& limit) const {
+    return Error(limit.message(), limit.code());
   }
 
+  const Limits& limits_;
+  size_t bytes_ = 0;
   std::vector<const std::string*> keys_;  // above the current node
 };
 
@@ -596,10 +619,11 @@ std::string SerializeFieldsV1(const Set& set) {
 
 Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
 
-absl::StatusOr<Set> FieldsV1FromValue(const Value& v) {
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits) {
   Set out;
   bool is_member = false;
-  if (absl::Status st = FieldsV1ValueReader().Node(v, 0, &out, &is_member);
+  if (absl::Status st =
+          FieldsV1ValueReader(limits).Node(v, 0, &out, &is_member);
       !st.ok()) {
     return st;
   }
@@ -611,7 +635,8 @@ namespace {
 // Reads the encoding straight into a Set, without building a Value first.
 class FieldsV1Reader {
  public:
-  explicit FieldsV1Reader(absl::string_view text) : t_(text) {
+  FieldsV1Reader(absl::string_view text, const Limits& limits)
+      : t_(text), max_depth_(static_cast<int>(limits.max_depth)) {
     scratch_.reserve(16);  // deeper sets are rare
   }
 
@@ -627,15 +652,20 @@ class FieldsV1Reader {
 
  private:
   // The error names the keys that lead to the problem, built only now.
-  absl::Status Error(absl::string_view what) const {
+  absl::Status Error(
+      absl::string_view what,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
     std::string where;
     for (size_t at : keys_) {
       std::string k;
       internal::ReadJsonString(t_, &at, &k);
       absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
     }
-    return absl::InvalidArgumentError(
-        absl::StrCat("fieldsV1", where, ": ", what, " (at byte ", pos_, ")"));
+    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what,
+                                           " (at byte ", pos_, ")"));
+  }
+  absl::Status Error(const absl::Status& limit) const {
+    return Error(limit.message(), limit.code());
   }
   void SkipSpace() {
     while (pos_ < t_.size() && (t_[pos_] == ' ' || t_[pos_] == '\n' ||
@@ -672,8 +702,10 @@ class FieldsV1Reader {
   // Reads one node's object: `children` gets what is below it; `member`
   // says whether the node itself is a member.
   absl::Status Node(Set* children, bool* member, int depth) {
-    if (depth > static_cast<int>(kMaxParseDepth))
-      return Error("nested too deeply");
+    if (depth >= max_depth_) {
+      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
+                              "max_depth", static_cast<size_t>(max_depth_)));
+    }
     if (!Eat('{')) return Error("expected an object");
     *member = false;
     if (Eat('}')) {
@@ -717,8 +749,7 @@ class FieldsV1Reader {
           }
           // A leaf ("{}", most keys) is a member with nothing below.
           const size_t before = pos_;
-          if (depth + 1 <= static_cast<int>(kMaxParseDepth) && Eat('{') &&
-              Eat('}')) {
+          if (Eat('{') && Eat('}')) {
             scratch_[static_cast<size_t>(depth)].emplace_back(std::move(pe),
                                                               true, Set());
             if (Eat(',')) continue;
@@ -770,6 +801,7 @@ class FieldsV1Reader {
   using Scratch = absl::InlinedVector<SetEntry, 8>;
 
   absl::string_view t_;
+  const int max_depth_;
   size_t pos_ = 0;
   // Where the keys above the current object start (decoded for errors only).
   std::vector<size_t> keys_;
@@ -780,8 +812,13 @@ class FieldsV1Reader {
 
 }  // namespace
 
-absl::StatusOr<Set> ParseFieldsV1(absl::string_view json) {
-  return FieldsV1Reader(json).Read();
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
+                                  const Limits& limits) {
+  if (json.size() > limits.max_fields_v1_bytes) {
+    return LimitError(absl::StrCat("fieldsV1 of ", json.size(), " bytes"),
+                      "max_fields_v1_bytes", limits.max_fields_v1_bytes);
+  }
+  return FieldsV1Reader(json, limits).Read();
 }
 
 }  // namespace smdx

@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "fieldpath/path.h"
 #include "fieldpath/set.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -28,8 +29,12 @@ std::string SerializeFieldsV1(const Set& set);
 // The same encoding as a Value (a map), for embedding in an object.
 Value FieldsV1ToValue(const Set& set);
 
-absl::StatusOr<Set> ParseFieldsV1(absl::string_view json);
-absl::StatusOr<Set> FieldsV1FromValue(const Value& v);
+// Both hold the encoding to limits.max_fields_v1_bytes (for a Value: the
+// bytes of its compact JSON) and limits.max_depth (value/limits.h).
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
+                                  const Limits& limits = Limits());
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v,
+                                      const Limits& limits = Limits());
 
 // One path element in its `f:`/`k:`/`v:`/`i:` string form, and back.
 std::string SerializePathElement(const PathElement& pe);

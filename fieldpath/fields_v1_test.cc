@@ -1,5 +1,6 @@
 #include "fieldpath/fields_v1.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "value/emit.h"
@@ -201,8 +202,37 @@ TEST(FieldsV1Test, BadValuesNameTheirPath) {
   }
   s = FieldsV1FromValue(deep);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(std::string(s.status().message()).find("nested too deeply"),
-            std::string::npos);
+  EXPECT_NE(std::string(s.status().message())
+                .find("nesting at level 1001 is over the max_depth limit of "
+                      "1000"),
+            std::string::npos)
+      << s.status();
+}
+
+TEST(FieldsV1Test, BytesAndDepthStopAtTheLimits) {
+  const std::string text = R"({"f:a":{"f:b":{}},"f:c":{}})";  // 27 bytes
+  Limits l;
+  l.max_fields_v1_bytes = 27;
+  l.max_depth = 2;
+  absl::StatusOr<Set> parsed = ParseFieldsV1(text, l);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  // The value form counts the bytes of its compact JSON: the same 27.
+  Value v = FieldsV1ToValue(*parsed);
+  EXPECT_TRUE(FieldsV1FromValue(v, l).ok());
+  l.max_fields_v1_bytes = 26;
+  EXPECT_EQ(ParseFieldsV1(text, l).status().message(),
+            "fieldsV1 of 27 bytes is over the max_fields_v1_bytes limit of 26");
+  EXPECT_EQ(FieldsV1FromValue(v, l).status().message(),
+            "fieldsV1[\"f:a\"]: field set of at least 27 bytes is over the "
+            "max_fields_v1_bytes limit of 26");
+  l = Limits();
+  l.max_depth = 1;
+  EXPECT_THAT(std::string(ParseFieldsV1(text, l).status().message()),
+              ::testing::StartsWith("fieldsV1[\"f:a\"]: nesting at level 2 is "
+                                    "over the max_depth limit of 1"));
+  EXPECT_EQ(FieldsV1FromValue(v, l).status().message(),
+            "fieldsV1[\"f:a\"]: nesting at level 2 is over the max_depth "
+            "limit of 1");
 }
 
 }  // namespace

@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
   using namespace smdx;  // NOLINT(build/namespaces): a tool's main
   if (argc != 4)
     Die("usage: embed_kubernetes SWAGGER.json OLD-SMD.yaml OUT.cc");
-  absl::StatusOr<Value> swagger = ParseJson(ReadAll(argv[1]));
+  absl::StatusOr<Value> swagger =
+      ParseJson(ReadAll(argv[1]), SchemaDocumentLimits());
   if (!swagger.ok())
     Die(absl::StrCat(argv[1], ": ", swagger.status().message()));
   absl::StatusOr<std::vector<TypeDef>> new_types = TypesFromOpenApiV2(*swagger);

@@ -1212,18 +1212,10 @@ absl::StatusOr<std::vector<CrdVersionSchema>> ConvertCrd(const Value& crd) {
 
 // A YAML stream or JSON text as its non-null documents.
 absl::StatusOr<std::vector<Value>> ParseDocuments(absl::string_view text) {
-  size_t start = text.find_first_not_of(" \t\r\n");
-  std::vector<Value> docs;
-  if (start != absl::string_view::npos &&
-      (text[start] == '{' || text[start] == '[')) {
-    absl::StatusOr<Value> v = ParseYamlOrJson(text);
-    if (!v.ok()) return v.status();
-    docs.push_back(*std::move(v));
-  } else {
-    absl::StatusOr<std::vector<Value>> all = ParseYamlDocuments(text);
-    if (!all.ok()) return all.status();
-    docs = *std::move(all);
-  }
+  absl::StatusOr<std::vector<Value>> all =
+      ParseYamlOrJsonDocuments(text, SchemaDocumentLimits());
+  if (!all.ok()) return all.status();
+  std::vector<Value> docs = *std::move(all);
   docs.erase(std::remove_if(docs.begin(), docs.end(),
                             [](const Value& v) { return v.IsNull(); }),
              docs.end());

@@ -21,7 +21,8 @@ using ::smdx::testing::SharedPath;
 using ::smdx::testing::Yaml;
 
 Value ReadDoc(const std::string& path) {
-  absl::StatusOr<Value> v = ParseYamlOrJson(ReadTestFile(path));
+  absl::StatusOr<Value> v =
+      ParseYamlOrJson(ReadTestFile(path), SchemaDocumentLimits());
   EXPECT_TRUE(v.ok()) << path << ": " << v.status();
   return v.ok() ? *std::move(v) : Value();
 }

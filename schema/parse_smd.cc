@@ -384,7 +384,7 @@ class SmdReader {
 
 absl::StatusOr<std::shared_ptr<const Schema>> Schema::ParseSmd(
     absl::string_view yaml) {
-  absl::StatusOr<Value> root = ParseYaml(std::string(yaml));
+  absl::StatusOr<Value> root = ParseYaml(yaml, SchemaDocumentLimits());
   if (!root.ok())
     return InvalidArgumentError(StrCat("schema: ", root.status().message()));
   absl::StatusOr<std::vector<TypeDef>> types = SmdReader().ReadSchema(*root);

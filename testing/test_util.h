@@ -20,8 +20,9 @@ inline void PrintTo(const Value& v, std::ostream* os) {
 
 namespace smdx::testing {
 
+// Test inputs include whole schema documents: read with their limits.
 inline Value Yaml(const std::string& text) {
-  absl::StatusOr<Value> v = ParseYaml(text);
+  absl::StatusOr<Value> v = ParseYaml(text, SchemaDocumentLimits());
   EXPECT_TRUE(v.ok()) << v.status() << "\n" << text;
   return v.ok() ? *std::move(v) : Value();
 }

@@ -17,11 +17,13 @@
 namespace smdx {
 namespace internal {
 
-Value ContainerStack::FinishList(size_t start) {
+bool ContainerStack::FinishList(size_t start, size_t max_items, Value* out) {
+  if (items_.size() - start > max_items) return false;
   List list(std::make_move_iterator(items_.begin() + start),
             std::make_move_iterator(items_.end()));
   items_.erase(items_.begin() + start, items_.end());
-  return Value(std::move(list));
+  *out = Value(std::move(list));
+  return true;
 }
 
 bool ContainerStack::FinishMap(size_t start, Value* out) {
@@ -62,8 +64,12 @@ namespace {
 // parser has to judge; the reader is then abandoned.
 class JsonReader {
  public:
-  JsonReader(const char* begin, const char* end)
-      : p_(begin), end_(end), stack_(InitialCapacity(end - begin)) {}
+  JsonReader(const char* begin, const char* end, const Limits& limits)
+      : p_(begin), end_(end), stack_(InitialCapacity(end - begin)) {
+    max_depth_ =
+        static_cast<int>(std::min<size_t>(kFastJsonMaxDepth, limits.max_depth));
+    max_items_ = limits.max_list_items;
+  }
 
   // Reads the JSON string whose opening quote is at `begin` into `*out`;
   // `*after` is then just past its closing quote.
@@ -145,7 +151,7 @@ class JsonReader {
   }
 
   bool ReadObject(Value* out, int depth) {
-    if (depth > kFastJsonMaxDepth) return false;
+    if (depth > max_depth_) return false;
     ++p_;  // '{'
     SkipSpace();
     const size_t start = stack_.MapStart();
@@ -183,7 +189,7 @@ class JsonReader {
   }
 
   bool ReadArray(Value* out, int depth) {
-    if (depth > kFastJsonMaxDepth) return false;
+    if (depth > max_depth_) return false;
     ++p_;  // '['
     SkipSpace();
     const size_t start = stack_.ListStart();
@@ -206,8 +212,7 @@ class JsonReader {
       }
       if (*p_ != ']') return false;
       ++p_;
-      *out = stack_.FinishList(start);
-      return true;
+      return stack_.FinishList(start, max_items_, out);
     }
   }
 
@@ -390,6 +395,8 @@ class JsonReader {
   const char* p_;
   const char* const end_;
   ContainerStack stack_;
+  int max_depth_ = kFastJsonMaxDepth;
+  size_t max_items_ = SIZE_MAX;
 };
 
 }  // namespace
@@ -405,12 +412,13 @@ bool ReadJsonString(absl::string_view text, size_t* pos, std::string* out) {
   return true;
 }
 
-std::optional<Value> FastParseJson(absl::string_view text) {
+std::optional<Value> FastParseJson(absl::string_view text,
+                                   const Limits& limits) {
   // A byte order mark (which nlohmann skips) is left to the full parser.
   if (!text.empty() && static_cast<unsigned char>(text[0]) == 0xEF) {
     return std::nullopt;
   }
-  JsonReader reader(text.data(), text.data() + text.size());
+  JsonReader reader(text.data(), text.data() + text.size(), limits);
   Value v;
   if (!reader.ReadDocument(&v)) return std::nullopt;
   return v;

@@ -20,6 +20,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -31,7 +32,9 @@ inline constexpr int kFastJsonMaxDepth = 200;
 
 // Parses one JSON document, or returns nullopt when the full parser must
 // decide (see the file comment).
-std::optional<Value> FastParseJson(absl::string_view text);
+// Declines documents over `limits` too: the full parser reports them.
+std::optional<Value> FastParseJson(absl::string_view text,
+                                   const Limits& limits);
 
 // Reads the JSON string at `text[*pos]` (its opening quote) into `*out`,
 // escapes decoded, and moves `*pos` past its closing quote. False for a
@@ -55,8 +58,9 @@ class ContainerStack {
 
   size_t ListStart() const { return items_.size(); }
   void PushItem(Value&& v) { items_.push_back(std::move(v)); }
-  // Moves the items pushed since `start` into a list.
-  Value FinishList(size_t start);
+  // Moves the items pushed since `start` into a list. Returns false if
+  // there are more than `max_items`.
+  bool FinishList(size_t start, size_t max_items, Value* out);
 
   size_t MapStart() const { return entries_.size(); }
   // Adds an entry (with an empty key and a null value) to the innermost map

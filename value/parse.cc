@@ -77,8 +77,9 @@ std::string JoinPath(const std::vector<std::string>& segments) {
   return out;
 }
 
-std::string DepthError(absl::string_view path, size_t limit) {
-  return absl::StrCat("nesting deeper than ", limit, " levels at ", path);
+// What a document too deep has: "nesting at .a[0] (level 3)".
+std::string NestingDescription(absl::string_view path, size_t level) {
+  return absl::StrCat("nesting at ", path, " (level ", level, ")");
 }
 
 // ---------------------------------------------------------------------------
@@ -92,13 +93,16 @@ class ValueBuilder {
   // containers only grow at the end.
   using Position = std::vector<size_t>;
 
+  explicit ValueBuilder(const Limits& limits) : limits_(&limits) {}
+
   bool ExpectingKey() const {
     return !frames_.empty() && frames_.back().container.IsMap() &&
            !frames_.back().has_key;
   }
   absl::Status Open(bool is_map) {
-    if (frames_.size() >= kMaxParseDepth) {
-      return absl::InvalidArgumentError(DepthError(Path(), kMaxParseDepth));
+    if (frames_.size() >= limits_->max_depth) {
+      return LimitError(NestingDescription(Path(), frames_.size() + 1),
+                        "max_depth", limits_->max_depth);
     }
     Frame& f = frames_.emplace_back();
     f.container = is_map ? Value::MakeMap() : Value::MakeList();
@@ -122,28 +126,38 @@ class ValueBuilder {
   // Adds a complete value at the current position. (Taking an rvalue
   // reference rather than a value also keeps GCC 12 from false
   // -Wmaybe-uninitialized warnings about moved variants under sanitizers.)
+  // Fails when a list would grow past the max_list_items limit.
   // REQUIRES: !ExpectingKey(), and no root value yet if no container is open.
-  void Add(Value&& v) {
+  absl::Status Add(Value&& v) {
     if (frames_.empty()) {
       root_ = std::move(v);
       has_root_ = true;
-      return;
+      return absl::OkStatus();
     }
     Frame& f = frames_.back();
     if (f.container.IsMap()) {
       f.container.map().Append(std::move(f.key), std::move(v));
       f.key.clear();
       f.has_key = false;
-      return;
+      return absl::OkStatus();
     }
-    f.container.list().push_back(std::move(v));
+    List& list = f.container.list();
+    if (list.size() >= limits_->max_list_items) {
+      std::vector<std::string> s = Segments();
+      s.pop_back();
+      return LimitError(absl::StrCat(JoinPath(s), ": list of more than ",
+                                     list.size(), " items"),
+                        "max_list_items", limits_->max_list_items);
+    }
+    list.push_back(std::move(v));
+    return absl::OkStatus();
   }
 
   // Closes the innermost container and adds it to its parent.
-  void Close() {
+  absl::Status Close() {
     Value v = std::move(frames_.back().container);
     frames_.pop_back();
-    Add(std::move(v));
+    return Add(std::move(v));
   }
 
   // The position of the value most recently added.
@@ -241,6 +255,7 @@ class ValueBuilder {
     return out;
   }
 
+  const Limits* limits_;
   std::vector<Frame> frames_;
   Value root_;
   bool has_root_ = false;
@@ -258,6 +273,8 @@ bool IsJsonSpace(char c) {
 class JsonHandler {
  public:
   using json = nlohmann::json;
+
+  explicit JsonHandler(const Limits& limits) : builder_(limits) {}
 
   bool null() { return AddValue(Value()); }
   bool boolean(bool b) { return AddValue(Value(b)); }
@@ -288,17 +305,11 @@ class JsonHandler {
     return Check(builder_.Open(/*is_map=*/true));
   }
   bool key(json::string_t& k) { return Check(builder_.SetKey(std::move(k))); }
-  bool end_object() {
-    builder_.Close();
-    return true;
-  }
+  bool end_object() { return Check(builder_.Close()); }
   bool start_array(std::size_t /*unused*/) {
     return Check(builder_.Open(/*is_map=*/false));
   }
-  bool end_array() {
-    builder_.Close();
-    return true;
-  }
+  bool end_array() { return Check(builder_.Close()); }
   bool parse_error(std::size_t /*position*/, const std::string& last_token,
                    const nlohmann::detail::exception& ex) {
     // out_of_range.406: a number too large for a double, which Go rejects
@@ -333,10 +344,7 @@ class JsonHandler {
     return std::string(what);
   }
 
-  bool AddValue(Value&& v) {
-    builder_.Add(std::move(v));
-    return true;
-  }
+  bool AddValue(Value&& v) { return Check(builder_.Add(std::move(v))); }
   bool Check(absl::Status s) {
     if (s.ok()) return true;
     return Fail(std::move(s));
@@ -354,7 +362,7 @@ class JsonHandler {
 // Parses JSON; *syntax_error tells whether a failure was a syntax error (as
 // opposed to a duplicate key, the depth limit or an out-of-range number).
 absl::StatusOr<Value> ParseJsonImpl(absl::string_view text,
-                                    bool* syntax_error) {
+                                    const Limits& limits, bool* syntax_error) {
   *syntax_error = false;
   bool blank = true;
   for (char c : text) {
@@ -367,7 +375,7 @@ absl::StatusOr<Value> ParseJsonImpl(absl::string_view text,
     *syntax_error = true;
     return absl::InvalidArgumentError("empty document");
   }
-  JsonHandler handler;
+  JsonHandler handler(limits);
   bool ok;
   try {
     ok = nlohmann::json::sax_parse(text.data(), text.data() + text.size(),
@@ -408,8 +416,13 @@ struct YamlDocument {
 // Receives yaml-cpp's parser events and builds one Value per document.
 class YamlHandler : public YAML::EventHandler {
  public:
-  YamlHandler(absl::string_view text, std::vector<YamlDocument>* docs)
-      : text_(text), docs_(docs) {}
+  YamlHandler(absl::string_view text, const Limits& limits,
+              std::vector<YamlDocument>* docs)
+      : text_(text),
+        docs_(docs),
+        limits_(limits),
+        builder_(limits),
+        budget_(limits) {}
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     // yaml-cpp starts a new document wherever the previous one's root node
@@ -427,15 +440,20 @@ class YamlHandler : public YAML::EventHandler {
            "unexpected content after the end of the document (a new "
            "document must start with ---)");
     }
-    builder_ = ValueBuilder();
+    builder_ = ValueBuilder(limits_);
     anchors_.clear();
     open_anchors_.clear();
     anchor_names_.clear();
-    nodes_ = 0;
+    budget_.Reset();
     doc_start_ = mark.pos;
   }
 
   void OnDocumentEnd() override {
+    std::string error = budget_.Finish();
+    if (!error.empty()) {
+      Fail(YAML::Mark::null_mark(), error,
+           absl::StatusCode::kResourceExhausted);
+    }
     docs_->push_back(YamlDocument{builder_.TakeRoot(), doc_start_});
   }
 
@@ -461,13 +479,8 @@ class YamlHandler : public YAML::EventHandler {
                               " refers to a node that contains it, at ",
                               builder_.Path()));
     }
-    size_t count = target->NodeCount();
-    if (nodes_ + count > kMaxYamlAliasExpansionNodes) {
-      Fail(mark, absl::StrCat("document too large after alias expansion "
-                              "(more than ",
-                              kMaxYamlAliasExpansionNodes, " nodes)"));
-    }
-    nodes_ += count;
+    std::string error = budget_.AddAlias(it->second.nodes);
+    if (!error.empty()) Fail(mark, error, absl::StatusCode::kResourceExhausted);
     if (builder_.ExpectingKey()) {
       if (!target->IsScalar() && !target->IsNull()) {
         NonScalarKey(mark, target->kind());
@@ -477,7 +490,7 @@ class YamlHandler : public YAML::EventHandler {
     }
     // Copy first: adding may reallocate the container `target` is in.
     Value copy = *target;
-    builder_.Add(std::move(copy));
+    Check(mark, builder_.Add(std::move(copy)));
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
@@ -511,11 +524,14 @@ class YamlHandler : public YAML::EventHandler {
     // be keys, not in the tree) are kept.
     std::optional<ValueBuilder::Position> position;
     Value value;
+    size_t nodes = 1;  // as YamlNodeBudget counts them
   };
 
-  [[noreturn]] void Fail(const YAML::Mark& mark, absl::string_view msg) {
+  [[noreturn]] void Fail(
+      const YAML::Mark& mark, absl::string_view msg,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) {
     if (status_.ok()) {
-      status_ = absl::InvalidArgumentError(absl::StrCat(Position(mark), msg));
+      status_ = absl::Status(code, absl::StrCat(Position(mark), msg));
     }
     throw YamlAbort{};
   }
@@ -546,12 +562,15 @@ class YamlHandler : public YAML::EventHandler {
   }
 
   void SetKey(const YAML::Mark& mark, std::string key) {
-    absl::Status s = builder_.SetKey(std::move(key));
-    if (!s.ok()) Fail(mark, std::string(s.message()));
+    Check(mark, builder_.SetKey(std::move(key)));
+  }
+
+  void Check(const YAML::Mark& mark, const absl::Status& s) {
+    if (!s.ok()) Fail(mark, s.message(), s.code());
   }
 
   void AddScalar(const YAML::Mark& mark, YAML::anchor_t anchor, Value v) {
-    ++nodes_;
+    budget_.Add();
     if (builder_.ExpectingKey()) {
       std::string key = internal::YamlKeyText(v);
       if (anchor != YAML::NullAnchor) anchors_[anchor].value = std::move(v);
@@ -559,25 +578,26 @@ class YamlHandler : public YAML::EventHandler {
       return;
     }
     if (anchor != YAML::NullAnchor) anchors_[anchor].value = v;
-    builder_.Add(std::move(v));
+    Check(mark, builder_.Add(std::move(v)));
   }
 
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
-    ++nodes_;
+    open_anchors_.push_back({anchor, budget_.nodes()});
+    budget_.Add();
     if (builder_.ExpectingKey()) {
       NonScalarKey(mark, is_map ? Value::Kind::kMap : Value::Kind::kList);
     }
-    absl::Status s = builder_.Open(is_map);
-    if (!s.ok()) Fail(mark, std::string(s.message()));
-    open_anchors_.push_back(anchor);
+    Check(mark, builder_.Open(is_map));
   }
 
   void Close() {
-    builder_.Close();
-    YAML::anchor_t anchor = open_anchors_.back();
+    Check(YAML::Mark::null_mark(), builder_.Close());
+    auto [anchor, nodes_before] = open_anchors_.back();
     open_anchors_.pop_back();
     if (anchor != YAML::NullAnchor) {
-      anchors_[anchor].position = builder_.LastAddedPosition();
+      Anchor& a = anchors_[anchor];
+      a.position = builder_.LastAddedPosition();
+      a.nodes = budget_.nodes() - nodes_before;
     }
   }
 
@@ -616,11 +636,13 @@ class YamlHandler : public YAML::EventHandler {
 
   absl::string_view text_;
   std::vector<YamlDocument>* docs_;
+  const Limits& limits_;
   ValueBuilder builder_;
+  internal::YamlNodeBudget budget_;
   absl::flat_hash_map<YAML::anchor_t, Anchor> anchors_;
-  std::vector<YAML::anchor_t> open_anchors_;
+  // With the budget's count before each open container.
+  std::vector<std::pair<YAML::anchor_t, size_t>> open_anchors_;
   std::vector<std::string> anchor_names_;
-  size_t nodes_ = 0;
   int doc_start_ = 0;
   absl::Status status_;
 };
@@ -644,10 +666,10 @@ bool IsBlankDocument(absl::string_view rest) {
 }
 
 absl::StatusOr<std::vector<YamlDocument>> ParseYamlStreamWithYamlCpp(
-    absl::string_view text) {
+    absl::string_view text, const Limits& limits) {
   std::vector<YamlDocument> docs;
   std::istringstream in{std::string(text)};
-  YamlHandler handler(text, &docs);
+  YamlHandler handler(text, limits, &docs);
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(handler)) {
@@ -657,9 +679,11 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStreamWithYamlCpp(
   } catch (const YAML::DeepRecursion& e) {
     // yaml-cpp counts every node, scalars included, and refuses the one at
     // e.depth().
-    return absl::InvalidArgumentError(absl::StrCat(
-        Position(e.mark),
-        DepthError(handler.Path(), static_cast<size_t>(e.depth() - 1))));
+    size_t levels = static_cast<size_t>(e.depth() - 1);
+    return absl::ResourceExhaustedError(absl::StrCat(
+        Position(e.mark), NestingDescription(handler.Path(), levels + 1),
+        " is over the YAML reader's own limit of ", levels,
+        " levels (yaml-cpp's, below max_depth)"));
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(Position(e.mark), e.msg));
   } catch (const std::exception& e) {
@@ -668,14 +692,58 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStreamWithYamlCpp(
   return docs;
 }
 
+absl::Status DocumentTooLarge(absl::string_view text, const Limits& limits) {
+  return LimitError(absl::StrCat("document of ", text.size(), " bytes"),
+                    "max_object_bytes", limits.max_object_bytes);
+}
+
+// Whether a document of `text` starts at byte `pos` (the start of a
+// line): a `---` or `...` marker ends the document before it.
+bool AtDocumentMarker(absl::string_view text, size_t pos) {
+  absl::string_view rest = text.substr(pos);
+  if (!absl::StartsWith(rest, "---") && !absl::StartsWith(rest, "...")) {
+    return false;
+  }
+  return rest.size() == 3 || absl::ascii_isspace(rest[3]);
+}
+
+// Holds each document of a YAML stream to max_object_bytes, before any of
+// it is parsed: documents are separated by marker lines, which cannot occur
+// inside one.
+absl::Status CheckDocumentBytes(absl::string_view text, const Limits& limits) {
+  if (text.size() <= limits.max_object_bytes) return absl::OkStatus();
+  size_t start = 0, line = 1, start_line = 1, index = 0;
+  for (size_t pos = 0;; ++line) {
+    size_t end = text.find('\n', pos);
+    bool last = end == absl::string_view::npos;
+    size_t next = last ? text.size() : end + 1;
+    if (last || AtDocumentMarker(text, next)) {
+      if (next - start > limits.max_object_bytes) {
+        std::string where = index == 0 && last
+                                ? "document"
+                                : absl::StrCat("document at line ", start_line);
+        return LimitError(absl::StrCat(where, " of ", next - start, " bytes"),
+                          "max_object_bytes", limits.max_object_bytes);
+      }
+      start = next;
+      start_line = line + 1;
+      ++index;
+    }
+    if (last) return absl::OkStatus();
+    pos = next;
+  }
+}
+
 // The documents of `text`: from the fast reader when it takes the text and
 // `fast` allows it, else from yaml-cpp. A trailing empty document after a
 // final `---` is dropped.
 absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
-    absl::string_view text, bool fast) {
+    absl::string_view text, const Limits& limits, bool fast) {
+  absl::Status bytes = CheckDocumentBytes(text, limits);
+  if (!bytes.ok()) return bytes;
   std::vector<YamlDocument> docs;
   std::vector<internal::FastYamlDocument> fast_docs;
-  if (fast && internal::FastParseYamlStream(text, &fast_docs)) {
+  if (fast && internal::FastParseYamlStream(text, limits, &fast_docs)) {
     docs.reserve(fast_docs.size());
     for (internal::FastYamlDocument& d : fast_docs) {
       docs.push_back(
@@ -683,7 +751,7 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
     }
   } else {
     absl::StatusOr<std::vector<YamlDocument>> slow =
-        ParseYamlStreamWithYamlCpp(text);
+        ParseYamlStreamWithYamlCpp(text, limits);
     if (!slow.ok()) return slow.status();
     docs = *std::move(slow);
   }
@@ -697,8 +765,9 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
 }
 
 absl::StatusOr<std::vector<Value>> ParseYamlDocumentsImpl(
-    absl::string_view text, bool fast) {
-  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text, fast);
+    absl::string_view text, const Limits& limits, bool fast) {
+  absl::StatusOr<std::vector<YamlDocument>> docs =
+      ParseYamlStream(text, limits, fast);
   if (!docs.ok()) return docs.status();
   std::vector<Value> out;
   out.reserve(docs->size());
@@ -706,13 +775,15 @@ absl::StatusOr<std::vector<Value>> ParseYamlDocumentsImpl(
   return out;
 }
 
-absl::StatusOr<Value> ParseYamlImpl(absl::string_view text, bool fast) {
-  absl::StatusOr<std::vector<YamlDocument>> docs = ParseYamlStream(text, fast);
+absl::StatusOr<Value> ParseYamlImpl(absl::string_view text,
+                                    const Limits& limits, bool fast) {
+  absl::StatusOr<std::vector<YamlDocument>> docs =
+      ParseYamlStream(text, limits, fast);
   if (!docs.ok()) return docs.status();
   if (docs->empty()) return Value();
   if (docs->size() > 1) {
     // An error: yaml-cpp's reading of the text says where.
-    if (fast) return ParseYamlImpl(text, false);
+    if (fast) return ParseYamlImpl(text, limits, false);
     // Report where the second document starts.
     size_t pos = static_cast<size_t>(std::max((*docs)[1].start_pos, 0));
     size_t line = 1;
@@ -729,51 +800,84 @@ absl::StatusOr<Value> ParseYamlImpl(absl::string_view text, bool fast) {
 
 namespace internal {
 
-absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text) {
+absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text,
+                                            const Limits& limits) {
+  if (text.size() > limits.max_object_bytes) {
+    return DocumentTooLarge(text, limits);
+  }
   bool syntax_error;
-  return ParseJsonImpl(text, &syntax_error);
+  return ParseJsonImpl(text, limits, &syntax_error);
 }
 
-absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text) {
-  return ParseYamlImpl(text, /*fast=*/false);
+absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text,
+                                           const Limits& limits) {
+  if (text.size() > limits.max_object_bytes) {
+    return DocumentTooLarge(text, limits);
+  }
+  return ParseYamlImpl(text, limits, /*fast=*/false);
 }
 
 absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
-    absl::string_view text) {
-  return ParseYamlDocumentsImpl(text, /*fast=*/false);
+    absl::string_view text, const Limits& limits) {
+  return ParseYamlDocumentsImpl(text, limits, /*fast=*/false);
 }
 
 }  // namespace internal
 
-absl::StatusOr<Value> ParseJson(absl::string_view text) {
-  std::optional<Value> fast = internal::FastParseJson(text);
+absl::StatusOr<Value> ParseJson(absl::string_view text, const Limits& limits) {
+  if (text.size() > limits.max_object_bytes) {
+    return DocumentTooLarge(text, limits);
+  }
+  std::optional<Value> fast = internal::FastParseJson(text, limits);
   if (fast.has_value()) return *std::move(fast);
   bool syntax_error;
-  return ParseJsonImpl(text, &syntax_error);
+  return ParseJsonImpl(text, limits, &syntax_error);
 }
 
-absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text) {
-  return ParseYamlDocumentsImpl(text, /*fast=*/true);
+absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text,
+                                                      const Limits& limits) {
+  return ParseYamlDocumentsImpl(text, limits, /*fast=*/true);
 }
 
-absl::StatusOr<Value> ParseYaml(absl::string_view text) {
-  return ParseYamlImpl(text, /*fast=*/true);
+absl::StatusOr<Value> ParseYaml(absl::string_view text, const Limits& limits) {
+  if (text.size() > limits.max_object_bytes) {
+    return DocumentTooLarge(text, limits);
+  }
+  return ParseYamlImpl(text, limits, /*fast=*/true);
 }
 
-absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text) {
+absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text,
+                                      const Limits& limits) {
+  if (text.size() > limits.max_object_bytes) {
+    return DocumentTooLarge(text, limits);
+  }
   size_t first = 0;
   while (first < text.size() && IsJsonSpace(text[first])) ++first;
   if (first < text.size() && (text[first] == '{' || text[first] == '[')) {
-    std::optional<Value> fast = internal::FastParseJson(text);
+    std::optional<Value> fast = internal::FastParseJson(text, limits);
     if (fast.has_value()) return *std::move(fast);
     bool syntax_error;
-    absl::StatusOr<Value> json = ParseJsonImpl(text, &syntax_error);
+    absl::StatusOr<Value> json = ParseJsonImpl(text, limits, &syntax_error);
     if (json.ok() || !syntax_error) return json;
-    absl::StatusOr<Value> yaml = ParseYaml(text);
+    absl::StatusOr<Value> yaml = ParseYaml(text, limits);
     if (yaml.ok()) return yaml;
     return json.status();
   }
-  return ParseYaml(text);
+  return ParseYaml(text, limits);
+}
+
+absl::StatusOr<std::vector<Value>> ParseYamlOrJsonDocuments(
+    absl::string_view text, const Limits& limits) {
+  size_t first = 0;
+  while (first < text.size() && IsJsonSpace(text[first])) ++first;
+  if (first < text.size() && (text[first] == '{' || text[first] == '[')) {
+    absl::StatusOr<Value> v = ParseYamlOrJson(text, limits);
+    if (!v.ok()) return v.status();
+    std::vector<Value> docs;
+    docs.push_back(*std::move(v));
+    return docs;
+  }
+  return ParseYamlDocuments(text, limits);
 }
 
 }  // namespace smdx

@@ -56,22 +56,27 @@
 
 namespace smdx {
 
-// The limits the readers enforce (kMaxParseDepth,
-// kMaxYamlAliasExpansionNodes) are in value/limits.h.
+// Every reader holds its input to `limits` (value/limits.h: document bytes,
+// nesting depth, list items, YAML nodes after alias expansion); input over
+// one fails with an error naming the limit.
 
 // Parses one JSON document (RFC 8259; no comments, no trailing commas).
 // Empty or whitespace-only input is the error "empty document".
-absl::StatusOr<Value> ParseJson(absl::string_view text);
+absl::StatusOr<Value> ParseJson(absl::string_view text,
+                                const Limits& limits = Limits());
 
 // Parses a single YAML document. An empty document (or a stream of only
 // comments) is null. More than one document is an error, except that an
 // empty document after a final `---` is ignored.
-absl::StatusOr<Value> ParseYaml(absl::string_view text);
+absl::StatusOr<Value> ParseYaml(absl::string_view text,
+                                const Limits& limits = Limits());
 
 // Parses a stream of `---`-separated YAML documents. Empty documents are kept
 // as null, except an empty one after a final `---` (as in "a: 1\n---\n"),
-// which is dropped. An empty stream yields no documents.
-absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text);
+// which is dropped. An empty stream yields no documents. max_object_bytes
+// holds for each document, not the stream.
+absl::StatusOr<std::vector<Value>> ParseYamlDocuments(
+    absl::string_view text, const Limits& limits = Limits());
 
 // Parses text that is either JSON or YAML. Text whose first non-whitespace
 // character is `{` or `[` is parsed as JSON first. If that fails with a
@@ -80,7 +85,14 @@ absl::StatusOr<std::vector<Value>> ParseYamlDocuments(absl::string_view text);
 // returned, since it describes what a JSON document was missing. JSON errors
 // that are not syntax errors (duplicate keys, nesting depth) are returned
 // at once: YAML would reject the same document. Any other text is YAML.
-absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text);
+absl::StatusOr<Value> ParseYamlOrJson(absl::string_view text,
+                                      const Limits& limits = Limits());
+
+// The documents of a file that is either one JSON document (its first
+// non-whitespace character is `{` or `[`, read as ParseYamlOrJson reads it)
+// or a YAML stream (ParseYamlDocuments), as kubectl reads files.
+absl::StatusOr<std::vector<Value>> ParseYamlOrJsonDocuments(
+    absl::string_view text, const Limits& limits = Limits());
 
 }  // namespace smdx
 

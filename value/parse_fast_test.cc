@@ -61,24 +61,31 @@ bool SameResult(const absl::StatusOr<std::vector<Value>>& a,
   return true;
 }
 
+// The corpus holds schema documents bigger than an object may be.
+const Limits& Roomy() {
+  static const Limits kRoomy = SchemaDocumentLimits();
+  return kRoomy;
+}
+
 bool FastYamlTakes(absl::string_view text) {
   std::vector<internal::FastYamlDocument> docs;
-  return internal::FastParseYamlStream(text, &docs);
+  return internal::FastParseYamlStream(text, Roomy(), &docs);
 }
 
 // Checks that ParseYaml and ParseYamlDocuments agree with yaml-cpp on
 // `text`; returns whether the fast reader took it.
 bool ExpectYamlMatches(absl::string_view text, absl::string_view where) {
-  absl::StatusOr<Value> fast = ParseYaml(text);
-  absl::StatusOr<Value> slow = internal::ParseYamlWithYamlCpp(text);
+  absl::StatusOr<Value> fast = ParseYaml(text, Roomy());
+  absl::StatusOr<Value> slow = internal::ParseYamlWithYamlCpp(text, Roomy());
   EXPECT_TRUE(SameResult(fast, slow))
       << where << "\n--- text:\n"
       << text.substr(0, 2000) << "\n--- fast path:\n"
       << Show(fast) << "\n--- yaml-cpp:\n"
       << Show(slow);
-  absl::StatusOr<std::vector<Value>> fast_docs = ParseYamlDocuments(text);
+  absl::StatusOr<std::vector<Value>> fast_docs =
+      ParseYamlDocuments(text, Roomy());
   absl::StatusOr<std::vector<Value>> slow_docs =
-      internal::ParseYamlDocumentsWithYamlCpp(text);
+      internal::ParseYamlDocumentsWithYamlCpp(text, Roomy());
   EXPECT_TRUE(SameResult(fast_docs, slow_docs))
       << where << "\n--- text:\n"
       << text.substr(0, 2000) << "\n--- fast path:\n"
@@ -88,14 +95,14 @@ bool ExpectYamlMatches(absl::string_view text, absl::string_view where) {
 }
 
 bool ExpectJsonMatches(absl::string_view text, absl::string_view where) {
-  absl::StatusOr<Value> fast = ParseJson(text);
-  absl::StatusOr<Value> slow = internal::ParseJsonWithNlohmann(text);
+  absl::StatusOr<Value> fast = ParseJson(text, Roomy());
+  absl::StatusOr<Value> slow = internal::ParseJsonWithNlohmann(text, Roomy());
   EXPECT_TRUE(SameResult(fast, slow))
       << where << "\n--- text:\n"
       << text.substr(0, 2000) << "\n--- fast path:\n"
       << Show(fast) << "\n--- nlohmann:\n"
       << Show(slow);
-  return internal::FastParseJson(text).has_value();
+  return internal::FastParseJson(text, Roomy()).has_value();
 }
 
 std::string ReadFile(const std::filesystem::path& p) {
@@ -161,12 +168,13 @@ TEST(FastParse, EveryCorpusFileAndEmbeddedDocumentMatchesTheFullParsers) {
     if (!hostile) ++common;
     if (p.extension() == ".json") {
       bool json_taken = ExpectJsonMatches(text, where);
-      EXPECT_TRUE(json_taken || !internal::ParseJsonWithNlohmann(text).ok())
+      EXPECT_TRUE(json_taken ||
+                  !internal::ParseJsonWithNlohmann(text, Roomy()).ok())
           << where << ": the fast JSON reader declined a valid document";
     }
     if (ExpectYamlMatches(text, where) && !hostile) ++taken;
     absl::StatusOr<std::vector<Value>> docs =
-        internal::ParseYamlDocumentsWithYamlCpp(text);
+        internal::ParseYamlDocumentsWithYamlCpp(text, Roomy());
     if (!docs.ok()) continue;
     std::vector<std::string> strings;
     for (const Value& d : *docs) CollectEmbedded(d, &strings);
@@ -197,7 +205,7 @@ TEST(FastParse, RealObjectsTakeTheFastPath) {
     std::string text = ReadFile(std::filesystem::path(SMDX_SHARED_DIR) /
                                 "testdata/smd" / name);
     ASSERT_FALSE(text.empty()) << name;
-    EXPECT_TRUE(internal::FastParseJson(text).has_value()) << name;
+    EXPECT_TRUE(internal::FastParseJson(text, Limits()).has_value()) << name;
   }
 }
 

@@ -1,6 +1,5 @@
 #include "value/parse.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +16,7 @@
 #include "testing/test_util.h"
 #include "value/emit.h"
 #include "value/go_format.h"
+#include "value/limits.h"
 #include "value/value.h"
 #include "value/yaml_scalar.h"
 
@@ -38,23 +38,29 @@ Value MapOf(std::vector<std::pair<std::string, Value>> entries) {
 
 Value ListOf(std::vector<Value> items) { return Value(List(std::move(items))); }
 
-Value MustParseYaml(absl::string_view text) {
-  absl::StatusOr<Value> v = ParseYaml(text);
+Value MustParseYaml(absl::string_view text, const Limits& limits = Limits()) {
+  absl::StatusOr<Value> v = ParseYaml(text, limits);
   EXPECT_TRUE(v.ok()) << v.status() << "\n" << text;
   return v.ok() ? *std::move(v) : Value();
 }
 
-Value MustParseJson(absl::string_view text) {
-  absl::StatusOr<Value> v = ParseJson(text);
+Value MustParseJson(absl::string_view text, const Limits& limits = Limits()) {
+  absl::StatusOr<Value> v = ParseJson(text, limits);
   EXPECT_TRUE(v.ok()) << v.status() << "\n" << text;
   return v.ok() ? *std::move(v) : Value();
+}
+
+// Malformed input is InvalidArgument; input over a limit ResourceExhausted.
+bool IsInputError(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kInvalidArgument ||
+         s.code() == absl::StatusCode::kResourceExhausted;
 }
 
 std::string YamlError(absl::string_view text) {
   absl::StatusOr<Value> v = ParseYaml(text);
   EXPECT_FALSE(v.ok()) << text;
   if (v.ok()) return "";
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(IsInputError(v.status())) << v.status();
   return std::string(v.status().message());
 }
 
@@ -62,7 +68,7 @@ std::string JsonError(absl::string_view text) {
   absl::StatusOr<Value> v = ParseJson(text);
   EXPECT_FALSE(v.ok()) << text;
   if (v.ok()) return "";
-  EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(IsInputError(v.status())) << v.status();
   return std::string(v.status().message());
 }
 
@@ -161,31 +167,32 @@ std::string Nested(char open, char close, size_t depth) {
 }
 
 TEST(ParseJson, AcceptsNestingUpToTheLimit) {
-  Value v = MustParseJson(Nested('[', ']', kMaxParseDepth));
+  Value v = MustParseJson(Nested('[', ']', Limits().max_depth));
   size_t depth = 0;
   for (const Value* p = &v; p->IsList();
        p = p->list().empty() ? nullptr : &p->list()[0]) {
     ++depth;
     if (p->list().empty()) break;
   }
-  EXPECT_EQ(depth, kMaxParseDepth);
+  EXPECT_EQ(depth, Limits().max_depth);
 }
 
 TEST(ParseJson, RejectsNestingBeyondTheLimit) {
-  EXPECT_EQ(JsonError(Nested('[', ']', kMaxParseDepth + 1)),
-            "nesting deeper than 1000 levels at "
-            "[0][0][0][0][0][0][0][0]...(984 more)...[0][0][0][0][0][0][0][0]");
+  EXPECT_EQ(JsonError(Nested('[', ']', Limits().max_depth + 1)),
+            "nesting at "
+            "[0][0][0][0][0][0][0][0]...(984 more)...[0][0][0][0][0][0][0][0] "
+            "(level 1001) is over the max_depth limit of 1000");
 }
 
 TEST(ParseJson, HundredThousandLevelsGiveDepthErrorNotCrash) {
   EXPECT_THAT(JsonError(Nested('[', ']', 100000)),
-              StartsWith("nesting deeper than 1000 levels at [0][0]"));
+              StartsWith("nesting at [0][0]"));
   std::string objects;
   for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
   objects += "1" + std::string(100000, '}');
   EXPECT_EQ(JsonError(objects),
-            "nesting deeper than 1000 levels at "
-            ".a.a.a.a.a.a.a.a...(984 more)....a.a.a.a.a.a.a.a");
+            "nesting at .a.a.a.a.a.a.a.a...(984 more)....a.a.a.a.a.a.a.a "
+            "(level 1001) is over the max_depth limit of 1000");
 }
 
 // A ~10 MB list of Kubernetes-like objects.
@@ -201,17 +208,14 @@ std::string BigJson() {
   return text + "]";
 }
 
-TEST(ParseJson, TenMegabyteDocumentParsesQuickly) {
+TEST(ParseJson, TenMegabyteDocumentParsesWhenTheLimitAllowsIt) {
   std::string text = BigJson();
-  auto start = std::chrono::steady_clock::now();
-  Value v = MustParseJson(text);
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  EXPECT_THAT(JsonError(text), HasSubstr("over the max_object_bytes limit"));
+  Limits roomy;
+  roomy.max_object_bytes = 16 << 20;
+  Value v = MustParseJson(text, roomy);
   ASSERT_TRUE(v.IsList());
   EXPECT_GT(v.list().size(), 50000u);
-  // Generous: well under a second on a laptop, even without optimization.
-  EXPECT_LT(seconds, 20.0);
 }
 
 // ---------------------------------------------------------------------------
@@ -490,22 +494,65 @@ TEST(ParseYaml, AliasBombIsRejected) {
       absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
     text += "]\n";
   }
-  EXPECT_THAT(YamlError(text), ::testing::MatchesRegex(
-                                   "line [0-9]+, column [0-9]+: document too "
-                                   "large after alias expansion \\(more than "
-                                   "10000000 nodes\\)"));
+  EXPECT_THAT(YamlError(text),
+              ::testing::MatchesRegex(
+                  "line [0-9]+, column [0-9]+: excessive aliasing: [0-9]+ of "
+                  "the first [0-9]+ nodes of the document come from aliases, "
+                  "more than the Kubernetes API server's YAML reader allows"));
 }
 
-TEST(ParseYaml, ModestAliasExpansionIsAllowed) {
-  std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
-  for (int i = 1; i <= 4; ++i) {
-    absl::StrAppend(&text, "a", i, ": &a", i, " [");
-    for (int j = 0; j < 10; ++j)
-      absl::StrAppend(&text, j ? ", " : "", "*a", i - 1);
-    text += "]\n";
+// `pad` keys of plain nodes, then three levels of maps aliased ten times
+// each, in block style (the fast reader) or flow style (yaml-cpp).
+std::string AliasLadder(int pad, bool flow) {
+  std::string text = "apiVersion: v1\nkind: ConfigMap\npad:\n";
+  for (int i = 0; i < pad; ++i) absl::StrAppend(&text, "  k", i, ": ", i, "\n");
+  text += flow ? "a0: &a0 {" : "a0: &a0\n";
+  for (int i = 0; i < 10; ++i) {
+    absl::StrAppend(&text, flow ? (i ? ", " : "") : "  ", "x", i, ": x",
+                    flow ? "" : "\n");
   }
-  Value v = MustParseYaml(text);
-  EXPECT_EQ(v.map().Find("a4")->NodeCount(), 111111u);
+  if (flow) text += "}\n";
+  for (int level = 1; level <= 3; ++level) {
+    absl::StrAppend(&text, "a", level, ": &a", level, flow ? " [" : "\n");
+    for (int j = 0; j < 10; ++j) {
+      absl::StrAppend(&text, flow ? (j ? ", " : "") : "  - ", "*a", level - 1,
+                      flow ? "" : "\n");
+    }
+    if (flow) text += "]\n";
+  }
+  return text;
+}
+
+TEST(ParseYaml, AliasesFollowTheApiServersRuleToTheNode) {
+  // gopkg.in/yaml.v2 (v2.4, under sigs.k8s.io/yaml) rejects these ladders
+  // with "document contains excessive aliasing" up to 91 padding keys and
+  // accepts them from 92 (checked with it): the ladder's 24,630 nodes made
+  // by aliases must stay within 99% of all the nodes read when the last one
+  // is, 24,879.
+  for (bool flow : {false, true}) {
+    EXPECT_THAT(YamlError(AliasLadder(91, flow)),
+                HasSubstr("excessive aliasing: 24630 of the first 24878 nodes"))
+        << flow;
+    Value v = MustParseYaml(AliasLadder(92, flow));
+    EXPECT_EQ(v.map().Find("a3")->list().size(), 10u) << flow;
+  }
+}
+
+TEST(ParseYaml, NodesAfterAliasExpansionStopAtTheLimit) {
+  // 11 nodes: the document, its map, keys a and b, [x, x] (3), the alias
+  // and its expansion (3).
+  const std::string text = "a: &a [x, x]\nb: *a\n";
+  Limits limits;
+  limits.max_yaml_nodes = 11;
+  EXPECT_TRUE(ParseYaml(text, limits).ok());
+  limits.max_yaml_nodes = 10;
+  EXPECT_EQ(Msg(ParseYaml(text, limits).status()),
+            "line 2, column 4: document of at least 11 nodes after alias "
+            "expansion is over the max_yaml_nodes limit of 10");
+  // Block and flow style, fast reader and yaml-cpp, count alike.
+  EXPECT_EQ(Msg(ParseYaml("{a: &a [x, x], b: *a}\n", limits).status()),
+            "line 1, column 19: document of at least 11 nodes after alias "
+            "expansion is over the max_yaml_nodes limit of 10");
 }
 
 // ---------------------------------------------------------------------------
@@ -613,30 +660,30 @@ TEST(ParseYaml, FlowIndicatorAfterDocumentEndFailsInsteadOfLooping) {
 TEST(ParseYaml, HundredThousandLevelsGiveDepthErrorNotCrash) {
   EXPECT_THAT(YamlError(Nested('[', ']', 100000)),
               ::testing::MatchesRegex(
-                  "line [0-9]+, column [0-9]+: nesting deeper than 499 levels "
-                  "at \\[0\\]\\[0\\].*\\[0\\]"));
+                  "line [0-9]+, column [0-9]+: nesting at "
+                  "\\[0\\]\\[0\\].*\\[0\\] \\(level 500\\) is over the YAML "
+                  "reader's own limit of 499 levels .*"));
   std::string maps;
   for (int i = 0; i < 100000; ++i) maps += "{a: ";
   maps += "1" + std::string(100000, '}');
   EXPECT_THAT(YamlError(maps),
               ::testing::MatchesRegex(
-                  "line [0-9]+, column [0-9]+: nesting deeper than 499 levels "
-                  "at \\.a\\.a.*\\.a"));
+                  "line [0-9]+, column [0-9]+: nesting at \\.a\\.a.*\\.a "
+                  "\\(level 500\\) .*"));
   std::string dashes;
   for (int i = 0; i < 100000; ++i) dashes += "- ";
   dashes += "x\n";
-  EXPECT_THAT(YamlError(dashes),
-              HasSubstr("nesting deeper than 499 levels at [0]"));
+  EXPECT_THAT(YamlError(dashes), HasSubstr("nesting at [0]"));
 }
 
 TEST(ParseYaml, NestingJustUnderYamlCppLimitParses) {
   Value v = MustParseYaml(Nested('[', ']', 498) + "\n");
   EXPECT_TRUE(v.IsList());
   EXPECT_THAT(YamlError(Nested('[', ']', 500) + "\n"),
-              HasSubstr("nesting deeper than 499 levels"));
+              HasSubstr("own limit of 499 levels"));
 }
 
-TEST(ParseYaml, TenMegabyteDocumentParses) {
+TEST(ParseYaml, TenMegabyteDocumentParsesWhenTheLimitAllowsIt) {
   std::string text;
   for (int i = 0; text.size() < 10'000'000; ++i) {
     absl::StrAppend(&text, "- name: item-", i,
@@ -644,14 +691,12 @@ TEST(ParseYaml, TenMegabyteDocumentParses) {
                     "  ports:\n  - containerPort: 8080\n    protocol: TCP\n"
                     "  ratio: 0.25\n  enabled: true\n  note: null\n");
   }
-  auto start = std::chrono::steady_clock::now();
-  Value v = MustParseYaml(text);
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  EXPECT_THAT(YamlError(text), HasSubstr("over the max_object_bytes limit"));
+  Limits roomy;
+  roomy.max_object_bytes = 16 << 20;
+  Value v = MustParseYaml(text, roomy);
   ASSERT_TRUE(v.IsList());
   EXPECT_GT(v.list().size(), 50000u);
-  EXPECT_LT(seconds, 60.0);
   EXPECT_TRUE(Same(
       v.list()[7].map().Find("ports")->list()[0],
       MapOf({{"containerPort", Value(8080)}, {"protocol", Value("TCP")}})));
@@ -683,7 +728,7 @@ TEST(ParseYamlOrJson, JsonSemanticErrorsAreNotRetriedAsYaml) {
   EXPECT_EQ(Msg(ParseYamlOrJson("{\"a\": 1, \"a\": 2}").status()),
             ".a: duplicate key \"a\"");
   EXPECT_THAT(Msg(ParseYamlOrJson(Nested('[', ']', 100000)).status()),
-              StartsWith("nesting deeper than 1000 levels at [0]"));
+              StartsWith("nesting at [0]"));
 }
 
 TEST(ParseYamlOrJson, OtherTextIsYaml) {

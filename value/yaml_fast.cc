@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "value/emit.h"
 #include "value/go_format.h"
@@ -117,8 +118,12 @@ bool HasUnsupportedBytes(absl::string_view text) {
 
 class YamlReader {
  public:
-  explicit YamlReader(absl::string_view text)
-      : b_(text.data()),
+  YamlReader(absl::string_view text, const Limits& limits)
+      : limits_(limits),
+        max_depth_(static_cast<int>(
+            std::min<size_t>(kFastYamlMaxDepth, limits.max_depth))),
+        budget_(limits),
+        b_(text.data()),
         e_(text.data() + text.size()),
         p_(b_),
         ls_(b_),
@@ -131,20 +136,20 @@ class YamlReader {
       FastYamlDocument doc;
       doc.start_pos = static_cast<size_t>(p_ - b_);
       anchors_.clear();
-      nodes_ = 0;
+      budget_.Reset();
       if (p_ == ls_ && *p_ == '%') return false;  // a directive
       if (AtDocStart()) {
         p_ += 3;
         if (!EndLine() || !SkipToContent()) return false;
         if (p_ == e_ || AtDocMarker()) {
-          ++nodes_;
+          budget_.Add();
         } else if (!ReadNodeOnNextLines(-1, false, &doc.value)) {
           return false;
         }
       } else if (AtDocEnd()) {
         // Only the first document can start with `...` (later ones are
         // eaten below): yaml-cpp reads it as an empty document.
-        ++nodes_;
+        budget_.Add();
       } else {
         // Content without `---` starts a new document only after `...`.
         if (!docs->empty() && !after_doc_end) return false;
@@ -158,6 +163,7 @@ class YamlReader {
         if (!EndLine() || !SkipToContent()) return false;
         after_doc_end = true;
       }
+      if (!budget_.Finish().empty()) return false;
       docs->push_back(std::move(doc));
     }
     return true;
@@ -168,7 +174,17 @@ class YamlReader {
     std::string name;
     Value value;
     bool open = true;  // a collection still being read
+    // Until closed, the budget's count before the node; then the node's
+    // count (YamlNodeBudget).
+    size_t nodes = 0;
   };
+
+  void CloseAnchor(size_t index, const Value& v) {
+    Anchor& a = anchors_[index];
+    a.value = v;
+    a.open = false;
+    a.nodes = budget_.nodes() - a.nodes;
+  }
 
   // Where a node sits, for the rules that depend on it.
   struct Context {
@@ -235,7 +251,7 @@ class YamlReader {
     return true;
   }
 
-  bool Enter() { return ++depth_ <= kFastYamlMaxDepth; }
+  bool Enter() { return ++depth_ <= max_depth_; }
   void Leave() { --depth_; }
 
   // ---------------------------------------------------------------------
@@ -246,7 +262,7 @@ class YamlReader {
   // REQUIRES: SkipToContent() has run.
   bool ReadNodeOnNextLines(int top, bool seq_at_top, Value* out) {
     if (p_ == e_ || AtDocMarker()) {
-      ++nodes_;
+      budget_.Add();
       *out = Value();
       return true;
     }
@@ -255,7 +271,7 @@ class YamlReader {
     if (col == top && seq_at_top && AtBlockEntry()) {
       return ReadBlockSequence(col, out);
     }
-    ++nodes_;
+    budget_.Add();
     *out = Value();
     return true;
   }
@@ -282,10 +298,10 @@ class YamlReader {
   // REQUIRES: p_ is just past that key's ':'.
   bool ReadBlockMapping(int col, size_t start, Value* out) {
     if (!Enter()) return false;
-    ++nodes_;
+    budget_.Add();
     size_t entry = start;
     while (true) {
-      ++nodes_;  // the key
+      budget_.Add();  // the key
       Value v;
       if (EndLine()) {
         if (!SkipToContent() || !ReadNodeOnNextLines(col, true, &v)) {
@@ -309,7 +325,7 @@ class YamlReader {
   // REQUIRES: AtBlockEntry(), at column `col`.
   bool ReadBlockSequence(int col, Value* out) {
     if (!Enter()) return false;
-    ++nodes_;
+    budget_.Add();
     const size_t start = stack_.ListStart();
     while (true) {
       ++p_;  // '-'
@@ -352,8 +368,7 @@ class YamlReader {
       if (!AtBlockEntry()) break;  // the parent mapping's next key
     }
     Leave();
-    *out = stack_.FinishList(start);
-    return true;
+    return stack_.FinishList(start, limits_.max_list_items, out);
   }
 
   enum class KeyScan { kKey, kNotKey, kDecline };
@@ -476,7 +491,8 @@ class YamlReader {
     size_t anchor_index = 0;
     if (has_anchor) {
       anchor_index = anchors_.size();
-      anchors_.push_back(Anchor{std::string(anchor), Value(), true});
+      anchors_.push_back(
+          Anchor{std::string(anchor), Value(), true, budget_.nodes()});
     }
     if (has_anchor || has_tag) {
       if (p_ == e_ || *p_ == '\n' || *p_ == '#') {
@@ -489,8 +505,7 @@ class YamlReader {
             !ReadNodeOnNextLines(ctx.top, ctx.seq_at_top, out)) {
           return false;
         }
-        anchors_[anchor_index].value = *out;
-        anchors_[anchor_index].open = false;
+        CloseAnchor(anchor_index, *out);
         return true;
       }
     }
@@ -538,7 +553,7 @@ class YamlReader {
         break;
     }
     if (is_scalar) {
-      ++nodes_;
+      budget_.Add();
       if (has_tag) {
         std::optional<Value> v = ResolveTaggedYamlScalar(tag, text);
         if (!v.has_value()) return false;
@@ -551,10 +566,7 @@ class YamlReader {
         *out = Value(text);
       }
     }
-    if (has_anchor) {
-      anchors_[anchor_index].value = *out;
-      anchors_[anchor_index].open = false;
-    }
+    if (has_anchor) CloseAnchor(anchor_index, *out);
     return SkipToContent();
   }
 
@@ -595,9 +607,7 @@ class YamlReader {
     for (auto it = anchors_.rbegin(); it != anchors_.rend(); ++it) {
       if (it->name != n) continue;
       if (it->open) return false;  // "refers to a node that contains it"
-      size_t count = it->value.NodeCount();
-      if (nodes_ + count > kMaxYamlAliasExpansionNodes) return false;
-      nodes_ += count;
+      if (!budget_.AddAlias(it->nodes).empty()) return false;
       *out = it->value;
       return true;
     }
@@ -985,7 +995,7 @@ class YamlReader {
   // REQUIRES: *p_ is '[' or '{'. Leaves p_ after the closing bracket.
   bool ReadFlow(Value* out) {
     if (!Enter()) return false;
-    ++nodes_;
+    budget_.Add();
     ++flow_level_;
     const bool is_map = *p_++ == '{';
     const char close = is_map ? '}' : ']';
@@ -1018,11 +1028,11 @@ class YamlReader {
           if (colon) ++p_;
         }
         if (p_ - key_start > 1000) return false;  // yaml-cpp: 1024
-        ++nodes_;                                 // the key
+        budget_.Add();                            // the key
         Value v;
         if (!SkipFlowSpace() || p_ == e_) return false;
         if (*p_ == ',' || *p_ == close) {
-          ++nodes_;
+          budget_.Add();
         } else if (!ReadFlowNode(&v)) {
           return false;
         }
@@ -1044,8 +1054,7 @@ class YamlReader {
     --flow_level_;
     Leave();
     if (is_map) return stack_.FinishMap(start, out);
-    *out = stack_.FinishList(start);
-    return true;
+    return stack_.FinishList(start, limits_.max_list_items, out);
   }
 
   // Reads a value inside a flow collection.
@@ -1053,7 +1062,7 @@ class YamlReader {
     char c = *p_;
     if (c == '[' || c == '{') return ReadFlow(out);
     if (c == '*') return ReadAlias(out);
-    ++nodes_;
+    budget_.Add();
     absl::string_view text;
     if (c == '"' || c == '\'') {
       std::string buf;
@@ -1117,23 +1126,64 @@ class YamlReader {
     return r != e_ && (*r == ',' || *r == ']' || *r == '}');
   }
 
+  const Limits& limits_;
+  const int max_depth_;
+  YamlNodeBudget budget_;
   const char* const b_;
   const char* const e_;
   const char* p_;   // the cursor
   const char* ls_;  // start of the cursor's line
   ContainerStack stack_;
   std::vector<Anchor> anchors_;
-  size_t nodes_ = 0;  // as YamlHandler counts them, for the alias limit
   int depth_ = 0;
   int flow_level_ = 0;
 };
 
 }  // namespace
 
-bool FastParseYamlStream(absl::string_view text,
+std::string YamlNodeBudget::AddAlias(size_t count) {
+  ++nodes_;  // the alias itself
+  std::string error = CheckSinceLast();
+  if (!error.empty()) return error;
+  if (nodes_ + count > limits_->max_yaml_nodes) {
+    return std::string(
+        LimitError(absl::StrCat("document of at least ", nodes_ + count,
+                                " nodes after alias expansion"),
+                   "max_yaml_nodes", limits_->max_yaml_nodes)
+            .message());
+  }
+  nodes_ += count;
+  aliased_ += count;
+  checked_ = nodes_;
+  return WithinAliasRatio(aliased_, nodes_) ? "" : RatioError(nodes_);
+}
+
+std::string YamlNodeBudget::Finish() { return CheckSinceLast(); }
+
+std::string YamlNodeBudget::CheckSinceLast() {
+  // With no aliases since the last check only the nodes grew; the rule's
+  // allowance (the share times the nodes) shrinks from 2.2 million nodes
+  // to its low at 4 million and grows after, so checking now and at 4
+  // million covers every node in between, as yaml.v2 checks each.
+  constexpr size_t kLowestAllowance = 4'000'000;
+  if (checked_ < kLowestAllowance && nodes_ > kLowestAllowance &&
+      !WithinAliasRatio(aliased_, kLowestAllowance)) {
+    return RatioError(kLowestAllowance);
+  }
+  checked_ = nodes_;
+  return WithinAliasRatio(aliased_, nodes_) ? "" : RatioError(nodes_);
+}
+
+std::string YamlNodeBudget::RatioError(size_t nodes) const {
+  return absl::StrCat("excessive aliasing: ", aliased_, " of the first ", nodes,
+                      " nodes of the document come from aliases, more than "
+                      "the Kubernetes API server's YAML reader allows");
+}
+
+bool FastParseYamlStream(absl::string_view text, const Limits& limits,
                          std::vector<FastYamlDocument>* docs) {
   if (HasUnsupportedBytes(text)) return false;
-  YamlReader reader(text);
+  YamlReader reader(text, limits);
   return reader.ReadStream(docs);
 }
 

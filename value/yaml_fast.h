@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -49,11 +50,47 @@ struct FastYamlDocument {
   size_t start_pos = 0;
 };
 
+// Counts the nodes of one YAML document the way the API server's reader
+// (yaml.v2) does: the document, every scalar, list, map and map key, and
+// an alias one node plus all the nodes of its anchor's node again (aliases
+// in there included). Holds the count to Limits::max_yaml_nodes and the
+// alias rule (WithinAliasRatio). Shared by both YAML readers so they agree.
+class YamlNodeBudget {
+ public:
+  explicit YamlNodeBudget(const Limits& limits) : limits_(&limits) {}
+
+  // A new document (which counts as a node).
+  void Reset() {
+    nodes_ = 1;
+    aliased_ = checked_ = 0;
+  }
+  // One node read from the text.
+  void Add() { ++nodes_; }
+  // The nodes counted so far: an anchor's node counts the difference
+  // between before and after it.
+  size_t nodes() const { return nodes_; }
+  // An alias whose anchor's node counted `count` nodes. Returns the error,
+  // or "" when the document stays within the limits.
+  std::string AddAlias(size_t count);
+  // The document has ended: "" or the error.
+  std::string Finish();
+
+ private:
+  // The alias rule between the last check and now (no aliases since).
+  std::string CheckSinceLast();
+  std::string RatioError(size_t nodes) const;
+
+  const Limits* limits_;
+  size_t nodes_ = 0;
+  size_t aliased_ = 0;
+  size_t checked_ = 0;  // nodes_ at the last check of the alias rule
+};
+
 // Reads every document of `text` into `docs` (as yaml-cpp's event stream
 // gives them, before ParseYamlDocuments drops a trailing empty document).
-// Returns false when the full parser must decide; `docs` is then
-// unspecified.
-bool FastParseYamlStream(absl::string_view text,
+// Returns false when the full parser must decide, which includes every
+// document over a limit; `docs` is then unspecified.
+bool FastParseYamlStream(absl::string_view text, const Limits& limits,
                          std::vector<FastYamlDocument>* docs);
 
 }  // namespace internal

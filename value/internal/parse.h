@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "value/limits.h"
 #include "value/value.h"
 
 namespace smdx {
@@ -17,10 +18,12 @@ namespace internal {
 // their fast readers (value/json_fast.h, value/yaml_fast.h): nlohmann's and
 // yaml-cpp's. They define the results the fast readers must match; exposed
 // for the tests that check that they do.
-absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text);
-absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text);
+absl::StatusOr<Value> ParseJsonWithNlohmann(absl::string_view text,
+                                            const Limits& limits = Limits());
+absl::StatusOr<Value> ParseYamlWithYamlCpp(absl::string_view text,
+                                           const Limits& limits = Limits());
 absl::StatusOr<std::vector<Value>> ParseYamlDocumentsWithYamlCpp(
-    absl::string_view text);
+    absl::string_view text, const Limits& limits = Limits());
 
 }  // namespace internal
 
