@@ -2,7 +2,10 @@
 // ThreadSanitizer (the tsan build) as well as normally: a FieldManager is
 // immutable and shared across threads; schemas intern names that readers
 // look up without a lock; set nodes recycle through per-thread caches.
+#include <pthread.h>
+
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -177,6 +180,97 @@ TEST(ConcurrencyTest, SetsBuiltInOneThreadDieInAnother) {
     }
     for (std::thread& th : threads) th.join();
   }
+}
+
+// An object as deep as the readers allow (Limits::max_depth): a chain of
+// maps, each with a list, under an untyped spec.
+Value DeepObject(int levels, int leaf) {
+  Value v(int64_t{leaf});
+  for (int i = 0; i < levels; ++i) {
+    Map m;
+    m.Append("a", std::move(v));
+    Map item;
+    item.Append("x", Value(int64_t{i}));
+    List l;
+    l.push_back(Value(std::move(item)));
+    m.Append("l", Value(std::move(l)));
+    v = Value(std::move(m));
+  }
+  Map meta;
+  meta.Append("name", Value("deep"));
+  Map obj;
+  obj.Append("apiVersion", Value("example.com/v1"));
+  obj.Append("kind", Value("Deep"));
+  obj.Append("metadata", Value(std::move(meta)));
+  obj.Append("spec", std::move(v));
+  return Value(std::move(obj));
+}
+
+// Runs `body` on a thread with a stack of `bytes`.
+void RunOnStack(size_t bytes, void (*body)(void*), void* arg) {
+  struct Call {
+    void (*body)(void*);
+    void* arg;
+  } call{body, arg};
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, bytes), 0);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(
+                &thread, &attr,
+                [](void* p) -> void* {
+                  auto* c = static_cast<Call*>(p);
+                  c->body(c->arg);
+                  return nullptr;
+                },
+                &call),
+            0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+TEST(DeepObjects, ApplyAndUpdateAtTheDepthLimitFitA1MiBStack) {
+  // Sanitizers make every frame several times bigger.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  constexpr size_t kStack = size_t{16} << 20;
+#else
+  constexpr size_t kStack = size_t{1} << 20;
+#endif
+  struct Outcome {
+    bool applied = false, reapplied = false, updated = false, fields = false;
+  } outcome;
+  RunOnStack(
+      kStack,
+      [](void* p) {
+        auto* o = static_cast<Outcome*>(p);
+        // 996 maps below spec: the object's deepest list item is at level
+        // 999 of 1000, and the fieldsV1 of its owner as deep.
+        const int levels = 996;
+        FieldManagerOptions opts;
+        opts.api_version = "example.com/v1";
+        opts.kind = "Deep";
+        absl::StatusOr<FieldManager> fm =
+            FieldManager::Create(Type::Deduced(), opts);
+        if (!fm.ok()) return;
+        FieldManagerResult first =
+            fm->Apply(Value(), DeepObject(levels, 1), "a", false);
+        o->applied = first.ok();
+        if (!o->applied) return;
+        FieldManagerResult second =
+            fm->Apply(first.object, DeepObject(levels, 2), "b", true);
+        o->reapplied = second.ok();
+        if (!o->reapplied) return;
+        FieldManagerResult third =
+            fm->Update(second.object, DeepObject(levels, 3), "c");
+        o->updated = third.ok();
+        absl::StatusOr<ManagedState> state = DecodeManagedFields(third.object);
+        o->fields = state.ok() && state->fields.size() == 3;
+      },
+      &outcome);
+  EXPECT_TRUE(outcome.applied);
+  EXPECT_TRUE(outcome.reapplied);
+  EXPECT_TRUE(outcome.updated);
+  EXPECT_TRUE(outcome.fields);
 }
 
 }  // namespace
