@@ -1,0 +1,27 @@
+// libFuzzer target for the schema readers: the input is a schema document
+// in any format LoadAnySchema reads (SMD YAML, an OpenAPI v2 or v3
+// document, an OpenAPI schema object, CRDs). Whatever loads must write back
+// as SMD YAML that loads again to the same schema (the same YAML once
+// more); anything else is an error, never a crash.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "openapi/openapi.h"
+#include "schema/schema.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  absl::string_view text(reinterpret_cast<const char*>(data), size);
+  std::string root;
+  absl::StatusOr<std::shared_ptr<const smdx::Schema>> loaded =
+      smdx::LoadAnySchema(text, &root);
+  if (!loaded.ok()) return 0;
+  const std::string written = smdx::SchemaToSmdYaml(**loaded);
+  absl::StatusOr<std::shared_ptr<const smdx::Schema>> again =
+      smdx::Schema::ParseSmd(written);
+  if (!again.ok()) std::abort();
+  if (smdx::SchemaToSmdYaml(**again) != written) std::abort();
+  return 0;
+}
