@@ -5,6 +5,7 @@
 // more); anything else is an error, never a crash.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -21,7 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string written = smdx::SchemaToSmdYaml(**loaded);
   absl::StatusOr<std::shared_ptr<const smdx::Schema>> again =
       smdx::Schema::ParseSmd(written);
-  if (!again.ok()) std::abort();
-  if (smdx::SchemaToSmdYaml(**again) != written) std::abort();
+  if (!again.ok()) {
+    std::fprintf(stderr, "written schema does not load: %s\n%s\n",
+                 std::string(again.status().message()).c_str(),
+                 written.c_str());
+    std::abort();
+  }
+  const std::string rewritten = smdx::SchemaToSmdYaml(**again);
+  if (rewritten != written) {
+    std::fprintf(stderr, "written schema loads differently:\n%s\n---\n%s\n",
+                 written.c_str(), rewritten.c_str());
+    std::abort();
+  }
   return 0;
 }

@@ -235,6 +235,23 @@ TEST(RemoveItemsTest, RemovesFieldsAndItems) {
             Yaml("name: a\nports: [{port: 53}]\nlabels: {a: '1'}"));
 }
 
+TEST(RemoveItemsTest, RemovingEverythingLeavesWhatTheReferenceLeaves) {
+  // sigs.k8s.io/structured-merge-diff v4.1.2, RemoveItems(ToFieldSet(v)):
+  // a map or list whose every item goes becomes null; a root that loses
+  // every field becomes null.
+  for (const auto& [in, want] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"labels: {b: d, c: c}\nname: b", "labels: null"},
+           {"labels: {b: d}\nfinalizers: [a, b]",
+            "labels: null\nfinalizers: null"},
+           {"name: x", "null"},
+       }) {
+    Value v = Yaml(in);
+    EXPECT_EQ(RemoveItems(RootType(), v, ToFieldSet(RootType(), v)), Yaml(want))
+        << in;
+  }
+}
+
 TEST(EnsureNamedFieldsTest, AddsStructFieldsNotMapKeys) {
   Set s;
   s.Insert({PathElement::Field("labels"), PathElement::Field("app")});

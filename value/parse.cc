@@ -6,10 +6,12 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -25,11 +27,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "value/emit.h"
 #include "value/internal/parse.h"
 #include "value/json_fast.h"
+#include "value/utf8.h"
 #include "value/yaml_fast.h"
 #include "value/yaml_scalar.h"
 
@@ -707,6 +711,65 @@ bool AtDocumentMarker(absl::string_view text, size_t pos) {
   return rest.size() == 3 || absl::ascii_isspace(rest[3]);
 }
 
+// Whether yaml.v2 (under the apiserver's sigs.k8s.io/yaml) reads code
+// point `c` from a document: YAML's printable set.
+bool IsYamlPrintable(uint32_t c) {
+  return c == 0x09 || c == 0x0A || c == 0x0D || (c >= 0x20 && c <= 0x7E) ||
+         c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+// The apiserver's YAML reader takes UTF-8 text of printable characters
+// only ("invalid leading UTF-8 octet", "control characters are not
+// allowed"); yaml-cpp would pass other bytes through into strings.
+absl::Status CheckYamlCharacters(absl::string_view text) {
+  size_t i = 0;
+  uint32_t rune = 0;
+  size_t n = 0;
+  while (i < text.size()) {
+    if (text.size() - i >= 8) {
+      // Eight printable ASCII bytes (or tabs and line breaks) at a time.
+      uint64_t x;
+      std::memcpy(&x, text.data() + i, 8);
+      constexpr uint64_t kOnes = 0x0101010101010101ULL;
+      constexpr uint64_t kHigh = 0x8080808080808080ULL;
+      constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+      uint64_t below_space = ~(((x & kLow7) + kOnes * 0x60) | x) & kHigh;
+      auto zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+      uint64_t allowed = zero(x ^ (kOnes * '\n')) | zero(x ^ (kOnes * '\t')) |
+                         zero(x ^ (kOnes * '\r'));
+      if ((x & kHigh) == 0 && (below_space & ~allowed) == 0 &&
+          zero(x ^ (kOnes * 0x7F)) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    n = DecodeUtf8(text, i, &rune);
+    if (n == 0 || !IsYamlPrintable(rune)) break;
+    i += n;
+  }
+  if (i == text.size()) return absl::OkStatus();
+  size_t line = 1, column = 1;
+  for (size_t k = 0; k < i; ++k) {
+    if (text[k] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  std::string what = n == 0 ? absl::StrFormat(
+                                  "invalid UTF-8 (byte 0x%02x): YAML must be "
+                                  "UTF-8",
+                                  static_cast<unsigned char>(text[i]))
+                            : absl::StrFormat(
+                                  "control character U+%04X is not allowed in "
+                                  "YAML",
+                                  rune);
+  return absl::InvalidArgumentError(
+      absl::StrCat("line ", line, ", column ", column, ": ", what));
+}
+
 // Holds each document of a YAML stream to max_object_bytes, before any of
 // it is parsed: documents are separated by marker lines, which cannot occur
 // inside one.
@@ -741,6 +804,9 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
     absl::string_view text, const Limits& limits, bool fast) {
   absl::Status bytes = CheckDocumentBytes(text, limits);
   if (!bytes.ok()) return bytes;
+  if (absl::Status chars = CheckYamlCharacters(text); !chars.ok()) {
+    return chars;
+  }
   std::vector<YamlDocument> docs;
   std::vector<internal::FastYamlDocument> fast_docs;
   if (fast && internal::FastParseYamlStream(text, limits, &fast_docs)) {

@@ -657,6 +657,33 @@ TEST(ParseYaml, FlowIndicatorAfterDocumentEndFailsInsteadOfLooping) {
               HasSubstr("unexpected \",\""));
 }
 
+TEST(ParseYaml, TextMustBeUtf8OfPrintableCharactersAsTheApiServerReadsIt) {
+  // yaml.v2 under sigs.k8s.io/yaml: "invalid leading UTF-8 octet" and
+  // "control characters are not allowed", in quoted and plain scalars and
+  // comments alike (checked with it, code point by code point).
+  EXPECT_EQ(YamlError("a: b\x9d\n"),
+            "line 1, column 5: invalid UTF-8 (byte 0x9d): YAML must be UTF-8");
+  EXPECT_EQ(YamlError("a: ok\nb: \"x\xc3\"\n"),
+            "line 2, column 6: invalid UTF-8 (byte 0xc3): YAML must be UTF-8");
+  EXPECT_EQ(YamlError("a: b # \x01\n"),
+            "line 1, column 8: control character U+0001 is not allowed in "
+            "YAML");
+  for (const char* bad : {"\x08", "\x0b", "\x1f", "\x7f", "\xc2\x80",
+                          "\xc2\x9f", "\xef\xbf\xbe", "\xef\xbf\xbf"}) {
+    EXPECT_THAT(YamlError(absl::StrCat("a: 'b", bad, "c'\n")),
+                HasSubstr("is not allowed in YAML"))
+        << bad;
+  }
+  for (const char* good :
+       {"\xc2\xa0", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbb\xbf",
+        "\xef\xbf\xbd", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"}) {
+    Value v = MustParseYaml(absl::StrCat("a: 'b", good, "c'\n"));
+    EXPECT_EQ(v.map().Find("a")->AsString(), absl::StrCat("b", good, "c"));
+  }
+  // Tabs, carriage returns and line feeds are fine.
+  EXPECT_TRUE(ParseYaml("a: 'b\tc'\r\nb: 1\r\n").ok());
+}
+
 TEST(ParseYaml, HundredThousandLevelsGiveDepthErrorNotCrash) {
   EXPECT_THAT(YamlError(Nested('[', ']', 100000)),
               ::testing::MatchesRegex(
