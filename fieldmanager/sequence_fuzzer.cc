@@ -11,8 +11,6 @@
 // Any broken rule aborts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -20,6 +18,7 @@
 #include "fieldmanager/field_manager.h"
 #include "fieldpath/fields_v1.h"
 #include "schema/schema.h"
+#include "testing/fuzz_check.h"
 #include "testing/nodes.h"
 #include "testing/random_schema.h"
 #include "typed/typed.h"
@@ -30,26 +29,12 @@ namespace {
 using smdx::Set;
 using smdx::Value;
 
-// Aborts, naming the broken rule, when `rule` is false.
-// What the input chose so far, printed with a broken rule.
-std::string& Context() {
-  static std::string* context = new std::string;
-  return *context;
-}
-
-void CheckThat(bool rule, const char* what) {
-  if (rule) return;
-  std::fprintf(stderr, "broken: %s\n%s\n", what, Context().c_str());
-  std::abort();
-}
-#define Check(rule) CheckThat((rule), #rule)
-
 void CheckLive(const smdx::Type& type, const Value& live) {
   absl::StatusOr<smdx::ManagedState> state = smdx::DecodeManagedFields(live);
-  Check(state.ok());
+  SMDX_FUZZ_CHECK(state.ok());
   const Value* list = smdx::FindManagedFields(live);
   if (list != nullptr) {
-    Check(smdx::Identical(smdx::EncodeManagedFields(*state), *list));
+    SMDX_FUZZ_CHECK(smdx::Identical(smdx::EncodeManagedFields(*state), *list));
   }
   const Set nodes = smdx::testing::Nodes(type, smdx::StripManagedFields(live));
   for (const auto& entry : state->fields) {
@@ -58,7 +43,7 @@ void CheckLive(const smdx::Type& type, const Value& live) {
     const Set& owned = versioned.set();
     absl::StatusOr<Set> again =
         smdx::ParseFieldsV1(smdx::SerializeFieldsV1(owned));
-    Check(again.ok() && *again == owned);
+    SMDX_FUZZ_CHECK(again.ok() && *again == owned);
     // The reference can keep a field the object lost owned (an applier's
     // empty struct whose old content was pruned: conformance case
     // struct/applied-empty-struct-pruned-but-owned), never one below a node
@@ -68,11 +53,11 @@ void CheckLive(const smdx::Type& type, const Value& live) {
       const bool parent_present =
           nodes.Has(absl::MakeConstSpan(path.data(), path.size() - 1));
       if (!parent_present) {
-        absl::StrAppend(&Context(), "--- ", manager, " owns ",
-                        smdx::SerializeFieldsV1(owned),
+        absl::StrAppend(&smdx::testing::FuzzContext(), "--- ", manager,
+                        " owns ", smdx::SerializeFieldsV1(owned),
                         " below a node the object lacks\n");
       }
-      Check(parent_present);
+      SMDX_FUZZ_CHECK(parent_present);
     });
   }
 }
@@ -85,9 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       smdx::testing::MakeSchema(choices, /*kubernetes=*/true);
   absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
       smdx::Schema::ParseSmd(random.smd_yaml);
-  Check(schema.ok());
+  SMDX_FUZZ_CHECK(schema.ok());
   absl::StatusOr<smdx::Type> type = smdx::Type::Named(*schema, "root");
-  Check(type.ok());
+  SMDX_FUZZ_CHECK(type.ok());
   smdx::ManualClock clock(absl::FromUnixSeconds(1800000000));
   smdx::FieldManagerOptions opts;
   opts.api_version = smdx::testing::kApiVersion;
@@ -96,8 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opts.max_update_managers = 1 + static_cast<int>(choices.Below(3));
   absl::StatusOr<smdx::FieldManager> fm =
       smdx::FieldManager::Create(*type, opts);
-  Check(fm.ok());
-  Context() = random.smd_yaml;
+  SMDX_FUZZ_CHECK(fm.ok());
+  smdx::testing::FuzzContext() = random.smd_yaml;
 
   static const char* const kManagers[] = {"alice", "bob", "carol"};
   Value live;
@@ -108,18 +93,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Value before = live;
     const uint32_t op = choices.Below(3);
     static const char* const kOps[] = {"apply", "forced apply", "update"};
-    absl::StrAppend(&Context(), "--- step ", step, ": ", kOps[op], " by ",
-                    manager, "\n", smdx::ToYaml(object));
+    absl::StrAppend(&smdx::testing::FuzzContext(), "--- step ", step, ": ",
+                    kOps[op], " by ", manager, "\n", smdx::ToYaml(object));
     smdx::FieldManagerResult r =
         op == 2 ? fm->Update(live, object, manager)
                 : fm->Apply(live, object, manager, /*force=*/op == 1);
-    Check(smdx::Identical(before, live));
+    SMDX_FUZZ_CHECK(smdx::Identical(before, live));
     if (!r.ok()) {
-      absl::StrAppend(&Context(), "--- failed: ", r.status.message(), "\n");
+      absl::StrAppend(&smdx::testing::FuzzContext(),
+                      "--- failed: ", r.status.message(), "\n");
       continue;
     }
     live = r.object;
-    absl::StrAppend(&Context(), "--- live:\n", smdx::ToYaml(live));
+    absl::StrAppend(&smdx::testing::FuzzContext(), "--- live:\n",
+                    smdx::ToYaml(live));
     CheckLive(*type, live);
   }
   return 0;

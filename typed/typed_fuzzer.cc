@@ -8,35 +8,16 @@
 // crashes. Any broken law aborts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "schema/schema.h"
+#include "testing/fuzz_check.h"
 #include "testing/nodes.h"
 #include "testing/random_schema.h"
 #include "typed/typed.h"
 #include "value/emit.h"
-
-namespace {
-
-// Aborts, naming the broken law, when `law` is false.
-// What the input chose, printed with a broken law.
-std::string& Context() {
-  static std::string* context = new std::string;
-  return *context;
-}
-
-void CheckThat(bool law, const char* what) {
-  if (law) return;
-  std::fprintf(stderr, "broken: %s\n%s\n", what, Context().c_str());
-  std::abort();
-}
-#define Check(law) CheckThat((law), #law)
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using smdx::Value;
@@ -44,36 +25,38 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   smdx::testing::RandomSchema random = smdx::testing::MakeSchema(choices);
   absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
       smdx::Schema::ParseSmd(random.smd_yaml);
-  Check(schema.ok());
+  SMDX_FUZZ_CHECK(schema.ok());
   absl::StatusOr<smdx::Type> type = smdx::Type::Named(*schema, "root");
-  Check(type.ok());
+  SMDX_FUZZ_CHECK(type.ok());
   const Value a = smdx::testing::MakeObject(random, choices);
   const Value b = smdx::testing::MakeObject(random, choices);
-  Context() = absl::StrCat(random.smd_yaml, "--- a:\n", smdx::ToYaml(a),
-                           "--- b:\n", smdx::ToYaml(b));
-  Check(smdx::Validate(*type, a).ok() && smdx::Validate(*type, b).ok());
+  smdx::testing::FuzzContext() =
+      absl::StrCat(random.smd_yaml, "--- a:\n", smdx::ToYaml(a), "--- b:\n",
+                   smdx::ToYaml(b));
+  SMDX_FUZZ_CHECK(smdx::Validate(*type, a).ok() &&
+                  smdx::Validate(*type, b).ok());
 
   absl::StatusOr<Value> aa = smdx::Merge(*type, &a, &a);
-  Check(aa.ok() && *aa == a);
-  Check(smdx::CompareFields(*type, &a, &a).IsSame());
+  SMDX_FUZZ_CHECK(aa.ok() && *aa == a);
+  SMDX_FUZZ_CHECK(smdx::CompareFields(*type, &a, &a).IsSame());
   absl::StatusOr<Value> ab = smdx::Merge(*type, &a, &b);
-  Check(ab.ok());
+  SMDX_FUZZ_CHECK(ab.ok());
   // Every field b sets is a node of merge(a, b) (an empty map of b merged
   // into a's full one is no longer a field of its own).
-  Check(
+  SMDX_FUZZ_CHECK(
       smdx::ToFieldSet(*type, b).IsSubsetOf(smdx::testing::Nodes(*type, *ab)));
   // What is left has none of a's fields (maps whose every field went stay
   // behind as null, as in the reference).
   const smdx::Set set_a = smdx::ToFieldSet(*type, a);
   Value removed = smdx::RemoveItems(*type, a, set_a);
-  absl::StrAppend(&Context(), "--- remove(a, set(a)):\n",
+  absl::StrAppend(&smdx::testing::FuzzContext(), "--- remove(a, set(a)):\n",
                   smdx::ToYaml(removed));
-  Check(smdx::ToFieldSet(*type, removed).Intersection(set_a).Empty());
+  SMDX_FUZZ_CHECK(smdx::ToFieldSet(*type, removed).Intersection(set_a).Empty());
   // What a merge produced compares to its inputs without surprises: from b
   // to merge(a, b) nothing b set is removed.
-  Check(smdx::CompareFields(*type, &b, &*ab)
-            .removed.Intersection(smdx::ToFieldSet(*type, b))
-            .Empty());
+  SMDX_FUZZ_CHECK(smdx::CompareFields(*type, &b, &*ab)
+                      .removed.Intersection(smdx::ToFieldSet(*type, b))
+                      .Empty());
 
   // An object of another schema: errors, never crashes.
   smdx::testing::RandomSchema other = smdx::testing::MakeSchema(choices);
