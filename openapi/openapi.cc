@@ -322,6 +322,15 @@ class OpenApiConverter {
               StrCat(m.ext, " must be a boolean, got ", DebugString(*v)));
         continue;
       }
+      // The immutability KEP: "with `true` as the only valid value" (false
+      // cannot lift a parent's immutability).
+      if (!v->AsBool() && (m.ext == "x-kubernetes-immutable" ||
+                           m.ext == "x-kubernetes-immutable-keys")) {
+        Error(where, StrCat(m.ext,
+                            ": false is not allowed, true is the only "
+                            "valid value"));
+        continue;
+      }
       *m.dest = v->AsBool();
     }
   }

@@ -731,7 +731,29 @@ type: object
 properties:
   f: {type: string, x-kubernetes-immutable: "yes"}
 )",
-                "root.properties.f: x-kubernetes-immutable must be a boolean"}),
+                "root.properties.f: x-kubernetes-immutable must be a boolean"},
+        BadCase{"ImmutableFalse", R"(
+type: object
+properties:
+  f: {type: string, x-kubernetes-immutable: false}
+)",
+                "root.properties.f: x-kubernetes-immutable: false is not "
+                "allowed, true is the only valid value"},
+        BadCase{"ImmutableKeysFalse", R"(
+type: object
+properties:
+  l:
+    type: array
+    x-kubernetes-list-type: map
+    x-kubernetes-list-map-keys: [name]
+    x-kubernetes-immutable-keys: false
+    items:
+      type: object
+      required: [name]
+      properties: {name: {type: string}}
+)",
+                "root.properties.l: x-kubernetes-immutable-keys: false is not "
+                "allowed, true is the only valid value"}),
     [](const ::testing::TestParamInfo<BadCase>& info) {
       return std::string(info.param.name);
     });
