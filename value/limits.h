@@ -6,8 +6,8 @@
 // limit fails with ResourceExhausted (malformed input is InvalidArgument),
 // naming the limit by the name of its field here, and the figure:
 //   document of 3145729 bytes is over the max_object_bytes limit of 3145728
-//   .spec.items: list of 1048577 items is over the max_list_items limit of
-//   1048576
+//   .spec.items: list of more than 1048576 items is over the max_list_items
+//   limit of 1048576
 // The defaults follow the Kubernetes API server where it has a limit, and
 // are far above what it stores where it has none (etcd keeps objects of at
 // most 1.5 MiB). The `smdx` command takes each as a flag
@@ -36,12 +36,13 @@ struct Limits {
   // object (they nest a few dozen levels at most) and safe on a 1 MiB
   // thread stack. Values built in code are held to the same 1000 levels by
   // the typed layer (typed/typed.h). yaml-cpp, behind the YAML reader,
-  // refuses 500 levels of its own; that is reported with this limit's
-  // message too.
+  // refuses 500 levels of its own, whatever this limit ("... is over the
+  // YAML reader's own limit of 499 levels").
   size_t max_depth = 1000;
 
-  // Nodes (each scalar, list, map and map key) of one YAML document after
-  // its aliases are expanded: a bound on "billion laughs" documents, which
+  // Nodes of one YAML document after its aliases are expanded, counted as
+  // yaml.v2 counts them (the document, each scalar, list, map and map key,
+  // and each alias as one node plus all of its anchor's): a bound on "billion laughs" documents, which
   // are small but expand exponentially. Besides this bound, aliases are held
   // to the API server's own rule (sigs.k8s.io/yaml, i.e. yaml.v2): once more
   // than 100 nodes of a document of more than 1000 come from aliases, they
