@@ -417,6 +417,31 @@ struct YamlDocument {
   int start_pos;  // byte offset of the document's first token
 };
 
+// yaml-cpp 0.7 writes the double-quoted escapes \N and \_ (U+0085 and
+// U+00A0) as single Latin-1 bytes, not UTF-8. The text it reads is UTF-8
+// (CheckYamlCharacters), so such a byte in a scalar can only come from
+// them: it is written as the UTF-8 that yaml.v2 gives.
+std::string RepairLatin1Escapes(const std::string& text) {
+  size_t i = 0;
+  uint32_t rune;
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  if (i == text.size()) return text;
+  std::string out = text.substr(0, i);
+  while (i < text.size()) {
+    size_t n = DecodeUtf8(text, i, &rune);
+    if (n == 0) {
+      // 0x85 or 0xA0 alone: C2 85, C2 A0.
+      out.push_back('\xC2');
+      out.push_back(text[i]);
+      ++i;
+      continue;
+    }
+    out.append(text, i, n);
+    i += n;
+  }
+  return out;
+}
+
 // Receives yaml-cpp's parser events and builds one Value per document.
 class YamlHandler : public YAML::EventHandler {
  public:
@@ -467,7 +492,7 @@ class YamlHandler : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag,
                 YAML::anchor_t anchor, const std::string& text) override {
-    AddScalar(mark, anchor, Resolve(mark, tag, text));
+    AddScalar(mark, anchor, Resolve(mark, tag, RepairLatin1Escapes(text)));
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {

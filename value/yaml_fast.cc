@@ -832,12 +832,13 @@ class YamlReader {
       case '/':
         out->push_back(c);
         return true;
-      // yaml-cpp 0.7 writes NEL and NBSP as single (Latin-1) bytes.
+      // NEL and NBSP, in UTF-8 as yaml.v2 writes them (the full reader
+      // repairs yaml-cpp's Latin-1 bytes to the same).
       case 'N':
-        out->push_back('\x85');
+        out->append("\xC2\x85");
         return true;
       case '_':
-        out->push_back('\xA0');
+        out->append("\xC2\xA0");
         return true;
       case 'L':
         out->append("\xE2\x80\xA8");
