@@ -1,8 +1,12 @@
 #include "typed/immutable.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
@@ -27,10 +31,6 @@ bool StrictLess(const Value& a, const Value& b) {
 
 bool IsSet(const Atom& atom) {
   return atom.list && atom.IsAssociativeList() && atom.list->keys.empty();
-}
-
-bool IsKeyedList(const Atom& atom) {
-  return atom.list && atom.IsAssociativeList() && !atom.list->keys.empty();
 }
 
 // Strict deep equality, except that set items compare ignoring order.
@@ -87,11 +87,53 @@ bool ImmEqual(const Atom* atom, const Value& a, const Value& b) {
   }
 }
 
+// A hash that is equal for values ImmEqual calls equal: map entries and
+// set items are combined ignoring order, every other list in order.
+uint64_t ImmHash(const Atom* atom, const Value& v) {
+  auto mix = [](uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+  };
+  switch (v.kind()) {
+    case Value::Kind::kMap: {
+      const MapType* mt =
+          atom != nullptr && atom->map ? atom->map.get() : nullptr;
+      uint64_t h = 0x6d6170;
+      for (const MapEntry& e : v.map()) {
+        const Atom* ea = mt != nullptr ? mt->EntryAtom(e.key) : nullptr;
+        h += mix(std::hash<std::string>()(e.key) * 31 + ImmHash(ea, e.value));
+      }
+      return h;
+    }
+    case Value::Kind::kList: {
+      const Atom* elem = atom != nullptr && atom->list
+                             ? atom->list->element_type.resolved
+                             : nullptr;
+      bool unordered = atom != nullptr && IsSet(*atom);
+      uint64_t h = 0x6c697374;
+      for (const Value& item : v.list()) {
+        uint64_t ih = ImmHash(elem, item);
+        h = unordered ? h + mix(ih) : mix(h * 31 + ih);
+      }
+      return h;
+    }
+    default:
+      return mix(HashValue(v) + static_cast<uint64_t>(v.kind()));
+  }
+}
+
 // Whether `a` and `b` are the same scalar of the same kind (strings, most
 // of them, compared inline).
 bool SameScalar(const Value& a, const Value& b) {
   if (a.IsString() && b.IsString()) return a.AsString() == b.AsString();
   return !a.IsList() && !a.IsMap() && a.kind() == b.kind() && Equals(a, b);
+}
+
+bool HasComposite(const List& l) {
+  return std::any_of(l.begin(), l.end(),
+                     [](const Value& v) { return v.IsMap() || v.IsList(); });
 }
 
 class Checker {
@@ -223,9 +265,53 @@ class Checker {
     return true;
   }
 
+  // A set whose items are maps or lists (the KEP's sets of objects; such
+  // items are atomic): an item is its own key, so a changed item is its old
+  // value removed and its new value added, each checked and named by value.
+  void CompositeSetChildren(const Atom& atom, const Immutability& marks,
+                            const List& o, const List& n) {
+    const Atom* elem = atom.list->element_type.resolved;
+    using Index = absl::flat_hash_map<uint64_t, std::vector<const Value*>>;
+    // Adds `v` unless an equal item is there already; false if it was.
+    auto insert = [&](Index* index, const Value& v) {
+      std::vector<const Value*>& bucket = (*index)[ImmHash(elem, v)];
+      for (const Value* w : bucket) {
+        if (ImmEqual(elem, *w, v)) return false;
+      }
+      bucket.push_back(&v);
+      return true;
+    };
+    auto contains = [&](const Index& index, const Value& v) {
+      auto it = index.find(ImmHash(elem, v));
+      if (it == index.end()) return false;
+      for (const Value* w : it->second) {
+        if (ImmEqual(elem, *w, v)) return true;
+      }
+      return false;
+    };
+    Index old_items, new_items;
+    for (const Value& v : o) insert(&old_items, v);
+    for (const Value& v : n) insert(&new_items, v);
+    auto report = [&](const List& side, const Index& other, bool added) {
+      Index reported;
+      for (const Value& v : side) {
+        if (contains(other, v) || !insert(&reported, v)) continue;
+        path_.push_back(Step{nullptr, PathElement::OfValue(v)});
+        MembershipChange(marks, added);
+        path_.pop_back();
+      }
+    };
+    report(o, new_items, /*added=*/false);
+    report(n, old_items, /*added=*/true);
+  }
+
   void ListChildren(const Atom& atom, const Immutability& marks, const List& o,
                     const List& n) {
     const TypeRef& elem = atom.list->element_type;
+    if (IsSet(atom) && (HasComposite(o) || HasComposite(n))) {
+      CompositeSetChildren(atom, marks, o, n);
+      return;
+    }
     if (!atom.IsAssociativeList()) {
       size_t common = std::min(o.size(), n.size());
       for (size_t i = 0; i < common; ++i) {

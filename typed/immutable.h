@@ -9,7 +9,10 @@
 //    after may not change; each changed one is named.
 //  - `immutableKeys` (maps with an element type, keyed lists): keys may not
 //    be added or removed; values may change. `additionOnly` forbids removing
-//    keys or items, `deletionOnly` adding them (also on sets).
+//    keys or items, `deletionOnly` adding them (also on sets). A set's item
+//    is its own key: when items are objects or lists (atomic), a changed
+//    item is its old value removed plus its new value added, each checked
+//    and named by value (`v:{...}`).
 //
 // Members are matched before they are compared: atomic-list items by index,
 // keyed-list items by key, set items by value, map entries by key. Sets
