@@ -197,10 +197,14 @@ class OpenApiConverter {
 
   // The atom of the named definition `name`, or nullopt when the definition
   // is an alias (a `$ref`), which gets no type of its own.
+  // `resource_root`: the definition is a resource's root schema (as a
+  // CRD's openAPIV3Schema is), whose `metadata` may not hold defaults.
   std::optional<Atom> Definition(const std::string& name, const Value& node,
-                                 const std::string& where) {
+                                 const std::string& where,
+                                 bool resource_root = false) {
     if (node.IsMap() && RefString(node, nullptr) != nullptr)
       return std::nullopt;
+    if (resource_root) ForbidDefaultsInMetadata(node, where);
     return Convert(node, where, opts_.preserve_unknown_fields, name,
                    /*crd_root=*/false);
   }
@@ -511,6 +515,8 @@ class OpenApiConverter {
     const Value* addl = present("additionalProperties");
     bool embed = opts_.crd &&
                  (crd_root || IsTrue(node, "x-kubernetes-embedded-resource"));
+    if (crd_root || IsTrue(node, "x-kubernetes-embedded-resource"))
+      ForbidDefaultsInMetadata(node, where);
 
     NodeKind kind = NodeKind::kAny;
     std::optional<ScalarType> scalar;
@@ -567,6 +573,37 @@ class OpenApiConverter {
     }
     CheckMarkers(node, where, kind, &atom);
     return atom;
+  }
+
+  // The apiserver rejects a CRD with a `default` at or below the metadata
+  // of a resource (its root, or an embedded resource): defaults there must
+  // not be set.
+  void ForbidDefaultsInMetadata(const Value& resource,
+                                const std::string& where) {
+    const Value* props = Find(resource, "properties");
+    const Value* meta = props != nullptr ? Find(*props, "metadata") : nullptr;
+    if (meta != nullptr)
+      ForbidDefaults(*meta, StrCat(where, ".properties.metadata"));
+  }
+
+  void ForbidDefaults(const Value& node, const std::string& where) {
+    if (!node.IsMap()) return;
+    if (const Value* d = Find(node, "default"); d != nullptr && !d->IsNull())
+      Error(StrCat(where, ".default"), "must not be set inside metadata");
+    if (const Value* p = Find(node, "properties"); p != nullptr && p->IsMap()) {
+      for (const MapEntry& e : p->map())
+        ForbidDefaults(e.value, StrCat(where, ".properties.", e.key));
+    }
+    for (absl::string_view key : {"items", "additionalProperties", "not"}) {
+      if (const Value* v = Find(node, key))
+        ForbidDefaults(*v, StrCat(where, ".", key));
+    }
+    for (absl::string_view key : {"items", "allOf", "anyOf", "oneOf"}) {
+      const Value* v = Find(node, key);
+      if (v == nullptr || !v->IsList()) continue;
+      for (size_t i = 0; i < v->list().size(); ++i)
+        ForbidDefaults(v->list()[i], StrCat(where, ".", key, "[", i, "]"));
+    }
   }
 
   // x-kubernetes-list-type and -map-type outside their own kind of node.
@@ -1262,7 +1299,8 @@ absl::StatusOr<std::shared_ptr<const Schema>> SchemaFromOpenApiObject(
   }
   OpenApiConverter c(OpenApiConverterOptions{});
   std::vector<TypeDef> types;
-  std::optional<Atom> root = c.Definition(root_name, schema_object, root_name);
+  std::optional<Atom> root = c.Definition(root_name, schema_object, root_name,
+                                          /*resource_root=*/true);
   if (!root) {
     return absl::InvalidArgumentError(
         StrCat(root_name, ": a schema object cannot be a $ref"));

@@ -136,7 +136,10 @@ struct CrdVersionSchema {
 //  - `spec.preserveUnknownFields` (which v1beta1 defaults to true) makes
 //    every object of the schema accept undeclared fields;
 //  - the list kind (`spec.names.listKind`, default KIND + "List") is a
-//    type too, with items, metadata (ListMeta), apiVersion and kind.
+//    type too, with items, metadata (ListMeta), apiVersion and kind;
+//  - a `default` at or below the `metadata` property of the root or of an
+//    embedded resource is an error, as the apiserver rejects it (also for
+//    a bare schema object, which stands for a CRD's openAPIV3Schema).
 // The schema is converted even when it is not structural (types may be
 // missing); the API server would fall back to a deduced type then.
 absl::StatusOr<std::vector<CrdVersionSchema>> SchemasFromCrd(const Value& crd);

@@ -14,6 +14,11 @@ using internal::Narrowed;
 // built (which nothing else holds) change in place. Later steps (merge,
 // compare, the no-op check) then short-circuit on shared nodes instead of
 // walking a fresh deep copy.
+// Untyped values (schema/builtin.h): the values of undeclared fields.
+bool IsUntyped(const Atom* atom) {
+  return atom != nullptr && atom->scalar == ScalarType::kUntyped;
+}
+
 class Defaulter {
  public:
   // Defaults inside `v`, which has already had its own default, in place.
@@ -93,8 +98,12 @@ class Defaulter {
         ++i;
         continue;
       }
-      if (e.value.IsNull()) {
-        // Not nullable: its default, or removal when there is none.
+      // A null where the schema declares the place (a property, or map
+      // values with a schema) that is not nullable: its default, or removal
+      // when there is none. Undeclared fields, which
+      // x-kubernetes-preserve-unknown-fields keeps (untyped values), keep
+      // their nulls at every depth.
+      if (e.value.IsNull() && (f != nullptr || !IsUntyped(ref->resolved))) {
         bool nullable =
             f != nullptr ? (f->nullable || ref->nullable) : ref->nullable;
         if (!nullable) {
