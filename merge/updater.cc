@@ -1,6 +1,9 @@
 #include "merge/updater.h"
 
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "typed/default.h"
@@ -260,12 +263,18 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   mf[manager] =
       VersionedSet(FilterIgnored(ToFieldSet(type_, config), ignored), version,
                    /*applied=*/true);
-  if (last && ignored != nullptr) {
-    last = VersionedSet(FilterIgnored(last->set(), ignored),
-                        last->api_version(), last->applied());
+  // The last set is not filtered: it was filtered at its own version when
+  // it was recorded, and SMD prunes it as it is (a field the applier owned
+  // at a version that did not ignore it goes, even when it applies it now
+  // at a version that does).
+  absl::StatusOr<Value> pruned_or =
+      RemoveDroppedFields(*merged, mf, manager, last ? &*last : nullptr);
+  if (!pruned_or.ok()) {
+    return Fail(ErrorKind::kInternal,
+                absl::InternalError(absl::StrCat(
+                    "failed to prune fields: ", pruned_or.status().message())));
   }
-  Value pruned = RemoveDroppedFields(*merged, mf, last ? &*last : nullptr,
-                                     mf[manager].set());
+  Value pruned = *std::move(pruned_or);
   // Only `pruned` holds the nodes the merge built now, so defaulting below
   // changes them in place instead of copying them.
   *merged = Value();
@@ -294,35 +303,70 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   return r;
 }
 
-Value Updater::RemoveDroppedFields(const Value& merged,
-                                   const ManagedFields& managers,
-                                   const VersionedSet* last,
-                                   const Set& applied) const {
+absl::StatusOr<Value> Updater::RemoveDroppedFields(
+    const Value& merged, const ManagedFields& managers,
+    const std::string& manager, const VersionedSet* last) const {
   if (last == nullptr || last->set().Empty()) return merged;
-  // An applier that still applies everything it applied before drops
-  // nothing. Every path of the last set, and every ancestor of it (the new
-  // set comes from a configuration, so it holds them), is owned now, so the
-  // removal below would be entirely undone.
-  if (last->set().IsSubsetOf(applied)) return merged;
-  // Remove what the applier owned last time, then put back what anybody
-  // (the applier's new configuration included) still owns, and what the
-  // applier never owned.
-  Value pruned = RemoveItems(type_, merged,
-                             EnsureNamedFieldsAreMembers(type_, last->set()));
+  const VersionedSet& now = managers.at(manager);
+  const std::string& last_version = last->api_version();
+  // At one version, an applier that still applies everything it applied
+  // before drops nothing: every path of the last set, and every ancestor
+  // of it (the new set comes from a configuration, so it holds them), is
+  // owned now, so the removal below would be entirely undone.
+  bool one_version =
+      opts_.converter == nullptr || last_version == now.api_version();
+  if (one_version && last->set().IsSubsetOf(now.set())) return merged;
 
-  Set managed;
-  for (const auto& [name, vs] : managers) managed = managed.Union(vs.set());
-  Set merged_set =
-      EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, merged));
-  Set pruned_set =
-      EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, pruned));
-  Set keep = pruned_set.Union(EnsureNamedFieldsAreMembers(type_, managed));
-  pruned = RemoveItems(type_, merged, merged_set.Difference(keep));
+  // The pruning happens at the version the applier last applied at (a
+  // version that no longer exists prunes nothing): remove what it owned
+  // then, put back what anybody (its new configuration included) owns at
+  // each version, and what it never owned; then back to its version now.
+  absl::StatusOr<Value> at_last = Convert(merged, last_version);
+  if (absl::IsNotFound(at_last.status())) return merged;
+  if (!at_last.ok()) return at_last.status();
+  auto members = [&](const Set& s) {
+    return EnsureNamedFieldsAreMembers(type_, s);
+  };
+  auto fields_of = [&](const Value& v) {
+    return members(ToFieldSet(type_, v));
+  };
+  Value pruned = RemoveItems(type_, *at_last, members(last->set()));
 
-  pruned_set = EnsureNamedFieldsAreMembers(type_, ToFieldSet(type_, pruned));
-  Set last_set = EnsureNamedFieldsAreMembers(type_, last->set());
-  return RemoveItems(type_, merged,
-                     merged_set.Difference(pruned_set).Intersection(last_set));
+  // Owned at each version: the last applied version first (the removal
+  // may have taken fields its conversions need), then the others in order.
+  std::map<std::string, Set> owned;
+  for (const auto& [name, vs] : managers)
+    owned[vs.api_version()] = owned[vs.api_version()].Union(vs.set());
+  std::vector<std::string> versions;
+  if (owned.count(last_version) != 0) versions.push_back(last_version);
+  for (const auto& entry : owned) {
+    if (entry.first != last_version) versions.push_back(entry.first);
+  }
+  Value full = *at_last;
+  for (const std::string& v : versions) {
+    absl::StatusOr<Value> f = Convert(full, v);
+    if (absl::IsNotFound(f.status())) continue;
+    if (!f.ok()) return f.status();
+    absl::StatusOr<Value> p = Convert(pruned, v);
+    if (absl::IsNotFound(p.status())) continue;
+    if (!p.ok()) return p.status();
+    full = *std::move(f);
+    Set keep = fields_of(*p).Union(members(owned[v]));
+    pruned = RemoveItems(type_, full, fields_of(full).Difference(keep));
+  }
+
+  // Only what the applier owned last time may go.
+  absl::StatusOr<Value> pruned_at_last = Convert(pruned, last_version);
+  if (absl::IsNotFound(pruned_at_last.status())) {
+    pruned = *at_last;
+  } else if (!pruned_at_last.ok()) {
+    return pruned_at_last.status();
+  } else {
+    Set gone = fields_of(*at_last).Difference(fields_of(*pruned_at_last));
+    pruned =
+        RemoveItems(type_, *at_last, gone.Intersection(members(last->set())));
+  }
+  return Convert(pruned, now.api_version());
 }
 
 }  // namespace smdx

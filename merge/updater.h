@@ -8,6 +8,17 @@
 // another manager owns with a different value is a conflict unless forced.
 // The rules are those of sigs.k8s.io/structured-merge-diff's merge.Updater.
 //
+// Versions: each manager's set is recorded at the apiVersion it used, and
+// compared there. An applier's dropped fields are found at the version it
+// last applied at: the merged object is converted there, what the applier
+// owned then is removed, what each manager owns is added back at that
+// manager's version (the last applied version first), fields the applier
+// never owned are put back, and the result is converted to the applier's
+// version now. A last applied version that no longer exists prunes
+// nothing. Ignored fields are filtered from a set at the version it is
+// recorded at; the last set is pruned as recorded (as SMD does, so a field
+// ignored only at the new version goes even when it is applied again).
+//
 // When the schema has immutability markers, a result that changes an
 // immutable field fails with kImmutable (after conflicts are checked; force
 // does not override it). Creating an object is never a violation.
@@ -132,8 +143,13 @@ class Updater {
                     const std::string& version, ManagedFields managers,
                     const std::string& manager, bool force,
                     Comparison* compare) const;
-  Value RemoveDroppedFields(const Value& merged, const ManagedFields& managers,
-                            const VersionedSet* last, const Set& applied) const;
+  // What `manager` stopped applying, removed from `merged` unless another
+  // manager owns it (SMD's prune), at the version of `last` (its set
+  // before this apply); `managers` already holds its new set.
+  absl::StatusOr<Value> RemoveDroppedFields(const Value& merged,
+                                            const ManagedFields& managers,
+                                            const std::string& manager,
+                                            const VersionedSet* last) const;
 
   Type type_;
   UpdaterOptions opts_;

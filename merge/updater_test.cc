@@ -204,5 +204,78 @@ TEST(UpdaterTest, ManagersOfVanishedVersionsAreDropped) {
   EXPECT_EQ(r.managers.count("old"), 0u);
 }
 
+// v1 calls the field `image`, v2 calls it `img` (the type has both).
+class ImageRenamingConverter : public Converter {
+ public:
+  absl::StatusOr<Value> Convert(const Value& v,
+                                const std::string& version) const override {
+    if (!v.IsMap()) return v;
+    const char* from = version == "v2" ? "image" : "img";
+    const char* to = version == "v2" ? "img" : "image";
+    Map out;
+    for (const MapEntry& e : v.map())
+      out.Append(e.key == from ? to : e.key, e.value);
+    return Value(std::move(out));
+  }
+};
+
+Type RenamedType() {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: deploy
+  map:
+    fields:
+    - {name: image, type: {scalar: string}}
+    - {name: img, type: {scalar: string}}
+    - {name: replicas, type: {scalar: numeric}}
+)");
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *Type::Named(*s, "deploy");
+}
+
+TEST(UpdaterTest, DroppedFieldsArePrunedAtTheLastAppliedVersion) {
+  ImageRenamingConverter conv;
+  UpdaterOptions o;
+  o.converter = &conv;
+  Updater u(RenamedType(), o);
+  OpResult first = u.Apply(Value(), Yaml("image: a\nreplicas: 1"), "v1", {},
+                           "kubectl", false);
+  ASSERT_TRUE(first.ok()) << first.status;
+  EXPECT_EQ(Owned(first, "kubectl"), R"({"f:image":{},"f:replicas":{}})");
+  // The same manager now applies at v2, where the field it set is `img`,
+  // and no longer sets it: pruned at v1, `image` is what it dropped.
+  absl::StatusOr<Value> live_v2 = conv.Convert(first.object, "v2");
+  ASSERT_TRUE(live_v2.ok());
+  OpResult second = u.Apply(*live_v2, Yaml("replicas: 1"), "v2", first.managers,
+                            "kubectl", false);
+  ASSERT_TRUE(second.ok()) << second.status;
+  EXPECT_EQ(second.object, Yaml("replicas: 1"));
+  EXPECT_EQ(Owned(second, "kubectl"), R"({"f:replicas":{}})");
+}
+
+TEST(UpdaterTest, FieldsOwnedAtAnotherVersionAreKeptWhenPruning) {
+  ImageRenamingConverter conv;
+  UpdaterOptions o;
+  o.converter = &conv;
+  Updater u(RenamedType(), o);
+  // `owner` sets the image at v2 (`img`); `kubectl` applied it at v1 and
+  // drops it at v1: another manager's field, named differently at its own
+  // version, is kept.
+  OpResult a = u.Apply(Value(), Yaml("image: a\nreplicas: 1"), "v1", {},
+                       "kubectl", false);
+  ASSERT_TRUE(a.ok()) << a.status;
+  absl::StatusOr<Value> live_v2 = conv.Convert(a.object, "v2");
+  ASSERT_TRUE(live_v2.ok());
+  OpResult b =
+      u.Apply(*live_v2, Yaml("img: a"), "v2", a.managers, "owner", false);
+  ASSERT_TRUE(b.ok()) << b.status;
+  absl::StatusOr<Value> live_v1 = conv.Convert(b.object, "v1");
+  ASSERT_TRUE(live_v1.ok());
+  OpResult c = u.Apply(*live_v1, Yaml("replicas: 1"), "v1", b.managers,
+                       "kubectl", false);
+  ASSERT_TRUE(c.ok()) << c.status;
+  EXPECT_EQ(c.object, Yaml("image: a\nreplicas: 1"));
+  EXPECT_EQ(Owned(c, "owner"), R"({"f:img":{}})");
+}
+
 }  // namespace
 }  // namespace smdx
