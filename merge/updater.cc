@@ -331,6 +331,7 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
     return members(ToFieldSet(type_, v));
   };
   Value pruned = RemoveItems(type_, *at_last, members(last->set()));
+  const Set at_last_fields = fields_of(*at_last);
 
   // Owned at each version: the last applied version first (the removal
   // may have taken fields its conversions need), then the others in order.
@@ -352,7 +353,10 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
     if (!p.ok()) return p.status();
     full = *std::move(f);
     Set keep = fields_of(*p).Union(members(owned[v]));
-    pruned = RemoveItems(type_, full, fields_of(full).Difference(keep));
+    // Without a converter every version is the same object.
+    Set full_fields =
+        opts_.converter == nullptr ? at_last_fields : fields_of(full);
+    pruned = RemoveItems(type_, full, full_fields.Difference(keep));
   }
 
   // Only what the applier owned last time may go.
@@ -362,7 +366,7 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   } else if (!pruned_at_last.ok()) {
     return pruned_at_last.status();
   } else {
-    Set gone = fields_of(*at_last).Difference(fields_of(*pruned_at_last));
+    Set gone = at_last_fields.Difference(fields_of(*pruned_at_last));
     pruned =
         RemoveItems(type_, *at_last, gone.Intersection(members(last->set())));
   }
