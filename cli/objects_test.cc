@@ -320,6 +320,40 @@ TEST(CommandLineTest, ConformanceReportsMissingPathsAndEmptyFilters) {
   EXPECT_THAT(bad.err, HasSubstr("error: --filter: "));
 }
 
+TEST_F(ObjectsTest, ConformanceCanIgnoreListOrder) {
+  // The merged order is [a, b] (the applied order); the case expects
+  // [b, a], as SMD before v4.2.0 ordered it.
+  std::string c = Write("order.yaml", R"(name: order
+schema:
+  deduced: true
+ops:
+- op: apply
+  manager: m
+  apiVersion: v1
+  object: {l: [a, b]}
+expect:
+  object: {l: [b, a]}
+)");
+  Result strict = Smdx({"conformance", c});
+  EXPECT_EQ(strict.code, 1);
+  EXPECT_THAT(strict.out, HasSubstr("object differs"));
+  Result loose = Smdx({"conformance", "--ignore-list-order", c});
+  EXPECT_EQ(loose.code, 0) << loose.out;
+  // Items still have to be the same.
+  std::string other = Write("other.yaml", R"(name: other
+schema:
+  deduced: true
+ops:
+- op: apply
+  manager: m
+  apiVersion: v1
+  object: {l: [a, b]}
+expect:
+  object: {l: [a, c]}
+)");
+  EXPECT_EQ(Smdx({"conformance", "--ignore-list-order", other}).code, 1);
+}
+
 TEST_F(ObjectsTest, SchemasCombineAndComeFromTheEnvironment) {
   std::string crd = Write("crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -293,9 +293,32 @@ struct Outcome {
   }
 };
 
+// `v` with the items of every list sorted (by their JSON, keys sorted),
+// for comparisons that ignore list order.
+Value ListsSorted(const Value& v) {
+  if (v.IsMap()) {
+    Map out;
+    for (const MapEntry& e : v.map()) out.Append(e.key, ListsSorted(e.value));
+    return Value(std::move(out));
+  }
+  if (!v.IsList()) return v;
+  std::vector<std::pair<std::string, Value>> items;
+  for (const Value& item : v.list()) {
+    Value sorted = ListsSorted(item);
+    std::string key = ToJsonSorted(sorted);
+    items.emplace_back(std::move(key), std::move(sorted));
+  }
+  std::sort(items.begin(), items.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  List out;
+  for (auto& item : items) out.push_back(std::move(item.second));
+  return Value(std::move(out));
+}
+
 class CaseRunner {
  public:
-  CaseRunner(fs::path dir) : dir_(std::move(dir)) {}
+  CaseRunner(fs::path dir, ConformanceOptions opts)
+      : dir_(std::move(dir)), opts_(std::move(opts)) {}
 
   // Returns nullopt on success.
   std::optional<Failure> Run(const Value& doc) {
@@ -795,7 +818,9 @@ class CaseRunner {
       const Value got = defaulted != nullptr ? *defaulted
                         : fm_                ? WithoutManagedFieldsKey(live_)
                                              : live_;
-      if (!Equals(*want, got)) {
+      if (opts_.ignore_list_order
+              ? !Equals(ListsSorted(*want), ListsSorted(got))
+              : !Equals(*want, got)) {
         return Failure{absl::StrCat(where, ": object differs (- want, + got)"),
                        DiffValues(*want, got)};
       }
@@ -829,6 +854,7 @@ class CaseRunner {
   }
 
   fs::path dir_;
+  ConformanceOptions opts_;
   std::optional<Type> type_;
   RootNode root_;
   std::vector<CrdVersionSchema> crd_versions_;
@@ -904,7 +930,7 @@ void RunConformanceText(const std::string& file, const std::string& text,
       report->cases.push_back(std::move(r));
       continue;
     }
-    CaseRunner runner(dir);
+    CaseRunner runner(dir, opts);
     std::optional<Failure> f = runner.Run(doc);
     if (f) {
       r.status = CaseResult::Status::kFail;
