@@ -266,6 +266,7 @@ struct FieldManagerCase {
   absl::Time start;
   int max_update_managers = 10;
   bool defaults = true;
+  bool track_on_create = true;
 };
 
 // What one operation did: the error it ended with (its kind as the case
@@ -412,6 +413,11 @@ class CaseRunner {
     }
     if (const Value* d = Find(v, "defaults"); d != nullptr && d->IsBool())
       c.defaults = d->AsBool();
+    if (const Value* t = Find(v, "trackOnCreate"); t != nullptr) {
+      if (!t->IsBool())
+        return Failure{"fieldManager.trackOnCreate must be a boolean", {}};
+      c.track_on_create = t->AsBool();
+    }
     fm_ = std::move(c);
     return std::nullopt;
   }
@@ -435,6 +441,7 @@ class CaseRunner {
     o.clock = &clock;
     o.max_update_managers = fm_->max_update_managers;
     o.apply_defaults = fm_->defaults;
+    o.track_on_create = fm_->track_on_create;
     o.ignored_fields = ignored_;
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
     if (!fm.ok()) return Outcome::Error("internal", fm.status());

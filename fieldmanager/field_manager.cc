@@ -502,9 +502,10 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   r.warnings = std::move(warnings);
   r.object = std::move(step.object);
   // An existing object that nobody tracked is not tracked from an update
-  // on; a create is.
-  r.managed =
-      state.empty() && HasUid(live) ? ManagedState{} : std::move(step.state);
+  // on; a create is, unless creates are not tracked either.
+  r.managed = state.empty() && (HasUid(live) || !opts_.track_on_create)
+                  ? ManagedState{}
+                  : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(live_body, std::move(r.object));

@@ -25,7 +25,7 @@
 //  - the first apply to an object that has no managedFields first records
 //    its existing fields as an Update by "before-first-apply";
 //  - an update of an existing object that has no managedFields does not
-//    start tracking (a create does);
+//    start tracking (a create does, unless track_on_create is off);
 //  - an update's fields join the manager's earlier Update entry, which is
 //    stamped only when the update changed what it owns;
 //  - at most `max_update_managers` Update entries are kept: the oldest are
@@ -100,6 +100,11 @@ struct FieldManagerOptions {
   const Clock* clock = nullptr;
   // Update entries kept before the oldest merge into "ancient-changes".
   int max_update_managers = 10;
+  // Whether a create (an update of an object without a uid) that nobody
+  // tracked starts tracking: the apiserver's track-on-create probability,
+  // 1 by default (DefaultTrackOnCreateProbability). False is its
+  // NewSkipNonAppliedManager, which tracks nothing before the first apply.
+  bool track_on_create = true;
   // Default the result of an apply and the body of an update from the
   // schema's defaults (OpenAPI `default`), as the apiserver does.
   bool apply_defaults = true;

@@ -287,7 +287,8 @@ Value StripManagedFields(Value object) {
 }
 
 std::string FormatManagedTime(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+  // RFC 3339 as Go writes it: four-digit years, 0001 included.
+  return absl::FormatTime("%E4Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
 absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s) {

@@ -46,6 +46,18 @@ TEST(ManagedFieldsTest, DecodesEntriesByIdentity) {
             R"("kubectl" with subresource "status" using apps/v1)");
 }
 
+TEST(ManagedFieldsTest, TimesKeepFourDigitYearsAsGoWritesThem) {
+  // Kubernetes' capmanagers tests stamp entries at time.Time{} + N hours:
+  // year 1, which Go's RFC 3339 writes as 0001.
+  absl::StatusOr<absl::Time> t = ParseManagedTime("0001-01-01T02:00:00Z");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(FormatManagedTime(*t), "0001-01-01T02:00:00Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("0999-12-31T23:59:59Z")),
+            "0999-12-31T23:59:59Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2026-01-02T03:04:05Z")),
+            "2026-01-02T03:04:05Z");
+}
+
 TEST(ManagedFieldsTest, InvalidEntriesNameTheEntryAndField) {
   struct Case {
     std::string entry, want;
