@@ -321,37 +321,28 @@ TEST(CommandLineTest, ConformanceReportsMissingPathsAndEmptyFilters) {
 }
 
 TEST_F(ObjectsTest, ConformanceCanIgnoreListOrder) {
-  // The merged order is [a, b] (the applied order); the case expects
-  // [b, a], as SMD before v4.2.0 ordered it.
-  std::string c = Write("order.yaml", R"(name: order
-schema:
-  deduced: true
-ops:
-- op: apply
-  manager: m
-  apiVersion: v1
-  object: {l: [a, b]}
-expect:
-  object: {l: [b, a]}
-)");
+  // A case applying [a, b] and expecting `want`.
+  auto order_case = [&](const std::string& name, const std::string& want) {
+    return Write(name + ".yaml", "name: " + name +
+                                     "\nschema: {deduced: true}\nops:\n"
+                                     "- {op: apply, manager: m, apiVersion: "
+                                     "v1, object: {l: [a, b]}}\nexpect:\n"
+                                     "  object: {l: " +
+                                     want + "}\n");
+  };
+  // The merged order is [a, b] (the applied order); SMD before v4.2.0
+  // ordered it [b, a].
+  std::string c = order_case("order", "[b, a]");
   Result strict = Smdx({"conformance", c});
   EXPECT_EQ(strict.code, 1);
   EXPECT_THAT(strict.out, HasSubstr("object differs"));
   Result loose = Smdx({"conformance", "--ignore-list-order", c});
   EXPECT_EQ(loose.code, 0) << loose.out;
   // Items still have to be the same.
-  std::string other = Write("other.yaml", R"(name: other
-schema:
-  deduced: true
-ops:
-- op: apply
-  manager: m
-  apiVersion: v1
-  object: {l: [a, b]}
-expect:
-  object: {l: [a, c]}
-)");
-  EXPECT_EQ(Smdx({"conformance", "--ignore-list-order", other}).code, 1);
+  EXPECT_EQ(Smdx({"conformance", "--ignore-list-order",
+                  order_case("other", "[a, c]")})
+                .code,
+            1);
 }
 
 TEST_F(ObjectsTest, SchemasCombineAndComeFromTheEnvironment) {

@@ -232,46 +232,45 @@ Type RenamedType() {
   return *Type::Named(*s, "deploy");
 }
 
-TEST(UpdaterTest, DroppedFieldsArePrunedAtTheLastAppliedVersion) {
+// An updater over RenamedType with the renaming converter, and the object
+// kubectl created at v1 (image and replicas).
+struct RenamingFixture {
+  // `config` applied by `manager` at `version` over `prev`'s object (as
+  // the server hands it over: converted to that version).
+  OpResult ApplyAt(const OpResult& prev, const char* config,
+                   const std::string& version, const std::string& manager) {
+    absl::StatusOr<Value> live = conv.Convert(prev.object, version);
+    EXPECT_TRUE(live.ok());
+    return u.Apply(*live, Yaml(config), version, prev.managers, manager, false);
+  }
+
   ImageRenamingConverter conv;
-  UpdaterOptions o;
-  o.converter = &conv;
-  Updater u(RenamedType(), o);
+  Updater u{RenamedType(), UpdaterOptions{{}, &conv}};
   OpResult first = u.Apply(Value(), Yaml("image: a\nreplicas: 1"), "v1", {},
                            "kubectl", false);
-  ASSERT_TRUE(first.ok()) << first.status;
-  EXPECT_EQ(Owned(first, "kubectl"), R"({"f:image":{},"f:replicas":{}})");
+};
+
+TEST(UpdaterTest, DroppedFieldsArePrunedAtTheLastAppliedVersion) {
+  RenamingFixture f;
+  ASSERT_TRUE(f.first.ok()) << f.first.status;
+  EXPECT_EQ(Owned(f.first, "kubectl"), R"({"f:image":{},"f:replicas":{}})");
   // The same manager now applies at v2, where the field it set is `img`,
   // and no longer sets it: pruned at v1, `image` is what it dropped.
-  absl::StatusOr<Value> live_v2 = conv.Convert(first.object, "v2");
-  ASSERT_TRUE(live_v2.ok());
-  OpResult second = u.Apply(*live_v2, Yaml("replicas: 1"), "v2", first.managers,
-                            "kubectl", false);
+  OpResult second = f.ApplyAt(f.first, "replicas: 1", "v2", "kubectl");
   ASSERT_TRUE(second.ok()) << second.status;
   EXPECT_EQ(second.object, Yaml("replicas: 1"));
   EXPECT_EQ(Owned(second, "kubectl"), R"({"f:replicas":{}})");
 }
 
 TEST(UpdaterTest, FieldsOwnedAtAnotherVersionAreKeptWhenPruning) {
-  ImageRenamingConverter conv;
-  UpdaterOptions o;
-  o.converter = &conv;
-  Updater u(RenamedType(), o);
   // `owner` sets the image at v2 (`img`); `kubectl` applied it at v1 and
   // drops it at v1: another manager's field, named differently at its own
   // version, is kept.
-  OpResult a = u.Apply(Value(), Yaml("image: a\nreplicas: 1"), "v1", {},
-                       "kubectl", false);
-  ASSERT_TRUE(a.ok()) << a.status;
-  absl::StatusOr<Value> live_v2 = conv.Convert(a.object, "v2");
-  ASSERT_TRUE(live_v2.ok());
-  OpResult b =
-      u.Apply(*live_v2, Yaml("img: a"), "v2", a.managers, "owner", false);
+  RenamingFixture f;
+  ASSERT_TRUE(f.first.ok()) << f.first.status;
+  OpResult b = f.ApplyAt(f.first, "img: a", "v2", "owner");
   ASSERT_TRUE(b.ok()) << b.status;
-  absl::StatusOr<Value> live_v1 = conv.Convert(b.object, "v1");
-  ASSERT_TRUE(live_v1.ok());
-  OpResult c = u.Apply(*live_v1, Yaml("replicas: 1"), "v1", b.managers,
-                       "kubectl", false);
+  OpResult c = f.ApplyAt(b, "replicas: 1", "v1", "kubectl");
   ASSERT_TRUE(c.ok()) << c.status;
   EXPECT_EQ(c.object, Yaml("image: a\nreplicas: 1"));
   EXPECT_EQ(Owned(c, "owner"), R"({"f:img":{}})");
