@@ -237,10 +237,15 @@ FieldManager::Step FieldManager::ApplyFields(const Value& live,
     static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
+  const bool had_entry = state.fields.count(key) != 0;
   state.fields = std::move(r.managers);
   StripUntracked(&state.fields, key);
-  // A no-op apply leaves the applier's time alone.
-  if (r.changed && state.fields.count(key) != 0) state.times[key] = now;
+  // A no-op apply leaves the applier's time alone; an applier new to the
+  // object is stamped even when it changes no value (it co-owns what it
+  // applied: managedfieldsupdater_test.go,
+  // TestCoOwningManagedFieldsByApplyingSameObjResultsInNewManagerTime).
+  if ((r.changed || !had_entry) && state.fields.count(key) != 0)
+    state.times[key] = now;
   DropStaleTimes(&state);
   step.object = r.changed ? std::move(r.object) : live;
   step.state = std::move(state);
