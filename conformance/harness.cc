@@ -16,6 +16,7 @@
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
 #include "openapi/openapi.h"
+#include "schema/builtin.h"
 #include "schema/schema.h"
 #include "typed/default.h"
 #include "typed/immutable.h"
@@ -557,6 +558,9 @@ class CaseRunner {
         d != nullptr && d->IsBool() && d->AsBool()) {
       type_ = Type::Deduced();
       return;
+    } else if (const Value* k = Find(schema, "kubernetes");
+               k != nullptr && k->IsBool() && k->AsBool()) {
+      s = KubernetesSchema();  // the built-in one (this project's extension)
     } else if (const Value* smd = Find(schema, "smd")) {
       s = Schema::ParseSmd(StringOr(smd));
     } else if (const Value* file = Find(schema, "smdFile")) {
@@ -574,7 +578,8 @@ class CaseRunner {
       return;
     } else {
       parse_error_ =
-          "schema needs one of smd, smdFile, openapi, crdFile or deduced";
+          "schema needs one of smd, smdFile, openapi, crdFile, kubernetes or "
+          "deduced";
       return;
     }
     if (!s.ok()) {
