@@ -313,10 +313,13 @@ class SmdReader {
       return st;
     }
     StructField sf;
+    // A name is required; "" is one (a JSON object may have the key "",
+    // and OpenAPI a property of that name, as SMD's reader allows).
+    const Value* given = f.map().Find("name");
+    if (given == nullptr || given->IsNull())
+      return InvalidArgumentError(StrCat(fwhere, ": field has no name"));
     absl::StatusOr<std::string> name = GetString(f, "name", fwhere);
     if (!name.ok()) return name.status();
-    if (name->empty())
-      return InvalidArgumentError(StrCat(fwhere, ": field has no name"));
     sf.name = *name;
     fwhere = StrCat(where, ".fields[", sf.name, "]");
     for (const StructField& prev : map.fields) {

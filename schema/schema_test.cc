@@ -93,6 +93,31 @@ TEST(SchemaTest, ErrorsNameTheProblem) {
   EXPECT_NE(ErrorOf("types: [").find("schema:"), std::string::npos);
 }
 
+TEST(SchemaTest, EmptyFieldNameIsANameAndRoundTrips) {
+  // A JSON object may have the key "", and OpenAPI a property of that name
+  // (found by the schema fuzzer: such a schema wrote back as SMD YAML that
+  // did not load). An absent name is still an error.
+  const char* text =
+      "types:\n- name: a\n  map:\n    fields:\n    - name: \"\"\n      type:\n"
+      "        scalar: string\n";
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Atom* a = (*s)->Find("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_TRUE(a->map);
+  ASSERT_EQ(a->map->fields.size(), 1u);
+  EXPECT_EQ(a->map->fields[0].name, "");
+  std::string written = SchemaToSmdYaml(**s);
+  absl::StatusOr<std::shared_ptr<const Schema>> again =
+      Schema::ParseSmd(written);
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << written;
+  EXPECT_EQ(SchemaToSmdYaml(**again), written);
+  EXPECT_NE(ErrorOf("types:\n- name: a\n  map:\n    fields:\n    - type:\n"
+                    "        scalar: string\n")
+                .find("field has no name"),
+            std::string::npos);
+}
+
 TEST(SchemaTest, BadSchemaFileGivesReadableError) {
   std::string msg = ErrorOf(testing::ReadTestFile(
       testing::SharedPath("testdata/smd/bad-schema.yaml")));
