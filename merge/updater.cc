@@ -335,9 +335,14 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
 
   // Owned at each version: the last applied version first (the removal
   // may have taken fields its conversions need), then the others in order.
+  // Without a converter every version is the same object: one pass over
+  // everything owned does what one pass per version would.
   std::map<std::string, Set> owned;
-  for (const auto& [name, vs] : managers)
-    owned[vs.api_version()] = owned[vs.api_version()].Union(vs.set());
+  for (const auto& [name, vs] : managers) {
+    const std::string& v =
+        opts_.converter == nullptr ? last_version : vs.api_version();
+    owned[v] = owned[v].Union(vs.set());
+  }
   std::vector<std::string> versions;
   if (owned.count(last_version) != 0) versions.push_back(last_version);
   for (const auto& entry : owned) {
