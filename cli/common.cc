@@ -16,7 +16,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "openapi/openapi.h"
-#include "schema/builtin.h"
 #include "value/parse.h"
 
 namespace smdx::cli {
@@ -205,90 +204,27 @@ absl::StatusOr<Schemas> Schemas::Load(const Flags& f) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--schema ", absl::StrJoin(paths, ", "), ": ", set.status().message()));
   }
-  out.set_ = *std::move(set);
+  out.catalog_ = Catalog::FromSet(*std::move(set));
   return out;
 }
 
 const SchemaKind* Schemas::KindOf(const Value& object) const {
-  if (!set_.has_value()) return nullptr;
-  return set_->FindKind(StringAt(object, "apiVersion"),
-                        StringAt(object, "kind"));
+  return catalog_.FindKind(StringAt(object, "apiVersion"),
+                           StringAt(object, "kind"));
 }
-
-absl::StatusOr<std::shared_ptr<const Schema>> Schemas::Whole() const {
-  if (!set_.has_value()) return KubernetesSchema();
-  return set_->schema;
-}
-
-namespace {
-
-// A built-in kind's type, from the embedded schema cut down to that type
-// (which a process parses in a fraction of the time of the whole); empty
-// `name` looks the kind up.
-absl::StatusOr<Type> BuiltinType(std::string name,
-                                 const std::string& api_version,
-                                 const std::string& kind) {
-  if (name.empty()) {
-    for (const KubernetesKind& k : KubernetesKinds()) {
-      if (k.api_version == api_version && k.kind == kind) name = k.type_name;
-    }
-    if (name.empty()) {
-      return absl::NotFoundError(absl::StrCat(
-          "the built-in Kubernetes schema has no kind \"", kind,
-          "\" in apiVersion \"", api_version,
-          "\" (pass --schema with the cluster's OpenAPI or the CRD)"));
-    }
-  }
-  absl::StatusOr<std::shared_ptr<const Schema>> schema =
-      KubernetesSchemaFor(name);
-  if (!schema.ok()) return schema.status();
-  return Type::Named(*std::move(schema), name);
-}
-
-absl::Status NoKindError() {
-  return absl::InvalidArgumentError(
-      "cannot tell the object's type: it has no apiVersion/kind; pass --type");
-}
-
-}  // namespace
 
 absl::StatusOr<Type> Schemas::TypeOf(const Value* object) const {
-  std::string api_version =
-      object != nullptr ? StringAt(*object, "apiVersion") : "";
-  std::string kind = object != nullptr ? StringAt(*object, "kind") : "";
-  const bool has_kind = !api_version.empty() && !kind.empty();
-  if (!set_.has_value()) {
-    if (type_flag_.empty() && !has_kind) return NoKindError();
-    return BuiltinType(type_flag_, api_version, kind);
-  }
-  if (!type_flag_.empty()) return Type::Named(set_->schema, type_flag_);
-  if (const SchemaKind* k = set_->FindKind(api_version, kind)) {
-    return Type::Named(set_->schema, k->type_name);
-  }
-  if (!has_kind) {
-    if (!set_->default_type.empty()) {
-      return Type::Named(set_->schema, set_->default_type);
-    }
-    return NoKindError();
-  }
-  // Kubernetes' naming in the documents (an SMD schema of the built-in
-  // types), then the built-in kinds the documents leave out (CRD files
-  // extend the built-in API), then the one type they make obvious.
-  if (absl::StatusOr<std::string> name =
-          KubernetesTypeName(*set_->schema, api_version, kind);
-      name.ok()) {
-    return Type::Named(set_->schema, *name);
-  }
-  absl::StatusOr<Type> builtin = BuiltinType("", api_version, kind);
-  if (builtin.ok()) return builtin;
-  // A bare schema object declares no kinds: its type is every object's.
-  if (!set_->default_type.empty() && set_->kinds.empty()) {
-    return Type::Named(set_->schema, set_->default_type);
-  }
-  return absl::NotFoundError(absl::StrCat(
-      "neither the schema nor the built-in Kubernetes types have kind \"", kind,
-      "\" in apiVersion \"", api_version,
-      "\" (pass --type, or the --schema that defines it)"));
+  absl::StatusOr<Type> t = type_flag_.empty() ? catalog_.TypeOf(object)
+                                              : catalog_.Named(type_flag_);
+  if (t.ok() || !type_flag_.empty()) return t;
+  // Say how to tell the command.
+  const char* hint =
+      t.status().code() != absl::StatusCode::kNotFound ? "; pass --type"
+      : catalog_.builtin()
+          ? " (pass --schema with the cluster's OpenAPI or the CRD)"
+          : " (pass --type, or the --schema that defines it)";
+  return absl::Status(t.status().code(),
+                      absl::StrCat(t.status().message(), hint));
 }
 
 int Fail(std::ostream& err, const absl::Status& st) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "embed/catalog.h"
 #include "openapi/openapi.h"
 #include "schema/schema.h"
 #include "typed/typed.h"
@@ -63,27 +64,26 @@ inline constexpr char kSchemaEnv[] = "SMDX_SCHEMA";
 // The schemas a command types objects with: every --schema (a file, or a
 // directory of them such as the /openapi/v3 group documents; SMDX_SCHEMA
 // when there is no --schema), combined as SchemaSetBuilder does, or without
-// any the embedded Kubernetes schema.
+// any the embedded Kubernetes schema (embed/catalog.h).
 class Schemas {
  public:
   static absl::StatusOr<Schemas> Load(const Flags& f);
 
-  // The type of `object`: --type; else its apiVersion and kind among the
-  // documents' kinds, or the type named for its kind in them (Kubernetes'
-  // naming); else the built-in kind (CRD files extend the built-in API);
-  // else the type of a bare schema object. Objects without apiVersion and
-  // kind take the type the documents make obvious (a bare schema object,
-  // one CRD version).
+  // The type of `object`: --type, else the catalog's type of its
+  // apiVersion and kind (Catalog::TypeOf).
   absl::StatusOr<Type> TypeOf(const Value* object) const;
   // The kind of `object` as the documents declare it (nullptr with the
   // embedded schema, or when they do not).
   const SchemaKind* KindOf(const Value& object) const;
   // The whole schema (the embedded one parsed whole).
-  absl::StatusOr<std::shared_ptr<const Schema>> Whole() const;
+  absl::StatusOr<std::shared_ptr<const Schema>> Whole() const {
+    return catalog_.Whole();
+  }
+  const Catalog& catalog() const { return catalog_; }
 
  private:
   std::string type_flag_;
-  std::optional<SchemaSet> set_;  // empty: the embedded schema
+  Catalog catalog_ = Catalog::Builtin();
 };
 
 // An object with its type.

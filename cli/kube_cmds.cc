@@ -14,7 +14,6 @@
 #include "cli/objects.h"
 #include "cli/text_diff.h"
 #include "fieldmanager/field_manager.h"
-#include "fieldmanager/reset_fields.h"
 #include "typed/internal/typed.h"
 #include "value/emit.h"
 
@@ -41,7 +40,7 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   if (live != nullptr) req->live = *live;
   // The resource is the live object's; without one, the configuration's.
   const Value& target = req->live.IsMap() ? req->live : req->config;
-  FieldManagerOptions opts;
+  ResourceOptions opts;
   opts.limits = f.limits;
   opts.api_version = StringAt(target, "apiVersion");
   opts.kind = StringAt(target, "kind");
@@ -54,15 +53,8 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   absl::StatusOr<Type> type = schemas.TypeOf(&target);
   if (!type.ok()) return type.status();
   req->type = *type;
+  opts.type = *type;
   opts.subresource = f.Get("subresource");
-  // What the registry strategy of this endpoint resets.
-  const SchemaKind* k = schemas.KindOf(target);
-  SetResetFields(
-      k != nullptr && k->custom_resource
-          ? CustomResourceResetFields(opts.api_version, k->status_subresource,
-                                      opts.subresource)
-          : BuiltinResetFields(opts.api_version, opts.kind, opts.subresource),
-      &opts);
   opts.apply_defaults = !f.Bool("no-defaults");
   if (std::string now = f.Get("now"); !now.empty()) {
     absl::StatusOr<absl::Time> t = ParseManagedTime(now);
@@ -72,7 +64,7 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
     req->clock = std::make_unique<ManualClock>(*t);
     opts.clock = req->clock.get();
   }
-  absl::StatusOr<FieldManager> fm = FieldManager::Create(*type, opts);
+  absl::StatusOr<FieldManager> fm = schemas.catalog().NewFieldManager(opts);
   if (!fm.ok()) return fm.status();
   req->fm.emplace(*std::move(fm));
   return req;
