@@ -1,0 +1,609 @@
+// smdx._smdx: the Python module's native part, on the C++ API
+// (embed/catalog.h and the field manager). python/smdx/__init__.py is the
+// package users import; python/smdx/_smdx.pyi documents every name.
+//
+// Objects cross as Python values (dict, list, str, int, float, bool, None)
+// or as JSON/YAML text. Conversion holds the GIL; parsing, the merge and
+// writing text run without it, so threads that share a FieldManager run in
+// parallel. Failures raise the exceptions of smdx/_errors.py.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "embed/catalog.h"
+#include "fieldmanager/field_manager.h"
+#include "fieldmanager/managed_fields.h"
+#include "fieldpath/fields_v1.h"
+#include "value/emit.h"
+#include "value/parse.h"
+
+namespace py = pybind11;
+
+namespace smdx::python {
+namespace {
+
+// ---- Errors ----------------------------------------------------------------
+
+[[noreturn]] void Raise(py::object instance) {
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(instance.ptr())),
+                  instance.ptr());
+  throw py::error_already_set();
+}
+
+py::object ErrorClass(const char* name) {
+  return py::module_::import("smdx._errors").attr(name);
+}
+
+[[noreturn]] void RaiseMessage(const char* cls, const std::string& message) {
+  Raise(ErrorClass(cls)(message));
+}
+
+// A failed status: limits are LimitError, unknown kinds and types
+// KindNotFoundError, the rest `cls`.
+[[noreturn]] void RaiseStatus(const absl::Status& st, const char* cls) {
+  const char* c = cls;
+  if (st.code() == absl::StatusCode::kResourceExhausted) c = "LimitError";
+  if (st.code() == absl::StatusCode::kNotFound) c = "KindNotFoundError";
+  RaiseMessage(c, std::string(st.message()));
+}
+
+[[noreturn]] void RaiseOutcome(const FieldManagerResult& r) {
+  std::string message(r.status.message());
+  switch (r.kind) {
+    case ErrorKind::kConflict: {
+      py::object conflict = ErrorClass("Conflict");
+      py::list conflicts;
+      for (const smdx::Conflict& c : r.conflicts.list()) {
+        absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(c.manager);
+        conflicts.append(conflict(DisplayManager(c.manager),
+                                  id.ok() ? id->manager : c.manager,
+                                  PathString(c.path)));
+      }
+      Raise(ErrorClass("ConflictError")(KubernetesConflictMessage(r.conflicts),
+                                        conflicts));
+    }
+    case ErrorKind::kImmutable: {
+      py::list paths;
+      for (const Path& p : r.error_paths) paths.append(PathString(p));
+      Raise(ErrorClass("ImmutableError")(message, paths));
+    }
+    case ErrorKind::kInvalid:
+      RaiseMessage("InvalidError", message);
+    case ErrorKind::kBadRequest:
+      RaiseMessage("BadRequestError", message);
+    default:
+      RaiseMessage("Error", message);
+  }
+}
+
+// ---- Python values <-> Values ----------------------------------------------
+
+std::string PathAt(const std::vector<std::string>& path) {
+  std::string out;
+  for (const std::string& p : path) out += p;
+  return out.empty() ? "the object" : out;
+}
+
+class FromPython {
+ public:
+  explicit FromPython(size_t max_depth) : max_depth_(max_depth) {}
+
+  Value Convert(PyObject* o) {
+    if (++depth_ > max_depth_) {
+      RaiseMessage("LimitError",
+                   absl::StrCat(PathAt(path_), ": nested deeper than ",
+                                max_depth_, " levels (the max_depth limit)"));
+    }
+    Value v = ConvertAt(o);
+    --depth_;
+    return v;
+  }
+
+ private:
+  Value ConvertAt(PyObject* o) {
+    if (o == Py_None) return Value();
+    if (PyBool_Check(o)) return Value(o == Py_True);
+    if (PyLong_Check(o)) {
+      int overflow = 0;
+      long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow != 0) {
+        RaiseMessage("InvalidError",
+                     absl::StrCat(PathAt(path_),
+                                  ": integer out of the 64-bit range"));
+      }
+      return Value(static_cast<int64_t>(i));
+    }
+    if (PyFloat_Check(o)) {
+      double d = PyFloat_AS_DOUBLE(o);
+      if (!std::isfinite(d)) {
+        RaiseMessage("InvalidError",
+                     absl::StrCat(PathAt(path_),
+                                  ": NaN and infinity have no JSON form"));
+      }
+      return Value(d);
+    }
+    if (PyUnicode_Check(o)) return Value(Utf8(o));
+    if (PyDict_Check(o)) {
+      Map m;
+      m.Reserve(static_cast<size_t>(PyDict_Size(o)));
+      PyObject* key;
+      PyObject* item;
+      Py_ssize_t pos = 0;
+      while (PyDict_Next(o, &pos, &key, &item)) {
+        if (!PyUnicode_Check(key)) {
+          throw py::type_error(absl::StrCat(
+              PathAt(path_), ": map keys must be strings, got ",
+              Py_TYPE(key)->tp_name));
+        }
+        std::string k = Utf8(key);
+        path_.push_back(absl::StrCat(".", k));
+        Value v = Convert(item);
+        path_.pop_back();
+        m.Append(std::move(k), std::move(v));
+      }
+      return Value(std::move(m));
+    }
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(o);
+      List l;
+      l.reserve(seq.size());
+      for (size_t i = 0; i < seq.size(); ++i) {
+        path_.push_back(absl::StrCat("[", i, "]"));
+        l.push_back(Convert(seq[i].ptr()));
+        path_.pop_back();
+      }
+      return Value(std::move(l));
+    }
+    throw py::type_error(absl::StrCat(
+        PathAt(path_), ": cannot be ", Py_TYPE(o)->tp_name,
+        " (objects hold dict, list, str, int, float, bool and None)"));
+  }
+
+  std::string Utf8(PyObject* s) {
+    Py_ssize_t n = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(s, &n);
+    if (data == nullptr) throw py::error_already_set();
+    return std::string(data, static_cast<size_t>(n));
+  }
+
+  size_t max_depth_;
+  size_t depth_ = 0;
+  std::vector<std::string> path_;
+};
+
+py::object ToPython(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNull:
+      return py::none();
+    case Value::Kind::kBool:
+      return py::bool_(v.AsBool());
+    case Value::Kind::kInt:
+      return py::int_(v.AsInt());
+    case Value::Kind::kFloat:
+      return py::float_(v.AsFloat());
+    case Value::Kind::kString:
+      return py::str(v.AsString());
+    case Value::Kind::kList: {
+      py::list l(v.list().size());
+      size_t i = 0;
+      for (const Value& item : v.list()) {
+        py::object o = ToPython(item);
+        PyList_SET_ITEM(l.ptr(), static_cast<Py_ssize_t>(i++), o.release().ptr());
+      }
+      return std::move(l);
+    }
+    case Value::Kind::kMap: {
+      py::dict d;
+      for (const MapEntry& e : v.map()) {
+        py::str k(e.key);
+        py::object o = ToPython(e.value);
+        if (PyDict_SetItem(d.ptr(), k.ptr(), o.ptr()) != 0) {
+          throw py::error_already_set();
+        }
+      }
+      return std::move(d);
+    }
+  }
+  return py::none();
+}
+
+enum class Form { kDict, kJson, kYaml };
+
+// An input object: a Python value, or JSON/YAML text (str or bytes), which
+// is parsed without the GIL. `form` is what the text looked like.
+struct Input {
+  Value value;
+  Form form = Form::kDict;
+};
+
+Input Read(const py::handle& o, const Limits& limits, const char* what,
+           bool allow_none) {
+  Input in;
+  if (o.is_none()) {
+    if (!allow_none) throw py::type_error(absl::StrCat(what, " is None"));
+    return in;
+  }
+  if (PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr())) {
+    std::string text = PyBytes_Check(o.ptr()) ? o.cast<std::string>()
+                                              : o.cast<std::string>();
+    size_t first = text.find_first_not_of(" \t\r\n");
+    in.form = first != std::string::npos && text[first] == '{' ? Form::kJson
+                                                               : Form::kYaml;
+    absl::StatusOr<Value> v;
+    {
+      py::gil_scoped_release unlocked;
+      v = ParseYamlOrJson(text, limits);
+    }
+    if (!v.ok()) {
+      RaiseStatus(absl::Status(v.status().code(),
+                               absl::StrCat(what, ": ", v.status().message())),
+                  "InvalidError");
+    }
+    in.value = *std::move(v);
+  } else {
+    in.value = FromPython(limits.max_depth).Convert(o.ptr());
+  }
+  if (!in.value.IsMap() && !(allow_none && in.value.IsNull())) {
+    RaiseMessage("InvalidError",
+                 absl::StrCat(what, ": expected an object (a map)"));
+  }
+  return in;
+}
+
+Form OutputForm(const std::optional<std::string>& output, Form input) {
+  if (!output.has_value()) return input;
+  if (*output == "dict") return Form::kDict;
+  if (*output == "json") return Form::kJson;
+  if (*output == "yaml") return Form::kYaml;
+  throw py::value_error(absl::StrCat("output must be \"dict\", \"json\" or "
+                                     "\"yaml\", not \"",
+                                     *output, "\""));
+}
+
+py::object Write(const Value& v, Form form) {
+  if (form == Form::kDict) return ToPython(v);
+  std::string text;
+  {
+    py::gil_scoped_release unlocked;
+    text = form == Form::kJson ? ToJson(v) : ToYaml(v);
+  }
+  return py::str(text);
+}
+
+// ---- Schema and FieldManager -----------------------------------------------
+
+struct PySchema {
+  std::shared_ptr<const Catalog> catalog;
+};
+
+std::shared_ptr<const Catalog> CatalogOf(const std::optional<PySchema>& s) {
+  if (s.has_value()) return s->catalog;
+  static const auto* builtin =
+      new std::shared_ptr<const Catalog>(std::make_shared<Catalog>(
+          Catalog::Builtin()));
+  return *builtin;
+}
+
+PySchema LoadSchema(const py::args& documents) {
+  std::vector<std::string> docs;
+  for (const py::handle& d : documents) {
+    if (!PyUnicode_Check(d.ptr()) && !PyBytes_Check(d.ptr())) {
+      throw py::type_error("schema documents are str or bytes (JSON or YAML)");
+    }
+    docs.push_back(d.cast<std::string>());
+  }
+  if (docs.empty()) throw py::type_error("Schema.load() needs a document");
+  absl::StatusOr<Catalog> c = [&] {
+    py::gil_scoped_release unlocked;
+    return Catalog::FromDocuments(docs);
+  }();
+  if (!c.ok()) RaiseStatus(c.status(), "SchemaError");
+  return PySchema{std::make_shared<const Catalog>(*std::move(c))};
+}
+
+class PyFieldManager {
+ public:
+  PyFieldManager(const std::string& api_version, const std::string& kind,
+                 const std::string& subresource,
+                 const std::optional<PySchema>& schema, bool apply_defaults,
+                 bool reset_fields, bool track_on_create,
+                 int max_update_managers, const py::object& now)
+      : catalog_(CatalogOf(schema)) {
+    if (max_update_managers < 0) {
+      throw py::value_error("max_update_managers must not be negative");
+    }
+    ResourceOptions r;
+    r.api_version = api_version;
+    r.kind = kind;
+    r.subresource = subresource;
+    r.apply_defaults = apply_defaults;
+    r.reset_fields = reset_fields;
+    r.track_on_create = track_on_create;
+    r.max_update_managers = max_update_managers;
+    if (!now.is_none()) {
+      std::string text;
+      if (py::isinstance<py::str>(now)) {
+        text = now.cast<std::string>();
+      } else if (py::hasattr(now, "isoformat") && py::hasattr(now, "tzinfo")) {
+        if (now.attr("tzinfo").is_none()) {
+          throw py::value_error("now must be an aware datetime (with tzinfo)");
+        }
+        py::object utc =
+            py::module_::import("datetime").attr("timezone").attr("utc");
+        text = now.attr("astimezone")(utc)
+                   .attr("strftime")("%Y-%m-%dT%H:%M:%SZ")
+                   .cast<std::string>();
+      } else {
+        throw py::type_error("now is a datetime or an RFC 3339 string");
+      }
+      absl::StatusOr<absl::Time> t = ParseManagedTime(text);
+      if (!t.ok()) {
+        throw py::value_error(absl::StrCat("now: ", t.status().message()));
+      }
+      clock_ = std::make_unique<ManualClock>(*t);
+      r.clock = clock_.get();
+    }
+    limits_ = r.limits;
+    absl::StatusOr<FieldManager> fm = catalog_->NewFieldManager(r);
+    if (!fm.ok()) RaiseStatus(fm.status(), "InvalidError");
+    fm_.emplace(*std::move(fm));
+  }
+
+  py::object Apply(const py::object& live, const py::object& config,
+                   const std::string& manager, bool force,
+                   const std::optional<std::string>& output) const {
+    return Run(live, config, manager, force, output, /*apply=*/true);
+  }
+
+  py::object Update(const py::object& live, const py::object& object,
+                    const std::string& manager,
+                    const std::optional<std::string>& output) const {
+    return Run(live, object, manager, false, output, /*apply=*/false);
+  }
+
+  const std::string& api_version() const { return fm_->options().api_version; }
+  const std::string& kind() const { return fm_->options().kind; }
+  const std::string& subresource() const {
+    return fm_->options().subresource;
+  }
+
+ private:
+  py::object Run(const py::object& live, const py::object& body,
+                 const std::string& manager, bool force,
+                 const std::optional<std::string>& output, bool apply) const {
+    Input l = Read(live, limits_, "the live object", /*allow_none=*/true);
+    Input b = Read(body, limits_, apply ? "the configuration" : "the object",
+                   /*allow_none=*/false);
+    Form form = OutputForm(output, b.form);
+    FieldManagerResult r;
+    {
+      py::gil_scoped_release unlocked;
+      r = apply ? fm_->Apply(l.value, b.value, manager, force)
+                : fm_->Update(l.value, b.value, manager);
+    }
+    if (!r.ok()) RaiseOutcome(r);
+    if (!r.warnings.empty()) {
+      py::object warn = py::module_::import("warnings").attr("warn");
+      for (const std::string& w : r.warnings) {
+        warn(w, ErrorClass("ManagedFieldsWarning"), 3);
+      }
+    }
+    return Write(r.object, form);
+  }
+
+  std::shared_ptr<const Catalog> catalog_;
+  std::unique_ptr<ManualClock> clock_;
+  Limits limits_;
+  std::optional<FieldManager> fm_;
+};
+
+// ---- Helpers on typed values -------------------------------------------------
+
+Type TypeFor(const std::optional<PySchema>& schema,
+             const std::optional<std::string>& type_name, const Value& v) {
+  std::shared_ptr<const Catalog> c = CatalogOf(schema);
+  absl::StatusOr<Type> t =
+      type_name.has_value() ? c->Named(*type_name) : c->TypeOf(&v);
+  if (!t.ok()) RaiseStatus(t.status(), "InvalidError");
+  return *std::move(t);
+}
+
+void CheckValid(const Type& t, const Value& v, const char* what) {
+  absl::Status st;
+  {
+    py::gil_scoped_release unlocked;
+    st = Validate(t, v);
+  }
+  if (!st.ok()) {
+    RaiseMessage("InvalidError", absl::StrCat(what, ": ", st.message()));
+  }
+}
+
+void PyValidate(const py::object& obj, const std::optional<PySchema>& schema,
+                const std::optional<std::string>& type_name) {
+  Input in = Read(obj, Limits(), "the object", false);
+  CheckValid(TypeFor(schema, type_name, in.value), in.value, "the object");
+}
+
+py::dict PyDiff(const py::object& lhs, const py::object& rhs,
+                const std::optional<PySchema>& schema,
+                const std::optional<std::string>& type_name) {
+  Input l = Read(lhs, Limits(), "lhs", false);
+  Input r = Read(rhs, Limits(), "rhs", false);
+  Type t = TypeFor(schema, type_name, r.value);
+  CheckValid(t, l.value, "lhs");
+  CheckValid(t, r.value, "rhs");
+  Comparison c;
+  {
+    py::gil_scoped_release unlocked;
+    c = CompareFields(t, &l.value, &r.value);
+  }
+  py::dict out;
+  out["added"] = PathStrings(c.added);
+  out["removed"] = PathStrings(c.removed);
+  out["modified"] = PathStrings(c.modified);
+  return out;
+}
+
+py::object PyFieldset(const py::object& obj,
+                      const std::optional<PySchema>& schema,
+                      const std::optional<std::string>& type_name) {
+  Input in = Read(obj, Limits(), "the object", false);
+  Type t = TypeFor(schema, type_name, in.value);
+  CheckValid(t, in.value, "the object");
+  absl::StatusOr<Value> fields;
+  {
+    py::gil_scoped_release unlocked;
+    fields = ParseJson(SerializeFieldsV1(ToFieldSet(t, in.value)));
+  }
+  if (!fields.ok()) RaiseStatus(fields.status(), "Error");
+  return ToPython(*fields);
+}
+
+py::list PyLoadAll(const py::object& text) {
+  if (!PyUnicode_Check(text.ptr()) && !PyBytes_Check(text.ptr())) {
+    throw py::type_error("load_all() reads str or bytes");
+  }
+  std::string t = text.cast<std::string>();
+  absl::StatusOr<std::vector<Value>> docs;
+  {
+    py::gil_scoped_release unlocked;
+    docs = ParseYamlOrJsonDocuments(t);
+  }
+  if (!docs.ok()) RaiseStatus(docs.status(), "InvalidError");
+  py::list out;
+  for (const Value& d : *docs) {
+    if (!d.IsNull()) out.append(ToPython(d));
+  }
+  return out;
+}
+
+py::dict PyBlame(const py::object& obj) {
+  Input in = Read(obj, Limits(), "the object", false);
+  absl::StatusOr<std::vector<FieldOwners>> owners = Blame(in.value);
+  if (!owners.ok()) RaiseStatus(owners.status(), "InvalidError");
+  py::dict out;
+  for (const FieldOwners& f : *owners) out[py::str(f.path)] = f.managers;
+  return out;
+}
+
+
+// ---- Docstrings --------------------------------------------------------------
+
+constexpr char kFieldManagerDoc[] = R"(Server-side apply and updates for one resource, as the apiserver runs them.
+
+api_version and kind name the resource ("apps/v1", "Deployment"); subresource
+is "status", "scale" or "" for the main resource. The schema (smdx.Schema) types
+its objects; None is the built-in Kubernetes schema. apply_defaults defaults
+results from the schema's defaults; reset_fields resets what the registry
+strategy of the endpoint resets (.status on the main resource of a kind with a
+status subresource); track_on_create tracks the fields of a create nobody
+applied; max_update_managers Update entries are kept before the oldest merge
+into "ancient-changes". now (an aware datetime or an RFC 3339 string) fixes the
+time managedFields entries get; None is the system clock.
+
+Immutable once made: threads may share one, and the merge runs without the GIL.
+Raises KindNotFoundError when the schema has no such kind.)";
+
+constexpr char kApplyDoc[] = R"(Server-side apply of config by manager onto live.
+
+live is the stored object with its metadata.managedFields (None: it does not
+exist yet). Objects are dicts, or JSON/YAML text (str or bytes). Returns the
+object the server would store, with its managedFields: a dict, or text in the
+form the configuration came in (output="dict", "json" or "yaml" chooses).
+Nothing changes when it fails. Raises ConflictError when it would take fields
+another manager owns with another value (unless force), ImmutableError,
+InvalidError (the object does not fit the schema, invalid managedFields, an
+empty manager name), BadRequestError (another apiVersion or kind than the
+resource's, managedFields in the configuration), LimitError.)";
+
+constexpr char kUpdateDoc[] = R"(A write (create, update, the result of a non-apply patch) of object by manager over live (None: a create).
+
+Returns what the server would store, as apply does. Invalid managedFields in
+live are passed over with a ManagedFieldsWarning, as the apiserver does.
+Raises ImmutableError, InvalidError, BadRequestError, LimitError.)";
+
+constexpr char kValidateDoc[] = R"(Checks object against its type: type_name, or its apiVersion and kind in schema (None: built-in).
+
+Raises InvalidError naming every problem with its path.)";
+
+constexpr char kDiffDoc[] = R"(The fields that differ from lhs to rhs, both typed as rhs is.
+
+Returns {"added": [...], "removed": [...], "modified": [...]}, each a list of
+paths as SMD prints them (".spec.replicas", '.spec.containers[name="app"]').)";
+
+constexpr char kFieldsetDoc[] = R"(The fields object sets, as a managedFields entry's fieldsV1 (a dict).)";
+
+constexpr char kLoadAllDoc[] = R"(The documents of JSON or YAML text (a YAML stream of several, as kubectl reads manifest files), without the empty ones. Raises InvalidError naming the document and line.)";
+
+constexpr char kBlameDoc[] = R"(Who owns what: every path the object's managedFields entries own, with the managers that own it (the name, and "/SUBRESOURCE" for entries of a subresource), in the entries' order.
+
+Raises InvalidError for invalid managedFields.)";
+
+}  // namespace
+}  // namespace smdx::python
+
+PYBIND11_MODULE(_smdx, m) {
+  using namespace smdx::python;  // NOLINT: the module's own names
+  m.doc() = "The native part of smdx; import smdx instead.";
+  py::class_<PySchema>(m, "Schema")
+      .def_static(
+          "builtin", [] { return PySchema{CatalogOf(std::nullopt)}; },
+          "The embedded Kubernetes schema (v1.27 and the kinds of older "
+          "apiVersions).")
+      .def_static("load", &LoadSchema,
+                  "Schema documents (JSON or YAML text): OpenAPI v2 or v3, SMD "
+                  "schemas, CustomResourceDefinitions, bare schema objects. "
+                  "Later documents replace types and kinds of earlier ones; "
+                  "kinds they lack come from the built-in schema. Raises "
+                  "SchemaError.")
+      .def("type_name",
+           [](const PySchema& s, const std::string& api_version,
+              const std::string& kind) {
+             absl::StatusOr<smdx::Type> t =
+                 s.catalog->TypeOfKind(api_version, kind);
+             if (!t.ok()) RaiseStatus(t.status(), "InvalidError");
+             return t->name();
+           },
+           py::arg("api_version"), py::arg("kind"),
+           "The name of the type objects of this apiVersion and kind have. "
+           "Raises KindNotFoundError.")
+      .def_property_readonly(
+          "builtin_only", [](const PySchema& s) { return s.catalog->builtin(); },
+          "Whether this is the embedded schema alone.");
+  py::class_<PyFieldManager>(m, "FieldManager")
+      .def(py::init<const std::string&, const std::string&, const std::string&,
+                    const std::optional<PySchema>&, bool, bool, bool, int,
+                    const py::object&>(),
+           py::arg("api_version"), py::arg("kind"), py::arg("subresource") = "",
+           py::kw_only(), py::arg("schema") = py::none(),
+           py::arg("apply_defaults") = true, py::arg("reset_fields") = true,
+           py::arg("track_on_create") = true,
+           py::arg("max_update_managers") = 10, py::arg("now") = py::none(),
+           kFieldManagerDoc)
+      .def("apply", &PyFieldManager::Apply, py::arg("live"), py::arg("config"),
+           py::arg("manager"), py::arg("force") = false, py::kw_only(),
+           py::arg("output") = py::none(), kApplyDoc)
+      .def("update", &PyFieldManager::Update, py::arg("live"),
+           py::arg("object"), py::arg("manager"), py::kw_only(),
+           py::arg("output") = py::none(), kUpdateDoc)
+      .def_property_readonly("api_version", &PyFieldManager::api_version)
+      .def_property_readonly("kind", &PyFieldManager::kind)
+      .def_property_readonly("subresource", &PyFieldManager::subresource);
+  m.def("validate", &PyValidate, py::arg("object"), py::kw_only(),
+        py::arg("schema") = py::none(), py::arg("type_name") = py::none(), kValidateDoc);
+  m.def("diff", &PyDiff, py::arg("lhs"), py::arg("rhs"), py::kw_only(),
+        py::arg("schema") = py::none(), py::arg("type_name") = py::none(), kDiffDoc);
+  m.def("fieldset", &PyFieldset, py::arg("object"), py::kw_only(),
+        py::arg("schema") = py::none(), py::arg("type_name") = py::none(), kFieldsetDoc);
+  m.def("blame", &PyBlame, py::arg("object"), kBlameDoc);
+  m.def("load_all", &PyLoadAll, py::arg("text"), kLoadAllDoc);
+  m.attr("__version__") = SMDX_VERSION_STRING;
+}

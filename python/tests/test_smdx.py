@@ -1,0 +1,453 @@
+"""Tests of the Python module: the scenarios of the command's tests (apply,
+conflict, force, blame, a CRD with defaults, an immutable field) and the
+module's own contracts (objects as dicts or text, errors, threads)."""
+
+import copy
+import datetime
+import json
+import pathlib
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import smdx
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+NOW = "2024-05-01T12:00:00Z"
+
+
+def deployment(replicas=2, image="nginx:1.25", name="web"):
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": "app", "image": image}]},
+            },
+        },
+    }
+
+
+CRD = """
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, default: 3}
+              region: {type: string, x-kubernetes-immutable: true}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port, protocol]
+                items:
+                  type: object
+                  required: [port]
+                  properties:
+                    port: {type: integer}
+                    protocol: {type: string, default: TCP}
+          status:
+            type: object
+            properties:
+              ready: {type: boolean}
+"""
+
+
+def widget(**spec):
+    return {"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default"}, "spec": spec}
+
+
+@pytest.fixture
+def fm():
+    return smdx.FieldManager("apps/v1", "Deployment", now=NOW)
+
+
+def entries(obj):
+    return obj["metadata"]["managedFields"]
+
+
+# ---- apply, conflict, force, blame -------------------------------------------
+
+
+def test_apply_creates_the_object_with_its_managed_fields(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    assert stored["spec"]["replicas"] == 2
+    [entry] = entries(stored)
+    assert entry["manager"] == "deployer"
+    assert entry["operation"] == "Apply"
+    assert entry["apiVersion"] == "apps/v1"
+    assert entry["time"] == NOW
+    assert entry["fieldsType"] == "FieldsV1"
+    assert entry["fieldsV1"]["f:spec"]["f:replicas"] == {}
+
+
+def test_the_same_apply_again_changes_nothing(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    later = smdx.FieldManager("apps/v1", "Deployment", now="2030-01-01T00:00:00Z")
+    assert later.apply(stored, deployment(), "deployer") == stored
+
+
+def test_inputs_are_not_changed(fm):
+    config = deployment()
+    before = copy.deepcopy(config)
+    fm.apply(None, config, "deployer")
+    assert config == before
+
+
+def test_conflict_names_manager_and_path(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    with pytest.raises(smdx.ConflictError) as info:
+        fm.apply(stored, deployment(replicas=5), "autoscaler")
+    e = info.value
+    assert str(e) == ('Apply failed with 1 conflict: conflict with "deployer": '
+                      ".spec.replicas")
+    assert e.conflicts == [smdx.Conflict('"deployer"', "deployer", ".spec.replicas")]
+    assert isinstance(e, smdx.Error)
+
+
+def test_conflicts_list_every_field(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    with pytest.raises(smdx.ConflictError) as info:
+        fm.apply(stored, deployment(replicas=5, image="nginx:2"), "other")
+    assert sorted(c.path for c in info.value.conflicts) == [
+        '.spec.replicas',
+        '.spec.template.spec.containers[name="app"].image',
+    ]
+    assert str(info.value).startswith("Apply failed with 2 conflicts:")
+
+
+def test_force_takes_the_field_over(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    forced = fm.apply(stored, deployment(replicas=5), "autoscaler", force=True)
+    assert forced["spec"]["replicas"] == 5
+    owners = smdx.blame(forced)
+    assert owners[".spec.replicas"] == ["autoscaler"]
+    # The image is still shared: both applied the same value. Managers come
+    # in the entries' order (the apiserver's: Apply entries by time, then
+    # name).
+    assert owners['.spec.template.spec.containers[name="app"].image'] == [
+        "autoscaler", "deployer"]
+
+
+def test_blame_of_a_real_object():
+    text = (SHARED / "testdata/smd/k8s-deployment.yaml").read_text()
+    fm = smdx.FieldManager("apps/v1", "Deployment", now=NOW)
+    obj = smdx.load_all(text)[0]
+    obj["apiVersion"] = "apps/v1"
+    stored = fm.apply(None, obj, "kubectl")
+    stored = fm.update(stored, dict(stored, metadata=dict(
+        stored["metadata"], labels={"team": "a"})), "labeller")
+    owners = smdx.blame(stored)
+    assert owners[".metadata.labels.team"] == ["labeller"]
+    assert all(m == ["kubectl"] for p, m in owners.items()
+               if p.startswith(".spec."))
+
+
+def test_blame_rejects_invalid_managed_fields():
+    obj = deployment()
+    obj["metadata"]["managedFields"] = [{"manager": "x", "operation": "Nope"}]
+    with pytest.raises(smdx.InvalidError, match="operation"):
+        smdx.blame(obj)
+
+
+# ---- updates and subresources -----------------------------------------------
+
+
+def test_update_records_an_update_entry(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    changed = copy.deepcopy(stored)
+    changed["metadata"]["labels"] = {"team": "a"}
+    updated = fm.update(stored, changed, "labeller")
+    ops = {(e["manager"], e["operation"]) for e in entries(updated)}
+    assert ops == {("deployer", "Apply"), ("labeller", "Update")}
+
+
+def test_update_warns_about_invalid_managed_fields(fm):
+    live = deployment()
+    live["metadata"]["managedFields"] = [{"manager": "x", "operation": "Nope"}]
+    with pytest.warns(smdx.ManagedFieldsWarning):
+        fm.update(live, deployment(), "ctl")
+    with pytest.raises(smdx.InvalidError):
+        fm.apply(live, deployment(), "ctl")
+
+
+def test_status_subresource_changes_status_alone():
+    main = smdx.FieldManager("apps/v1", "Deployment", now=NOW)
+    status = smdx.FieldManager("apps/v1", "Deployment", "status", now=NOW)
+    assert status.subresource == "status"
+    stored = main.apply(None, deployment(), "deployer")
+    body = copy.deepcopy(stored)
+    body["spec"]["replicas"] = 9
+    body["status"] = {"replicas": 2}
+    out = status.update(stored, body, "controller")
+    assert out["spec"]["replicas"] == 2  # reset: /status changes .status only
+    assert out["status"] == {"replicas": 2}
+    [ctl] = [e for e in entries(out) if e["manager"] == "controller"]
+    assert ctl["subresource"] == "status"
+
+
+# ---- objects as text ----------------------------------------------------------
+
+
+def test_text_in_gives_text_out(fm):
+    yaml_text = fm.apply(None, "apiVersion: apps/v1\nkind: Deployment\n"
+                         "metadata: {name: web}\nspec: {replicas: 1}\n", "m")
+    assert isinstance(yaml_text, str) and "manager: m" in yaml_text
+    json_text = fm.apply(None, json.dumps(deployment()), "m")
+    assert json.loads(json_text)["spec"]["replicas"] == 2
+    as_dict = fm.apply(yaml_text, b'{"apiVersion": "apps/v1", "kind": '
+                       b'"Deployment", "metadata": {"name": "web"}}', "m",
+                       output="dict")
+    assert as_dict["metadata"]["name"] == "web"
+    assert "manager: m" in fm.apply(None, deployment(), "m", output="yaml")
+    with pytest.raises(ValueError, match="output"):
+        fm.apply(None, deployment(), "m", output="xml")
+
+
+def test_load_all_reads_streams():
+    docs = smdx.load_all("a: 1\n---\n---\nb: [2]\n")
+    assert docs == [{"a": 1}, {"b": [2]}]
+    with pytest.raises(smdx.InvalidError):
+        smdx.load_all("a: [")
+
+
+# ---- CRDs: defaults and immutability -------------------------------------------
+
+
+def test_crd_defaults_fill_the_result():
+    schema = smdx.Schema.load(CRD)
+    fm = smdx.FieldManager("example.com/v1", "Widget", schema=schema, now=NOW)
+    stored = fm.apply(None, widget(region="eu", ports=[{"port": 80}]), "m")
+    assert stored["spec"]["size"] == 3
+    assert stored["spec"]["ports"] == [{"port": 80, "protocol": "TCP"}]
+    # Defaulted fields belong to nobody.
+    assert ".spec.size" not in smdx.blame(stored)
+
+
+def test_crd_immutable_field():
+    schema = smdx.Schema.load(CRD)
+    fm = smdx.FieldManager("example.com/v1", "Widget", schema=schema, now=NOW)
+    stored = fm.apply(None, widget(region="eu"), "m")
+    with pytest.raises(smdx.ImmutableError) as info:
+        fm.apply(stored, widget(region="us"), "m")
+    assert info.value.paths == [".spec.region"]
+    assert ".spec.region" in str(info.value)
+    # Forcing does not help: immutability is not ownership.
+    with pytest.raises(smdx.ImmutableError):
+        fm.apply(stored, widget(region="us"), "other", force=True)
+
+
+def test_crd_status_is_reset_on_the_main_resource():
+    schema = smdx.Schema.load(CRD)
+    fm = smdx.FieldManager("example.com/v1", "Widget", schema=schema, now=NOW)
+    w = widget(region="eu")
+    w["status"] = {"ready": True}
+    assert "status" not in fm.apply(None, w, "m")
+
+
+# ---- schemas -------------------------------------------------------------------
+
+
+def test_schemas_from_files_and_directories(tmp_path):
+    smd = SHARED / "testdata/smd/k8s-schema.yaml"
+    schema = smdx.Schema.from_files(smd)
+    assert not schema.builtin_only
+    assert schema.type_name("v1", "Pod") == "io.k8s.api.core.v1.Pod"
+    (tmp_path / "crd.yaml").write_text(CRD)
+    both = smdx.Schema.from_files(smd, tmp_path)
+    assert both.type_name("example.com/v1", "Widget") == "com.example.v1.Widget"
+    assert smdx.Schema.builtin().builtin_only
+    (tmp_path / "nothing").mkdir()
+    with pytest.raises(smdx.SchemaError, match="no .json or .yaml"):
+        smdx.Schema.from_files(tmp_path / "nothing")
+
+
+def test_schema_errors():
+    with pytest.raises(smdx.SchemaError, match="missing"):
+        smdx.Schema.load("types:\n- name: a\n  map:\n    fields:\n"
+                         "    - name: b\n      type: {namedType: missing}\n")
+    with pytest.raises(smdx.SchemaError, match="document 2"):
+        smdx.Schema.load(CRD, "definitions: {a: {type: array, "
+                         "x-kubernetes-list-type: map, items: {type: object}}}")
+    with pytest.raises(TypeError):
+        smdx.Schema.load(42)
+    with pytest.raises(smdx.KindNotFoundError):
+        smdx.FieldManager("example.com/v1", "Nothing")
+    with pytest.raises(smdx.KindNotFoundError):
+        smdx.Schema.builtin().type_name("v1", "Nothing")
+
+
+# ---- bad input -------------------------------------------------------------------
+
+
+def test_invalid_objects_name_the_path(fm):
+    bad = deployment()
+    bad["spec"]["replicas"] = "two"
+    with pytest.raises(smdx.InvalidError, match=r"\.spec\.replicas"):
+        fm.apply(None, bad, "m")
+    with pytest.raises(smdx.InvalidError, match="fieldManager"):
+        fm.apply(None, deployment(), "")
+    with pytest.raises(smdx.InvalidError, match="configuration"):
+        fm.apply(None, "{not: [json", "m")
+    with pytest.raises(smdx.InvalidError, match="an object"):
+        fm.apply(None, "[1, 2]", "m")
+
+
+def test_bad_requests(fm):
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+    with pytest.raises(smdx.BadRequestError):
+        fm.apply(None, pod, "m")
+    stored = fm.apply(None, deployment(), "m")
+    with pytest.raises(smdx.BadRequestError, match="managedFields"):
+        fm.apply(None, stored, "m")
+
+
+def test_python_values_that_have_no_json_form(fm):
+    with pytest.raises(TypeError, match=r"\.spec\.x"):
+        fm.apply(None, dict(deployment(), spec={"x": {1, 2}}), "m")
+    with pytest.raises(TypeError, match="keys must be strings"):
+        fm.apply(None, dict(deployment(), spec={1: "a"}), "m")
+    with pytest.raises(smdx.InvalidError, match="64-bit"):
+        fm.apply(None, dict(deployment(), spec={"replicas": 2**70}), "m")
+    with pytest.raises(smdx.InvalidError, match="NaN"):
+        fm.apply(None, dict(deployment(), spec={"replicas": float("nan")}), "m")
+    with pytest.raises(TypeError):
+        fm.apply(None, None, "m")
+
+
+def test_limits(fm):
+    deep = {}
+    node = deep
+    for _ in range(5000):
+        node["a"] = {}
+        node = node["a"]
+    with pytest.raises(smdx.LimitError, match="max_depth"):
+        fm.apply(None, dict(deployment(), spec=deep), "m")
+    big = "a: " + "x" * (4 << 20)
+    with pytest.raises(smdx.LimitError):
+        fm.apply(None, big, "m")
+
+
+def test_now_takes_aware_datetimes():
+    t = datetime.datetime(2024, 5, 1, 14, 0, tzinfo=datetime.timezone(
+        datetime.timedelta(hours=2)))
+    fm = smdx.FieldManager("apps/v1", "Deployment", now=t)
+    assert entries(fm.apply(None, deployment(), "m"))[0]["time"] == NOW
+    with pytest.raises(ValueError, match="aware"):
+        smdx.FieldManager("apps/v1", "Deployment", now=datetime.datetime(2024, 1, 1))
+    with pytest.raises(ValueError):
+        smdx.FieldManager("apps/v1", "Deployment", now="yesterday")
+    with pytest.raises(ValueError):
+        smdx.FieldManager("apps/v1", "Deployment", max_update_managers=-1)
+
+
+# ---- typed helpers ---------------------------------------------------------------
+
+
+def test_validate():
+    smdx.validate(deployment())
+    smdx.validate({"spec": {"containers": []}}, type_name="io.k8s.api.core.v1.Pod")
+    with pytest.raises(smdx.InvalidError, match=r"\.spec\.containers"):
+        smdx.validate({"apiVersion": "v1", "kind": "Pod", "spec": {"containers": 7}})
+    with pytest.raises(smdx.InvalidError, match="apiVersion"):
+        smdx.validate({"spec": {}})
+    schema = smdx.Schema.load(CRD)
+    with pytest.raises(smdx.InvalidError):
+        smdx.validate(widget(size="big"), schema=schema)
+
+
+def test_diff():
+    lhs = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "1", "b": "2"}}
+    rhs = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "9", "c": "3"}}
+    assert smdx.diff(lhs, rhs) == {"added": [".data.c"], "removed": [".data.b"],
+                                   "modified": [".data.a"]}
+    assert smdx.diff(lhs, lhs) == {"added": [], "removed": [], "modified": []}
+
+
+def test_fieldset():
+    fs = smdx.fieldset(deployment())
+    assert fs["f:spec"]["f:replicas"] == {}
+    assert 'k:{"name":"app"}' in fs["f:spec"]["f:template"]["f:spec"]["f:containers"]
+
+
+# ---- threads -----------------------------------------------------------------------
+
+
+def test_one_field_manager_shared_by_threads(fm):
+    configs = [deployment(name=f"web-{i}", replicas=i) for i in range(32)]
+    expected = [fm.apply(None, c, "m") for c in configs]
+    results = [None] * len(configs)
+    errors = []
+
+    def work(lo):
+        try:
+            for i in range(lo, len(configs), 8):
+                for _ in range(20):
+                    results[i] = fm.apply(None, configs[i], "m")
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == expected
+
+
+# ---- the example ---------------------------------------------------------------------
+
+
+def test_check_manifests_example(tmp_path):
+    script = ROOT / "examples/python/check_manifests.py"
+    manifests = tmp_path / "manifests"
+    live = tmp_path / "live"
+    manifests.mkdir()
+    live.mkdir()
+    (manifests / "web.yaml").write_text(json.dumps(deployment()))
+    fm = smdx.FieldManager("apps/v1", "Deployment", now=NOW)
+    # The live object: applied by us, then scaled by an autoscaler.
+    stored = fm.apply(None, deployment(), "ci")
+    stored = fm.apply(stored, deployment(replicas=4), "autoscaler", force=True)
+    (live / "web.yaml").write_text(smdx.FieldManager(
+        "apps/v1", "Deployment").update(stored, stored, "ci", output="yaml"))
+
+    def run(*args):
+        return subprocess.run([sys.executable, str(script), *map(str, args)],
+                              capture_output=True, text=True)
+
+    r = run(manifests, live, "--manager", "ci")
+    assert r.returncode == 1, r.stderr
+    assert "conflict  Deployment web" in r.stdout
+    assert ".spec.replicas is owned by \"autoscaler\"" in r.stdout
+    # Without replicas in the manifest, it applies.
+    m = deployment()
+    del m["spec"]["replicas"]
+    (manifests / "web.yaml").write_text(json.dumps(m))
+    (manifests / "new.yaml").write_text(json.dumps(deployment(name="new")))
+    r = run(manifests, live, "--manager", "ci")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "every manifest would apply" in r.stdout
