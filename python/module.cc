@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "embed/catalog.h"
 #include "fieldmanager/field_manager.h"
@@ -85,29 +86,18 @@ py::object ErrorClass(const char* name) {
 
 // ---- Python values <-> Values ----------------------------------------------
 
-std::string PathAt(const std::vector<std::string>& path) {
-  std::string out;
-  for (const std::string& p : path) out += p;
-  return out.empty() ? "the object" : out;
-}
-
+// Python values to Values. The path to the current node is kept as borrowed
+// keys and indexes and spelled out only for an error message.
 class FromPython {
  public:
   explicit FromPython(size_t max_depth) : max_depth_(max_depth) {}
 
   Value Convert(PyObject* o) {
-    if (++depth_ > max_depth_) {
+    if (path_.size() >= max_depth_) {
       RaiseMessage("LimitError",
-                   absl::StrCat(PathAt(path_), ": nested deeper than ",
-                                max_depth_, " levels (the max_depth limit)"));
+                   absl::StrCat(PathAt(), ": nested deeper than ", max_depth_,
+                                " levels (the max_depth limit)"));
     }
-    Value v = ConvertAt(o);
-    --depth_;
-    return v;
-  }
-
- private:
-  Value ConvertAt(PyObject* o) {
     if (o == Py_None) return Value();
     if (PyBool_Check(o)) return Value(o == Py_True);
     if (PyLong_Check(o)) {
@@ -115,8 +105,7 @@ class FromPython {
       long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
       if (overflow != 0) {
         RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(path_),
-                                  ": integer out of the 64-bit range"));
+                     absl::StrCat(PathAt(), ": integer out of the 64-bit range"));
       }
       return Value(static_cast<int64_t>(i));
     }
@@ -124,95 +113,142 @@ class FromPython {
       double d = PyFloat_AS_DOUBLE(o);
       if (!std::isfinite(d)) {
         RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(path_),
-                                  ": NaN and infinity have no JSON form"));
+                     absl::StrCat(PathAt(), ": NaN and infinity have no JSON form"));
       }
       return Value(d);
     }
     if (PyUnicode_Check(o)) return Value(Utf8(o));
     if (PyDict_Check(o)) {
       Map m;
-      m.Reserve(static_cast<size_t>(PyDict_Size(o)));
+      m.Reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
       PyObject* key;
       PyObject* item;
       Py_ssize_t pos = 0;
       while (PyDict_Next(o, &pos, &key, &item)) {
         if (!PyUnicode_Check(key)) {
-          throw py::type_error(absl::StrCat(
-              PathAt(path_), ": map keys must be strings, got ",
-              Py_TYPE(key)->tp_name));
+          throw py::type_error(absl::StrCat(PathAt(),
+                                            ": map keys must be strings, got ",
+                                            Py_TYPE(key)->tp_name));
         }
-        std::string k = Utf8(key);
-        path_.push_back(absl::StrCat(".", k));
+        path_.push_back(Step{key, 0});
         Value v = Convert(item);
         path_.pop_back();
-        m.Append(std::move(k), std::move(v));
+        m.Append(Utf8(key), std::move(v));
       }
       return Value(std::move(m));
     }
-    if (PyList_Check(o) || PyTuple_Check(o)) {
-      py::sequence seq = py::reinterpret_borrow<py::sequence>(o);
+    const bool list = PyList_Check(o);
+    if (list || PyTuple_Check(o)) {
+      const Py_ssize_t n = list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
       List l;
-      l.reserve(seq.size());
-      for (size_t i = 0; i < seq.size(); ++i) {
-        path_.push_back(absl::StrCat("[", i, "]"));
-        l.push_back(Convert(seq[i].ptr()));
+      l.reserve(static_cast<size_t>(n));
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        path_.push_back(Step{nullptr, i});
+        l.push_back(Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i)));
         path_.pop_back();
       }
       return Value(std::move(l));
     }
     throw py::type_error(absl::StrCat(
-        PathAt(path_), ": cannot be ", Py_TYPE(o)->tp_name,
+        PathAt(), ": cannot be ", Py_TYPE(o)->tp_name,
         " (objects hold dict, list, str, int, float, bool and None)"));
   }
 
-  std::string Utf8(PyObject* s) {
+ private:
+  struct Step {
+    PyObject* key;  // borrowed; null for a list item
+    Py_ssize_t index;
+  };
+
+  static std::string Utf8(PyObject* s) {
     Py_ssize_t n = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &n);
     if (data == nullptr) throw py::error_already_set();
     return std::string(data, static_cast<size_t>(n));
   }
 
+  std::string PathAt() const {
+    std::string out;
+    for (const Step& s : path_) {
+      if (s.key != nullptr) {
+        absl::StrAppend(&out, ".", Utf8(s.key));
+      } else {
+        absl::StrAppend(&out, "[", s.index, "]");
+      }
+    }
+    return out.empty() ? "the object" : out;
+  }
+
   size_t max_depth_;
-  size_t depth_ = 0;
-  std::vector<std::string> path_;
+  std::vector<Step> path_;
 };
 
-py::object ToPython(const Value& v) {
-  switch (v.kind()) {
-    case Value::Kind::kNull:
-      return py::none();
-    case Value::Kind::kBool:
-      return py::bool_(v.AsBool());
-    case Value::Kind::kInt:
-      return py::int_(v.AsInt());
-    case Value::Kind::kFloat:
-      return py::float_(v.AsFloat());
-    case Value::Kind::kString:
-      return py::str(v.AsString());
-    case Value::Kind::kList: {
-      py::list l(v.list().size());
-      size_t i = 0;
-      for (const Value& item : v.list()) {
-        py::object o = ToPython(item);
-        PyList_SET_ITEM(l.ptr(), static_cast<Py_ssize_t>(i++), o.release().ptr());
-      }
-      return std::move(l);
-    }
-    case Value::Kind::kMap: {
-      py::dict d;
-      for (const MapEntry& e : v.map()) {
-        py::str k(e.key);
-        py::object o = ToPython(e.value);
-        if (PyDict_SetItem(d.ptr(), k.ptr(), o.ptr()) != 0) {
-          throw py::error_already_set();
-        }
-      }
-      return std::move(d);
-    }
+// Values to Python values. Map keys repeat (every container has a "name"),
+// so each distinct key becomes one str, shared.
+class ToPythonConverter {
+ public:
+  py::object Convert(const Value& v) {
+    return py::reinterpret_steal<py::object>(New(v));
   }
-  return py::none();
-}
+
+ private:
+  PyObject* New(const Value& v) {
+    switch (v.kind()) {
+      case Value::Kind::kNull:
+        Py_RETURN_NONE;
+      case Value::Kind::kBool:
+        if (v.AsBool()) Py_RETURN_TRUE;
+        Py_RETURN_FALSE;
+      case Value::Kind::kInt:
+        return Check(PyLong_FromLongLong(v.AsInt()));
+      case Value::Kind::kFloat:
+        return Check(PyFloat_FromDouble(v.AsFloat()));
+      case Value::Kind::kString:
+        return Str(v.AsString());
+      case Value::Kind::kList: {
+        const List& items = v.list();
+        py::object l = py::reinterpret_steal<py::object>(
+            Check(PyList_New(static_cast<Py_ssize_t>(items.size()))));
+        Py_ssize_t i = 0;
+        for (const Value& item : items) PyList_SET_ITEM(l.ptr(), i++, New(item));
+        return l.release().ptr();
+      }
+      case Value::Kind::kMap: {
+        py::object d = py::reinterpret_steal<py::object>(Check(PyDict_New()));
+        for (const MapEntry& e : v.map()) {
+          PyObject* key = Key(e.key);
+          py::object item = py::reinterpret_steal<py::object>(New(e.value));
+          if (PyDict_SetItem(d.ptr(), key, item.ptr()) != 0) {
+            throw py::error_already_set();
+          }
+        }
+        return d.release().ptr();
+      }
+    }
+    Py_RETURN_NONE;
+  }
+
+  static PyObject* Check(PyObject* o) {
+    if (o == nullptr) throw py::error_already_set();
+    return o;
+  }
+
+  static PyObject* Str(const std::string& s) {
+    return Check(
+        PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));
+  }
+
+  // A borrowed reference, owned by the cache.
+  PyObject* Key(const std::string& k) {
+    auto [it, inserted] = keys_.try_emplace(k);
+    if (inserted) it->second = py::reinterpret_steal<py::object>(Str(k));
+    return it->second.ptr();
+  }
+
+  absl::flat_hash_map<std::string, py::object> keys_;
+};
+
+py::object ToPython(const Value& v) { return ToPythonConverter().Convert(v); }
 
 enum class Form { kDict, kJson, kYaml };
 
