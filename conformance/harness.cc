@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "fieldmanager/field_manager.h"
+#include "fieldmanager/reset_fields.h"
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
 #include "openapi/openapi.h"
@@ -268,6 +269,8 @@ struct FieldManagerCase {
   int max_update_managers = 10;
   bool defaults = true;
   bool track_on_create = true;
+  // Reset what the apiserver's registry strategy of each endpoint resets.
+  bool reset_fields = false;
 };
 
 // What one operation did: the error it ended with (its kind as the case
@@ -419,6 +422,11 @@ class CaseRunner {
         return Failure{"fieldManager.trackOnCreate must be a boolean", {}};
       c.track_on_create = t->AsBool();
     }
+    if (const Value* r = Find(v, "resetFields"); r != nullptr) {
+      if (!r->IsBool())
+        return Failure{"fieldManager.resetFields must be a boolean", {}};
+      c.reset_fields = r->AsBool();
+    }
     fm_ = std::move(c);
     return std::nullopt;
   }
@@ -444,6 +452,21 @@ class CaseRunner {
     o.apply_defaults = fm_->defaults;
     o.track_on_create = fm_->track_on_create;
     o.ignored_fields = ignored_;
+    if (fm_->reset_fields) {
+      // A custom resource's CRD says whether it has a status subresource;
+      // other kinds are the built-in ones.
+      const CrdVersionSchema* crd = nullptr;
+      for (const CrdVersionSchema& v : crd_versions_) {
+        if (v.api_version == o.api_version && v.kind == o.kind) crd = &v;
+      }
+      SetResetFields(crd != nullptr
+                         ? CustomResourceResetFields(o.api_version,
+                                                     crd->status_subresource,
+                                                     o.subresource)
+                         : BuiltinResetFields(o.api_version, o.kind,
+                                              o.subresource),
+                     &o);
+    }
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
     if (!fm.ok()) return Outcome::Error("internal", fm.status());
     std::string manager = StringOr(Find(op, "manager"));
