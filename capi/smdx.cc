@@ -234,6 +234,17 @@ smdx_code ValidateTyped(const TypedInput& in, absl::string_view what,
   return SMDX_OK;
 }
 
+// ReadTyped and ValidateTyped of the typed functions' `object`.
+smdx_code ReadValidObject(const smdx_schema* s, const char* type_name,
+                          const char* data, size_t len, TypedInput* in,
+                          smdx_result** out) {
+  if (smdx_code c = ReadTyped(s, type_name, data, len, "the object", in, out);
+      c != SMDX_OK) {
+    return c;
+  }
+  return ValidateTyped(*in, "the object", out);
+}
+
 }  // namespace
 
 extern "C" {
@@ -262,6 +273,8 @@ const char* smdx_code_name(smdx_code code) {
       return "INVALID_ARGUMENT";
     case SMDX_INTERNAL:
       return "INTERNAL";
+    case SMDX_CODE_MAX_:
+      break;
   }
   return "UNKNOWN";
 }
@@ -441,12 +454,9 @@ smdx_code smdx_validate(const smdx_schema* schema, const char* type_name,
                         smdx_result** result) {
   return Guard(result, [&]() -> smdx_code {
     TypedInput in;
-    if (smdx_code c = ReadTyped(schema, type_name, object, object_len,
-                                "the object", &in, result);
+    if (smdx_code c =
+            ReadValidObject(schema, type_name, object, object_len, &in, result);
         c != SMDX_OK) {
-      return c;
-    }
-    if (smdx_code c = ValidateTyped(in, "the object", result); c != SMDX_OK) {
       return c;
     }
     return Finish(std::make_unique<smdx_result>(), result);
@@ -504,12 +514,9 @@ smdx_code smdx_fieldset(const smdx_schema* schema, const char* type_name,
                         smdx_result** result) {
   return Guard(result, [&]() -> smdx_code {
     TypedInput in;
-    if (smdx_code c = ReadTyped(schema, type_name, object, object_len,
-                                "the object", &in, result);
+    if (smdx_code c =
+            ReadValidObject(schema, type_name, object, object_len, &in, result);
         c != SMDX_OK) {
-      return c;
-    }
-    if (smdx_code c = ValidateTyped(in, "the object", result); c != SMDX_OK) {
       return c;
     }
     smdx::Set set = smdx::ToFieldSet(*in.type, in.value);

@@ -76,7 +76,10 @@ typedef enum smdx_code {
   /* A NULL handle or output pointer, or an option out of range. */
   SMDX_INVALID_ARGUMENT = 9,
   /* Anything else (out of memory). */
-  SMDX_INTERNAL = 10
+  SMDX_INTERNAL = 10,
+  /* Not a code: makes the type as wide as an int, so that any int a caller
+   * passes is a value of it. */
+  SMDX_CODE_MAX_ = 0x7fffffff
 } smdx_code;
 
 /* The code's name in upper case ("CONFLICT"); "UNKNOWN" for others. */
@@ -87,7 +90,8 @@ const char* smdx_version(void);
 /* How output objects are written. */
 typedef enum smdx_format {
   SMDX_FORMAT_JSON = 0, /* compact JSON */
-  SMDX_FORMAT_YAML = 1  /* YAML as kubectl prints it */
+  SMDX_FORMAT_YAML = 1, /* YAML as kubectl prints it */
+  SMDX_FORMAT_MAX_ = 0x7fffffff /* not a format: as wide as an int */
 } smdx_format;
 
 /* ---- Results ---------------------------------------------------------- */

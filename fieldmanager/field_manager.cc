@@ -20,6 +20,7 @@ constexpr absl::string_view kUnknownManager = "unknown";
 // objects, so this never names a manager.
 constexpr absl::string_view kCurrentOperation = "current-operation";
 constexpr absl::string_view kKubectl = "kubectl";
+constexpr absl::string_view kScaleSubresource = "scale";
 
 bool HasUid(const Value& object) {
   const Value* meta = Find(object, "metadata");
@@ -411,6 +412,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   const absl::Time now = Now();
   Value body = StripManagedFields(live);
   ManagedState state = *std::move(decoded);
+  const std::map<std::string, absl::Time> live_times = state.times;
 
   if (state.empty() && !body.IsNull()) {
     // Record who had the existing fields before the first apply: an update
@@ -435,10 +437,24 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  ScaleTime(live_times, Identity(name, /*apply=*/true), /*apply=*/true,
+            &r.managed);
   r.object = KeepResetFields(body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;
+}
+
+void FieldManager::ScaleTime(const std::map<std::string, absl::Time>& live_times,
+                             const std::string& key, bool apply,
+                             ManagedState* state) const {
+  if (opts_.subresource != kScaleSubresource) return;
+  auto live = live_times.find(key);
+  if (apply && live != live_times.end()) {
+    state->times[key] = live->second;
+  } else {
+    state->times.erase(key);
+  }
 }
 
 FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
@@ -497,6 +513,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   }
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
+  const std::map<std::string, absl::Time> live_times = state.times;
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
 
@@ -513,6 +530,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                   : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  ScaleTime(live_times, Identity(name, /*apply=*/false), /*apply=*/false,
+            &r.managed);
   r.object = KeepResetFields(live_body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);

@@ -39,6 +39,12 @@
 //  - results are defaulted from the schema's defaults, as the apiserver
 //    defaults what it decodes and what an apply produces; defaulted fields
 //    belong to nobody;
+//  - requests to the scale subresource run, in the apiserver, on a Scale
+//    object whose entries its ScaleHandler merges back into the main
+//    resource's with the main resource's times: the entry such a request
+//    writes keeps the time it had (an Apply entry) or has none (a new
+//    entry, and every Update entry, whose identity names autoscaling/v1
+//    there and so never matches), which moves it in the entries' order;
 //  - the registry strategy's resets: fields a request to this endpoint may
 //    not change keep their live values and belong to nobody (.status on
 //    the main resource, everything but .status on the status subresource),
@@ -198,6 +204,11 @@ class FieldManager {
   Value KeepResetFields(const Value& live_body, Value result) const;
   void StripUntracked(ManagedFields* fields, const std::string& key) const;
   void CapUpdateManagers(ManagedState* state) const;
+  // The scale subresource's times (see the file comment): the entry `key`
+  // of a request to /scale keeps the time it had in `live_times` (an
+  // Apply entry) or has none.
+  void ScaleTime(const std::map<std::string, absl::Time>& live_times,
+                 const std::string& key, bool apply, ManagedState* state) const;
 
   Type type_;
   FieldManagerOptions opts_;

@@ -314,5 +314,57 @@ TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
   for (int s : same) EXPECT_EQ(s, 50);
 }
 
+// Requests to /scale run on a Scale object in the apiserver, whose
+// ScaleHandler gives the entries back the main resource's times: the entry a
+// scale request writes keeps its old time (Apply) or has none (a new entry,
+// any Update), as scale_test.go's TestScaleAllResources shows by their order.
+TEST_F(FieldManagerTest, ScaleRequestsKeepTheMainResourcesTimes) {
+  FieldManagerOptions o = fm_->options();
+  o.subresource = "scale";
+  FieldManager scale = *FieldManager::Create(fm_->type(), o);
+  FieldManagerResult created = Apply(Value(), kDeployment, "deployer");  // @01
+  ASSERT_TRUE(created.ok()) << created.status;
+  clock_.Advance(absl::Seconds(1));
+  Value replicas = Yaml(
+      "{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, "
+      "namespace: default}, spec: {replicas: 7}}");
+  FieldManagerResult applied =
+      scale.Apply(created.object, replicas, "scaler", /*force=*/true);
+  ASSERT_TRUE(applied.ok()) << applied.status;
+  // The new scale entry has no time and sorts before the main one.
+  std::vector<std::string> entries = Entries(applied.object);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].substr(0, entries[0].find(':')), "scaler/Apply@-");
+  EXPECT_EQ(entries[1].substr(0, entries[1].find(':')), "deployer/Apply@01");
+  // Applied again with another value, it still has none.
+  clock_.Advance(absl::Seconds(1));
+  replicas.map().Find("spec")->map().Set("replicas", Value(int64_t{9}));
+  FieldManagerResult again = scale.Apply(applied.object, replicas, "scaler",
+                                         /*force=*/false);
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_EQ(Entries(again.object)[0].substr(0, 14), "scaler/Apply@-");
+  // An update through /scale has no time either; the main resource's
+  // requests are stamped as usual.
+  Value body = StripManagedFields(again.object);
+  body.map().Find("spec")->map().Set("replicas", Value(int64_t{3}));
+  FieldManagerResult updated = scale.Update(again.object, body, "hpa");
+  ASSERT_TRUE(updated.ok()) << updated.status;
+  bool seen = false;
+  for (const std::string& e : Entries(updated.object)) {
+    if (e.rfind("hpa/", 0) == 0) {
+      EXPECT_EQ(e.substr(0, 12), "hpa/Update@-");
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen);
+  FieldManagerResult main = Update(updated.object, kDeployment, "ctl");
+  ASSERT_TRUE(main.ok()) << main.status;
+  bool stamped = false;
+  for (const std::string& e : Entries(main.object)) {
+    if (e.rfind("ctl/", 0) == 0) stamped = e.substr(0, 14) != "ctl/Update@-:";
+  }
+  EXPECT_TRUE(stamped);
+}
+
 }  // namespace
 }  // namespace smdx
