@@ -238,14 +238,15 @@ class ToPythonConverter {
         PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));
   }
 
-  // A borrowed reference, owned by the cache.
+  // A borrowed reference, owned by the cache. The names point into the
+  // value being converted, which outlives the converter.
   PyObject* Key(const std::string& k) {
-    auto [it, inserted] = keys_.try_emplace(k);
+    auto [it, inserted] = keys_.try_emplace(absl::string_view(k));
     if (inserted) it->second = py::reinterpret_steal<py::object>(Str(k));
     return it->second.ptr();
   }
 
-  absl::flat_hash_map<std::string, py::object> keys_;
+  absl::flat_hash_map<absl::string_view, py::object> keys_;
 };
 
 py::object ToPython(const Value& v) { return ToPythonConverter().Convert(v); }
