@@ -412,7 +412,9 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   const absl::Time now = Now();
   Value body = StripManagedFields(live);
   ManagedState state = *std::move(decoded);
-  const std::map<std::string, absl::Time> live_times = state.times;
+  const std::map<std::string, absl::Time> live_times =
+      opts_.subresource == kScaleSubresource ? state.times
+                                             : std::map<std::string, absl::Time>();
 
   if (state.empty() && !body.IsNull()) {
     // Record who had the existing fields before the first apply: an update
@@ -437,8 +439,10 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  ScaleTime(live_times, Identity(name, /*apply=*/true), /*apply=*/true,
-            &r.managed);
+  if (opts_.subresource == kScaleSubresource) {
+    ScaleTime(live_times, Identity(name, /*apply=*/true), /*apply=*/true,
+              &r.managed);
+  }
   r.object = KeepResetFields(body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -448,7 +452,6 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
 void FieldManager::ScaleTime(const std::map<std::string, absl::Time>& live_times,
                              const std::string& key, bool apply,
                              ManagedState* state) const {
-  if (opts_.subresource != kScaleSubresource) return;
   auto live = live_times.find(key);
   if (apply && live != live_times.end()) {
     state->times[key] = live->second;
@@ -513,7 +516,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   }
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
-  const std::map<std::string, absl::Time> live_times = state.times;
+  const std::map<std::string, absl::Time> live_times =
+      opts_.subresource == kScaleSubresource ? state.times
+                                             : std::map<std::string, absl::Time>();
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
 
@@ -530,8 +535,10 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                   : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  ScaleTime(live_times, Identity(name, /*apply=*/false), /*apply=*/false,
-            &r.managed);
+  if (opts_.subresource == kScaleSubresource) {
+    ScaleTime(live_times, Identity(name, /*apply=*/false), /*apply=*/false,
+              &r.managed);
+  }
   r.object = KeepResetFields(live_body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);

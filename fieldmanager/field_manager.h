@@ -206,7 +206,7 @@ class FieldManager {
   void CapUpdateManagers(ManagedState* state) const;
   // The scale subresource's times (see the file comment): the entry `key`
   // of a request to /scale keeps the time it had in `live_times` (an
-  // Apply entry) or has none.
+  // Apply entry) or has none. Called for requests to /scale only.
   void ScaleTime(const std::map<std::string, absl::Time>& live_times,
                  const std::string& key, bool apply, ManagedState* state) const;
 
