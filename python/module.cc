@@ -424,6 +424,9 @@ class PyFieldManager {
       py::gil_scoped_release unlocked;
       r = apply ? fm_->Apply(l.value, b.value, manager, force)
                 : fm_->Update(l.value, b.value, manager);
+      // The inputs go without the GIL too.
+      Input drop_live = std::move(l);
+      Input drop_body = std::move(b);
     }
     if (!r.ok()) RaiseOutcome(r);
     if (!r.warnings.empty()) {
@@ -432,7 +435,12 @@ class PyFieldManager {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
     }
-    return Write(r.object, form);
+    py::object out = Write(r.object, form);
+    {
+      py::gil_scoped_release unlocked;
+      FieldManagerResult drop = std::move(r);
+    }
+    return out;
   }
 
   std::shared_ptr<const Catalog> catalog_;
