@@ -459,13 +459,12 @@ class CaseRunner {
       for (const CrdVersionSchema& v : crd_versions_) {
         if (v.api_version == o.api_version && v.kind == o.kind) crd = &v;
       }
-      SetResetFields(crd != nullptr
-                         ? CustomResourceResetFields(o.api_version,
-                                                     crd->status_subresource,
-                                                     o.subresource)
-                         : BuiltinResetFields(o.api_version, o.kind,
-                                              o.subresource),
-                     &o);
+      SetResetFields(
+          ResetFieldsFor(o.api_version, o.kind, o.subresource,
+                         crd != nullptr
+                             ? std::optional<bool>(crd->status_subresource)
+                             : std::nullopt),
+          &o);
     }
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
     if (!fm.ok()) return Outcome::Error("internal", fm.status());

@@ -145,13 +145,12 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   opts.limits = r.limits;
   if (r.reset_fields) {
     const SchemaKind* k = FindKind(r.api_version, r.kind);
-    SetResetFields(k != nullptr && k->custom_resource
-                       ? CustomResourceResetFields(r.api_version,
-                                                   k->status_subresource,
-                                                   r.subresource)
-                       : BuiltinResetFields(r.api_version, r.kind,
-                                            r.subresource),
-                   &opts);
+    SetResetFields(
+        ResetFieldsFor(r.api_version, r.kind, r.subresource,
+                       k != nullptr && k->custom_resource
+                           ? std::optional<bool>(k->status_subresource)
+                           : std::nullopt),
+        &opts);
   }
   return FieldManager::Create(*std::move(type), std::move(opts));
 }
@@ -166,26 +165,18 @@ absl::StatusOr<std::vector<FieldOwners>> Blame(const Value& object,
                                                const Limits& limits) {
   absl::StatusOr<ManagedState> state = DecodeManagedFields(object, limits);
   if (!state.ok()) return state.status();
-  // The entries in the order the object lists them.
+  // The entries in the apiserver's order (the stored order of a valid
+  // object).
   std::vector<std::pair<std::string, const Set*>> owners;
-  const Value* list = object.IsMap() ? object.map().Find("metadata") : nullptr;
-  list = list != nullptr && list->IsMap() ? list->map().Find("managedFields")
-                                          : nullptr;
   Set all;
-  if (list != nullptr && list->IsList()) {
-    for (const Value& entry : list->list()) {
-      ManagerIdentity id;
-      id.manager = StringAt(entry, "manager");
-      id.operation = StringAt(entry, "operation");
-      id.api_version = StringAt(entry, "apiVersion");
-      id.subresource = StringAt(entry, "subresource");
-      auto it = state->fields.find(EncodeManagerIdentity(id));
-      if (it == state->fields.end()) continue;
-      std::string label = id.manager;
-      if (!id.subresource.empty()) absl::StrAppend(&label, "/", id.subresource);
-      owners.emplace_back(std::move(label), &it->second.set());
-      all = all.Union(it->second.set());
-    }
+  for (const std::string& key : CanonicalOrder(*state)) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+    if (!id.ok()) continue;
+    std::string label = id->manager;
+    if (!id->subresource.empty()) absl::StrAppend(&label, "/", id->subresource);
+    const Set& set = state->fields.at(key).set();
+    owners.emplace_back(std::move(label), &set);
+    all = all.Union(set);
   }
   std::vector<FieldOwners> out;
   all.Iterate([&](const Path& p) {

@@ -105,7 +105,7 @@ std::vector<std::string> PathStrings(const Set& set);
 // Who owns what: every leaf path of every managedFields entry of `object`,
 // with the managers (as kubectl prints them: the name, and the
 // subresource's after a slash when there is one) that own it, in the
-// entries' order.
+// apiserver's order of the entries.
 struct FieldOwners {
   std::string path;
   std::vector<std::string> managers;

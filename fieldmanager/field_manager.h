@@ -129,8 +129,8 @@ struct FieldManagerOptions {
   // keeps its live value (the status subresource changes {"status"}
   // alone).
   std::vector<std::vector<std::string>> changed_fields_only;
-  // ResetFieldsFor (fieldmanager/reset_fields.h) gives the apiserver's
-  // three for built-in kinds and custom resources.
+  // ResetFieldsFor and SetResetFields (fieldmanager/reset_fields.h) give
+  // the apiserver's three for built-in kinds and custom resources.
   // Converts objects between apiVersions for managers recorded at another
   // version; identity when null. Not owned.
   const Converter* converter = nullptr;

@@ -90,6 +90,17 @@ ResetFields CustomResourceResetFields(absl::string_view api_version,
   return out;
 }
 
+ResetFields ResetFieldsFor(absl::string_view api_version,
+                           absl::string_view kind,
+                           absl::string_view subresource,
+                           std::optional<bool> custom_resource_status) {
+  if (custom_resource_status.has_value()) {
+    return CustomResourceResetFields(api_version, *custom_resource_status,
+                                     subresource);
+  }
+  return BuiltinResetFields(api_version, kind, subresource);
+}
+
 void SetResetFields(const ResetFields& r, FieldManagerOptions* opts) {
   for (const auto& [version, set] : r.ignored_fields)
     opts->ignored_fields[version] = set;

@@ -21,6 +21,7 @@
 #define SMDX_FIELDMANAGER_RESET_FIELDS_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,14 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
 ResetFields CustomResourceResetFields(absl::string_view api_version,
                                       bool status_subresource,
                                       absl::string_view subresource);
+
+// The resets of the endpoint of any resource: a built-in kind's when
+// `custom_resource_status` is empty, else a custom resource's whose CRD
+// version declares the status subresource or not.
+ResetFields ResetFieldsFor(absl::string_view api_version,
+                           absl::string_view kind,
+                           absl::string_view subresource,
+                           std::optional<bool> custom_resource_status);
 
 // Copies `r` into the options.
 void SetResetFields(const ResetFields& r, FieldManagerOptions* opts);
