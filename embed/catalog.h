@@ -102,7 +102,7 @@ class Catalog {
 // A value's path as SMD prints it (`.spec.containers[name="app"].image`).
 std::vector<std::string> PathStrings(const Set& set);
 
-// Who owns what: every leaf path of every managedFields entry of `object`,
+// Who owns what: every path a managedFields entry of `object` owns,
 // with the managers (as kubectl prints them: the name, and the
 // subresource's after a slash when there is one) that own it, in the
 // apiserver's order of the entries.

@@ -268,8 +268,7 @@ Input Read(const py::handle& o, const Limits& limits, const char* what,
     return in;
   }
   if (PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr())) {
-    std::string text = PyBytes_Check(o.ptr()) ? o.cast<std::string>()
-                                              : o.cast<std::string>();
+    std::string text = o.cast<std::string>();  // str as UTF-8, or bytes
     size_t first = text.find_first_not_of(" \t\r\n");
     in.form = first != std::string::npos && text[first] == '{' ? Form::kJson
                                                                : Form::kYaml;
