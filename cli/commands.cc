@@ -179,9 +179,7 @@ Exit status: 0, or 1 on an error.
     {"conformance", R"(usage: smdx conformance [--json] [--filter REGEX] PATH...
 
 Replays the conformance cases in PATH (files, or folders searched for
-*.yaml). --ignore-list-order compares objects with list items in any order
-(for differential checks against SMD releases older than v4.2.0; the
-corpora never use it).
+*.yaml).
 
 Exit status: 0 when all pass, 1 when a case fails or --filter matches none,
 2 when a file cannot be read or the filter is invalid.
@@ -361,7 +359,6 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
   ConformanceOptions opts;
   if (auto it = f.values.find("filter"); it != f.values.end())
     opts.filter = it->second;
-  opts.ignore_list_order = f.bools.count("ignore-list-order") != 0;
   ConformanceReport rep = RunConformance(f.positional, opts);
   if (!rep.error.empty()) {
     err << "error: " << rep.error << "\n";

@@ -10,13 +10,13 @@
 //       order, depth first): the shrinking steps of a minimization.
 //
 // Each case has a random SMD schema (testing/random_schema.h: structs,
-// atomic and granular maps, atomic lists, sets, keyed lists, nested), and
-// 2 to 8 applies, forced applies and updates by three managers at two
-// apiVersions (identity conversion, no ignored fields), of random objects
-// of that schema, without empty maps and lists. Every op
-// carries an empty `expect`, for `oracle/run --fill` to write what the
-// reference did. Objects are written as JSON strings, so that no YAML 1.1
-// rule changes them on either side.
+// atomic and granular maps, atomic lists, sets, keyed lists, nested), now
+// and then fields ignored at one or both apiVersions, and 2 to 8 applies,
+// forced applies and updates by three managers at two apiVersions
+// (identity conversion) of random objects of that schema, empty maps and
+// lists included. Every op carries an empty `expect`, for
+// `oracle/run --fill` to write what the reference did. Objects are written
+// as JSON strings, so that no YAML 1.1 rule changes them on either side.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +27,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "testing/random_schema.h"
 #include "value/emit.h"
@@ -44,34 +45,26 @@ struct Op {
   Value object;
 };
 
+// A path of fields, as ignoredFields lists it (["f:a", "f:b"]).
+using FieldPath = std::vector<std::string>;
+
 struct Case {
   std::string smd;
+  std::vector<std::pair<std::string, std::vector<FieldPath>>> ignored;
   std::vector<Op> ops;
 };
 
-// Without empty maps and lists, at any depth (an emptied one goes too).
-// SMD v4.1.2, the oracle, returns the live object unchanged when an
-// operation changes no field set, where newer releases (and smdx) return
-// the new value; empty containers are where the two differ, so the check
-// leaves them out (the corpora pin them).
-bool Prune(Value& v) {
-  if (v.IsList()) {
-    smdx::List kept;
-    for (Value& item : v.list()) {
-      if (Prune(item)) kept.push_back(std::move(item));
-    }
-    if (kept.empty()) return false;
-    v = Value(std::move(kept));
-  } else if (v.IsMap()) {
-    Map kept;
-    for (const smdx::MapEntry& e : v.map()) {
-      Value child = e.value;
-      if (Prune(child)) kept.Append(e.key, std::move(child));
-    }
-    if (kept.empty()) return false;
-    v = Value(std::move(kept));
+// A random path of one or two struct fields below the root.
+FieldPath RandomFieldPath(const smdx::testing::TypeModel& root,
+                          smdx::testing::Choices& c) {
+  using K = smdx::testing::TypeModel::Kind;
+  const auto& f = root.fields[c.Below(root.fields.size())];
+  FieldPath out = {"f:" + f.first};
+  const smdx::testing::TypeModel& t = *f.second;
+  if (t.kind == K::kStruct && !t.fields.empty() && c.Coin()) {
+    out.push_back("f:" + t.fields[c.Below(t.fields.size())].first);
   }
-  return true;
+  return out;
 }
 
 Case MakeCase(uint64_t seed, uint64_t index) {
@@ -79,8 +72,17 @@ Case MakeCase(uint64_t seed, uint64_t index) {
   Case out;
   smdx::testing::RandomSchema schema = smdx::testing::MakeSchema(c);
   out.smd = schema.smd_yaml;
-  // Ignored fields are left out: v4.1.2 returns the live object unchanged
-  // when only ignored fields change (newer releases return the new one).
+  // One case in four ignores a field or two, at v1, at v2 or at both.
+  if (c.Below(4) == 0 && !schema.root->fields.empty()) {
+    const uint32_t which = c.Below(3);
+    for (const char* version : {"v1", "v2"}) {
+      if (which != 2 && version != std::string(which == 0 ? "v1" : "v2")) continue;
+      std::vector<FieldPath> paths;
+      const uint32_t n = 1 + c.Below(2);
+      for (uint32_t i = 0; i < n; ++i) paths.push_back(RandomFieldPath(*schema.root, c));
+      out.ignored.emplace_back(version, std::move(paths));
+    }
+  }
   static const char* const kKinds[] = {"apply", "apply", "apply", "forceApply",
                                        "update"};
   const uint32_t n = 2 + c.Below(7);
@@ -90,7 +92,7 @@ Case MakeCase(uint64_t seed, uint64_t index) {
     op.manager = absl::StrCat("m", c.Below(3));
     op.version = c.Below(3) == 0 ? "v2" : "v1";
     op.object = smdx::testing::MakeObject(schema, c);
-    if (Prune(op.object)) out.ops.push_back(std::move(op));
+    out.ops.push_back(std::move(op));
   }
   return out;
 }
@@ -129,6 +131,17 @@ void Print(uint64_t seed, uint64_t index, const Case& c) {
     if (!line.empty()) absl::StrAppend(&doc, "    ", line, "\n");
   }
   absl::StrAppend(&doc, "type: root\n");
+  if (!c.ignored.empty()) {
+    absl::StrAppend(&doc, "ignoredFields:\n");
+    for (const auto& [version, paths] : c.ignored) {
+      absl::StrAppend(&doc, "  ", version, ":\n");
+      for (const FieldPath& p : paths) {
+        absl::StrAppend(&doc, "  - [", absl::StrJoin(p, ", ", [](std::string* o, const std::string& e) {
+          absl::StrAppend(o, "\"", e, "\"");
+        }), "]\n");
+      }
+    }
+  }
   absl::StrAppend(&doc, "ops:\n");
   for (const Op& op : c.ops) {
     absl::StrAppend(&doc, "- op: ", op.kind, "\n  manager: ", op.manager,
@@ -191,12 +204,7 @@ int main(int argc, char** argv) {
       c.ops = std::move(kept);
     }
     int counter = 0;
-    std::vector<Op> kept;
-    for (Op& op : c.ops) {
-      DropEntries(op.object, drop, &counter);
-      if (Prune(op.object)) kept.push_back(std::move(op));
-    }
-    c.ops = std::move(kept);
+    for (Op& op : c.ops) DropEntries(op.object, drop, &counter);
     Print(seed, k, c);
   }
   return 0;

@@ -190,9 +190,10 @@ void DiffManaged(const ManagedFields& want, const ManagedFields& got,
 
 // The `managedFields` expectation of a fieldManager case: entries in order,
 // each field compared when the expectation has it (subresource always),
-// fieldsV1 as a set of paths.
+// fieldsV1 as a set of paths, or with `exact_fields_v1` a fieldsV1 written
+// as a string as the exact JSON text stored.
 void DiffManagedFieldsList(const Value& want, const Value* got_list,
-                           Failure* f) {
+                           bool exact_fields_v1, Failure* f) {
   static const Value kNone = Value::MakeList();
   const Value& got =
       got_list != nullptr && got_list->IsList() ? *got_list : kNone;
@@ -230,6 +231,17 @@ void DiffManagedFieldsList(const Value& want, const Value* got_list,
     }
     const Value* wf = Find(w, "fieldsV1");
     if (wf == nullptr) continue;
+    if (exact_fields_v1 && wf->IsString()) {
+      const Value* gf = Find(g, "fieldsV1");
+      std::string text = gf != nullptr ? ToJson(*gf) : "";
+      if (text != wf->AsString()) {
+        f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w),
+                                       "): fieldsV1 want ", wf->AsString()));
+        f->diff.push_back(absl::StrCat("  entry ", i, " (", label(w),
+                                       "): fieldsV1  got ", text));
+      }
+      continue;
+    }
     absl::StatusOr<Set> ws =
         wf->IsString() ? ParseFieldsV1(wf->AsString()) : FieldsV1FromValue(*wf);
     const Value* gf = Find(g, "fieldsV1");
@@ -271,6 +283,8 @@ struct FieldManagerCase {
   bool track_on_create = true;
   // Reset what the apiserver's registry strategy of each endpoint resets.
   bool reset_fields = false;
+  // A fieldsV1 expected as a string is the exact text stored.
+  bool exact_fields_v1 = false;
 };
 
 // What one operation did: the error it ended with (its kind as the case
@@ -297,28 +311,6 @@ struct Outcome {
     return out;
   }
 };
-
-// `v` with the items of every list sorted (by their JSON, keys sorted),
-// for comparisons that ignore list order.
-Value ListsSorted(const Value& v) {
-  if (v.IsMap()) {
-    Map out;
-    for (const MapEntry& e : v.map()) out.Append(e.key, ListsSorted(e.value));
-    return Value(std::move(out));
-  }
-  if (!v.IsList()) return v;
-  std::vector<std::pair<std::string, Value>> items;
-  for (const Value& item : v.list()) {
-    Value sorted = ListsSorted(item);
-    std::string key = ToJsonSorted(sorted);
-    items.emplace_back(std::move(key), std::move(sorted));
-  }
-  std::sort(items.begin(), items.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  List out;
-  for (auto& item : items) out.push_back(std::move(item.second));
-  return Value(std::move(out));
-}
 
 class CaseRunner {
  public:
@@ -426,6 +418,11 @@ class CaseRunner {
       if (!r->IsBool())
         return Failure{"fieldManager.resetFields must be a boolean", {}};
       c.reset_fields = r->AsBool();
+    }
+    if (const Value* x = Find(v, "exactFieldsV1"); x != nullptr) {
+      if (!x->IsBool())
+        return Failure{"fieldManager.exactFieldsV1 must be a boolean", {}};
+      c.exact_fields_v1 = x->AsBool();
     }
     fm_ = std::move(c);
     return std::nullopt;
@@ -762,6 +759,20 @@ class CaseRunner {
               CheckConflicts(*want_conf, got.conflicts, where))
         return f;
     }
+    if (const Value* want_msg =
+            expect != nullptr ? Find(*expect, "message") : nullptr) {
+      if (!want_msg->IsString() || got.error_kind.empty()) {
+        return Failure{absl::StrCat(where,
+                                    ": expect.message goes with an error or "
+                                    "conflicts and must be a string"),
+                       {}};
+      }
+      if (want_msg->AsString() != got.message) {
+        return Failure{absl::StrCat(where, ": error message differs"),
+                       {absl::StrCat("  want ", want_msg->AsString()),
+                        absl::StrCat("   got ", got.message)}};
+      }
+    }
     if (const Value* want_paths =
             expect != nullptr ? Find(*expect, "errorPaths") : nullptr) {
       if (std::optional<Failure> f = CheckErrorPaths(
@@ -852,9 +863,7 @@ class CaseRunner {
       const Value got = defaulted != nullptr ? *defaulted
                         : fm_                ? WithoutManagedFieldsKey(live_)
                                              : live_;
-      if (opts_.ignore_list_order
-              ? !Equals(ListsSorted(*want), ListsSorted(got))
-              : !Equals(*want, got)) {
+      if (!Equals(*want, got)) {
         return Failure{absl::StrCat(where, ": object differs (- want, + got)"),
                        DiffValues(*want, got)};
       }
@@ -866,7 +875,8 @@ class CaseRunner {
             {}};
       }
       Failure f{absl::StrCat(where, ": managedFields differ"), {}};
-      DiffManagedFieldsList(*mf, FindManagedFields(live_), &f);
+      DiffManagedFieldsList(*mf, FindManagedFields(live_), fm_->exact_fields_v1,
+                            &f);
       if (!f.diff.empty()) return f;
     }
     if (const Value* m = Find(expect, "managed"); m != nullptr && fm_) {

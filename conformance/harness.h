@@ -43,10 +43,6 @@ struct ConformanceOptions {
   // Only cases whose `file#name` matches (ECMAScript regex) run; empty: all.
   // An invalid expression is reported in ConformanceReport::error.
   std::string filter;
-  // Objects compare with the items of every list in any order. For the
-  // differential check against SMD v4.1.2 (conformance/oracle), whose merge
-  // order predates upstream v4.2.0; never for the corpora.
-  bool ignore_list_order = false;
 };
 
 // Runs the cases in `paths` (files, or folders searched recursively for

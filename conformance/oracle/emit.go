@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode"
 
-	yaml "gopkg.in/yaml.v2"
+	yaml "go.yaml.in/yaml/v2"
 )
 
 // flowText is written verbatim as a flow value (JSON is valid flow YAML).

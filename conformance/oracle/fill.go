@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	yaml "gopkg.in/yaml.v2"
+	yaml "go.yaml.in/yaml/v2"
 )
 
 var caseKeyOrder = []string{"name", "description", "skip", "format", "schema", "type", "ignoredFields", "initial", "ops", "expect"}

@@ -1,6 +1,6 @@
 // Command smd-oracle replays conformance case files (conformance/FORMAT.md) against
-// the Go reference library sigs.k8s.io/structured-merge-diff/v4 as packaged
-// by Debian (v4.1.2), prints what the reference does and whether that
+// the Go reference library sigs.k8s.io/structured-merge-diff/v6 at the
+// version go.mod pins (the one Kubernetes' apimachinery requires), prints what the reference does and whether that
 // matches each case's own expectations, and with --fill rewrites the cases'
 // expectations with the reference's outcome.
 //
@@ -16,15 +16,15 @@ import (
 	"sort"
 	"strings"
 
-	yaml "gopkg.in/yaml.v2"
-	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v4/typed"
+	yaml "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 func usage() {
 	fmt.Fprintf(os.Stderr, `usage: smd-oracle [--fill] [-q] FILE.yaml...
 
-Replays conformance cases against sigs.k8s.io/structured-merge-diff v4.1.2.
+Replays conformance cases against sigs.k8s.io/structured-merge-diff (the version go.mod pins).
 
   (default)  print, per case, a YAML document with the reference's result of
              every op, the final object and managed fields, and PASS/FAIL

@@ -1,9 +1,9 @@
 package main
 
 // Replaying one conformance case (conformance/FORMAT.md) against the reference
-// library, sigs.k8s.io/structured-merge-diff/v4 (Debian: v4.1.2), through
+// library, sigs.k8s.io/structured-merge-diff/v6 (pinned by go.mod), through
 // its public API only: typed.NewParser / ParseableType / AsTyped,
-// merge.Updater and fieldpath.
+// merge.UpdaterBuilder and fieldpath.
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"sort"
 	"strings"
 
-	yaml "gopkg.in/yaml.v2"
-	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v4/merge"
-	"sigs.k8s.io/structured-merge-diff/v4/typed"
-	"sigs.k8s.io/structured-merge-diff/v4/value"
+	yaml "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // failure is a failed op: conflicts, or an error of one of the FORMAT kinds.
@@ -152,19 +152,19 @@ func (s *schemaSpec) pt() typed.ParseableType {
 
 // typedObject parses an object node and types it with the schema (this
 // validates it, as FromYAML does).
-func (s *schemaSpec) typedObject(node interface{}, present bool) (*typed.TypedValue, *failure) {
+func (s *schemaSpec) typedObject(node interface{}, present bool, opts ...typed.ValidationOptions) (*typed.TypedValue, *failure) {
 	obj, err := objectValue(node, present)
 	if err != nil {
 		return nil, errorf("parse", "%v", err)
 	}
-	return s.typedValue(obj)
+	return s.typedValue(obj, opts...)
 }
 
-func (s *schemaSpec) typedValue(obj interface{}) (*typed.TypedValue, *failure) {
+func (s *schemaSpec) typedValue(obj interface{}, opts ...typed.ValidationOptions) (*typed.TypedValue, *failure) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	tv, err := s.pt().FromUnstructured(obj)
+	tv, err := s.pt().FromUnstructured(obj, opts...)
 	if err != nil {
 		return nil, errorf("invalid", "%v", err)
 	}
@@ -385,7 +385,9 @@ func (r *replayer) runOp(op yaml.MapSlice) (kind, manager string, f *failure) {
 			r.live = live
 		}
 	case "update":
-		tv, f := r.spec.typedObject(objNode, objPresent)
+		// An update may carry duplicate list items (upstream's fixture and
+		// the apiserver accept them there, never in an apply).
+		tv, f := r.spec.typedObject(objNode, objPresent, typed.AllowDuplicates)
 		if f != nil {
 			return kind, manager, f
 		}
@@ -541,7 +543,17 @@ func runCase(file, dir string, doc yaml.MapSlice, requires string) *caseResult {
 		res.Reasons = append(res.Reasons, "ignoredFields: "+err.Error())
 		return res
 	}
-	r.updater = &merge.Updater{Converter: identityConverter{}, IgnoredFields: ignored}
+	// Ignored fields as per-version filters, as the apiserver passes them
+	// (SMD's IgnoredFields dereferences the set of a version it lacks).
+	var filters map[fieldpath.APIVersion]fieldpath.Filter
+	if ignored != nil {
+		filters = map[fieldpath.APIVersion]fieldpath.Filter{}
+		for v, set := range ignored {
+			filters[v] = fieldpath.NewExcludeSetFilter(set)
+		}
+	}
+	builder := merge.UpdaterBuilder{Converter: identityConverter{}, IgnoreFilter: filters}
+	r.updater = builder.BuildUpdater()
 
 	if in, ok := getMap(doc, "initial"); ok {
 		if f := r.loadInitial(in); f != nil {
