@@ -303,19 +303,51 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   return r;
 }
 
+namespace {
+
+// Whether `v` holds an empty list anywhere.
+bool HasEmptyList(const Value& v) {
+  if (v.IsList()) {
+    if (v.list().empty()) return true;
+    for (const Value& item : v.list()) {
+      if (HasEmptyList(item)) return true;
+    }
+  } else if (v.IsMap()) {
+    for (const MapEntry& e : v.map()) {
+      if (HasEmptyList(e.value)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 absl::StatusOr<Value> Updater::RemoveDroppedFields(
     const Value& merged, const ManagedFields& managers,
     const std::string& manager, const VersionedSet* last) const {
   if (last == nullptr || last->set().Empty()) return merged;
   const VersionedSet& now = managers.at(manager);
   const std::string& last_version = last->api_version();
-  // At one version, an applier that still applies everything it applied
-  // before drops nothing: every path of the last set, and every ancestor
-  // of it (the new set comes from a configuration, so it holds them), is
-  // owned now, so the removal below would be entirely undone.
-  bool one_version =
-      opts_.converter == nullptr || last_version == now.api_version();
-  if (one_version && last->set().IsSubsetOf(now.set())) return merged;
+  // At its last version, an applier that still applies everything it
+  // applied before drops nothing: every path of the last set, and every
+  // ancestor of one, is owned now, so the removal below is undone but for
+  // fields nobody owns, and the result is built from the merged object
+  // with only the last set's paths that vanished taken out. A path
+  // vanishes only when what is left below it yields no path at all, and
+  // only an empty list (no items, not atomic) yields none: without one,
+  // nothing goes. (SMD's Updater.prune; the differential found an owned
+  // parent that went with the unowned field below it, leaving an empty
+  // list.)
+  if (last_version == now.api_version() && last->set().IsSubsetOf(now.set()) &&
+      !HasEmptyList(merged)) {
+    return merged;
+  }
+  auto members = [&](const Set& s) {
+    return EnsureNamedFieldsAreMembers(type_, s);
+  };
+  auto fields_of = [&](const Value& v) {
+    return members(ToFieldSet(type_, v));
+  };
 
   // The pruning happens at the version the applier last applied at (a
   // version that no longer exists prunes nothing): remove what it owned
@@ -324,25 +356,19 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   absl::StatusOr<Value> at_last = Convert(merged, last_version);
   if (absl::IsNotFound(at_last.status())) return merged;
   if (!at_last.ok()) return at_last.status();
-  auto members = [&](const Set& s) {
-    return EnsureNamedFieldsAreMembers(type_, s);
-  };
-  auto fields_of = [&](const Value& v) {
-    return members(ToFieldSet(type_, v));
-  };
   Value pruned = RemoveItems(type_, *at_last, members(last->set()));
   const Set at_last_fields = fields_of(*at_last);
 
   // Owned at each version: the last applied version first (the removal
   // may have taken fields its conversions need), then the others in order.
-  // Without a converter every version is the same object: one pass over
-  // everything owned does what one pass per version would.
+  // One pass per version even without a converter: the passes do not add
+  // up to one over everything owned. A pass that removes a list item whose
+  // own path nobody owns at its version takes the item's owned fields with
+  // it, and the next pass keeps only what it or the pruned object names
+  // (SMD's Updater.addBackOwnedItems; the differential found a case).
   std::map<std::string, Set> owned;
-  for (const auto& [name, vs] : managers) {
-    const std::string& v =
-        opts_.converter == nullptr ? last_version : vs.api_version();
-    owned[v] = owned[v].Union(vs.set());
-  }
+  for (const auto& [name, vs] : managers)
+    owned[vs.api_version()] = owned[vs.api_version()].Union(vs.set());
   std::vector<std::string> versions;
   if (owned.count(last_version) != 0) versions.push_back(last_version);
   for (const auto& entry : owned) {
