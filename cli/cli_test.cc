@@ -306,8 +306,7 @@ TEST_F(KubeCommandsTest, RequestsForAnotherResourceAreRejected) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "error (badRequest): Deployment kube-dns (" + dir_ +
                        "/v1.yaml): invalid object type: apps/v1, "
-                       "Kind=Deployment (the resource is extensions/v1beta1, "
-                       "Kind=Deployment)\n");
+                       "Kind=Deployment\n");
   Result u = Smdx({"update", "--live", live_, dir_ + "/v1.yaml"});
   EXPECT_EQ(u.code, 1);
   EXPECT_NE(u.err.find("--field-manager"), std::string::npos);

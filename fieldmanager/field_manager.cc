@@ -238,15 +238,13 @@ FieldManager::Step FieldManager::ApplyFields(const Value& live,
     static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
-  const bool had_entry = state.fields.count(key) != 0;
   state.fields = std::move(r.managers);
   StripUntracked(&state.fields, key);
-  // A no-op apply leaves the applier's time alone; an applier new to the
-  // object is stamped even when it changes no value (it co-owns what it
-  // applied: managedfieldsupdater_test.go,
-  // TestCoOwningManagedFieldsByApplyingSameObjResultsInNewManagerTime).
-  if ((r.changed || !had_entry) && state.fields.count(key) != 0)
-    state.times[key] = now;
+  // Only an apply that changed the object stamps the applier's entry: one
+  // that changes no value leaves its time as it was, or without one when
+  // the entry is new (apimachinery v0.37's managedFieldsUpdater stamps a
+  // non-nil result, and SMD returns nil when nothing changed).
+  if (r.changed && state.fields.count(key) != 0) state.times[key] = now;
   DropStaleTimes(&state);
   step.object = r.changed ? std::move(r.object) : live;
   step.state = std::move(state);
@@ -378,16 +376,15 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (av != opts_.api_version || kind != opts_.kind) {
     return Failed(
         ErrorKind::kBadRequest,
-        absl::InvalidArgumentError(absl::StrCat(
-            "invalid object type: ", GvkString(av, kind), " (the resource is ",
-            GvkString(opts_.api_version, opts_.kind), ")")));
+        // The apiserver's message, word for word (its versionCheckManager).
+        absl::InvalidArgumentError(
+            absl::StrCat("invalid object type: ", GvkString(av, kind))));
   }
   if (const Value* mf = FindManagedFields(config);
       mf != nullptr && !mf->IsNull()) {
     return Failed(ErrorKind::kBadRequest,
                   absl::InvalidArgumentError(
-                      "metadata.managedFields must be nil in an applied "
-                      "configuration"));
+                      "metadata.managedFields must be nil"));
   }
   if (std::string bad = CheckManagerName(manager, /*apply=*/true);
       !bad.empty()) {

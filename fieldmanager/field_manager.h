@@ -28,9 +28,9 @@
 //    start tracking (a create does, unless track_on_create is off);
 //  - an update's fields join the manager's earlier Update entry, which is
 //    stamped only when the update changed what it owns; an apply stamps
-//    its entry when it changed the object or the entry is new (a manager
-//    that co-owns by applying what is there gets its own time, a
-//    repeated apply keeps the old one);
+//    its entry only when it changed the object (a manager that co-owns by
+//    applying what is there keeps no time until it changes something, and
+//    entries without a time sort first);
 //  - at most `max_update_managers` Update entries are kept: the oldest are
 //    merged into "ancient-changes" entries, one per apiVersion;
 //  - `kubectl` moving from client-side to server-side apply: conflicts on

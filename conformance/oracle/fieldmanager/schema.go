@@ -1,0 +1,109 @@
+package main
+
+// The built-in schema as the apiserver's field manager sees it: the OpenAPI
+// definitions smdx embeds (schema/data), with the defaults smdx adds to them,
+// turned into a TypeConverter by apimachinery's own NewTypeConverter, and
+// the same definitions turned into an SMD schema by kube-openapi (which is
+// what NewTypeConverter does inside) for the generator to walk.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/kube-openapi/pkg/schemaconv"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+)
+
+type builtinSchema struct {
+	converter managedfields.TypeConverter
+	smd       *smdschema.Schema
+	// The definition name of each group/version/kind.
+	typeName map[schema.GroupVersionKind]string
+}
+
+// defaultsFile is schema/data/kubernetes-*-defaults.json.
+type defaultsFile struct {
+	Defaults []struct {
+		Definition string      `json:"definition"`
+		Property   string      `json:"property"`
+		Default    interface{} `json:"default"`
+	} `json:"defaults"`
+}
+
+func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, error) {
+	raw, err := os.ReadFile(swaggerPath)
+	if err != nil {
+		return nil, err
+	}
+	var doc spec.Swagger
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", swaggerPath, err)
+	}
+	models := map[string]*spec.Schema{}
+	for name := range doc.Definitions {
+		s := doc.Definitions[name]
+		models[name] = &s
+	}
+	if defaultsPath != "" {
+		raw, err := os.ReadFile(defaultsPath)
+		if err != nil {
+			return nil, err
+		}
+		var d defaultsFile
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return nil, fmt.Errorf("%s: %v", defaultsPath, err)
+		}
+		for _, e := range d.Defaults {
+			m, ok := models[e.Definition]
+			if !ok {
+				return nil, fmt.Errorf("%s: no definition %s", defaultsPath, e.Definition)
+			}
+			p, ok := m.Properties[e.Property]
+			if !ok {
+				return nil, fmt.Errorf("%s: %s has no property %s", defaultsPath, e.Definition, e.Property)
+			}
+			p.Default = e.Default
+			m.Properties[e.Property] = p
+		}
+	}
+	tc, err := managedfields.NewTypeConverter(models, false)
+	if err != nil {
+		return nil, err
+	}
+	smd, err := schemaconv.ToSchemaFromOpenAPI(models, false)
+	if err != nil {
+		return nil, err
+	}
+	out := &builtinSchema{converter: tc, smd: smd, typeName: map[schema.GroupVersionKind]string{}}
+	names := make([]string, 0, len(models))
+	for name := range models {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		l, _ := models[name].Extensions["x-kubernetes-group-version-kind"].([]interface{})
+		for _, e := range l {
+			m, _ := e.(map[string]interface{})
+			g, _ := m["group"].(string)
+			v, _ := m["version"].(string)
+			k, _ := m["kind"].(string)
+			out.typeName[schema.GroupVersionKind{Group: g, Version: v, Kind: k}] = name
+		}
+	}
+	return out, nil
+}
+
+// resolve gives the atom a type reference stands for, with a map's element
+// relationship overridden as the reference says.
+func (b *builtinSchema) resolve(tr smdschema.TypeRef) smdschema.Atom {
+	a, ok := b.smd.Resolve(tr)
+	if !ok {
+		return smdschema.Atom{}
+	}
+	return a
+}
