@@ -1,16 +1,17 @@
-// smd-bench: the benchmark workloads of bench/README.md, on the Go reference
-// sigs.k8s.io/structured-merge-diff/v4 (Debian 12: v4.1.2), through its public
-// API only: typed.NewParser, ParseableType.FromYAML / FromUnstructured,
-// TypedValue, fieldpath.Set's JSON (fieldsV1) encoding and merge.Updater.
+// smd-bench: the benchmark workloads of bench/README.md, on the Go reference:
+// sigs.k8s.io/structured-merge-diff/v6 through its public API (typed.NewParser,
+// ParseableType.FromYAML / FromUnstructured, TypedValue, fieldpath.Set's JSON
+// (fieldsV1) encoding and merge.Updater), and for the field-manager rows
+// k8s.io/apimachinery's field manager (pkg/util/managedfields). Versions are
+// pinned by go.mod.
 //
 // Every workload has the same name and does the same work as its twin in
-// bench/smdx_bench.cc. Built in GOPATH mode by bench/go/build.
+// bench/smdx_bench.cc. Built by bench/go/build.
 //
 // Usage:
 //
 //	smd-bench [-data DIR] [-run REGEX] [-benchtime 1s]   one JSON line per workload:
 //	    {"name":..., "ns_per_op":..., "allocs_per_op":..., "bytes_per_op":..., "iterations":...}
-//	    or {"name":..., "skipped":"reason"}
 //	smd-bench -list                                      the workload names
 //	smd-bench [-data DIR] -rss OBJECT                    peak RSS of a full apply (one JSON line)
 //
@@ -23,20 +24,28 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/ioutil"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	yaml "gopkg.in/yaml.v2"
-	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v4/merge"
-	"sigs.k8s.io/structured-merge-diff/v4/typed"
+	yaml "go.yaml.in/yaml/v2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apimachinery/pkg/util/managedfields/managedfieldstest"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // The manager names and the apiVersion every workload uses.
@@ -48,13 +57,13 @@ const (
 
 var dataDir string
 
-func die(format string, args ...interface{}) {
+func die(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "smd-bench: "+format+"\n", args...)
 	os.Exit(2)
 }
 
 func readFile(name string) []byte {
-	b, err := ioutil.ReadFile(filepath.Join(dataDir, name))
+	b, err := os.ReadFile(filepath.Join(dataDir, name))
 	if err != nil {
 		die("%v", err)
 	}
@@ -73,7 +82,7 @@ func (identityConverter) Convert(v *typed.TypedValue, version fieldpath.APIVersi
 func (identityConverter) IsMissingVersionError(error) bool { return false }
 
 func newUpdater() *merge.Updater {
-	return &merge.Updater{Converter: identityConverter{}}
+	return (&merge.UpdaterBuilder{Converter: identityConverter{}}).BuildUpdater()
 }
 
 // ---------------------------------------------------------------------------
@@ -87,34 +96,19 @@ type objectSpec struct {
 	// The leaf changed by the "one change" workloads: map keys, and list
 	// indexes written as numbers. Its string value gets "-changed" appended.
 	leaf []string
-	// Workloads that never finish on this object with SMD v4.1.2, with why.
-	hangs map[string]string
 }
-
-// The first apply of apiresourceimport-cr runs into an exponential case of
-// SMD v4.1.2 (fixed upstream in v4.2.3), with its schema and deduced alike:
-// every workload that applies it, or needs it applied, never finishes
-// (checked: more than 60 s for one iteration).
-const hangReason = "did not finish: exponential case in SMD v4.1.2 (fixed in v4.2.3)"
 
 var objects = []objectSpec{
 	{"pod", "pod.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Pod",
-		[]string{"spec", "containers", "0", "image"}, nil},
+		[]string{"spec", "containers", "0", "image"}},
 	{"node", "node.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Node",
-		[]string{"spec", "podCIDR"}, nil},
+		[]string{"spec", "podCIDR"}},
 	{"endpoints", "endpoints.yaml", "k8s-schema.yaml", "io.k8s.api.core.v1.Endpoints",
-		[]string{"metadata", "labels", "app"}, nil},
+		[]string{"metadata", "labels", "app"}},
 	{"k8s-deployment", "k8s-deployment.yaml", "k8s-schema.yaml", "io.k8s.api.extensions.v1beta1.Deployment",
-		[]string{"spec", "template", "spec", "containers", "0", "image"}, nil},
+		[]string{"spec", "template", "spec", "containers", "0", "image"}},
 	{"apiresourceimport-cr", "apiresourceimport-cr.yaml", "apiresourceimport.yaml", "apiresourceimport",
-		[]string{"spec", "location"}, map[string]string{
-			"apply_empty":           hangReason,
-			"reapply_noop":          hangReason,
-			"reapply_one_change":    hangReason,
-			"update_second_manager": hangReason,
-			"apply_conflict":        hangReason,
-			"deduced_apply":         hangReason,
-		}},
+		[]string{"spec", "location"}},
 }
 
 func findObject(name string) *objectSpec {
@@ -141,34 +135,45 @@ func loadParser(file string) *typed.Parser {
 	return p
 }
 
-func changeLeaf(v interface{}, leaf []string) {
+// changeLeaf appends "-changed" to the string at leaf, in a value decoded
+// by either YAML library.
+func changeLeaf(v any, leaf []string) {
 	cur := v
 	for i, step := range leaf {
 		last := i == len(leaf)-1
+		var next any
+		var set func(any)
 		switch c := cur.(type) {
-		case []interface{}:
+		case []any:
 			n, err := strconv.Atoi(step)
 			if err != nil || n >= len(c) {
 				die("leaf path: bad index %q", step)
 			}
-			if last {
-				c[n] = c[n].(string) + "-changed"
-				return
-			}
-			cur = c[n]
-		case map[interface{}]interface{}:
+			next, set = c[n], func(x any) { c[n] = x }
+		case map[any]any:
 			x, ok := c[step]
 			if !ok {
 				die("leaf path: no field %q", step)
 			}
-			if last {
-				c[step] = x.(string) + "-changed"
-				return
+			next, set = x, func(x any) { c[step] = x }
+		case map[string]any:
+			x, ok := c[step]
+			if !ok {
+				die("leaf path: no field %q", step)
 			}
-			cur = x
+			next, set = x, func(x any) { c[step] = x }
 		default:
 			die("leaf path goes through a scalar")
 		}
+		if last {
+			s, ok := next.(string)
+			if !ok {
+				die("leaf is not a string")
+			}
+			set(s + "-changed")
+			return
+		}
+		cur = next
 	}
 }
 
@@ -189,6 +194,8 @@ type objectFixture struct {
 
 	deducedTv    *typed.TypedValue
 	deducedEmpty *typed.TypedValue
+
+	fm *fieldManagerFixture
 }
 
 var objectFixtures = map[string]*objectFixture{}
@@ -204,7 +211,7 @@ func getObject(name string) *objectFixture {
 	if f.tv, err = f.pt.FromYAML(typed.YAMLObject(f.yaml)); err != nil {
 		die("%s: %v", spec.file, err)
 	}
-	var raw interface{}
+	var raw any
 	if err := yaml.Unmarshal(f.yaml, &raw); err != nil {
 		die("%s: %v", spec.file, err)
 	}
@@ -242,15 +249,152 @@ func (f *objectFixture) applied() {
 		die("%s: apply: %v", f.spec.name, err)
 	}
 	f.live, f.managers = live, managers
-	again, _, err := f.updater.Apply(f.live, f.tv, version, f.managers.Copy(), manager, false)
+	before := f.managers
+	again, _, err := f.updater.Apply(f.live, f.tv, version, f.managers, manager, false)
 	if err != nil || again != nil {
 		die("%s: re-apply is not a no-op (%v)", f.spec.name, err)
 	}
-	_, _, err = f.updater.Apply(f.live, f.changed, version, f.managers.Copy(), otherManager, false)
+	_, _, err = f.updater.Apply(f.live, f.changed, version, f.managers, otherManager, false)
 	if _, ok := err.(merge.Conflicts); !ok {
 		die("%s: the second manager's apply does not conflict (%v)", f.spec.name, err)
 	}
+	changed, _, err := f.updater.Apply(f.live, f.changed, version, f.managers, manager, false)
+	if err != nil || changed == nil {
+		die("%s: the re-apply with one change fails or changes nothing (%v)", f.spec.name, err)
+	}
+	// SMD v6's Updater works on a copy of the managers it is given (v4 wrote
+	// into them), so every iteration can pass the same map, as smdx's do.
+	if !f.managers.Equals(before) {
+		die("%s: the updater changed the managers it was given", f.spec.name)
+	}
 	f.appliedDone = true
+}
+
+// ---------------------------------------------------------------------------
+// The field-manager rows: apimachinery's field manager built as the
+// apiserver builds it (managedfields.NewDefaultFieldManager, through
+// managedfieldstest.NewFakeFieldManager: the request's version is the
+// stored one, so no conversion, and no defaulting), on unstructured
+// objects, as the apiserver handles custom resources.
+
+// smdTypeConverter types the objects of one kind with one type of an SMD
+// schema, as smdx's FieldManager types them with the type it is given.
+type smdTypeConverter struct {
+	gvk k8sschema.GroupVersionKind
+	pt  typed.ParseableType
+}
+
+func (c smdTypeConverter) ObjectToTyped(obj k8sruntime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk != c.gvk {
+		return nil, fmt.Errorf("no type for %v", gvk)
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("not an unstructured object: %T", obj)
+	}
+	// The field manager types the stored object with AllowDuplicates and the
+	// applied configuration without. As in smdx's row (validate_live off),
+	// the stored object is not validated again.
+	if slices.Contains(opts, typed.AllowDuplicates) {
+		return typed.AsTypedUnvalidated(value.NewValueInterface(u.Object), c.pt.Schema, c.pt.TypeRef), nil
+	}
+	return c.pt.FromUnstructured(u.Object, opts...)
+}
+
+func (c smdTypeConverter) TypedToObject(v *typed.TypedValue) (k8sruntime.Object, error) {
+	m, ok := v.AsValue().Unstructured().(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	return &unstructured.Unstructured{Object: m}, nil
+}
+
+// withManagedFields declares metadata.managedFields in the Kubernetes SMD
+// schema, as the apiserver's schema does: Go's field manager types the
+// stored object with its managedFields (smdx strips them first).
+func withManagedFields(text string) string {
+	const meta = "- name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta\n  map:\n    fields:\n"
+	if !strings.Contains(text, meta) {
+		die("no ObjectMeta in the schema")
+	}
+	return strings.Replace(text, meta, meta+`    - name: managedFields
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+          elementRelationship: atomic
+`, 1) + `- name: io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: fieldsType
+      type:
+        scalar: string
+    - name: fieldsV1
+      type:
+        namedType: __untyped_atomic_
+    - name: manager
+      type:
+        scalar: string
+    - name: operation
+      type:
+        scalar: string
+    - name: subresource
+      type:
+        scalar: string
+    - name: time
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+`
+}
+
+type fieldManagerFixture struct {
+	fm      *managedfields.FieldManager
+	live    k8sruntime.Object          // the object applied onto nothing by `manager`, managedFields inside
+	changed *unstructured.Unstructured // a separate parse, the leaf changed
+}
+
+func (f *objectFixture) fieldManager() *fieldManagerFixture {
+	if f.fm != nil {
+		return f.fm
+	}
+	name := f.spec.name
+	// Request bodies are decoded as the apiserver decodes an apply patch.
+	parse := func() *unstructured.Unstructured {
+		u := &unstructured.Unstructured{}
+		if err := sigsyaml.Unmarshal(f.yaml, &u.Object); err != nil {
+			die("%s: %v", name, err)
+		}
+		return u
+	}
+	source, changed := parse(), parse()
+	changeLeaf(changed.Object, f.spec.leaf)
+	gvk := source.GroupVersionKind()
+	p, err := typed.NewParser(typed.YAMLObject(withManagedFields(string(readFile(f.spec.schemaFile)))))
+	if err != nil {
+		die("%s: schema: %v", name, err)
+	}
+	fm := managedfieldstest.NewFakeFieldManager(smdTypeConverter{gvk, p.Type(f.spec.typeName)}, gvk)
+	empty := &unstructured.Unstructured{}
+	empty.SetGroupVersionKind(gvk)
+	live, err := fm.Apply(empty, source, manager, false)
+	if err != nil {
+		die("%s: field manager apply: %v", name, err)
+	}
+	// Check once that the re-apply changes the object and leaves its inputs
+	// as they were, so that every iteration does the same work.
+	liveBefore, changedBefore := live.DeepCopyObject(), changed.DeepCopy()
+	out, err := fm.Apply(live, changed, manager, false)
+	if err != nil || out == nil {
+		die("%s: field manager re-apply with one change: %v", name, err)
+	}
+	if !reflect.DeepEqual(live, liveBefore) || !reflect.DeepEqual(changed, changedBefore) {
+		die("%s: the field manager changed its inputs", name)
+	}
+	f.fm = &fieldManagerFixture{fm: fm, live: live, changed: changed}
+	return f.fm
 }
 
 // ---------------------------------------------------------------------------
@@ -294,8 +438,8 @@ var scaleSizes = []int{100, 1000, 10000, 100000}
 // scaleObject is {apiVersion: v1, kind: Scale, items: [{name: item-000000,
 // value: 0, data: payload-0}, ...]}; item n/2 gets value -1 when
 // changedValue and data "payload-changed" when changedData.
-func scaleObject(n int, changedValue, changedData bool) interface{} {
-	items := make([]interface{}, 0, n)
+func scaleObject(n int, changedValue, changedData bool) any {
+	items := make([]any, 0, n)
 	for i := 0; i < n; i++ {
 		mid := i == n/2
 		value := int64(i)
@@ -306,13 +450,13 @@ func scaleObject(n int, changedValue, changedData bool) interface{} {
 		if mid && changedData {
 			data = "payload-changed"
 		}
-		items = append(items, map[string]interface{}{
+		items = append(items, map[string]any{
 			"name":  fmt.Sprintf("item-%06d", i),
 			"value": value,
 			"data":  data,
 		})
 	}
-	return map[string]interface{}{"apiVersion": "v1", "kind": "Scale", "items": items}
+	return map[string]any{"apiVersion": "v1", "kind": "Scale", "items": items}
 }
 
 type scaleFixture struct {
@@ -361,9 +505,8 @@ func getScale(n int) *scaleFixture {
 // Workloads.
 
 type workload struct {
-	name    string
-	skipped string // why it is not run, or ""
-	fn      func(b *testing.B)
+	name string
+	fn   func(b *testing.B)
 }
 
 func check(b *testing.B, err error) {
@@ -379,8 +522,7 @@ func workloads() []workload {
 		o := spec.name
 		add := func(op string, fn func(b *testing.B, f *objectFixture)) {
 			w = append(w, workload{
-				name:    o + "/" + op,
-				skipped: spec.hangs[op],
+				name: o + "/" + op,
 				fn: func(b *testing.B) {
 					f := getObject(o)
 					b.ReportAllocs()
@@ -425,8 +567,6 @@ func workloads() []workload {
 				check(b, err)
 			}
 		})
-		// Updater.Apply and Update write into the managers map they are given:
-		// each iteration hands them a fresh copy (a map of one or two entries).
 		add("apply_empty", func(b *testing.B, f *objectFixture) {
 			for n := 0; n < b.N; n++ {
 				_, _, err := f.updater.Apply(f.empty, f.tv, version, fieldpath.ManagedFields{}, manager, false)
@@ -438,7 +578,7 @@ func workloads() []workload {
 			f.applied()
 			b.StartTimer()
 			for n := 0; n < b.N; n++ {
-				_, _, err := f.updater.Apply(f.live, f.tv, version, f.managers.Copy(), manager, false)
+				_, _, err := f.updater.Apply(f.live, f.tv, version, f.managers, manager, false)
 				check(b, err)
 			}
 		})
@@ -447,16 +587,29 @@ func workloads() []workload {
 			f.applied()
 			b.StartTimer()
 			for n := 0; n < b.N; n++ {
-				_, _, err := f.updater.Apply(f.live, f.changed, version, f.managers.Copy(), manager, false)
+				_, _, err := f.updater.Apply(f.live, f.changed, version, f.managers, manager, false)
 				check(b, err)
 			}
 		})
+		// The same re-apply through the apiserver's field-manager layer
+		// (objects of the Kubernetes schema only, as in smdx_bench.cc).
+		if spec.schemaFile == "k8s-schema.yaml" {
+			add("fieldmanager_reapply_one_change", func(b *testing.B, f *objectFixture) {
+				b.StopTimer()
+				m := f.fieldManager()
+				b.StartTimer()
+				for n := 0; n < b.N; n++ {
+					_, err := m.fm.Apply(m.live, m.changed, manager, false)
+					check(b, err)
+				}
+			})
+		}
 		add("update_second_manager", func(b *testing.B, f *objectFixture) {
 			b.StopTimer()
 			f.applied()
 			b.StartTimer()
 			for n := 0; n < b.N; n++ {
-				_, _, err := f.updater.Update(f.live, f.changed, version, f.managers.Copy(), otherManager)
+				_, _, err := f.updater.Update(f.live, f.changed, version, f.managers, otherManager)
 				check(b, err)
 			}
 		})
@@ -465,7 +618,7 @@ func workloads() []workload {
 			f.applied()
 			b.StartTimer()
 			for n := 0; n < b.N; n++ {
-				_, _, err := f.updater.Apply(f.live, f.changed, version, f.managers.Copy(), otherManager, false)
+				_, _, err := f.updater.Apply(f.live, f.changed, version, f.managers, otherManager, false)
 				if _, ok := err.(merge.Conflicts); !ok {
 					b.Fatalf("expected conflicts, got %v", err)
 				}
@@ -497,13 +650,13 @@ func workloads() []workload {
 		})
 		scale("scale/reapply_one_change", func(b *testing.B, f *scaleFixture) {
 			for i := 0; i < b.N; i++ {
-				_, _, err := f.updater.Apply(f.live, f.changedValue, version, f.managers.Copy(), manager, false)
+				_, _, err := f.updater.Apply(f.live, f.changedValue, version, f.managers, manager, false)
 				check(b, err)
 			}
 		})
 		scale("scale/update", func(b *testing.B, f *scaleFixture) {
 			for i := 0; i < b.N; i++ {
-				_, _, err := f.updater.Update(f.live, f.changedData, version, f.managers.Copy(), otherManager)
+				_, _, err := f.updater.Update(f.live, f.changedData, version, f.managers, otherManager)
 				check(b, err)
 			}
 		})
@@ -516,7 +669,7 @@ func workloads() []workload {
 // and validate it, apply it onto nothing) in a fresh process.
 
 func statusKb(field string) int64 {
-	b, err := ioutil.ReadFile("/proc/self/status")
+	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return -1
 	}
@@ -533,16 +686,11 @@ func statusKb(field string) int64 {
 }
 
 func resetPeakRss() bool {
-	return ioutil.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 }
 
-func runRss(name string, runSkipped bool) {
+func runRss(name string) {
 	spec := findObject(name)
-	if reason := spec.hangs["apply_empty"]; reason != "" && !runSkipped {
-		out, _ := json.Marshal(map[string]interface{}{"side": "go", "object": name, "skipped": reason})
-		fmt.Println(string(out))
-		return
-	}
 	text := readFile(spec.file)
 	pt := loadParser(spec.schemaFile).Type(spec.typeName)
 	empty, err := pt.FromUnstructured(nil)
@@ -573,7 +721,7 @@ func runRss(name string, runSkipped bool) {
 	if reset {
 		applyPeak = peak
 	}
-	out, _ := json.Marshal(map[string]interface{}{
+	out, _ := json.Marshal(map[string]any{
 		"side": "go", "object": name, "peak_rss_kb": total,
 		"rss_before_apply_kb": before, "apply_peak_rss_kb": applyPeak,
 	})
@@ -589,7 +737,6 @@ func main() {
 	benchtime := flag.Duration("benchtime", time.Second, "minimum run time of each workload")
 	list := flag.Bool("list", false, "list the workloads and exit")
 	rss := flag.String("rss", "", "measure the peak RSS of a full apply of this object and exit")
-	runSkipped := flag.Bool("run-skipped", false, "also run the workloads known not to finish on this SMD version")
 	flag.Parse()
 	if dataDir == "" {
 		dataDir = os.Getenv("SMDX_BENCH_DATA")
@@ -598,7 +745,7 @@ func main() {
 		die("-data is required")
 	}
 	if *rss != "" {
-		runRss(*rss, *runSkipped)
+		runRss(*rss)
 		return
 	}
 	ws := workloads()
@@ -620,16 +767,12 @@ func main() {
 		if !re.MatchString(w.name) {
 			continue
 		}
-		if w.skipped != "" && !*runSkipped {
-			enc.Encode(map[string]interface{}{"name": w.name, "skipped": w.skipped})
-			continue
-		}
 		runtime.GC()
 		r := testing.Benchmark(w.fn)
 		if r.N == 0 {
 			die("%s: failed", w.name)
 		}
-		enc.Encode(map[string]interface{}{
+		enc.Encode(map[string]any{
 			"name":          w.name,
 			"ns_per_op":     float64(r.T.Nanoseconds()) / float64(r.N),
 			"allocs_per_op": r.AllocsPerOp(),
