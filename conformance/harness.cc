@@ -441,7 +441,17 @@ class CaseRunner {
     }
     ManualClock clock(now);
     FieldManagerOptions o;
-    o.api_version = fm_->api_version;
+    // An op may name another version of a custom resource than the case's.
+    o.api_version = StringOr(Find(op, "apiVersion"), fm_->api_version);
+    if (crd_versions_.size() > 1) {
+      // The CRD's versions convert as its strategy None does, and the
+      // request reads the live object at its own version.
+      o.converter = &crd_converter_;
+      if (Value* av = live_.IsMap() ? live_.map().Find("apiVersion") : nullptr;
+          av != nullptr && av->IsString()) {
+        *av = Value(o.api_version);
+      }
+    }
     o.kind = fm_->kind;
     o.subresource = StringOr(Find(op, "subresource"), fm_->subresource);
     o.clock = &clock;
@@ -616,7 +626,8 @@ class CaseRunner {
   std::optional<Failure> RunOp(const Value& op, size_t index) {
     std::string kind = StringOr(Find(op, "op"));
     if (crd_versions_.size() > 1)
-      SelectCrdVersion(StringOr(Find(op, "apiVersion")));
+      SelectCrdVersion(StringOr(Find(op, "apiVersion"),
+                                fm_ ? fm_->api_version : std::string()));
     Outcome got = Dispatch(op, index, kind);
     return CheckOutcome(Find(op, "expect"),
                         absl::StrCat("op ", index, " (", kind, ")"), got);
@@ -902,6 +913,26 @@ class CaseRunner {
   std::optional<Type> type_;
   RootNode root_;
   std::vector<CrdVersionSchema> crd_versions_;
+  // Conversion between the versions of crd_versions_ (strategy None).
+  class NoneConverter : public Converter {
+   public:
+    explicit NoneConverter(const std::vector<CrdVersionSchema>* versions)
+        : versions_(versions) {}
+    absl::StatusOr<Value> Convert(const Value& object,
+                                  const std::string& version) const override {
+      for (const CrdVersionSchema& v : *versions_) {
+        if (v.api_version != version) continue;
+        Value out = object;
+        if (out.IsMap()) out.map().Set("apiVersion", Value(version));
+        return out;
+      }
+      return absl::NotFoundError(absl::StrCat("no version ", version));
+    }
+
+   private:
+    const std::vector<CrdVersionSchema>* versions_;
+  };
+  NoneConverter crd_converter_{&crd_versions_};
   std::string schema_error_;
   std::string parse_error_;
   std::map<std::string, Set> ignored_;

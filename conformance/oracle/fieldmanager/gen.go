@@ -80,14 +80,22 @@ func (g *generator) scalar(s smdschema.Scalar) interface{} {
 	return stringPool[g.r.Intn(len(stringPool))]
 }
 
-// meta is an ObjectMeta without the name (the sequence sets it).
+// meta is an ObjectMeta without the name (the sequence sets it). Its maps
+// are never empty: the apiserver's decoders drop an empty labels or
+// annotations map (ObjectMeta's omitempty) before a custom resource's
+// field manager sees it but after a built-in kind's has, which is the
+// real-apiserver corpus's business, not the field manager's.
 func (g *generator) meta() map[string]interface{} {
 	m := map[string]interface{}{}
 	if g.coin(0.5) {
-		m["labels"] = g.stringMap()
+		if l := g.stringMap(); len(l) > 0 {
+			m["labels"] = l
+		}
 	}
 	if g.coin(0.3) {
-		m["annotations"] = g.stringMap()
+		if a := g.stringMap(); len(a) > 0 {
+			m["annotations"] = a
+		}
 	}
 	if g.coin(0.2) {
 		var f []interface{}
@@ -279,7 +287,11 @@ func (g *generator) derive(v interface{}, tr smdschema.TypeRef, depth int, keep,
 		out := map[string]interface{}{}
 		for _, k := range sortedKeys(m) {
 			if g.coin(keep) {
-				out[k] = deriveLoose(g, m[k], keep, change)
+				d := deriveLoose(g, m[k], keep, change)
+				if dm, ok := d.(map[string]interface{}); ok && len(dm) == 0 {
+					continue // no empty metadata maps (see meta)
+				}
+				out[k] = d
 			}
 		}
 		return out

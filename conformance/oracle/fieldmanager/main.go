@@ -18,8 +18,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	yaml "go.yaml.in/yaml/v2"
 )
@@ -27,6 +30,8 @@ import (
 func main() {
 	swagger := flag.String("swagger", "", "the OpenAPI v2 document of the built-in kinds (schema/data/kubernetes-*-swagger.json)")
 	defaults := flag.String("defaults", "", "the defaults smdx adds to it (schema/data/kubernetes-*-defaults.json)")
+	var crds crdFlags
+	flag.Var(&crds, "crd", "a CustomResourceDefinition manifest whose kind sequences also draw from (repeatable)")
 	flag.Parse()
 	args := flag.Args()
 	if *swagger == "" || len(args) < 2 {
@@ -61,17 +66,17 @@ func main() {
 			usage()
 		}
 	}
-	b, err := loadBuiltinSchema(*swagger, *defaults)
+	c, err := loadCatalog(*swagger, *defaults, crds)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fm-oracle:", err)
 		os.Exit(2)
 	}
-	r := newRunner(b)
+	r := newRunner()
 	for k := from; k < count; k++ {
 		if only >= 0 && k != only {
 			continue
 		}
-		s, err := makeSequence(b, seed, k)
+		s, err := makeSequence(c, seed, k)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "fm-oracle:", err)
 			os.Exit(2)
@@ -97,7 +102,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "fm-oracle: case %d: %v\n", k, err)
 			os.Exit(2)
 		}
-		text, err := yaml.Marshal(caseDocument(b, s, seed, k, outcomes))
+		text, err := yaml.Marshal(caseDocument(s, seed, k, outcomes))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "fm-oracle:", err)
 			os.Exit(2)
@@ -107,8 +112,38 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: fm-oracle -swagger FILE [-defaults FILE] SEED COUNT [--from N] [--case K [--ops I,J,...] [--drop N,M,...]]")
+	fmt.Fprintln(os.Stderr, "usage: fm-oracle -swagger FILE [-defaults FILE] [-crd FILE]... SEED COUNT [--from N] [--case K [--ops I,J,...] [--drop N,M,...]]")
 	os.Exit(2)
+}
+
+type crdFlags []string
+
+func (c *crdFlags) String() string     { return strings.Join(*c, ",") }
+func (c *crdFlags) Set(v string) error { *c = append(*c, v); return nil }
+
+// loadCatalog reads the built-in schema and the CRDs.
+func loadCatalog(swagger, defaults string, crds []string) (*catalog, error) {
+	b, models, err := loadBuiltinSchema(swagger, defaults)
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{}
+	for _, gvk := range builtinKinds {
+		c.builtin = append(c.builtin, kindSpec{gvk: gvk, sc: b})
+	}
+	for _, path := range crds {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		sc, info, err := loadCRD(abs, models)
+		if err != nil {
+			return nil, err
+		}
+		gvk := schema.GroupVersionKind{Group: info.group, Version: info.versions[0], Kind: info.kind}
+		c.custom = append(c.custom, kindSpec{gvk: gvk, sc: sc, crd: info})
+	}
+	return c, nil
 }
 
 func parseList(text string) (map[int]bool, error) {
@@ -128,17 +163,25 @@ func parseList(text string) (map[int]bool, error) {
 
 // caseDocument writes a sequence and what the field manager did as a case.
 // Objects are JSON text, so that no YAML rule changes them on either side.
-func caseDocument(b *builtinSchema, s *sequence, seed, k int64, outcomes []opOutcome) yaml.MapSlice {
+func caseDocument(s *sequence, seed, k int64, outcomes []opOutcome) yaml.MapSlice {
+	custom := s.kind.crd != nil
 	fm := yaml.MapSlice{
-		{Key: "apiVersion", Value: s.gvk.GroupVersion().String()},
-		{Key: "kind", Value: s.gvk.Kind},
-		{Key: "defaults", Value: false},
+		{Key: "apiVersion", Value: s.kind.gvk.GroupVersion().String()},
+		{Key: "kind", Value: s.kind.gvk.Kind},
+		// A custom resource is defaulted from its schema and its registry
+		// resets status; the built-in kinds' Go defaulters and strategies
+		// are not run here.
+		{Key: "defaults", Value: custom},
+		{Key: "resetFields", Value: custom},
 		{Key: "exactFieldsV1", Value: true},
 	}
 	var ops []interface{}
 	for i, o := range s.ops {
 		res := outcomes[i]
 		op := yaml.MapSlice{{Key: "op", Value: o.op}, {Key: "manager", Value: o.manager}}
+		if o.version != "" {
+			op = append(op, yaml.MapItem{Key: "apiVersion", Value: s.gvkAt(o.version).GroupVersion().String()})
+		}
 		if o.subresource != "" {
 			op = append(op, yaml.MapItem{Key: "subresource", Value: o.subresource})
 		}
@@ -159,14 +202,17 @@ func caseDocument(b *builtinSchema, s *sequence, seed, k int64, outcomes []opOut
 		op = append(op, yaml.MapItem{Key: "expect", Value: ex})
 		ops = append(ops, op)
 	}
-	return yaml.MapSlice{
+	doc := yaml.MapSlice{
 		{Key: "name", Value: fmt.Sprintf("fm-random/%d/%d", seed, k)},
-		{Key: "description", Value: fmt.Sprintf("%d requests on a %s (fm-oracle %d %d --case %d)", len(s.ops), s.gvk.Kind, seed, k+1, k)},
-		{Key: "schema", Value: yaml.MapSlice{{Key: "kubernetes", Value: true}}},
-		{Key: "type", Value: b.typeName[s.gvk]},
-		{Key: "fieldManager", Value: fm},
-		{Key: "ops", Value: ops},
+		{Key: "description", Value: fmt.Sprintf("%d requests on a %s (fm-oracle %d %d --case %d)", len(s.ops), s.kind.gvk.Kind, seed, k+1, k)},
 	}
+	if custom {
+		doc = append(doc, yaml.MapItem{Key: "schema", Value: yaml.MapSlice{{Key: "crdFile", Value: s.kind.crd.path}}})
+	} else {
+		doc = append(doc, yaml.MapItem{Key: "schema", Value: yaml.MapSlice{{Key: "kubernetes", Value: true}}},
+			yaml.MapItem{Key: "type", Value: s.kind.sc.typeName[s.kind.gvk]})
+	}
+	return append(doc, yaml.MapItem{Key: "fieldManager", Value: fm}, yaml.MapItem{Key: "ops", Value: ops})
 }
 
 func entriesDoc(entries []map[string]interface{}) []interface{} {

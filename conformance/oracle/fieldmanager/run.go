@@ -76,17 +76,28 @@ type opOutcome struct {
 }
 
 type runner struct {
-	b        *builtinSchema
 	managers map[string]*managedfields.FieldManager
 }
 
-func (r *runner) fieldManager(gvk schema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
+// fieldManager is the apiserver's for the kind at gvk's version and the
+// subresource: NewDefaultFieldManager for a built-in kind (no conversion,
+// no defaulting, no resets), NewDefaultCRDFieldManager for a custom
+// resource (None conversion, structural defaulting, the strategy's resets,
+// its request version as the hub).
+func (r *runner) fieldManager(k kindSpec, gvk schema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
 	key := gvk.String() + "/" + subresource
 	if fm, ok := r.managers[key]; ok {
 		return fm, nil
 	}
-	fm, err := managedfields.NewDefaultFieldManager(r.b.converter, noConversion{}, noDefaults{}, unstructuredCreater{},
-		gvk, gvk.GroupVersion(), subresource, nil)
+	var fm *managedfields.FieldManager
+	var err error
+	if k.crd == nil {
+		fm, err = managedfields.NewDefaultFieldManager(k.sc.converter, noConversion{}, noDefaults{}, unstructuredCreater{},
+			gvk, gvk.GroupVersion(), subresource, nil)
+	} else {
+		fm, err = managedfields.NewDefaultCRDFieldManager(k.sc.converter, noneConversion{}, crDefaulter{k.crd}, unstructuredCreater{},
+			gvk, gvk.GroupVersion(), subresource, k.crd.resetFields(gvk.GroupVersion(), subresource))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -98,30 +109,48 @@ func (r *runner) run(s *sequence) ([]opOutcome, error) {
 	var live *unstructured.Unstructured // nil: no object yet
 	var out []opOutcome
 	for i, o := range s.ops {
-		var liveMap map[string]interface{}
+		gvk := s.gvkAt(o.version)
+		// The live object as the request reads it: a custom resource at
+		// the request's version, defaulted (as read from storage).
+		var current *unstructured.Unstructured
 		if live != nil {
-			liveMap = live.Object
+			current = live.DeepCopy()
+			if s.kind.crd != nil {
+				current.SetAPIVersion(gvk.GroupVersion().String())
+				if err := s.kind.crd.decode(current); err != nil {
+					return nil, fmt.Errorf("op %d: reading the live object: %v", i, err)
+				}
+			}
 		}
-		body := s.body(r.b, o, liveMap)
+		var liveMap map[string]interface{}
+		if current != nil {
+			liveMap = current.Object
+		}
+		body := s.body(s.kind.sc, o, liveMap)
 		res := opOutcome{body: copyValue(body).(map[string]interface{})}
-		fm, err := r.fieldManager(s.gvk, o.subresource)
+		fm, err := r.fieldManager(s.kind, gvk, o.subresource)
 		if err != nil {
 			return nil, err
 		}
-		current := live
-		if current == nil {
-			obj, _ := unstructuredCreater{}.New(s.gvk)
-			current = obj.(*unstructured.Unstructured)
+		base := current
+		if base == nil {
+			obj, _ := unstructuredCreater{}.New(gvk)
+			base = obj.(*unstructured.Unstructured)
 		}
 		request := &unstructured.Unstructured{Object: copyValue(body).(map[string]interface{})}
 		var result runtime.Object
 		if o.op == "update" {
-			result = fm.UpdateNoErrors(current.DeepCopy(), request, o.manager)
+			if s.kind.crd != nil {
+				if err := s.kind.crd.decode(request); err != nil {
+					return nil, fmt.Errorf("op %d: decoding the body: %v", i, err)
+				}
+			}
+			result = fm.UpdateNoErrors(base.DeepCopy(), request, o.manager)
 		} else {
-			result, err = fm.Apply(current.DeepCopy(), request, o.manager, o.op == "forceApply")
+			result, err = fm.Apply(base.DeepCopy(), request, o.manager, o.op == "forceApply")
 		}
 		if err != nil {
-			if e := r.describeError(err, s, request, current, &res); e != nil {
+			if e := describeError(err, s.kind.sc, request, base, &res); e != nil {
 				return nil, e
 			}
 			out = append(out, res)
@@ -130,6 +159,13 @@ func (r *runner) run(s *sequence) ([]opOutcome, error) {
 		u, ok := result.(*unstructured.Unstructured)
 		if !ok {
 			return nil, fmt.Errorf("op %d: the field manager returned %T", i, result)
+		}
+		if s.kind.crd != nil {
+			// The registry strategy, then the write and the read back.
+			s.kind.crd.prepare(u, current, o.subresource)
+			if err := s.kind.crd.decode(u); err != nil {
+				return nil, fmt.Errorf("op %d: storing: %v", i, err)
+			}
 		}
 		if err := restamp(u, clockStart.Add(time.Duration(i)*time.Second)); err != nil {
 			return nil, fmt.Errorf("op %d: %v", i, err)
@@ -200,7 +236,7 @@ func describeState(u *unstructured.Unstructured, res *opOutcome) error {
 
 // describeError records a failed request: its kind as the apiserver's
 // status reason says, its message, and for conflicts each manager and path.
-func (r *runner) describeError(err error, s *sequence, request, live *unstructured.Unstructured, res *opOutcome) error {
+func describeError(err error, sc *builtinSchema, request, live *unstructured.Unstructured, res *opOutcome) error {
 	res.message = err.Error()
 	var status apierrors.APIStatus
 	if !errors.As(err, &status) {
@@ -224,7 +260,7 @@ func (r *runner) describeError(err error, s *sequence, request, live *unstructur
 	// paths of the configuration and of the live object.
 	paths := map[string][]string{}
 	for _, obj := range []*unstructured.Unstructured{request, live} {
-		tv, err := r.b.converter.ObjectToTyped(obj)
+		tv, err := sc.converter.ObjectToTyped(obj)
 		if err != nil {
 			continue
 		}
@@ -234,13 +270,33 @@ func (r *runner) describeError(err error, s *sequence, request, live *unstructur
 		}
 		set.Iterate(func(p fieldpath.Path) {
 			var elems []string
-			for _, pe := range p {
+			for i, pe := range p {
 				t, _ := fieldpath.SerializePathElement(pe)
 				elems = append(elems, t)
+				paths[p[:i+1].String()] = append([]string(nil), elems...)
 			}
-			paths[p.String()] = elems
 		})
 	}
+	// A conflict can also name a field that no set holds (an empty list):
+	// every chain of map keys from the root, too.
+	var walk func(v interface{}, prefix fieldpath.Path, elems []string)
+	walk = func(v interface{}, prefix fieldpath.Path, elems []string) {
+		m, ok := v.(map[string]interface{})
+		if !ok {
+			return
+		}
+		for k, child := range m {
+			name := k
+			p := append(append(fieldpath.Path{}, prefix...), fieldpath.PathElement{FieldName: &name})
+			e := append(append([]string{}, elems...), "f:"+k)
+			if _, seen := paths[p.String()]; !seen {
+				paths[p.String()] = e
+			}
+			walk(child, p, e)
+		}
+	}
+	walk(request.Object, nil, nil)
+	walk(live.Object, nil, nil)
 	if d := status.Status().Details; d != nil {
 		for _, c := range d.Causes {
 			msg := strings.TrimPrefix(c.Message, "conflict with ")
@@ -256,6 +312,6 @@ func (r *runner) describeError(err error, s *sequence, request, live *unstructur
 	return nil
 }
 
-func newRunner(b *builtinSchema) *runner {
-	return &runner{b: b, managers: map[string]*managedfields.FieldManager{}}
+func newRunner() *runner {
+	return &runner{managers: map[string]*managedfields.FieldManager{}}
 }

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
@@ -35,14 +34,14 @@ type defaultsFile struct {
 	} `json:"defaults"`
 }
 
-func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, error) {
+func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, map[string]*spec.Schema, error) {
 	raw, err := os.ReadFile(swaggerPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var doc spec.Swagger
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %v", swaggerPath, err)
+		return nil, nil, fmt.Errorf("%s: %v", swaggerPath, err)
 	}
 	models := map[string]*spec.Schema{}
 	for name := range doc.Definitions {
@@ -52,20 +51,20 @@ func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, error)
 	if defaultsPath != "" {
 		raw, err := os.ReadFile(defaultsPath)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var d defaultsFile
 		if err := json.Unmarshal(raw, &d); err != nil {
-			return nil, fmt.Errorf("%s: %v", defaultsPath, err)
+			return nil, nil, fmt.Errorf("%s: %v", defaultsPath, err)
 		}
 		for _, e := range d.Defaults {
 			m, ok := models[e.Definition]
 			if !ok {
-				return nil, fmt.Errorf("%s: no definition %s", defaultsPath, e.Definition)
+				return nil, nil, fmt.Errorf("%s: no definition %s", defaultsPath, e.Definition)
 			}
 			p, ok := m.Properties[e.Property]
 			if !ok {
-				return nil, fmt.Errorf("%s: %s has no property %s", defaultsPath, e.Definition, e.Property)
+				return nil, nil, fmt.Errorf("%s: %s has no property %s", defaultsPath, e.Definition, e.Property)
 			}
 			p.Default = e.Default
 			m.Properties[e.Property] = p
@@ -73,29 +72,15 @@ func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, error)
 	}
 	tc, err := managedfields.NewTypeConverter(models, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	smd, err := schemaconv.ToSchemaFromOpenAPI(models, false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := &builtinSchema{converter: tc, smd: smd, typeName: map[schema.GroupVersionKind]string{}}
-	names := make([]string, 0, len(models))
-	for name := range models {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		l, _ := models[name].Extensions["x-kubernetes-group-version-kind"].([]interface{})
-		for _, e := range l {
-			m, _ := e.(map[string]interface{})
-			g, _ := m["group"].(string)
-			v, _ := m["version"].(string)
-			k, _ := m["kind"].(string)
-			out.typeName[schema.GroupVersionKind{Group: g, Version: v, Kind: k}] = name
-		}
-	}
-	return out, nil
+	out.indexKinds(models)
+	return out, models, nil
 }
 
 // resolve gives the atom a type reference stands for, with a map's element

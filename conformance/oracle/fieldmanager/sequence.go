@@ -16,8 +16,8 @@ import (
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
-// The kinds the sequences are drawn from.
-var sequenceKinds = []schema.GroupVersionKind{
+// The built-in kinds the sequences are drawn from.
+var builtinKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "Pod"},
 	{Group: "apps", Version: "v1", Kind: "Deployment"},
 	{Group: "apps", Version: "v1", Kind: "StatefulSet"},
@@ -57,6 +57,7 @@ type opSpec struct {
 	op          string // apply, forceApply, update
 	manager     string
 	subresource string
+	version     string // a custom resource's version, when not its first
 	// For an apply, the configuration; for an update, what the client
 	// writes over the live object (a map, merged into a variant of it).
 	fragment map[string]interface{}
@@ -73,14 +74,44 @@ const (
 	badAPIVersion
 )
 
+// kindSpec is a kind sequences are drawn for: a built-in one, or a custom
+// resource (crd set) whose versions are crd.versions.
+type kindSpec struct {
+	gvk schema.GroupVersionKind // at its first (storage) version
+	sc  *builtinSchema
+	crd *crdInfo
+}
+
+// catalog: the kinds, custom resources drawn one time in four.
+type catalog struct {
+	builtin []kindSpec
+	custom  []kindSpec
+}
+
+func (c *catalog) pick(r *rand.Rand) kindSpec {
+	if len(c.custom) > 0 && r.Intn(4) == 0 {
+		return c.custom[r.Intn(len(c.custom))]
+	}
+	return c.builtin[r.Intn(len(c.builtin))]
+}
+
 type sequence struct {
-	gvk  schema.GroupVersionKind
+	kind kindSpec
 	name string // the object's name
 	ops  []opSpec
 }
 
+// gvkAt is the kind at an op's version ("" for the first).
+func (s *sequence) gvkAt(version string) schema.GroupVersionKind {
+	g := s.kind.gvk
+	if version != "" {
+		g.Version = version
+	}
+	return g
+}
+
 func (s *sequence) typeRef(b *builtinSchema) smdschema.TypeRef {
-	n := b.typeName[s.gvk]
+	n := b.typeName[s.kind.gvk]
 	return smdschema.TypeRef{NamedType: &n}
 }
 
@@ -93,16 +124,20 @@ func hasField(b *builtinSchema, tr smdschema.TypeRef, name string) (smdschema.Ty
 	return f.Type, ok
 }
 
-func makeSequence(b *builtinSchema, seed, index int64) (*sequence, error) {
+func makeSequence(c *catalog, seed, index int64) (*sequence, error) {
 	r := rand.New(rand.NewSource(seed*1000003 + index))
+	k := c.pick(r)
+	b := k.sc
 	g := &generator{r: r, sc: b}
-	gvk := sequenceKinds[r.Intn(len(sequenceKinds))]
-	s := &sequence{gvk: gvk, name: "obj"}
-	if _, ok := b.typeName[gvk]; !ok {
-		return nil, fmt.Errorf("the schema has no type for %v", gvk)
+	s := &sequence{kind: k, name: "obj"}
+	if _, ok := b.typeName[k.gvk]; !ok {
+		return nil, fmt.Errorf("the schema has no type for %v", k.gvk)
 	}
 	root := s.typeRef(b)
 	statusType, hasStatus := hasField(b, root, "status")
+	if k.crd != nil {
+		hasStatus = hasStatus && k.crd.status
+	}
 	base := g.body(root)
 	managers := []string{"kubectl", "controller", "hpa", "operator"}
 	manyUpdaters := r.Intn(10) == 0
@@ -124,7 +159,7 @@ func makeSequence(b *builtinSchema, seed, index int64) (*sequence, error) {
 			o = opSpec{op: "forceApply", manager: managers[r.Intn(len(managers))]}
 			o.fragment = g.derive(base, root, 0, 0.7, 0.2).(map[string]interface{})
 		case roll < 75:
-			o = opSpec{op: "update", manager: managers[r.Intn(len(managers))], seed: r.Int63(), mf: updateManagedFieldsMode(r)}
+			o = opSpec{op: "update", manager: managers[r.Intn(len(managers))], seed: r.Int63(), mf: updateManagedFieldsMode(r, k.crd != nil)}
 			o.fragment = g.derive(base, root, 0, 0.4, 0.3).(map[string]interface{})
 		case roll < 88 && hasStatus:
 			o = opSpec{manager: managers[1+r.Intn(len(managers)-1)], subresource: "status", status: true, seed: r.Int63()}
@@ -140,6 +175,9 @@ func makeSequence(b *builtinSchema, seed, index int64) (*sequence, error) {
 		default:
 			o = opSpec{op: "apply", manager: "kubectl"}
 			o.fragment = g.derive(base, root, 0, 0.8, 0.1).(map[string]interface{})
+		}
+		if k.crd != nil && len(k.crd.versions) > 1 && r.Intn(3) == 0 {
+			o.version = k.crd.versions[1+r.Intn(len(k.crd.versions)-1)]
 		}
 		if o.op != "update" || o.csa {
 			if md, ok := o.fragment["metadata"].(map[string]interface{}); ok {
@@ -161,13 +199,19 @@ func makeSequence(b *builtinSchema, seed, index int64) (*sequence, error) {
 	return s, nil
 }
 
-func updateManagedFieldsMode(r *rand.Rand) int {
+func updateManagedFieldsMode(r *rand.Rand, custom bool) int {
 	switch x := r.Intn(100); {
 	case x < 70:
 		return mfAsRead
 	case x < 80:
 		return mfLeftOut
 	case x < 84:
+		if custom {
+			// A custom resource's decoder drops an empty managedFields
+			// list (ObjectMeta's omitempty) before its field manager sees
+			// the body: the real-apiserver corpus's business.
+			return mfEmptyOne
+		}
 		return mfReset
 	case x < 87:
 		return mfEmptyOne
@@ -181,9 +225,10 @@ func updateManagedFieldsMode(r *rand.Rand) int {
 }
 
 // header sets apiVersion, kind and metadata.name of a request body.
-func (s *sequence) header(obj map[string]interface{}) map[string]interface{} {
-	obj["apiVersion"] = s.gvk.GroupVersion().String()
-	obj["kind"] = s.gvk.Kind
+func (s *sequence) header(obj map[string]interface{}, version string) map[string]interface{} {
+	gvk := s.gvkAt(version)
+	obj["apiVersion"] = gvk.GroupVersion().String()
+	obj["kind"] = gvk.Kind
 	md, _ := obj["metadata"].(map[string]interface{})
 	if md == nil {
 		md = map[string]interface{}{}
@@ -196,12 +241,12 @@ func (s *sequence) header(obj map[string]interface{}) map[string]interface{} {
 // body is the request body of op i on the live object (nil: none yet).
 func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{}) map[string]interface{} {
 	if o.op != "update" {
-		obj := s.header(copyValue(o.fragment).(map[string]interface{}))
+		obj := s.header(copyValue(o.fragment).(map[string]interface{}), o.version)
 		switch o.bad {
 		case badManagedFields:
 			obj["metadata"].(map[string]interface{})["managedFields"] = []interface{}{}
 		case badAPIVersion:
-			obj["apiVersion"] = schema.GroupVersion{Group: s.gvk.Group, Version: "v1alpha9"}.String()
+			obj["apiVersion"] = schema.GroupVersion{Group: s.kind.gvk.Group, Version: "v1alpha9"}.String()
 		}
 		return obj
 	}
@@ -230,10 +275,10 @@ func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{})
 		}
 	}
 	overlay(obj, o.fragment)
-	s.header(obj)
+	s.header(obj, o.version)
 	md := obj["metadata"].(map[string]interface{})
 	if o.csa {
-		cfg := s.header(copyValue(o.fragment).(map[string]interface{}))
+		cfg := s.header(copyValue(o.fragment).(map[string]interface{}), o.version)
 		if cm, ok := cfg["metadata"].(map[string]interface{}); ok {
 			delete(cm, "annotations")
 		}
@@ -268,6 +313,11 @@ func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{})
 			e := entries[g.r.Intn(len(entries))].(map[string]interface{})
 			e["operation"] = "Bogus"
 		}
+	}
+	if l, ok := md["managedFields"].([]interface{}); ok && len(l) == 0 && s.kind.crd != nil {
+		// A custom resource's decoder drops an empty list (see
+		// updateManagedFieldsMode): the body leaves the key out.
+		delete(md, "managedFields")
 	}
 	return obj
 }
