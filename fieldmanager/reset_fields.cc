@@ -74,11 +74,13 @@ ResetFields CustomResourceResetFields(absl::string_view api_version,
                                       absl::string_view subresource) {
   ResetFields out;
   if (!status_subresource) return out;
-  // apiextensions-apiserver's customresource strategies: the main resource
-  // resets .status, the status subresource .spec (and keeps everything
-  // but .status).
-  std::vector<std::vector<std::string>> paths = {
-      {subresource == "status" ? "spec" : "status"}};
+  // apiextensions-apiserver's customresource strategies (v0.37): the main
+  // resource resets .status, the status subresource .metadata and .spec
+  // (and keeps everything but .status).
+  std::vector<std::vector<std::string>> paths =
+      subresource == "status"
+          ? std::vector<std::vector<std::string>>{{"metadata"}, {"spec"}}
+          : std::vector<std::vector<std::string>>{{"status"}};
   out.ignored_fields[std::string(api_version)] = SetOf(paths);
   if (subresource == "status") {
     // statusStrategy.PrepareForUpdate copies the old object and sets only

@@ -208,7 +208,9 @@ func (g *generator) body(root smdschema.TypeRef) map[string]interface{} {
 	if a.Map == nil {
 		return out
 	}
-	for _, f := range a.Map.Fields {
+	fields := append([]smdschema.StructField(nil), a.Map.Fields...)
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+	for _, f := range fields {
 		switch f.Name {
 		case "apiVersion", "kind", "metadata", "status":
 			continue
@@ -245,6 +247,9 @@ func (g *generator) fields(m *smdschema.Map, depth int, skip []string) map[strin
 		}
 		names = append(names, f.Name)
 	}
+	// By name: the order of a custom resource's fields in the converted
+	// schema varies from run to run, and a case must not.
+	sort.Strings(names)
 	if len(names) == 0 {
 		return out
 	}

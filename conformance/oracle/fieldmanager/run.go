@@ -17,6 +17,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -309,6 +310,14 @@ func describeError(err error, sc *builtinSchema, request, live *unstructured.Uns
 			res.conflicts = append(res.conflicts, conflict{manager: name, path: elems})
 		}
 	}
+	// The field manager lists them in no fixed order; a case does.
+	sort.Slice(res.conflicts, func(i, j int) bool {
+		a, b := res.conflicts[i], res.conflicts[j]
+		if a.manager != b.manager {
+			return a.manager < b.manager
+		}
+		return strings.Join(a.path, "\x00") < strings.Join(b.path, "\x00")
+	})
 	return nil
 }
 
