@@ -443,13 +443,16 @@ class CaseRunner {
     FieldManagerOptions o;
     // An op may name another version of a custom resource than the case's.
     o.api_version = StringOr(Find(op, "apiVersion"), fm_->api_version);
+    // The request reads the live object at its own version; a failed
+    // request leaves live_ as it was.
+    Value live = live_;
     if (crd_versions_.size() > 1) {
-      // The CRD's versions convert as its strategy None does, and the
-      // request reads the live object at its own version.
+      // The CRD's versions convert as its strategy None does.
       o.converter = &crd_converter_;
-      if (Value* av = live_.IsMap() ? live_.map().Find("apiVersion") : nullptr;
-          av != nullptr && av->IsString()) {
-        *av = Value(o.api_version);
+      if (live.IsMap()) {
+        absl::StatusOr<Value> at = crd_converter_.Convert(live, o.api_version);
+        if (!at.ok()) return Outcome::Error(kSchemaError, at.status());
+        live = *std::move(at);
       }
     }
     o.kind = fm_->kind;
@@ -477,8 +480,8 @@ class CaseRunner {
     if (!fm.ok()) return Outcome::Error("internal", fm.status());
     std::string manager = StringOr(Find(op, "manager"));
     FieldManagerResult r =
-        kind == "update" ? fm->Update(live_, obj, manager)
-                         : fm->Apply(live_, obj, manager, kind == "forceApply");
+        kind == "update" ? fm->Update(live, obj, manager)
+                         : fm->Apply(live, obj, manager, kind == "forceApply");
     if (r.kind == ErrorKind::kConflict) {
       Outcome out = Outcome::Error(
           "conflict",

@@ -105,5 +105,64 @@ expect:
             std::string::npos);
 }
 
+// A fieldManager case applying data {a, b} to a ConfigMap, expecting
+// `fields` as its entry's fieldsV1 text.
+std::string ExactCase(bool exact, const std::string& fields) {
+  return std::string(R"(name: exact
+schema: {kubernetes: true}
+type: io.k8s.api.core.v1.ConfigMap
+fieldManager: {apiVersion: v1, kind: ConfigMap, defaults: false, exactFieldsV1: )") +
+         (exact ? "true" : "false") + R"(}
+ops:
+- op: apply
+  manager: m
+  object: '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1", "b": "2"}}'
+  expect:
+    managedFields:
+    - manager: m
+      fieldsV1: ')" + fields + "'\n";
+}
+
+TEST(HarnessTest, ExactFieldsV1ComparesTheStoredText) {
+  const std::string stored = R"({"f:data":{"f:a":{},"f:b":{}}})";
+  const std::string reordered = R"({"f:data":{"f:b":{},"f:a":{}}})";
+  ConformanceReport same, other, as_set;
+  RunConformanceText("e.yaml", ExactCase(true, stored), {}, &same);
+  EXPECT_EQ(same.passed, 1) << same.cases[0].message;
+  // The same set in another order is another text.
+  RunConformanceText("e.yaml", ExactCase(true, reordered), {}, &other);
+  EXPECT_EQ(other.failed, 1);
+  EXPECT_NE(other.cases[0].message.find("fieldsV1 want"), std::string::npos)
+      << other.cases[0].message;
+  // Without the flag a fieldsV1 is compared as a set.
+  RunConformanceText("e.yaml", ExactCase(false, reordered), {}, &as_set);
+  EXPECT_EQ(as_set.passed, 1) << as_set.cases[0].message;
+}
+
+TEST(HarnessTest, ExpectedMessageIsComparedExactly) {
+  auto refused = [](const std::string& message) {
+    return std::string(R"(name: refused
+schema: {kubernetes: true}
+type: io.k8s.api.core.v1.ConfigMap
+fieldManager: {apiVersion: v1, kind: ConfigMap}
+ops:
+- op: apply
+  manager: m
+  object: '{"apiVersion": "v2", "kind": "ConfigMap", "metadata": {"name": "c"}}'
+  expect:
+    error: badRequest
+    message: ")") + message + "\"\n";
+  };
+  ConformanceReport right, wrong;
+  RunConformanceText("m.yaml", refused("invalid object type: /v2, Kind=ConfigMap"),
+                     {}, &right);
+  EXPECT_EQ(right.passed, 1) << right.cases[0].message;
+  RunConformanceText("m.yaml", refused("invalid object type"), {}, &wrong);
+  EXPECT_EQ(wrong.failed, 1);
+  EXPECT_NE(wrong.cases[0].message.find("error message differs"),
+            std::string::npos)
+      << wrong.cases[0].message;
+}
+
 }  // namespace
 }  // namespace smdx

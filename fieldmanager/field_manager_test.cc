@@ -121,6 +121,8 @@ metadata: {name: web, managedFields: []}
 )",
                                 "kubectl");
   EXPECT_EQ(mf.kind, ErrorKind::kBadRequest);
+  // The apiserver's words (structuredMergeManager.Apply).
+  EXPECT_EQ(mf.status.message(), "metadata.managedFields must be nil");
 }
 
 TEST_F(FieldManagerTest, UpdatesJoinTheEntryAndStampItOnlyWhenTheyChangeIt) {
