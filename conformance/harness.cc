@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "fieldmanager/field_manager.h"
 #include "fieldmanager/reset_fields.h"
+#include "fieldmanager/scale.h"
 #include "fieldpath/fields_v1.h"
 #include "merge/updater.h"
 #include "openapi/openapi.h"
@@ -462,6 +463,9 @@ class CaseRunner {
     o.apply_defaults = fm_->defaults;
     o.track_on_create = fm_->track_on_create;
     o.ignored_fields = ignored_;
+    if (crd_versions_.empty()) {
+      o.scale_replicas_paths = BuiltinReplicasPaths(o.api_version, o.kind);
+    }
     if (fm_->reset_fields) {
       // A custom resource's CRD says whether it has a status subresource;
       // other kinds are the built-in ones.

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "fieldmanager/managed_fields.h"
 #include "fieldmanager/reset_fields.h"
+#include "fieldmanager/scale.h"
 #include "schema/builtin.h"
 
 namespace smdx {
@@ -143,8 +144,11 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   opts.max_update_managers = r.max_update_managers;
   opts.clock = r.clock;
   opts.limits = r.limits;
+  const SchemaKind* k = FindKind(r.api_version, r.kind);
+  if (k == nullptr || !k->custom_resource) {
+    opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
+  }
   if (r.reset_fields) {
-    const SchemaKind* k = FindKind(r.api_version, r.kind);
     SetResetFields(
         ResetFieldsFor(r.api_version, r.kind, r.subresource,
                        k != nullptr && k->custom_resource

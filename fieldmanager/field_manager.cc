@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fieldmanager/last_applied.h"
+#include "fieldmanager/scale.h"
 #include "value/utf8.h"
 
 namespace smdx {
@@ -139,7 +140,36 @@ absl::StatusOr<FieldManager> FieldManager::Create(Type type,
   if (opts.max_update_managers < 1) {
     return absl::InvalidArgumentError("max_update_managers must be at least 1");
   }
-  return FieldManager(std::move(type), std::move(opts));
+  if (opts.subresource != kScaleSubresource ||
+      opts.scale_replicas_paths.empty()) {
+    return FieldManager(std::move(type), std::move(opts));
+  }
+  const ReplicasPaths& paths = opts.scale_replicas_paths;
+  if (auto p = paths.find(opts.api_version);
+      p == paths.end() || p->second.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        opts.api_version, " ", opts.kind,
+        " has no scale subresource: scale_replicas_paths maps no replicas "
+        "field at ",
+        opts.api_version));
+  }
+  FieldManagerOptions so;
+  so.api_version = std::string(internal::kScaleApiVersion);
+  so.kind = std::string(internal::kScaleKind);
+  so.subresource = opts.subresource;
+  so.clock = opts.clock;
+  so.max_update_managers = opts.max_update_managers;
+  so.track_on_create = opts.track_on_create;
+  so.apply_defaults = false;
+  so.validate_live = opts.validate_live;
+  so.limits = opts.limits;
+  absl::StatusOr<Type> scale_type =
+      Type::Named(type.shared_schema(), "io.k8s.api.autoscaling.v1.Scale");
+  FieldManager fm(std::move(type), std::move(opts));
+  fm.scale_ = std::shared_ptr<const FieldManager>(new FieldManager(
+      scale_type.ok() ? *std::move(scale_type) : Type::Deduced(),
+      std::move(so)));
+  return fm;
 }
 
 absl::Time FieldManager::Now() const {
@@ -309,38 +339,6 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
 
 namespace {
 
-const Value* ValueAt(const Value& v, const std::vector<std::string>& path) {
-  const Value* at = &v;
-  for (const std::string& name : path) {
-    at = at->IsMap() ? at->map().Find(name) : nullptr;
-    if (at == nullptr) return nullptr;
-  }
-  return at;
-}
-
-// Sets the value at `path` in `*v` (null: removes it), making the maps on
-// the way; nothing when a non-map is on the way.
-void SetValueAt(Value* v, const std::vector<std::string>& path,
-                const Value* value) {
-  Value* at = v;
-  for (size_t i = 0; i + 1 < path.size(); ++i) {
-    if (!at->IsMap()) return;
-    Value* next = at->map().Find(path[i]);
-    if (next == nullptr) {
-      if (value == nullptr) return;
-      at->map().Set(path[i], Value::MakeMap());
-      next = at->map().Find(path[i]);
-    }
-    at = next;
-  }
-  if (!at->IsMap() || path.empty()) return;
-  if (value == nullptr) {
-    at->map().Erase(path.back());
-  } else {
-    at->map().Set(path.back(), *value);
-  }
-}
-
 absl::Status NoLiveObjectError() {
   return absl::NotFoundError(
       "the object does not exist: a request to a subresource needs a live "
@@ -354,11 +352,13 @@ Value FieldManager::KeepResetFields(const Value& live_body,
   if (!opts_.changed_fields_only.empty() && live_body.IsMap()) {
     Value out = live_body;
     for (const std::vector<std::string>& p : opts_.changed_fields_only)
-      SetValueAt(&out, p, ValueAt(result, p));
+      internal::SetValueAt(&out, p, internal::ValueAt(result, p));
     return out;
   }
   for (const std::vector<std::string>& p : opts_.kept_fields) {
-    SetValueAt(&result, p, live_body.IsMap() ? ValueAt(live_body, p) : nullptr);
+    const Value* kept =
+        live_body.IsMap() ? internal::ValueAt(live_body, p) : nullptr;
+    internal::SetValueAt(&result, p, kept);
   }
   return result;
 }
@@ -366,6 +366,9 @@ Value FieldManager::KeepResetFields(const Value& live_body,
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {
+  if (scale_ != nullptr) {
+    return ScaleRequest(live, config, manager, /*apply=*/true, force);
+  }
   if (!config.IsMap()) {
     return Failed(ErrorKind::kBadRequest,
                   absl::InvalidArgumentError(
@@ -409,9 +412,6 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   const absl::Time now = Now();
   Value body = StripManagedFields(live);
   ManagedState state = *std::move(decoded);
-  const std::map<std::string, absl::Time> live_times =
-      opts_.subresource == kScaleSubresource ? state.times
-                                             : std::map<std::string, absl::Time>();
 
   if (state.empty() && !body.IsNull()) {
     // Record who had the existing fields before the first apply: an update
@@ -436,29 +436,18 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  if (opts_.subresource == kScaleSubresource) {
-    ScaleTime(live_times, Identity(name, /*apply=*/true), /*apply=*/true,
-              &r.managed);
-  }
   r.object = KeepResetFields(body, std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;
 }
 
-void FieldManager::ScaleTime(const std::map<std::string, absl::Time>& live_times,
-                             const std::string& key, bool apply,
-                             ManagedState* state) const {
-  auto live = live_times.find(key);
-  if (apply && live != live_times.end()) {
-    state->times[key] = live->second;
-  } else {
-    state->times.erase(key);
-  }
-}
-
 FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                                         absl::string_view manager) const {
+  if (scale_ != nullptr) {
+    return ScaleRequest(live, object, manager, /*apply=*/false,
+                        /*force=*/false);
+  }
   if (!object.IsMap()) {
     return Failed(
         ErrorKind::kBadRequest,
@@ -513,9 +502,6 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   }
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
-  const std::map<std::string, absl::Time> live_times =
-      opts_.subresource == kScaleSubresource ? state.times
-                                             : std::map<std::string, absl::Time>();
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
 
@@ -532,11 +518,95 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                   : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  if (opts_.subresource == kScaleSubresource) {
-    ScaleTime(live_times, Identity(name, /*apply=*/false), /*apply=*/false,
-              &r.managed);
-  }
   r.object = KeepResetFields(live_body, std::move(r.object));
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  return r;
+}
+
+Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,
+                              bool apply) const {
+  if (!body.IsMap() || StringAt(body, "apiVersion") != opts_.api_version ||
+      StringAt(body, "kind") != opts_.kind) {
+    return body;  // a Scale, or what the Scale's field manager refuses
+  }
+  const std::vector<std::string>& replicas =
+      opts_.scale_replicas_paths.at(opts_.api_version);
+  const Value* n = internal::ValueAt(body, replicas);
+  if (!apply) {
+    Value scale = live_scale;
+    internal::SetValueAt(&scale, {"spec", "replicas"}, n);
+    return scale;
+  }
+  Map meta;
+  if (const Value* bm = Find(body, "metadata"); bm != nullptr && bm->IsMap()) {
+    for (const char* f : {"name", "namespace", "managedFields"}) {
+      if (const Value* v = bm->map().Find(f)) meta.Set(f, *v);
+    }
+  }
+  Map scale;
+  scale.Append("apiVersion", Value(internal::kScaleApiVersion));
+  scale.Append("kind", Value(internal::kScaleKind));
+  scale.Append("metadata", Value(std::move(meta)));
+  if (n != nullptr) {
+    Map spec;
+    spec.Set("replicas", *n);
+    scale.Append("spec", Value(std::move(spec)));
+  }
+  return Value(std::move(scale));
+}
+
+FieldManagerResult FieldManager::ScaleRequest(const Value& live,
+                                              const Value& body,
+                                              absl::string_view manager,
+                                              bool apply, bool force) const {
+  if (live.IsNull()) return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  absl::StatusOr<ManagedState> parent = DecodeManagedFields(live, opts_.limits);
+  if (!parent.ok()) {
+    return Failed(ErrorKind::kInvalid,
+                  IsOverALimit(parent.status())
+                      ? parent.status()
+                      : absl::InvalidArgumentError(absl::StrCat(
+                            "the live object's managedFields are invalid: ",
+                            parent.status().message())));
+  }
+  const ReplicasPaths& paths = opts_.scale_replicas_paths;
+  const std::vector<std::string>& replicas = paths.at(opts_.api_version);
+  absl::StatusOr<Value> live_scale =
+      internal::ScaleOf(live, replicas, opts_.kind);
+  if (!live_scale.ok()) {
+    return Failed(ErrorKind::kInternal, live_scale.status());
+  }
+  Value request = ScaleBody(body, *live_scale, apply);
+  // A written Scale is decoded into the typed Scale; an applied one is
+  // merged as it is.
+  if (!apply) request = internal::AsTypedScale(std::move(request));
+  Value scale = *std::move(live_scale);
+  SetObjectManagedFields(&scale, internal::ScaleEntries(*parent, paths));
+  FieldManagerResult done = apply
+                                ? scale_->Apply(scale, request, manager, force)
+                                : scale_->Update(scale, request, manager);
+  if (!done.ok()) return done;
+
+  // The registry's checks of the new Scale, then the replicas go back.
+  const Value* n = internal::ValueAt(done.object, {"spec", "replicas"});
+  const int64_t count = n != nullptr && n->IsInt() ? n->AsInt() : 0;
+  if (count < 0) {
+    const Value* md = Find(live, "metadata");
+    return Failed(
+        ErrorKind::kInvalid,
+        absl::InvalidArgumentError(absl::StrCat(
+            "Scale.autoscaling \"", md != nullptr ? StringAt(*md, "name") : "",
+            "\" is invalid: spec.replicas: Invalid value: ", count,
+            ": must be greater than or equal to 0")));
+  }
+  FieldManagerResult r;
+  r.warnings = std::move(done.warnings);
+  r.object = StripManagedFields(live);
+  const Value replicas_value(count);
+  internal::SetValueAt(&r.object, replicas, &replicas_value);
+  r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
+                                          opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   return r;

@@ -39,12 +39,12 @@
 //  - results are defaulted from the schema's defaults, as the apiserver
 //    defaults what it decodes and what an apply produces; defaulted fields
 //    belong to nobody;
-//  - requests to the scale subresource run, in the apiserver, on a Scale
-//    object whose entries its ScaleHandler merges back into the main
-//    resource's with the main resource's times: the entry such a request
-//    writes keeps the time it had (an Apply entry) or has none (a new
-//    entry, and every Update entry, whose identity names autoscaling/v1
-//    there and so never matches), which moves it in the entries' order;
+//  - requests to the scale subresource of a kind that has one (see
+//    scale_replicas_paths) run, as in the apiserver, on the Scale
+//    (autoscaling/v1) the object stands for, with the entries that own its
+//    replicas field, through the Scale's own field manager; the replicas
+//    and the Scale's entries then go back into the object
+//    (fieldmanager/scale.h says how);
 //  - the registry strategy's resets: fields a request to this endpoint may
 //    not change keep their live values and belong to nobody (.status on
 //    the main resource, everything but .status on the status subresource),
@@ -134,6 +134,15 @@ struct FieldManagerOptions {
   // Converts objects between apiVersions for managers recorded at another
   // version; identity when null. Not owned.
   const Converter* converter = nullptr;
+  // For requests to the scale subresource: per apiVersion of the resource,
+  // the field names of its replicas field (an empty path: that version has
+  // no scale subresource). Entries recorded at an apiVersion not listed are
+  // dropped by a write to /scale, as the apiserver's ScaleHandler drops
+  // them. BuiltinReplicasPaths (fieldmanager/scale.h) gives the built-in
+  // kinds' mappings. When empty, a request to "scale" runs on the object
+  // itself, as apimachinery's field manager alone (without the registry's
+  // Scale) runs it.
+  std::map<std::string, std::vector<std::string>> scale_replicas_paths;
   // Check the live object against the schema (as the apiserver types it).
   // Callers whose live objects are known to be valid (they came from this
   // layer or from a server) may turn it off; an invalid live object then
@@ -204,17 +213,22 @@ class FieldManager {
   Value KeepResetFields(const Value& live_body, Value result) const;
   void StripUntracked(ManagedFields* fields, const std::string& key) const;
   void CapUpdateManagers(ManagedState* state) const;
-  // The scale subresource's times (see the file comment): the entry `key`
-  // of a request to /scale keeps the time it had in `live_times` (an
-  // Apply entry) or has none. Called for requests to /scale only.
-  void ScaleTime(const std::map<std::string, absl::Time>& live_times,
-                 const std::string& key, bool apply, ManagedState* state) const;
+  // A request to the scale subresource (fieldmanager/scale.h): an apply of
+  // `body` when `apply`, else an update.
+  FieldManagerResult ScaleRequest(const Value& live, const Value& body,
+                                  absl::string_view manager, bool apply,
+                                  bool force) const;
+  // The request body as a Scale (see fieldmanager/scale.h).
+  Value ScaleBody(const Value& body, const Value& live_scale,
+                  bool apply) const;
 
   Type type_;
   FieldManagerOptions opts_;
   // With defaulting as configured, and without (for before-first-apply).
   std::shared_ptr<const Updater> updater_;
   std::shared_ptr<const Updater> plain_updater_;
+  // For the scale subresource: the Scale endpoint's field manager.
+  std::shared_ptr<const FieldManager> scale_;
 };
 
 }  // namespace smdx

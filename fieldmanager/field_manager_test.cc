@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "fieldmanager/scale.h"
 #include "fieldpath/fields_v1.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -322,6 +323,7 @@ TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
 TEST_F(FieldManagerTest, ScaleRequestsKeepTheMainResourcesTimes) {
   FieldManagerOptions o = fm_->options();
   o.subresource = "scale";
+  o.scale_replicas_paths = BuiltinReplicasPaths("apps/v1", "Deployment");
   FieldManager scale = *FieldManager::Create(fm_->type(), o);
   FieldManagerResult created = Apply(Value(), kDeployment, "deployer");  // @01
   ASSERT_TRUE(created.ok()) << created.status;

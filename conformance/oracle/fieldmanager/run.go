@@ -140,7 +140,9 @@ func (r *runner) run(s *sequence) ([]opOutcome, error) {
 		}
 		request := &unstructured.Unstructured{Object: copyValue(body).(map[string]interface{})}
 		var result runtime.Object
-		if o.op == "update" {
+		if o.subresource == "scale" {
+			result, err = r.runScale(s, o, current, body)
+		} else if o.op == "update" {
 			if s.kind.crd != nil {
 				if err := s.kind.crd.decode(request); err != nil {
 					return nil, fmt.Errorf("op %d: decoding the body: %v", i, err)

@@ -5,7 +5,8 @@ package main
 // create the object or change it (with the managedFields a client read,
 // left out, reset or edited), writes to the status subresource, kubectl's
 // client-side apply (the last-applied annotation) followed by its
-// server-side apply, and now and then more update managers than the cap.
+// server-side apply, writes to the scale subresource of the kinds that have
+// one, and now and then more update managers than the cap.
 
 import (
 	"encoding/json"
@@ -152,6 +153,8 @@ func makeSequence(c *catalog, seed, index int64) (*sequence, error) {
 		case manyUpdaters && roll < 90:
 			o = opSpec{op: "update", manager: fmt.Sprintf("updater-%d", r.Intn(20)), seed: r.Int63()}
 			o.fragment = g.derive(base, root, 0, 0.5, 0.3).(map[string]interface{})
+		case hasScale(k) && roll < 12:
+			o = scaleOp(r, managers)
 		case roll < 35:
 			o = opSpec{op: "apply", manager: managers[r.Intn(len(managers))]}
 			o.fragment = g.derive(base, root, 0, 0.8, 0.15).(map[string]interface{})
@@ -199,6 +202,19 @@ func makeSequence(c *catalog, seed, index int64) (*sequence, error) {
 	return s, nil
 }
 
+// scaleOp is a write to the scale subresource: an apply of a Scale, or an
+// update of the Scale a client read, with replicas 0 to 3 or none.
+func scaleOp(r *rand.Rand, managers []string) opSpec {
+	o := opSpec{manager: managers[r.Intn(len(managers))], subresource: "scale"}
+	o.op = []string{"update", "apply", "forceApply"}[r.Intn(3)]
+	spec := map[string]interface{}{}
+	if r.Intn(6) != 0 {
+		spec["replicas"] = int64(r.Intn(4))
+	}
+	o.fragment = map[string]interface{}{"spec": spec}
+	return o
+}
+
 func updateManagedFieldsMode(r *rand.Rand, custom bool) int {
 	switch x := r.Intn(100); {
 	case x < 70:
@@ -240,6 +256,9 @@ func (s *sequence) header(obj map[string]interface{}, version string) map[string
 
 // body is the request body of op i on the live object (nil: none yet).
 func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{}) map[string]interface{} {
+	if o.subresource == "scale" {
+		return s.scaleBody(o, live)
+	}
 	if o.op != "update" {
 		obj := s.header(copyValue(o.fragment).(map[string]interface{}), o.version)
 		switch o.bad {
