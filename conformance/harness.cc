@@ -465,6 +465,15 @@ class CaseRunner {
     o.ignored_fields = ignored_;
     if (crd_versions_.empty()) {
       o.scale_replicas_paths = BuiltinReplicasPaths(o.api_version, o.kind);
+    } else {
+      ReplicasPaths paths;
+      for (const CrdVersionSchema& v : crd_versions_) {
+        if (v.kind == o.kind) paths[v.api_version] = v.scale_replicas_path;
+      }
+      if (auto p = paths.find(o.api_version);
+          p != paths.end() && !p->second.empty()) {
+        o.scale_replicas_paths = std::move(paths);
+      }
     }
     if (fm_->reset_fields) {
       // A custom resource's CRD says whether it has a status subresource;

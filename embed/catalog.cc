@@ -147,6 +147,16 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   const SchemaKind* k = FindKind(r.api_version, r.kind);
   if (k == nullptr || !k->custom_resource) {
     opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
+  } else if (!k->scale_replicas_path.empty()) {
+    // Every version of the custom resource, with its own path (or none).
+    const std::string group = r.api_version.substr(0, r.api_version.find('/'));
+    for (const SchemaKind& other : set_->kinds) {
+      if (other.custom_resource && other.kind == r.kind &&
+          other.api_version.substr(0, other.api_version.find('/')) == group) {
+        opts.scale_replicas_paths[other.api_version] =
+            other.scale_replicas_path;
+      }
+    }
   }
   if (r.reset_fields) {
     SetResetFields(

@@ -1,23 +1,28 @@
 // Build tool: turns the Kubernetes API documents in schema/data into the
 // C++ source of the embedded Kubernetes schema (schema/builtin.h).
 //
-// Usage: embed_kubernetes SWAGGER.json OLD-SMD.yaml DEFAULTS.json OUT.cc
+// Usage: embed_kubernetes OUT.cc SOURCE[:DEFAULTS.json]...
 //
-//  - SWAGGER.json, the newest Kubernetes OpenAPI v2 document, is converted
-//    by smdx's own converter (openapi/openapi.h). Every
-//    `x-kubernetes-group-version-kind` of its definitions becomes an entry
-//    of the apiVersion/kind table.
-//  - DEFAULTS.json lists the `default`s of the built-in types (their
-//    `+default=` markers, KEP-1929) that the OpenAPI v2 document leaves out
-//    and the v3 documents, which the apiserver's server-side apply reads,
-//    carry: `{"defaults": [{"definition", "property", "default"}]}`. Each is
-//    set on its property before the conversion; one that names no property
-//    stops the build.
-//  - OLD-SMD.yaml, an older SMD schema, supplies the kinds of
-//    apiVersions the new document no longer serves (extensions/v1beta1,
-//    apps/v1beta1, ...): their root types, and what they reference that the
-//    new document does not define. References to types the new document
-//    defines resolve to the new ones.
+// The sources come newest first; each is an OpenAPI v2 or v3 document
+// (.json) or an SMD schema (.yaml), converted by smdx's own converter
+// (openapi/openapi.h).
+//  - The newest document's kinds (its `x-kubernetes-group-version-kind`s)
+//    and types make the schema. An older source adds the kinds no newer one
+//    serves (extensions/v1beta1, flowcontrol v1beta3, ...), with the types
+//    they need that no newer one defines; references to types a newer
+//    source defines resolve to the newer ones. An SMD schema's kinds are
+//    its io.k8s.api types that have apiVersion and kind.
+//  - Of a document's `default`s only those of list-map keys stay:
+//    server-side apply fills a list item's missing key from them (KEP-1929;
+//    a container port without a protocol is the item keyed by TCP). The
+//    OpenAPI v3 documents also give every non-pointer field of a Go type
+//    its zero value as `default`, which is not what the apiserver stores
+//    (omitempty fields are left out); defaulting the built-in kinds is the
+//    Go defaulters' business.
+//  - DEFAULTS.json lists `default`s to set on a document's properties
+//    first: `{"defaults": [{"definition", "property", "default"}]}` (the
+//    list-map key defaults a v2 document leaves out). One that names no
+//    property stops the build.
 //
 // The output holds the merged schema as SMD YAML text, an index of the
 // types (their spans in the text and the types each refers to, so that a
@@ -112,76 +117,182 @@ void AddDefaults(const std::string& path, Value* swagger) {
   }
 }
 
+// The definitions of a v2 (definitions) or v3 (components.schemas)
+// document.
+Value* Definitions(Value* doc) {
+  if (!doc->IsMap()) return nullptr;
+  if (Value* d = doc->map().Find("definitions")) return d;
+  Value* c = doc->map().Find("components");
+  return c != nullptr && c->IsMap() ? c->map().Find("schemas") : nullptr;
+}
+
+// The name a property's schema refers to ($ref, or a $ref in allOf).
+std::string RefName(const Value& prop) {
+  const std::string* ref = FindString(prop, "$ref");
+  if (ref == nullptr) {
+    const Value* all = Find(prop, "allOf");
+    if (all != nullptr && all->IsList()) {
+      for (const Value& a : all->list()) {
+        if ((ref = FindString(a, "$ref")) != nullptr) break;
+      }
+    }
+  }
+  if (ref == nullptr) return "";
+  size_t slash = ref->rfind('/');
+  return slash == std::string::npos ? *ref : ref->substr(slash + 1);
+}
+
+// Keeps the `default`s of list-map keys only (see the file comment).
+size_t KeepKeyDefaults(Value* doc) {
+  Value* defs = Definitions(doc);
+  if (defs == nullptr || !defs->IsMap()) return 0;
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const auto& [name, def] : defs->map()) {
+    const Value* props = Find(def, "properties");
+    if (props == nullptr || !props->IsMap()) continue;
+    for (const auto& [pname, prop] : props->map()) {
+      if (StringAt(prop, "x-kubernetes-list-type") != "map") continue;
+      const Value* items = Find(prop, "items");
+      const Value* ks = Find(prop, "x-kubernetes-list-map-keys");
+      if (items == nullptr || ks == nullptr || !ks->IsList()) continue;
+      const std::string item = RefName(*items);
+      for (const Value& k : ks->list()) {
+        if (k.IsString()) keys.emplace(item, k.AsString());
+      }
+    }
+  }
+  size_t kept = 0;
+  for (auto& [name, def] : defs->map().entries()) {
+    Value* props = def.IsMap() ? def.map().Find("properties") : nullptr;
+    if (props == nullptr || !props->IsMap()) continue;
+    for (auto& [pname, prop] : props->map().entries()) {
+      if (!prop.IsMap() || prop.map().Find("default") == nullptr) continue;
+      if (keys.count({name, pname}) != 0) {
+        ++kept;
+      } else {
+        prop.map().Erase("default");
+      }
+    }
+  }
+  return kept;
+}
+
+// One source: an OpenAPI v2 or v3 document (and a DEFAULTS.json for it),
+// or an SMD schema, as types, the kinds it declares and whether it is
+// OpenAPI.
+struct Source {
+  std::string path;
+  std::vector<TypeDef> types;
+  std::vector<SchemaKind> kinds;  // OpenAPI only
+  bool openapi = false;
+};
+
+Source ReadSource(const std::string& arg) {
+  Source src;
+  std::string defaults;
+  if (size_t colon = arg.find(':'); colon != std::string::npos) {
+    src.path = arg.substr(0, colon);
+    defaults = arg.substr(colon + 1);
+  } else {
+    src.path = arg;
+  }
+  if (absl::EndsWith(src.path, ".yaml")) {
+    absl::StatusOr<std::shared_ptr<const Schema>> smd =
+        Schema::ParseSmd(ReadAll(src.path));
+    if (!smd.ok()) Die(absl::StrCat(src.path, ": ", smd.status().message()));
+    for (const TypeDef& t : (*smd)->types()) src.types.push_back(t);
+    return src;
+  }
+  absl::StatusOr<Value> doc =
+      ParseJson(ReadAll(src.path), SchemaDocumentLimits());
+  if (!doc.ok()) Die(absl::StrCat(src.path, ": ", doc.status().message()));
+  const size_t kept = KeepKeyDefaults(&*doc);
+  if (!defaults.empty()) AddDefaults(defaults, &*doc);
+  const bool v3 = Find(*doc, "openapi") != nullptr;
+  absl::StatusOr<std::vector<TypeDef>> types =
+      v3 ? TypesFromOpenApiV3(*doc) : TypesFromOpenApiV2(*doc);
+  if (!types.ok()) Die(absl::StrCat(src.path, ": ", types.status().message()));
+  src.types = *std::move(types);
+  src.kinds = OpenApiKinds(*doc);
+  src.openapi = true;
+  std::cerr << "embed_kubernetes: " << src.path << ": " << src.types.size()
+            << " types, " << src.kinds.size() << " kinds, " << kept
+            << " list-map key defaults\n";
+  return src;
+}
+
 }  // namespace
 }  // namespace smdx
 
 int main(int argc, char** argv) {
   using namespace smdx;  // NOLINT(build/namespaces): a tool's main
-  if (argc != 5) {
-    Die("usage: embed_kubernetes SWAGGER.json OLD-SMD.yaml DEFAULTS.json "
-        "OUT.cc");
+  if (argc < 3) {
+    Die("usage: embed_kubernetes OUT.cc SOURCE[:DEFAULTS.json]... (newest "
+        "first)");
   }
-  absl::StatusOr<Value> swagger =
-      ParseJson(ReadAll(argv[1]), SchemaDocumentLimits());
-  if (!swagger.ok())
-    Die(absl::StrCat(argv[1], ": ", swagger.status().message()));
-  AddDefaults(argv[3], &*swagger);
-  absl::StatusOr<std::vector<TypeDef>> new_types = TypesFromOpenApiV2(*swagger);
-  if (!new_types.ok()) {
-    Die(absl::StrCat(argv[1], ": ", new_types.status().message()));
-  }
-  absl::StatusOr<std::shared_ptr<const Schema>> old_schema =
-      Schema::ParseSmd(ReadAll(argv[2]));
-  if (!old_schema.ok()) {
-    Die(absl::StrCat(argv[2], ": ", old_schema.status().message()));
-  }
+  std::vector<Source> sources;
+  for (int i = 2; i < argc; ++i) sources.push_back(ReadSource(argv[i]));
+  if (!sources[0].openapi || sources[0].kinds.empty())
+    Die(absl::StrCat(sources[0].path, ": the newest source declares no kinds"));
 
-  // The new document's kinds.
   std::vector<Gvk> gvks;
   std::set<std::pair<std::string, std::string>> served;
-  for (const SchemaKind& k : OpenApiKinds(*swagger)) {
+  for (const SchemaKind& k : sources[0].kinds) {
     gvks.push_back(Gvk{k.api_version, k.kind, k.type_name});
     served.emplace(k.api_version, k.kind);
   }
-  if (gvks.empty()) Die("the document declares no kinds");
-
-  // The old schema's kinds that the new one does not serve, with what they
-  // need that the new one lacks.
-  std::map<std::string, const TypeDef*> defined;
-  std::vector<TypeDef> merged = *std::move(new_types);
-  for (const TypeDef& t : merged) defined[t.name] = &t;
-  std::map<std::string, const TypeDef*> old_by_name;
-  for (const TypeDef& t : (*old_schema)->types()) old_by_name[t.name] = &t;
-  std::vector<std::string> pending;
-  for (const TypeDef& t : (*old_schema)->types()) {
-    if (!absl::StartsWith(t.name, "io.k8s.api.")) continue;
-    if (!t.atom.map || t.atom.map->FindField("apiVersion") == nullptr ||
-        t.atom.map->FindField("kind") == nullptr) {
-      continue;
+  std::vector<TypeDef> merged = std::move(sources[0].types);
+  std::set<std::string> defined;
+  for (const TypeDef& t : merged) defined.insert(t.name);
+  size_t from_older = 0;
+  // Each older source adds the kinds no newer one serves, with the types
+  // they need that no newer one defines.
+  for (size_t s = 1; s < sources.size(); ++s) {
+    std::map<std::string, const TypeDef*> by_name;
+    for (const TypeDef& t : sources[s].types) by_name[t.name] = &t;
+    std::vector<Gvk> found;
+    if (sources[s].openapi) {
+      for (const SchemaKind& k : sources[s].kinds)
+        found.push_back(Gvk{k.api_version, k.kind, k.type_name});
+    } else {
+      for (const TypeDef& t : sources[s].types) {
+        if (!absl::StartsWith(t.name, "io.k8s.api.")) continue;
+        if (!t.atom.map || t.atom.map->FindField("apiVersion") == nullptr ||
+            t.atom.map->FindField("kind") == nullptr) {
+          continue;
+        }
+        std::string av, kind;
+        if (KubernetesKindOfTypeName(t.name, &av, &kind))
+          found.push_back(Gvk{av, kind, t.name});
+      }
     }
-    // The old schema carries no group/version/kind table: its names say.
-    std::string av, kind;
-    if (!KubernetesKindOfTypeName(t.name, &av, &kind)) continue;
-    if (served.count({av, kind}) != 0 || defined.count(t.name) != 0) continue;
-    gvks.push_back(Gvk{av, kind, t.name});
-    pending.push_back(t.name);
+    std::vector<std::string> pending;
+    for (const Gvk& g : found) {
+      if (served.count({g.api_version, g.kind}) != 0) continue;
+      served.emplace(g.api_version, g.kind);
+      gvks.push_back(g);
+      pending.push_back(g.type_name);
+    }
+    std::vector<TypeDef> added;
+    while (!pending.empty()) {
+      std::string name = pending.back();
+      pending.pop_back();
+      if (!defined.insert(name).second) continue;
+      auto it = by_name.find(name);
+      if (it == by_name.end())
+        Die(absl::StrCat(sources[s].path, ": no type ", name));
+      added.push_back(*it->second);
+      std::set<std::string> refs;
+      RefsOfAtom(it->second->atom, &refs);
+      for (const std::string& r : refs) pending.push_back(r);
+    }
+    std::sort(added.begin(), added.end(), [](const TypeDef& a,
+                                             const TypeDef& b) {
+      return a.name < b.name;
+    });
+    from_older += added.size();
+    for (TypeDef& t : added) merged.push_back(std::move(t));
   }
-  std::vector<TypeDef> added;
-  std::set<std::string> taken;
-  while (!pending.empty()) {
-    std::string name = pending.back();
-    pending.pop_back();
-    if (defined.count(name) != 0 || !taken.insert(name).second) continue;
-    auto it = old_by_name.find(name);
-    if (it == old_by_name.end()) Die(absl::StrCat("no type ", name));
-    added.push_back(*it->second);
-    std::set<std::string> refs;
-    RefsOfAtom(it->second->atom, &refs);
-    for (const std::string& r : refs) pending.push_back(r);
-  }
-  std::sort(added.begin(), added.end(),
-            [](const TypeDef& a, const TypeDef& b) { return a.name < b.name; });
-  for (TypeDef& t : added) merged.push_back(std::move(t));
 
   absl::StatusOr<std::shared_ptr<const Schema>> schema =
       Schema::Build(std::move(merged));
@@ -204,9 +315,13 @@ int main(int argc, char** argv) {
   begins.push_back(text.size());
 
   std::string out;
+  std::string from;
+  for (const Source& src : sources) {
+    absl::StrAppend(&from, from.empty() ? "" : ", ",
+                    src.path.substr(src.path.rfind('/') + 1));
+  }
   absl::StrAppend(&out, "// Generated by openapi/embed_kubernetes.cc from ",
-                  argv[1], ", ", argv[2], " and ", argv[3],
-                  "; do not edit.\n",
+                  from, "; do not edit.\n",
                   "#include \"schema/builtin_data.h\"\n\n",
                   "namespace smdx::internal {\nnamespace {\n",
                   "const char kText[] = {");
@@ -256,11 +371,11 @@ int main(int argc, char** argv) {
                   "    absl::MakeConstSpan(kDeps),\n",
                   "    absl::MakeConstSpan(kKinds),\n};\n\n",
                   "}  // namespace smdx::internal\n");
-  std::ofstream file(argv[4], std::ios::binary);
+  std::ofstream file(argv[1], std::ios::binary);
   file << out;
-  if (!file) Die(absl::StrCat(argv[4], ": cannot write"));
+  if (!file) Die(absl::StrCat(argv[1], ": cannot write"));
   std::cerr << "embed_kubernetes: " << types.size() << " types ("
-            << added.size() << " from the older schema), " << gvks.size()
+            << from_older << " from the older sources), " << gvks.size()
             << " kinds, " << text.size() << " bytes\n";
   return 0;
 }

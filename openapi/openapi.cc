@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "schema/builtin.h"
 #include "typed/typed.h"
 #include "value/emit.h"
@@ -1127,6 +1128,7 @@ struct CrdVersionInput {
   const Value* schema = nullptr;
   std::string where;
   bool status_subresource = false;
+  std::vector<std::string> scale_replicas_path;
 };
 
 bool HasStatusSubresource(const Value& holder) {
@@ -1135,10 +1137,26 @@ bool HasStatusSubresource(const Value& holder) {
   return status != nullptr && !status->IsNull();
 }
 
+// The field names of subresources.scale.specReplicasPath (".spec.replicas"),
+// or empty.
+std::vector<std::string> ScaleReplicasPath(const Value& holder) {
+  const Value* sub = Find(holder, "subresources");
+  const Value* scale = sub != nullptr ? Find(*sub, "scale") : nullptr;
+  const std::string* path =
+      scale != nullptr ? FindString(*scale, "specReplicasPath") : nullptr;
+  if (path == nullptr) return {};
+  absl::string_view p = *path;
+  absl::ConsumePrefix(&p, ".");
+  if (p.empty()) return {};
+  return absl::StrSplit(p, '.');
+}
+
 absl::StatusOr<std::vector<CrdVersionInput>> ReadCrdVersions(
     const CrdHeader& h) {
   const Value& spec = *h.spec;
   const bool top_status = h.v1beta1 && HasStatusSubresource(spec);
+  const std::vector<std::string> top_scale =
+      h.v1beta1 ? ScaleReplicasPath(spec) : std::vector<std::string>();
   const Value* top_schema = nullptr;
   std::string top_where;
   if (h.v1beta1) {
@@ -1160,7 +1178,9 @@ absl::StatusOr<std::vector<CrdVersionInput>> ReadCrdVersions(
       if (name == nullptr || name->empty())
         return absl::InvalidArgumentError(StrCat(vwhere, ".name: missing"));
       CrdVersionInput in{*name, nullptr, "",
-                         top_status || HasStatusSubresource(v)};
+                         top_status || HasStatusSubresource(v),
+                         ScaleReplicasPath(v)};
+      if (in.scale_replicas_path.empty()) in.scale_replicas_path = top_scale;
       in.schema = CrdVersionSchemaNode(v, &in.where, vwhere);
       if (in.schema == nullptr && top_schema != nullptr) {
         in.schema = top_schema;
@@ -1172,7 +1192,8 @@ absl::StatusOr<std::vector<CrdVersionInput>> ReadCrdVersions(
   }
   if (const std::string* v = FindString(spec, "version");
       h.v1beta1 && v != nullptr && !v->empty()) {
-    versions.push_back(CrdVersionInput{*v, top_schema, top_where, top_status});
+    versions.push_back(
+        CrdVersionInput{*v, top_schema, top_where, top_status, top_scale});
     return versions;
   }
   return absl::InvalidArgumentError("spec.versions: missing");
@@ -1206,6 +1227,7 @@ absl::StatusOr<CrdVersionSchema> ConvertCrdVersion(
   r.list_kind = h.list_kind;
   r.list_type_name = CrdTypeName(h.group, v.name, h.list_kind);
   r.status_subresource = v.status_subresource;
+  r.scale_replicas_path = v.scale_replicas_path;
   OpenApiConverterOptions opts;
   opts.crd = true;
   opts.preserve_unknown_fields = h.preserve_unknown_fields;
@@ -1541,9 +1563,10 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
             types.push_back(TypeDef{t.name, CopyAtom(t.atom)});
           if (absl::Status st = AddTypes(std::move(types)); !st.ok()) return st;
           kinds_.push_back(SchemaKind{v.api_version, v.kind, v.type_name, true,
-                                      v.status_subresource});
+                                      v.status_subresource,
+                                      v.scale_replicas_path});
           kinds_.push_back(SchemaKind{v.api_version, v.list_kind,
-                                      v.list_type_name, true, false});
+                                      v.list_type_name, true, false, {}});
         }
         if (versions->size() == 1) {
           default_types_.push_back((*versions)[0].type_name);

@@ -119,6 +119,9 @@ struct CrdVersionSchema {
   // Whether the version declares the status subresource
   // (`subresources.status`; v1beta1 also takes it from spec.subresources).
   bool status_subresource = false;
+  // The field names of specReplicasPath when the version declares the
+  // scale subresource (`subresources.scale`), else empty.
+  std::vector<std::string> scale_replicas_path;
   std::shared_ptr<const Schema> schema;
 };
 
@@ -174,6 +177,9 @@ struct SchemaKind {
   // subresource (`subresources.status`).
   bool custom_resource = false;
   bool status_subresource = false;
+  // Custom resources: the field names of the scale subresource's
+  // specReplicasPath, empty without one.
+  std::vector<std::string> scale_replicas_path;
 };
 
 // The kinds an OpenAPI v2 or v3 document declares: every

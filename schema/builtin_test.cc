@@ -9,13 +9,14 @@
 namespace smdx {
 namespace {
 
-// Every kind the v1.27 document declares, as (apiVersion, kind) -> type.
+// Every kind the v1.37 schemas declare, as (apiVersion, kind) -> type.
 std::set<std::pair<std::string, std::string>> SwaggerKinds(
     std::map<std::pair<std::string, std::string>, std::string>* types) {
   Value doc = testing::Yaml(testing::ReadTestFile(
-      testing::SourcePath("schema/data/kubernetes-v1.27-swagger.json")));
+      testing::SourcePath("schema/data/kubernetes-v1.37-openapi-v3.json")));
   std::set<std::pair<std::string, std::string>> out;
-  for (const MapEntry& d : doc.map().Find("definitions")->map().entries()) {
+  for (const MapEntry& d :
+       doc.map().Find("components")->map().Find("schemas")->map().entries()) {
     const Value* gvks = d.value.map().Find("x-kubernetes-group-version-kind");
     if (gvks == nullptr) continue;
     for (const Value& g : gvks->list()) {
@@ -62,6 +63,18 @@ TEST(KubernetesSchemaTest, TodaysKindsAndUnservedOldOnesResolve) {
       {"coordination.k8s.io/v1", "Lease"},
       {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"},
       {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"},
+      // Kinds new since v1.27 (issue 23's list).
+      {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"},
+      {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding"},
+      {"resource.k8s.io/v1", "DeviceClass"},
+      {"resource.k8s.io/v1", "ResourceClaimTemplate"},
+      {"networking.k8s.io/v1", "ServiceCIDR"},
+      {"storage.k8s.io/v1", "VolumeAttributesClass"},
+      {"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"},
+      {"flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration"},
+      // Served no more by v1.37; from v1.27's document.
+      {"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"},
+      {"storage.k8s.io/v1beta1", "CSIStorageCapacity"},
       // Served no more by v1.27; from the older schema.
       {"extensions/v1beta1", "Deployment"},
       {"extensions/v1beta1", "Ingress"},

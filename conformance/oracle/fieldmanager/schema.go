@@ -1,7 +1,8 @@
 package main
 
 // The built-in schema as the apiserver's field manager sees it: the OpenAPI
-// definitions smdx embeds (schema/data), with the defaults smdx adds to them,
+// definitions smdx embeds (schema/data: v1.37's v3 schemas, with their
+// defaults; for a v2 document, the defaults smdx adds to it),
 // turned into a TypeConverter by apimachinery's own NewTypeConverter, and
 // the same definitions turned into an SMD schema by kube-openapi (which is
 // what NewTypeConverter does inside) for the generator to walk.
@@ -39,13 +40,25 @@ func loadBuiltinSchema(swaggerPath, defaultsPath string) (*builtinSchema, map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	var doc spec.Swagger
+	// An OpenAPI v2 document (definitions) or v3 (components.schemas): the
+	// apiserver builds its type converter from the v3 definitions, with
+	// every default they carry.
+	var doc struct {
+		Definitions map[string]spec.Schema `json:"definitions"`
+		Components  struct {
+			Schemas map[string]spec.Schema `json:"schemas"`
+		} `json:"components"`
+	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", swaggerPath, err)
 	}
+	defs := doc.Definitions
+	if len(defs) == 0 {
+		defs = doc.Components.Schemas
+	}
 	models := map[string]*spec.Schema{}
-	for name := range doc.Definitions {
-		s := doc.Definitions[name]
+	for name := range defs {
+		s := defs[name]
 		models[name] = &s
 	}
 	if defaultsPath != "" {
