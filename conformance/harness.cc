@@ -474,6 +474,7 @@ class CaseRunner {
           p != paths.end() && !p->second.empty()) {
         o.scale_replicas_paths = std::move(paths);
       }
+      o.custom_resource = true;
     }
     if (fm_->reset_fields) {
       // A custom resource's CRD says whether it has a status subresource;

@@ -145,6 +145,7 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   opts.clock = r.clock;
   opts.limits = r.limits;
   const SchemaKind* k = FindKind(r.api_version, r.kind);
+  opts.custom_resource = k != nullptr && k->custom_resource;
   if (k == nullptr || !k->custom_resource) {
     opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
   } else if (!k->scale_replicas_path.empty()) {

@@ -587,6 +587,21 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
                                 ? scale_->Apply(scale, request, manager, force)
                                 : scale_->Update(scale, request, manager);
   if (!done.ok()) return done;
+  if (apply && opts_.custom_resource &&
+      !Equals(StripManagedFields(done.object), StripManagedFields(scale))) {
+    // The apiextensions-apiserver's converter takes the Scale the apply
+    // made (unstructured, not its typed Scale) for a custom resource of
+    // another version (scale.h).
+    const Value* md = Find(live, "metadata");
+    const std::string ns = md != nullptr ? StringAt(*md, "namespace") : "";
+    const std::string name = md != nullptr ? StringAt(*md, "name") : "";
+    return Failed(
+        ErrorKind::kInternal,
+        absl::InternalError(absl::StrCat(
+            "failed to convert new object (", ns, "/", name,
+            "; autoscaling/v1, Kind=Scale) to proper version: request to "
+            "convert CR to an invalid group/version: autoscaling/v1")));
+  }
 
   // The registry's checks of the new Scale, then the replicas go back.
   const Value* n = internal::ValueAt(done.object, {"spec", "replicas"});

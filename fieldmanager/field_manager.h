@@ -143,6 +143,10 @@ struct FieldManagerOptions {
   // itself, as apimachinery's field manager alone (without the registry's
   // Scale) runs it.
   std::map<std::string, std::vector<std::string>> scale_replicas_paths;
+  // Whether the resource is a custom resource (served by the
+  // apiextensions-apiserver), for the one place its scale subresource
+  // differs (fieldmanager/scale.h).
+  bool custom_resource = false;
   // Check the live object against the schema (as the apiserver types it).
   // Callers whose live objects are known to be valid (they came from this
   // layer or from a server) may turn it off; an invalid live object then

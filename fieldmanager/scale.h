@@ -29,6 +29,17 @@
 // its name, namespace and replicas, a written one the live Scale with its
 // replicas.
 //
+// A custom resource's scale subresource takes no apply that changes the
+// Scale: Kubernetes 1.37 answers 500 "failed to convert new object (NS/NAME;
+// autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an
+// invalid group/version: autoscaling/v1". Its structured-merge manager
+// converts the merged Scale, which is unstructured, to the hub version
+// (managedfields/internal/structuredmerge.go, toVersioned after
+// TypedToObject), and the apiextensions-apiserver's crConverter converts
+// only a typed Scale as a Scale (apiserver/conversion/converter.go,
+// ConvertToVersion). An apply that changes nothing, and every update, pass.
+// smdx answers the same (kInternal), with custom_resource set.
+//
 // What is not modelled: the Scale's status for kinds other than the four
 // built-in ones (a custom resource's comes from its CRD's statusReplicasPath
 // and labelSelectorPath; it never reaches the resource), and the checks of

@@ -244,5 +244,33 @@ TEST_F(ScaleRequestTest, WithoutReplicasPathsTheObjectItselfIsWritten) {
   EXPECT_FALSE(FieldManager::Create(type_, o).ok());  // none at apps/v1
 }
 
+// A custom resource's scale subresource refuses an apply that changes the
+// Scale, as Kubernetes 1.37 does (scale.h); one that changes nothing and
+// an update pass.
+TEST_F(ScaleRequestTest, ACustomResourcesScaleRefusesAChangingApply) {
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  FieldManagerResult created =
+      main_->Apply(Value(), Yaml(kCreated), "deployer", false);
+  ASSERT_TRUE(created.ok());
+  FieldManagerResult r = cr.Apply(created.object, Yaml(kScaleTo4), "hpa", true);
+  ASSERT_EQ(r.kind, ErrorKind::kInternal);
+  EXPECT_EQ(r.status.message(),
+            "failed to convert new object (/web; autoscaling/v1, Kind=Scale) "
+            "to proper version: request to convert CR to an invalid "
+            "group/version: autoscaling/v1");
+  Value same = Yaml(
+      "{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}, "
+      "spec: {replicas: 2}}");
+  EXPECT_TRUE(cr.Apply(created.object, same, "deployer", false).ok());
+  Value written = *internal::ScaleOf(created.object, {"spec", "replicas"},
+                                     "Deployment");
+  written.map().Find("spec")->map().Set("replicas", Value(int64_t{6}));
+  FieldManagerResult u = cr.Update(created.object, written, "hpa");
+  ASSERT_TRUE(u.ok()) << u.status;
+  EXPECT_EQ(Replicas(u.object), 6);
+}
+
 }  // namespace
 }  // namespace smdx
