@@ -16,6 +16,7 @@
 #include "fieldmanager/field_manager.h"
 #include "fieldmanager/managed_fields.h"
 #include "fieldpath/fields_v1.h"
+#include "schema/builtin.h"
 #include "value/emit.h"
 #include "value/parse.h"
 
@@ -280,6 +281,11 @@ const char* smdx_code_name(smdx_code code) {
 }
 
 const char* smdx_version(void) { return SMDX_VERSION_STRING; }
+
+const char* smdx_kubernetes_version(void) {
+  // The embedded text is a literal, so the view's data is NUL-terminated.
+  return smdx::KubernetesVersion().data();
+}
 
 smdx_code smdx_result_code(const smdx_result* r) {
   return r != nullptr ? r->code : SMDX_INVALID_ARGUMENT;

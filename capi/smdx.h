@@ -84,8 +84,11 @@ typedef enum smdx_code {
 
 /* The code's name in upper case ("CONFLICT"); "UNKNOWN" for others. */
 const char* smdx_code_name(smdx_code code);
-/* The library's version ("0.1.0"). */
+/* The library's version ("0.2.0"). */
 const char* smdx_version(void);
+/* The Kubernetes release whose built-in API the embedded schema holds
+ * ("v1.37.2"). */
+const char* smdx_kubernetes_version(void);
 
 /* How output objects are written. */
 typedef enum smdx_format {
@@ -135,7 +138,7 @@ void smdx_result_free(smdx_result* r);
 
 typedef struct smdx_schema smdx_schema;
 
-/* The embedded Kubernetes schema (v1.27, plus the kinds of older
+/* The embedded Kubernetes schema (v1.37, plus the kinds of older
  * apiVersions). NULL only when out of memory. */
 smdx_schema* smdx_schema_builtin(void);
 

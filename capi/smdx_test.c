@@ -82,6 +82,7 @@ static void test_names(void) {
   CHECK(strcmp(smdx_code_name(SMDX_INTERNAL), "INTERNAL") == 0);
   CHECK(strcmp(smdx_code_name((smdx_code)99), "UNKNOWN") == 0);
   CHECK(strlen(smdx_version()) > 0);
+  CHECK(strcmp(smdx_kubernetes_version(), "v1.37.2") == 0);
 }
 
 static void test_null_handles(void) {

@@ -69,6 +69,15 @@ TEST(CliTest, EmbeddedSchemaIsTheDefault) {
   EXPECT_NE(types.out.find("io.k8s.api.core.v1.Pod\n"), std::string::npos);
 }
 
+// `smdx --version` names the Kubernetes release built in.
+TEST(CliTest, VersionNamesTheKubernetesReleaseBuiltIn) {
+  for (const char* arg : {"--version", "version"}) {
+    Result r = Smdx({arg});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("(Kubernetes v1.37.2 built in)")) << arg;
+  }
+}
+
 TEST(CliTest, ApplyConflictForceWorkflow) {
   std::string dep = smdx::testing::SourcePath("examples/deployment.yaml");
   Result first = Smdx({"apply", "--manager", "kubectl", dep});
@@ -228,7 +237,7 @@ TEST_F(KubeCommandsTest, DiffReportsConflictsWithoutChangingAnything) {
   EXPECT_EQ(d.out,
             "conflicts (the apply would fail; --force-conflicts takes the "
             "fields):\n  .spec.replicas  owned by \"hpa\" using "
-            "extensions/v1beta1\n");
+            "apps/v1\n");
 }
 
 TEST_F(KubeCommandsTest, DiffShowsTheObjectAndTheOwnershipThatMoves) {
@@ -237,8 +246,8 @@ TEST_F(KubeCommandsTest, DiffShowsTheObjectAndTheOwnershipThatMoves) {
             "--color", "never", live_,
             smdx::testing::SourcePath("examples/deployment-replicas.yaml")});
   EXPECT_EQ(d.code, 1) << d.err;
-  EXPECT_NE(d.out.find("--- live/extensions/v1beta1/Deployment/kube-system/"
-                       "kube-dns\n+++ applied/extensions/v1beta1/Deployment/"
+  EXPECT_NE(d.out.find("--- live/apps/v1/Deployment/kube-system/"
+                       "kube-dns\n+++ applied/apps/v1/Deployment/"
                        "kube-system/kube-dns (field manager kubectl)\n"),
             std::string::npos)
       << d.out;
@@ -266,7 +275,7 @@ TEST_F(KubeCommandsTest, DiffWithoutALiveObjectShowsACreate) {
   Result d = Smdx({"diff", "--color", "never",
                    smdx::testing::SourcePath("examples/scale.yaml")});
   EXPECT_EQ(d.code, 1) << d.err;
-  EXPECT_NE(d.out.find("--- live/extensions/v1beta1/Deployment/kube-system/"
+  EXPECT_NE(d.out.find("--- live/apps/v1/Deployment/kube-system/"
                        "kube-dns\n"),
             std::string::npos)
       << d.out;
@@ -281,11 +290,11 @@ TEST_F(KubeCommandsTest, BlameNamesTheOwnerOfEveryLine) {
   Result b = Smdx({"blame", live_});
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_NE(b.out.find("managers:\n"
-                       "  kubectl  Apply   extensions/v1beta1  "
+                       "  kubectl  Apply   apps/v1  "
                        "2026-11-23T10:00:00Z  "),
             std::string::npos)
       << b.out;
-  EXPECT_NE(b.out.find("\n  hpa      Update  extensions/v1beta1  "
+  EXPECT_NE(b.out.find("\n  hpa      Update  apps/v1  "
                        "2026-11-23T10:05:00Z  1 field\n\n"),
             std::string::npos)
       << b.out;
@@ -299,15 +308,15 @@ TEST_F(KubeCommandsTest, BlameNamesTheOwnerOfEveryLine) {
 }
 
 TEST_F(KubeCommandsTest, RequestsForAnotherResourceAreRejected) {
-  WriteFile(dir_ + "/v1.yaml",
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: "
-            "kube-dns}\n");
-  Result r = Smdx({"apply", "--live", live_, dir_ + "/v1.yaml"});
+  WriteFile(dir_ + "/v1beta1.yaml",
+            "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: "
+            "{name: kube-dns}\n");
+  Result r = Smdx({"apply", "--live", live_, dir_ + "/v1beta1.yaml"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "error (badRequest): Deployment kube-dns (" + dir_ +
-                       "/v1.yaml): invalid object type: apps/v1, "
-                       "Kind=Deployment\n");
-  Result u = Smdx({"update", "--live", live_, dir_ + "/v1.yaml"});
+                       "/v1beta1.yaml): invalid object type: "
+                       "extensions/v1beta1, Kind=Deployment\n");
+  Result u = Smdx({"update", "--live", live_, dir_ + "/v1beta1.yaml"});
   EXPECT_EQ(u.code, 1);
   EXPECT_NE(u.err.find("--field-manager"), std::string::npos);
 }

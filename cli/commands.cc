@@ -12,6 +12,7 @@
 #include "cli/schema_cmd.h"
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
+#include "schema/builtin.h"
 #include "typed/default.h"
 #include "typed/typed.h"
 #include "value/emit.h"
@@ -57,7 +58,7 @@ Flags for every command:
                         object or a CRD manifest (detected). Repeat it to
                         combine documents (the later wins). Default: the
                         paths in $SMDX_SCHEMA (separated by :), else the
-                        embedded Kubernetes v1.27 types
+                        embedded Kubernetes v1.37 types
   --type NAME           the root type (default: from apiVersion/kind)
   -R, --recursive       read directories recursively
   --max-object-bytes N  input limits, each failing with an error that names
@@ -378,7 +379,8 @@ int CmdConformance(const Flags& f, std::ostream& out, std::ostream& err) {
 int Run(const std::vector<std::string>& args, std::istream& in,
         std::ostream& out, std::ostream& err) {
   if (!args.empty() && (args[0] == "--version" || args[0] == "version")) {
-    out << "smdx " << kVersion << "\n";
+    out << "smdx " << kVersion << " (Kubernetes " << KubernetesVersion()
+        << " built in)\n";
     return 0;
   }
   if (args.empty() || args[0] == "help" || args[0] == "--help" ||
@@ -407,7 +409,8 @@ int Run(const std::vector<std::string>& args, std::istream& in,
     return 0;
   }
   if (std::find(args.begin() + 1, args.end(), "--version") != args.end()) {
-    out << "smdx " << kVersion << "\n";
+    out << "smdx " << kVersion << " (Kubernetes " << KubernetesVersion()
+        << " built in)\n";
     return 0;
   }
   absl::StatusOr<Flags> f = ParseFlags(args, 1);

@@ -286,7 +286,9 @@ TEST(CommandLineTest, HelpAndVersion) {
   Result v = Smdx({"--version"});
   EXPECT_EQ(v.code, 0);
   EXPECT_THAT(v.out,
-              ::testing::MatchesRegex("smdx [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+              ::testing::MatchesRegex("smdx [0-9]+\\.[0-9]+\\.[0-9]+ "
+                                      "\\(Kubernetes v1\\.[0-9]+\\.[0-9]+ "
+                                      "built in\\)\n"));
   EXPECT_EQ(Smdx({"help", "diff"}).out, Smdx({"diff", "--help"}).out);
   Result unknown = Smdx({"aply"});
   EXPECT_EQ(unknown.code, 2);

@@ -60,7 +60,7 @@ struct ResourceOptions {
 
 class Catalog {
  public:
-  // The embedded Kubernetes schema (v1.27 plus the kinds of older
+  // The embedded Kubernetes schema (v1.37 plus the kinds of older
   // apiVersions). Cheap: types are parsed when first asked for.
   static Catalog Builtin();
   // The documents (JSON or YAML text, each in any format LoadAnySchema

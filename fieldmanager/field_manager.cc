@@ -618,8 +618,28 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   FieldManagerResult r;
   r.warnings = std::move(done.warnings);
   r.object = StripManagedFields(live);
-  const Value replicas_value(count);
-  internal::SetValueAt(&r.object, replicas, &replicas_value);
+  // A built-in kind's registry sets its typed object's field (a null spec
+  // is the typed zero spec); a custom resource's sets the unstructured
+  // field, which fails on a value that is not a map on the way
+  // (unstructured.SetNestedField).
+  Value* at = &r.object;
+  for (size_t i = 0; i + 1 < replicas.size(); ++i) {
+    Value* next = at->IsMap() ? at->map().Find(replicas[i]) : nullptr;
+    if (next != nullptr && !next->IsMap() && opts_.custom_resource) {
+      std::string path;
+      for (size_t j = 0; j <= i; ++j) absl::StrAppend(&path, ".", replicas[j]);
+      return Failed(ErrorKind::kInternal,
+                    absl::InternalError(absl::StrCat(
+                        "value cannot be set because ", path,
+                        " is not a map[string]interface{}")));
+    }
+    if (next == nullptr || !next->IsMap()) {
+      at->map().Set(replicas[i], Value::MakeMap());
+      next = at->map().Find(replicas[i]);
+    }
+    at = next;
+  }
+  at->map().Set(replicas.back(), Value(count));
   r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
                                           opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);

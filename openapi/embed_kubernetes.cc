@@ -185,6 +185,7 @@ struct Source {
   std::vector<TypeDef> types;
   std::vector<SchemaKind> kinds;  // OpenAPI only
   bool openapi = false;
+  std::string version;  // info.version
 };
 
 Source ReadSource(const std::string& arg) {
@@ -215,6 +216,9 @@ Source ReadSource(const std::string& arg) {
   src.types = *std::move(types);
   src.kinds = OpenApiKinds(*doc);
   src.openapi = true;
+  if (const Value* info = Find(*doc, "info")) {
+    src.version = StringAt(*info, "version");
+  }
   std::cerr << "embed_kubernetes: " << src.path << ": " << src.types.size()
             << " types, " << src.kinds.size() << " kinds, " << kept
             << " list-map key defaults\n";
@@ -369,7 +373,8 @@ int main(int argc, char** argv) {
                   "    absl::string_view(kText, sizeof(kText) - 1),\n",
                   "    absl::MakeConstSpan(kTypes),\n",
                   "    absl::MakeConstSpan(kDeps),\n",
-                  "    absl::MakeConstSpan(kKinds),\n};\n\n",
+                  "    absl::MakeConstSpan(kKinds),\n",
+                  "    ", CString(sources[0].version), ",\n};\n\n",
                   "}  // namespace smdx::internal\n");
   std::ofstream file(argv[1], std::ios::binary);
   file << out;

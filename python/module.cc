@@ -22,6 +22,7 @@
 #include "fieldmanager/field_manager.h"
 #include "fieldmanager/managed_fields.h"
 #include "fieldpath/fields_v1.h"
+#include "schema/builtin.h"
 #include "value/emit.h"
 #include "value/parse.h"
 
@@ -600,7 +601,7 @@ PYBIND11_MODULE(_smdx, m) {
   py::class_<PySchema>(m, "Schema")
       .def_static(
           "builtin", [] { return PySchema{CatalogOf(std::nullopt)}; },
-          "The embedded Kubernetes schema (v1.27 and the kinds of older "
+          "The embedded Kubernetes schema (v1.37 and the kinds of older "
           "apiVersions).")
       .def_static("load", &LoadSchema,
                   "Schema documents (JSON or YAML text): OpenAPI v2 or v3, SMD "
@@ -650,4 +651,6 @@ PYBIND11_MODULE(_smdx, m) {
   m.def("blame", &PyBlame, py::arg("object"), kBlameDoc);
   m.def("load_all", &PyLoadAll, py::arg("text"), kLoadAllDoc);
   m.attr("__version__") = SMDX_VERSION_STRING;
+  // The Kubernetes release whose built-in API the embedded schema holds.
+  m.attr("kubernetes_version") = std::string(smdx::KubernetesVersion());
 }

@@ -73,6 +73,10 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema() {
   return *kSchema;
 }
 
+absl::string_view KubernetesVersion() {
+  return internal::kEmbeddedKubernetes.kubernetes_version;
+}
+
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
     absl::string_view type_name) {
   static std::mutex* const mu = new std::mutex;

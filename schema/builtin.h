@@ -14,13 +14,18 @@
 
 namespace smdx {
 
-// The Kubernetes built-in API types: Kubernetes v1.27's OpenAPI document
-// (schema/data) converted by smdx's own converter at build time, plus the
-// kinds of the apiVersions v1.27 no longer serves (extensions/v1beta1,
-// apps/v1beta1, apps/v1beta2, batch/v1beta1, policy/v1beta1, ...) from the
-// older SMD test schema; their references to types v1.27 defines resolve to
-// the v1.27 types. Parsed on first use (about 10 ms), then shared.
+// The Kubernetes built-in API types: Kubernetes v1.37's OpenAPI v3 schemas
+// (schema/data, with the defaults of list-map keys only) converted by
+// smdx's own converter at build time, plus the kinds of the apiVersions
+// v1.37 no longer serves from v1.27's document (flowcontrol v1beta3, ...)
+// and from the older SMD test schema (extensions/v1beta1, apps/v1beta1,
+// apps/v1beta2, batch/v1beta1, policy/v1beta1, ...); their references to
+// types a newer document defines resolve to the newer types. Parsed on first
+// use (about 10 ms), then shared.
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema();
+
+// The Kubernetes release whose API the embedded schema holds ("v1.37.2").
+absl::string_view KubernetesVersion();
 
 // The embedded schema cut down to one type and the types it refers to,
 // directly or not: what a process that handles one kind needs, parsed in a
@@ -29,8 +34,8 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema();
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
     absl::string_view type_name);
 
-// The built-in kinds: every `x-kubernetes-group-version-kind` of the v1.27
-// document and the older kinds, with their root types' names.
+// The built-in kinds: every `x-kubernetes-group-version-kind` of the v1.37
+// schemas and the older kinds, with their root types' names.
 struct KubernetesKind {
   std::string api_version;  // "apps/v1", "v1"
   std::string kind;

@@ -32,6 +32,8 @@ struct EmbeddedSchema {
   absl::Span<const EmbeddedType> types;  // in the order of the text
   absl::Span<const uint32_t> deps;
   absl::Span<const EmbeddedKind> kinds;  // sorted by apiVersion, then kind
+  // The Kubernetes release of the newest document (its info.version).
+  absl::string_view kubernetes_version;
 };
 
 extern const EmbeddedSchema kEmbeddedKubernetes;

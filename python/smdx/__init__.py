@@ -13,7 +13,8 @@ exactly as sigs.k8s.io/structured-merge-diff and the apiserver compute it.
         for c in e.conflicts:
             print(c.name, "owns", c.path)
 
-Schemas: ``Schema.builtin()`` (the default: Kubernetes v1.27 built-in kinds),
+Schemas: ``Schema.builtin()`` (the default: the built-in kinds of Kubernetes
+``smdx.kubernetes_version``, v1.37, and of older releases),
 ``Schema.load(text, ...)`` and ``Schema.from_files(path, ...)`` for a
 cluster's OpenAPI v2/v3 documents, SMD schemas and CRDs.
 """
@@ -38,6 +39,7 @@ from smdx._smdx import (
     Schema,
     __version__,
     blame,
+    kubernetes_version,
     diff,
     fieldset,
     load_all,
@@ -84,6 +86,7 @@ __all__ = [
     "blame",
     "diff",
     "fieldset",
+    "kubernetes_version",
     "load_all",
     "validate",
     "__version__",

@@ -91,6 +91,10 @@ def entries(obj):
 # ---- apply, conflict, force, blame -------------------------------------------
 
 
+def test_the_kubernetes_release_built_in_is_named():
+    assert smdx.kubernetes_version == "v1.37.2"
+
+
 def test_apply_creates_the_object_with_its_managed_fields(fm):
     stored = fm.apply(None, deployment(), "deployer")
     assert stored["spec"]["replicas"] == 2

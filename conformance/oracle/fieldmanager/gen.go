@@ -6,6 +6,7 @@ package main
 // and a controlled metadata (name, labels, annotations, finalizers).
 
 import (
+	"fmt"
 	"math/rand"
 	"sort"
 
@@ -164,8 +165,13 @@ func (g *generator) keyedItem(l *smdschema.List, m *smdschema.Map, depth int, us
 			f, _ := m.FindField(k)
 			var v interface{}
 			switch {
-			case f.Default != nil && g.coin(0.3):
-				v = f.Default // left out: the schema's default fills it
+			case f.Default != nil && !isZero(f.Default) && g.coin(0.3):
+				// Left out: the schema's default fills it. A key whose
+				// default is its type's zero value ("" or 0, which
+				// openapi-gen writes for the required keys of built-in
+				// types: a container's name) is always given: the
+				// apiserver's validation refuses an item without it.
+				v = f.Default
 			case f.Default != nil && g.coin(0.5):
 				v = f.Default
 				item[k] = v
@@ -181,6 +187,18 @@ func (g *generator) keyedItem(l *smdschema.List, m *smdschema.Map, depth int, us
 		}
 	}
 	return nil
+}
+
+func isZero(v interface{}) bool {
+	switch t := v.(type) {
+	case string:
+		return t == ""
+	case bool:
+		return !t
+	case int, int64, float64:
+		return fmt.Sprint(t) == "0"
+	}
+	return false
 }
 
 func (g *generator) mapValue(m *smdschema.Map, depth int) interface{} {

@@ -171,6 +171,11 @@ func (r *runner) runScale(s *sequence, o opSpec, current *unstructured.Unstructu
 	}
 	replicas, _, _ := unstructured.NestedInt64(scale.Object, "spec", "replicas")
 	parent := current.DeepCopy()
+	// The registry sets the typed object's field: a null spec is the typed
+	// zero spec there.
+	if _, ok := parent.Object["spec"].(map[string]interface{}); !ok {
+		parent.Object["spec"] = map[string]interface{}{}
+	}
 	if err := unstructured.SetNestedField(parent.Object, replicas, "spec", "replicas"); err != nil {
 		return nil, err
 	}
