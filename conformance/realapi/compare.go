@@ -1,0 +1,694 @@
+package main
+
+// Running each request through smdx and comparing with what the apiserver
+// stored. smdx gets, for each request, the object the server held before it
+// (as a GET returns it, managedFields included), the body the client sent,
+// the manager, force and subresource, and as its clock the time the server
+// stamped; so every step is compared on its own, and times compare exactly.
+//
+// A step passes when the managedFields are identical, entry for entry, and
+// the stored objects are identical after masks.yaml's masks (what the server
+// allocates or stamps). A step of a built-in kind whose only differences are
+// fields the server added that smdx did not (its Go defaulters and registry
+// strategies: issue 24), and entries of the server that own those too,
+// counts apart as "defaulting", with the fields listed. A refused request
+// must be refused by both: a conflict with the apiserver's message, anything
+// else with an error.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+type mask struct {
+	Path   []string `json:"path"`  // field names
+	Kinds  []string `json:"kinds"` // empty: every kind
+	Reason string   `json:"reason"`
+}
+
+func loadMasks(path string) ([]mask, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Masks []mask `json:"masks"`
+	}
+	if err := yaml.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	for _, e := range m.Masks {
+		if len(e.Path) == 0 || e.Reason == "" {
+			return nil, fmt.Errorf("%s: every mask needs a path and a reason", path)
+		}
+	}
+	return m.Masks, nil
+}
+
+// maskedPaths are the kind's masks as object paths.
+func (r *runner) maskedPaths(kind string) []string {
+	var out []string
+	for _, m := range r.masks {
+		if len(m.Kinds) == 0 || contains(m.Kinds, kind) {
+			out = append(out, strings.Join(m.Path, "."))
+		}
+	}
+	return out
+}
+
+func applyMasks(obj map[string]interface{}, kind string, masks []mask) {
+	for _, m := range masks {
+		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
+			continue
+		}
+		parts := m.Path
+		at := obj
+		for i, p := range parts {
+			if i == len(parts)-1 {
+				delete(at, p)
+				break
+			}
+			next, ok := at[p].(map[string]interface{})
+			if !ok {
+				break
+			}
+			at = next
+		}
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, e := range l {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+type outcome int
+
+const (
+	passed outcome = iota
+	defaulting
+	explained // a known difference (known.yaml)
+	failed
+)
+
+type known struct {
+	Scenario string `json:"scenario"`
+	Step     int    `json:"step"`
+	What     string `json:"what"`
+	Why      string `json:"why"`
+	Smdx     string `json:"smdx"`
+}
+
+func loadKnown(path string) (map[string]known, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var k struct {
+		Known []known `json:"known"`
+	}
+	if err := yaml.Unmarshal(raw, &k); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	out := map[string]known{}
+	for _, e := range k.Known {
+		if e.Scenario == "" || e.Why == "" || e.Smdx == "" {
+			return nil, fmt.Errorf("%s: every entry needs a scenario, why and smdx", path)
+		}
+		out[fmt.Sprintf("%s#%d", e.Scenario, e.Step)] = e
+	}
+	return out, nil
+}
+
+type stepResult struct {
+	outcome outcome
+	detail  string
+	added   []string // with defaulting: the fields only the server has
+}
+
+type runner struct {
+	c       *cluster
+	smdx    string
+	schema  string
+	root    string
+	masks   []mask
+	work    string
+	verbose bool
+}
+
+func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) int {
+	root, err := filepath.Abs(filepath.Join(kindsDir, "..", "..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	kinds, err := loadKinds(kindsDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
+		return 1
+	}
+	masks, err := loadMasks(filepath.Join(kindsDir, "..", "masks.yaml"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
+		return 1
+	}
+	knownDiffs, err := loadKnown(filepath.Join(kindsDir, "..", "known.yaml"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
+		return 1
+	}
+	knownSeen := map[string]bool{}
+	work, err := os.MkdirTemp("", "smdx-realapi-work-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(work)
+	r := &runner{c: c, smdx: smdxBin, schema: schema, root: root, masks: masks, work: work, verbose: verbose}
+	crds := map[string]bool{}
+	counts := map[outcome]int{}
+	steps := 0
+	kindsSeen := map[string]bool{}
+	added := map[string]map[string]bool{} // kind -> fields the server added
+	for _, s := range expand(kinds) {
+		if only != "" && !strings.Contains(s.name, only) {
+			continue
+		}
+		if err := c.prepare(root, s.kind, crds); err != nil {
+			fmt.Printf("FAIL %s: %v\n", s.name, err)
+			counts[failed]++
+			continue
+		}
+		worst := passed
+		var details []string
+		for i, st := range s.steps {
+			res := r.runStep(s, st)
+			steps++
+			if key := fmt.Sprintf("%s#%d", s.name, i); res.outcome == failed && knownDiffs[key].Why != "" {
+				res = stepResult{outcome: explained}
+				knownSeen[key] = true
+				fmt.Printf("KNOWN %s step %d: %s\n", s.name, i, knownDiffs[key].What)
+			}
+			if res.outcome > worst {
+				worst = res.outcome
+			}
+			if res.outcome == failed {
+				details = append(details, fmt.Sprintf("  step %d (%s %s%s): %s", i, st.verb, st.manager, subSuffix(st.subresource), res.detail))
+			}
+			if res.outcome == defaulting {
+				if added[s.kind.Kind] == nil {
+					added[s.kind.Kind] = map[string]bool{}
+				}
+				for _, a := range res.added {
+					added[s.kind.Kind][a] = true
+				}
+			}
+		}
+		kindsSeen[s.kind.Kind] = true
+		counts[worst]++
+		switch worst {
+		case failed:
+			fmt.Printf("FAIL %s\n%s\n", s.name, strings.Join(details, "\n"))
+		case defaulting:
+			if verbose {
+				fmt.Printf("DEFAULTING %s\n", s.name)
+			}
+		default:
+			if verbose {
+				fmt.Printf("ok %s\n", s.name)
+			}
+		}
+	}
+	if only == "" {
+		for key := range knownDiffs {
+			if !knownSeen[key] {
+				fmt.Printf("FAIL %s: known.yaml lists a difference that no longer occurs\n", key)
+				counts[failed]++
+			}
+		}
+	}
+	total := counts[passed] + counts[defaulting] + counts[explained] + counts[failed]
+	fmt.Printf("\nrealapi: %d scenarios (%d requests) over %d kinds\n", total, steps, len(kindsSeen))
+	fmt.Printf("realapi: %d identical, %d differ only by the apiserver's typed decoding and defaulting of built-in kinds (issue 24), %d by a known difference (known.yaml), %d differ\n",
+		counts[passed], counts[defaulting], counts[explained], counts[failed])
+	if len(added) > 0 {
+		fmt.Printf("realapi: what the apiserver's typed decoding, defaulting, strategies and admission added or dropped, by kind:\n")
+		var ks []string
+		for k := range added {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			var fs []string
+			for f := range added[k] {
+				fs = append(fs, f)
+			}
+			sort.Strings(fs)
+			fmt.Printf("  %s: %s\n", k, strings.Join(fs, ", "))
+		}
+	}
+	fmt.Printf("%d passed, %d failed\n", counts[passed]+counts[defaulting]+counts[explained], counts[failed])
+	if counts[failed] > 0 {
+		return 1
+	}
+	return 0
+}
+
+func subSuffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " /" + s
+}
+
+// smdxResult is what smdx said about one request.
+type smdxResult struct {
+	code   int // 0 stored, 2 conflict, 1 other error
+	obj    map[string]interface{}
+	stderr string
+}
+
+func (r *runner) runStep(s *scenario, st step) stepResult {
+	path := s.kind.basePath() + "/" + s.obj
+	live, err := r.c.get(path)
+	if err != nil {
+		return stepResult{outcome: failed, detail: err.Error()}
+	}
+	before := time.Now().UTC().Truncate(time.Second)
+	resp, body, err := r.c.send(s, st, live)
+	if err != nil {
+		return stepResult{outcome: failed, detail: err.Error()}
+	}
+	after, err := r.c.get(path)
+	if err != nil {
+		return stepResult{outcome: failed, detail: err.Error()}
+	}
+	now := latestTime(after, before)
+	got, err := r.runSmdx(s, st, live, body, now)
+	if err != nil {
+		return stepResult{outcome: failed, detail: err.Error()}
+	}
+	if r.verbose {
+		fmt.Printf("  %s step %s %s%s: server %d, smdx %d\n", s.name, st.verb, st.manager, subSuffix(st.subresource), resp.code, got.code)
+	}
+	if resp.code >= 300 {
+		msg, _ := resp.obj["message"].(string)
+		reason, _ := resp.obj["reason"].(string)
+		if reason == "Conflict" && resp.code == 409 {
+			if got.code != 2 {
+				return stepResult{outcome: failed, detail: fmt.Sprintf("the server answered a conflict (%s); smdx: exit %d %s", msg, got.code, got.stderr)}
+			}
+			if !strings.Contains(got.stderr, msg) {
+				return stepResult{outcome: failed, detail: fmt.Sprintf("conflict messages differ:\n    server: %q\n    smdx:   %q", msg, got.stderr)}
+			}
+			return stepResult{outcome: passed}
+		}
+		if got.code == 0 {
+			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx stored it", resp.code, reason, msg)}
+		}
+		return stepResult{outcome: passed}
+	}
+	if got.code != 0 {
+		return stepResult{outcome: failed, detail: fmt.Sprintf("the server stored it; smdx: exit %d %s", got.code, strings.TrimSpace(got.stderr))}
+	}
+	return r.compare(s.kind, after, got.obj)
+}
+
+// latestTime is the newest managedFields time of obj, at least `floor`: the
+// time the server stamped in this request, when it stamped one.
+func latestTime(obj map[string]interface{}, floor time.Time) time.Time {
+	t := floor
+	for _, e := range entries(obj) {
+		if s, ok := e["time"].(string); ok {
+			if p, err := time.Parse(time.RFC3339, s); err == nil && p.After(t) {
+				t = p
+			}
+		}
+	}
+	return t
+}
+
+func entries(obj map[string]interface{}) []map[string]interface{} {
+	md, _ := obj["metadata"].(map[string]interface{})
+	l, _ := md["managedFields"].([]interface{})
+	var out []map[string]interface{}
+	for _, e := range l {
+		if m, ok := e.(map[string]interface{}); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (r *runner) runSmdx(s *scenario, st step, live, body map[string]interface{}, now time.Time) (*smdxResult, error) {
+	args := []string{}
+	switch st.verb {
+	case "apply", "forceApply":
+		args = append(args, "apply")
+		if st.verb == "forceApply" {
+			args = append(args, "--force-conflicts")
+		}
+	default:
+		args = append(args, "update")
+	}
+	args = append(args, "--field-manager", st.manager, "--now", now.Format(time.RFC3339))
+	if st.subresource != "" {
+		args = append(args, "--subresource", st.subresource)
+	}
+	if s.kind.CRD != "" {
+		args = append(args, "--schema", filepath.Join(r.root, s.kind.CRD))
+	} else if r.schema != "" {
+		args = append(args, "--schema", r.schema)
+	}
+	if live != nil {
+		lp := filepath.Join(r.work, "live.json")
+		if err := writeJSON(lp, live); err != nil {
+			return nil, err
+		}
+		args = append(args, "--live", lp)
+	}
+	bp := filepath.Join(r.work, "body.json")
+	if err := writeJSON(bp, body); err != nil {
+		return nil, err
+	}
+	args = append(args, bp)
+	cmd := exec.Command(r.smdx, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := &smdxResult{stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.code = ee.ExitCode()
+		return res, nil
+	} else if err != nil {
+		return nil, err
+	}
+	j, err := yaml.YAMLToJSON(stdout.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("smdx's output: %v", err)
+	}
+	if err := decodeJSON(j, &res.obj); err != nil {
+		return nil, fmt.Errorf("smdx's output: %v", err)
+	}
+	return res, nil
+}
+
+func writeJSON(path string, v interface{}) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepResult {
+	server = copyValue(server).(map[string]interface{})
+	smdx = copyValue(smdx).(map[string]interface{})
+	se, me := entries(server), entries(smdx)
+	for _, o := range []map[string]interface{}{server, smdx} {
+		if md, ok := o["metadata"].(map[string]interface{}); ok {
+			delete(md, "managedFields")
+		}
+		applyMasks(o, k.Kind, r.masks)
+	}
+	entriesSame := sameJSON(normEntries(se), normEntries(me))
+	objSame := sameJSON(server, smdx)
+	if entriesSame && objSame {
+		return stepResult{outcome: passed}
+	}
+	var onlyServer, onlySmdx, changed []string
+	diffPaths("", server, smdx, &onlyServer, &onlySmdx, &changed)
+	// The typed object drops an empty list or map of an omitempty field,
+	// which smdx keeps.
+	var empties []string
+	for _, p := range onlySmdx {
+		if !isEmpty(valueAt(smdx, p)) {
+			empties = nil
+			break
+		}
+		empties = append(empties, p)
+	}
+	if k.CRD == "" && len(empties) == len(onlySmdx) && len(changed) == 0 &&
+		(entriesSame || entriesRelated(se, me, append(append(r.maskedPaths(k.Kind), onlyServer...), empties...))) {
+		added := onlyServer
+		for _, p := range empties {
+			added = append(added, p+" (empty, dropped)")
+		}
+		return stepResult{outcome: defaulting, added: added}
+	}
+	var b strings.Builder
+	if !entriesSame {
+		fmt.Fprintf(&b, "managedFields differ:\n    server: %s\n    smdx:   %s\n", canon(normEntries(se)), canon(normEntries(me)))
+	}
+	if !objSame {
+		fmt.Fprintf(&b, "    objects differ: only the server has %v; only smdx has %v; values differ at %v", onlyServer, onlySmdx, changed)
+	}
+	return stepResult{outcome: failed, detail: b.String()}
+}
+
+// normEntries is the entries with fieldsV1 as a decoded value.
+func normEntries(es []map[string]interface{}) []interface{} {
+	out := []interface{}{}
+	for _, e := range es {
+		out = append(out, e)
+	}
+	return out
+}
+
+func canon(v interface{}) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sameJSON(a, b interface{}) bool {
+	return canon(a) == canon(b)
+}
+
+// entriesRelated: the entries that both have are at the same times, and
+// the fields of any entry differ only where the objects do (at, above or
+// below a path of `paths`, list positions aside) or in whether a map is
+// owned as new ("."), which the typed empty object of a create already
+// has; an entry only one side has owns only such fields.
+func entriesRelated(server, smdx []map[string]interface{}, paths []string) bool {
+	var chains []string
+	for _, p := range paths {
+		chains = append(chains, objectChain(p))
+	}
+	related := func(fp string) bool {
+		if strings.HasSuffix(fp, sep+".") {
+			return true
+		}
+		c := fieldsChain(fp)
+		for _, o := range chains {
+			if c == o || strings.HasPrefix(o, c+".") || strings.HasPrefix(c, o+".") {
+				return true
+			}
+		}
+		return false
+	}
+	id := func(e map[string]interface{}) string {
+		return canon([]interface{}{e["manager"], e["operation"], e["apiVersion"], e["subresource"]})
+	}
+	byID := map[string]map[string]interface{}{}
+	for _, e := range server {
+		byID[id(e)] = e
+	}
+	seen := map[string]bool{}
+	fieldsOf := func(e map[string]interface{}) map[string]bool {
+		out := map[string]bool{}
+		if e != nil {
+			flatten("", e["fieldsV1"], out)
+		}
+		return out
+	}
+	check := func(a, b map[string]interface{}) bool {
+		if a != nil && b != nil && !reflect.DeepEqual(a["time"], b["time"]) {
+			return false
+		}
+		pa, pb := fieldsOf(a), fieldsOf(b)
+		for p := range pb {
+			if !pa[p] && !related(p) {
+				return false
+			}
+		}
+		for p := range pa {
+			if !pb[p] && !related(p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, b := range smdx {
+		a := byID[id(b)]
+		seen[id(b)] = true
+		if !check(a, b) {
+			return false
+		}
+	}
+	for _, a := range server {
+		if !seen[id(a)] && !check(a, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// objectChain is an object path's field names: a.b[0].c is a.b.c.
+func objectChain(p string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range p {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// fieldsChain is a fieldsV1 path's field names: /f:a/k:{...}/f:b is a.b.
+func fieldsChain(p string) string {
+	var names []string
+	for _, e := range strings.Split(p, sep) {
+		if strings.HasPrefix(e, "f:") {
+			names = append(names, e[2:])
+		}
+	}
+	return strings.Join(names, ".")
+}
+
+func isEmpty(v interface{}) bool {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		return len(t) == 0
+	case []interface{}:
+		return len(t) == 0
+	}
+	return false
+}
+
+// valueAt is the value at an object path of diffPaths.
+func valueAt(obj interface{}, path string) interface{} {
+	at := obj
+	for _, part := range splitPath(path) {
+		if strings.HasPrefix(part, "[") {
+			i, _ := strconv.Atoi(strings.Trim(part, "[]"))
+			l, ok := at.([]interface{})
+			if !ok || i >= len(l) {
+				return nil
+			}
+			at = l[i]
+			continue
+		}
+		m, ok := at.(map[string]interface{})
+		if !ok {
+			return nil
+		}
+		at = m[part]
+	}
+	return at
+}
+
+// splitPath splits a.b[0].c into a, b, [0], c. Field names may hold dots
+// (label keys): a part is taken whole when the map has it.
+func splitPath(p string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '.':
+			out = append(out, cur.String())
+			cur.Reset()
+		case '[':
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+			j := strings.IndexByte(p[i:], ']')
+			out = append(out, p[i:i+j+1])
+			i += j
+			if i+1 < len(p) && p[i+1] == '.' {
+				i++
+			}
+		default:
+			cur.WriteByte(p[i])
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// sep separates the elements of a flattened fieldsV1 path (keys hold "/").
+const sep = "\x1f"
+
+func flatten(prefix string, v interface{}, out map[string]bool) {
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		return
+	}
+	for k, c := range m {
+		p := prefix + sep + k
+		out[p] = true
+		flatten(p, c, out)
+	}
+}
+
+// diffPaths lists where two values differ: subtrees only in a, only in b,
+// and leaves whose values differ.
+func diffPaths(path string, a, b interface{}, onlyA, onlyB, changed *[]string) {
+	am, aok := a.(map[string]interface{})
+	bm, bok := b.(map[string]interface{})
+	if aok && bok {
+		for k, av := range am {
+			p := join(path, k)
+			if bv, ok := bm[k]; ok {
+				diffPaths(p, av, bv, onlyA, onlyB, changed)
+			} else {
+				*onlyA = append(*onlyA, p)
+			}
+		}
+		for k := range bm {
+			if _, ok := am[k]; !ok {
+				*onlyB = append(*onlyB, join(path, k))
+			}
+		}
+		return
+	}
+	al, alok := a.([]interface{})
+	bl, blok := b.([]interface{})
+	if alok && blok && len(al) == len(bl) {
+		for i := range al {
+			diffPaths(path+"["+strconv.Itoa(i)+"]", al[i], bl[i], onlyA, onlyB, changed)
+		}
+		return
+	}
+	if !sameJSON(a, b) {
+		*changed = append(*changed, path)
+	}
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}

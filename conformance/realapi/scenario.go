@@ -1,0 +1,443 @@
+package main
+
+// The scenarios. Each kind file (kinds/README.md) gives a valid object, a
+// few valid edits ("changes"), a status and the subresources its kind
+// serves; every change expands into three scenarios, each a few requests
+// as kubectl and controllers send them:
+//
+//   apply:   kubectl creates by server-side apply, applies the change; a
+//            controller applies the changed fields too (co-owning them);
+//            kubectl applies the original (a conflict when the change set
+//            values), forces it, and the controller applies nothing.
+//   update:  kubectl create (POST), a controller's PUT of the object it read
+//            with the change, kubectl's server-side apply of the changed
+//            object, another controller's PUT, then the status subresource
+//            (PUT, then apply) and the scale subresource (PUT, apply,
+//            forced apply) when the kind serves them.
+//   csa:     kubectl's client-side apply (POST, then PUT with the
+//            last-applied annotation), then its server-side apply of the
+//            same (the upgrade), then of the original (removing fields).
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+type kindFile struct {
+	path         string
+	APIVersion   string                   `json:"apiVersion"`
+	Kind         string                   `json:"kind"`
+	Resource     string                   `json:"resource"`
+	Namespaced   bool                     `json:"namespaced"`
+	Subresources []string                 `json:"subresources"`
+	Object       map[string]interface{}   `json:"object"`
+	Changes      []map[string]interface{} `json:"changes"`
+	Status       map[string]interface{}   `json:"status"`
+	CRD          string                   `json:"crd"`
+}
+
+func (k *kindFile) has(sub string) bool {
+	for _, s := range k.Subresources {
+		if s == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// namespace is where the kind's objects go: a namespace of its own, so
+// that one kind's admission (a LimitRange's defaults) touches no other's.
+func (k *kindFile) namespace() string {
+	base := strings.TrimSuffix(filepath.Base(k.path), ".yaml")
+	return "k-" + strings.ToLower(strings.ReplaceAll(base, ".", "-"))
+}
+
+// basePath is the URL path of the kind's collection.
+func (k *kindFile) basePath() string {
+	var p string
+	if strings.Contains(k.APIVersion, "/") {
+		p = "/apis/" + k.APIVersion
+	} else {
+		p = "/api/" + k.APIVersion
+	}
+	if k.Namespaced {
+		p += "/namespaces/" + k.namespace()
+	}
+	return p + "/" + k.Resource
+}
+
+func loadKinds(dir string) ([]*kindFile, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []*kindFile
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		k := &kindFile{path: f}
+		if err := yaml.Unmarshal(raw, k); err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		if err := reparse(&k.Object); err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		for i := range k.Changes {
+			if err := reparse(&k.Changes[i]); err != nil {
+				return nil, fmt.Errorf("%s: %v", f, err)
+			}
+		}
+		if k.Kind == "" || k.Resource == "" || k.Object == nil || len(k.Changes) == 0 {
+			return nil, fmt.Errorf("%s: kind, resource, object and changes are required", f)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// reparse decodes a map again with json.Number for numbers, so that
+// integers keep their text.
+func reparse(m *map[string]interface{}) error {
+	b, err := json.Marshal(*m)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(b, m)
+}
+
+func decodeJSON(b []byte, out interface{}) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	return d.Decode(out)
+}
+
+// step is one request.
+type step struct {
+	verb        string // apply, forceApply, create, update
+	manager     string
+	subresource string
+	// For apply: the configuration. For create: the object. For update:
+	// the change written over the object the client read.
+	body map[string]interface{}
+	// A client-side apply: the annotation holds this (the configuration).
+	lastApplied map[string]interface{}
+}
+
+type scenario struct {
+	name  string
+	kind  *kindFile
+	obj   string // the object's name
+	steps []step
+}
+
+const lastAppliedKey = "kubectl.kubernetes.io/last-applied-configuration"
+
+func expand(kinds []*kindFile) []*scenario {
+	var out []*scenario
+	for _, k := range kinds {
+		base := strings.TrimSuffix(filepath.Base(k.path), ".yaml")
+		for i, ch := range k.Changes {
+			tag := fmt.Sprintf("%s/%d", base, i)
+			name := fmt.Sprintf("%s-%d", strings.ReplaceAll(base, ".", "-"), i)
+			obj := k.named(name + "-a")
+			changed := merged(obj, ch)
+			out = append(out, &scenario{name: tag + "/apply", kind: k, obj: name + "-a", steps: []step{
+				{verb: "apply", manager: "kubectl", body: obj},
+				{verb: "apply", manager: "kubectl", body: changed},
+				{verb: "apply", manager: "ctrl", body: merged(k.header(name+"-a"), ch)},
+				{verb: "apply", manager: "kubectl", body: obj},
+				{verb: "forceApply", manager: "kubectl", body: obj},
+				{verb: "apply", manager: "ctrl", body: k.header(name + "-a")},
+			}})
+
+			obj = k.named(name + "-u")
+			changed = merged(obj, ch)
+			s := &scenario{name: tag + "/update", kind: k, obj: name + "-u", steps: []step{
+				{verb: "create", manager: "kubectl-create", body: obj},
+				{verb: "update", manager: "ctrl", body: ch},
+				{verb: "apply", manager: "kubectl", body: changed},
+				{verb: "update", manager: "ctrl2", body: map[string]interface{}{
+					"metadata": map[string]interface{}{"annotations": map[string]interface{}{"smdx.dev/step": "4"}}}},
+			}}
+			if k.has("status") && k.Status != nil {
+				st := map[string]interface{}{"status": k.Status}
+				s.steps = append(s.steps,
+					step{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
+					step{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(name+"-u"), st)})
+			}
+			if k.has("scale") {
+				s.steps = append(s.steps,
+					step{verb: "update", manager: "hpa", subresource: "scale", body: map[string]interface{}{
+						"spec": map[string]interface{}{"replicas": json.Number("5")}}},
+					step{verb: "apply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)},
+					step{verb: "forceApply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)})
+			}
+			out = append(out, s)
+
+			obj = k.named(name + "-c")
+			changed = merged(obj, ch)
+			out = append(out, &scenario{name: tag + "/csa", kind: k, obj: name + "-c", steps: []step{
+				{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
+				{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
+				{verb: "apply", manager: "kubectl", body: changed},
+				{verb: "apply", manager: "kubectl", body: obj},
+			}})
+		}
+	}
+	return out
+}
+
+func scaleConfig(k *kindFile, name string, replicas int) map[string]interface{} {
+	return map[string]interface{}{
+		"apiVersion": "autoscaling/v1", "kind": "Scale",
+		"metadata": map[string]interface{}{"name": name, "namespace": k.namespace()},
+		"spec":     map[string]interface{}{"replicas": json.Number(fmt.Sprint(replicas))},
+	}
+}
+
+// named is the kind's object under another name, in the namespace.
+func (k *kindFile) named(name string) map[string]interface{} {
+	obj := copyValue(k.Object).(map[string]interface{})
+	md := obj["metadata"].(map[string]interface{})
+	md["name"] = name
+	if k.Namespaced {
+		md["namespace"] = k.namespace()
+	}
+	return obj
+}
+
+// header is the smallest configuration: apiVersion, kind, name.
+func (k *kindFile) header(name string) map[string]interface{} {
+	md := map[string]interface{}{"name": name}
+	if k.Namespaced {
+		md["namespace"] = k.namespace()
+	}
+	return map[string]interface{}{"apiVersion": k.APIVersion, "kind": k.Kind, "metadata": md}
+}
+
+// merged is `over` merged into a copy of `obj` with JSON merge patch rules.
+func merged(obj, over map[string]interface{}) map[string]interface{} {
+	out := copyValue(obj).(map[string]interface{})
+	mergeInto(out, over)
+	return out
+}
+
+func mergeInto(obj, over map[string]interface{}) {
+	for k, v := range over {
+		if v == nil {
+			delete(obj, k)
+			continue
+		}
+		if vm, ok := v.(map[string]interface{}); ok {
+			if om, ok := obj[k].(map[string]interface{}); ok {
+				mergeInto(om, vm)
+				continue
+			}
+			nm := map[string]interface{}{}
+			mergeInto(nm, vm)
+			obj[k] = nm
+			continue
+		}
+		obj[k] = copyValue(v)
+	}
+}
+
+func copyValue(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		out := make(map[string]interface{}, len(t))
+		for k, e := range t {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []interface{}:
+		out := make([]interface{}, len(t))
+		for i, e := range t {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// response is what the server answered.
+type response struct {
+	code int
+	obj  map[string]interface{}
+}
+
+func (c *cluster) do(method, path, contentType string, query url.Values, body interface{}) (*response, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	u := c.url + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	req, err := http.NewRequest(method, u, rd)
+	if err != nil {
+		return nil, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	r := &response{code: resp.StatusCode}
+	if len(raw) > 0 {
+		if err := decodeJSON(raw, &r.obj); err != nil {
+			return nil, fmt.Errorf("%s %s: %s: %v", method, path, resp.Status, err)
+		}
+	}
+	return r, nil
+}
+
+func (c *cluster) get(path string) (map[string]interface{}, error) {
+	r, err := c.do("GET", path, "", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch r.code {
+	case 200:
+		return r.obj, nil
+	case 404:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("GET %s: %d %v", path, r.code, r.obj["message"])
+}
+
+// send makes the request of step st on the object `live` (nil: none yet)
+// and returns the server's answer and the body it sent.
+func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*response, map[string]interface{}, error) {
+	k := s.kind
+	path := k.basePath()
+	q := url.Values{"fieldManager": {st.manager}}
+	var body map[string]interface{}
+	switch st.verb {
+	case "apply", "forceApply":
+		body = st.body
+		if st.verb == "forceApply" {
+			q.Set("force", "true")
+		}
+		path += "/" + s.obj
+		if st.subresource != "" {
+			path += "/" + st.subresource
+		}
+		r, err := c.do("PATCH", path, "application/apply-patch+yaml", q, body)
+		return r, body, err
+	case "create":
+		body = copyValue(st.body).(map[string]interface{})
+		withLastApplied(body, st.lastApplied)
+		r, err := c.do("POST", path, "application/json", q, body)
+		return r, body, err
+	case "update":
+		path += "/" + s.obj
+		if st.subresource == "scale" {
+			// The client reads the Scale and writes it with new replicas.
+			scale, err := c.get(path + "/scale")
+			if err != nil {
+				return nil, nil, err
+			}
+			body = scale
+		} else {
+			body = copyValue(live).(map[string]interface{})
+		}
+		mergeInto(body, st.body)
+		withLastApplied(body, st.lastApplied)
+		if st.subresource != "" {
+			path += "/" + st.subresource
+		}
+		r, err := c.do("PUT", path, "application/json", q, body)
+		return r, body, err
+	}
+	return nil, nil, fmt.Errorf("unknown verb %q", st.verb)
+}
+
+func withLastApplied(obj, cfg map[string]interface{}) {
+	if cfg == nil {
+		return
+	}
+	text, _ := json.Marshal(cfg)
+	md := obj["metadata"].(map[string]interface{})
+	ann, _ := md["annotations"].(map[string]interface{})
+	if ann == nil {
+		ann = map[string]interface{}{}
+	}
+	ann[lastAppliedKey] = string(text)
+	md["annotations"] = ann
+}
+
+// prepare creates what the kind's scenarios need, once: its namespace and
+// its CRD (waiting until it is served).
+func (c *cluster) prepare(root string, k *kindFile, done map[string]bool) error {
+	if k.Namespaced && !done[k.namespace()] {
+		ns := map[string]interface{}{"apiVersion": "v1", "kind": "Namespace",
+			"metadata": map[string]interface{}{"name": k.namespace()}}
+		r, err := c.do("POST", "/api/v1/namespaces", "application/json", nil, ns)
+		if err != nil {
+			return err
+		}
+		if r.code != 201 && r.code != 409 {
+			return fmt.Errorf("creating namespace %s: %d %v", k.namespace(), r.code, r.obj["message"])
+		}
+		done[k.namespace()] = true
+	}
+	if k.CRD == "" || done[k.CRD] {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(root, k.CRD))
+	if err != nil {
+		return err
+	}
+	var crd map[string]interface{}
+	if err := yaml.Unmarshal(raw, &crd); err != nil {
+		return fmt.Errorf("%s: %v", k.CRD, err)
+	}
+	r, err := c.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "application/json", nil, crd)
+	if err != nil {
+		return err
+	}
+	if r.code != 201 && r.code != 409 {
+		return fmt.Errorf("creating %s: %d %v", k.CRD, r.code, r.obj["message"])
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := c.do("GET", k.basePath(), "", nil, nil)
+		if err == nil && resp.code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s is not served after 30s", k.CRD)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	done[k.CRD] = true
+	return nil
+}
