@@ -272,5 +272,27 @@ TEST_F(ScaleRequestTest, ACustomResourcesScaleRefusesAChangingApply) {
   EXPECT_EQ(Replicas(u.object), 6);
 }
 
+// The registry sets the replicas on a built-in kind's typed object, whose
+// null spec is the zero spec; a custom resource's unstructured object fails
+// there (unstructured.SetNestedField).
+TEST_F(ScaleRequestTest, ReplicasGoThroughANullSpecOfABuiltInKindOnly) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, namespace: ns}, spec: null})");
+  Value written = *internal::ScaleOf(live, {"spec", "replicas"}, "Deployment");
+  written.map().Find("spec")->map().Set("replicas", Value(int64_t{3}));
+  FieldManagerResult r = scale_->Update(live, written, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Replicas(r.object), 3);
+
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  FieldManagerResult refused = cr.Update(live, written, "hpa");
+  ASSERT_EQ(refused.kind, ErrorKind::kInternal);
+  EXPECT_EQ(refused.status.message(),
+            "value cannot be set because .spec is not a "
+            "map[string]interface{}");
+}
+
 }  // namespace
 }  // namespace smdx
