@@ -113,6 +113,39 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// A custom resource's scale subresource writes its CRD's specReplicasPath,
+// and an apply that changes the Scale gets the 500 Kubernetes 1.37 gives
+// (fieldmanager/scale.h); an update passes.
+TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd = smdx::testing::SourcePath(
+      "testdata/realapi/crds/scalers.yaml");
+  WriteFile(dir + "/scaler-live.yaml",
+            "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
+            "metadata: {name: s, namespace: ns}\n"
+            "spec: {replicas: 2, selector: app=web}\n");
+  WriteFile(dir + "/scale.yaml",
+            "apiVersion: autoscaling/v1\nkind: Scale\n"
+            "metadata: {name: s, namespace: ns}\nspec: {replicas: 5}\n");
+  Result updated = Smdx({"update", "--schema", crd, "--field-manager", "hpa",
+                         "--subresource", "scale", "--live",
+                         dir + "/scaler-live.yaml", dir + "/scale.yaml"});
+  ASSERT_EQ(updated.code, 0) << updated.err;
+  absl::StatusOr<Value> v = ParseYaml(updated.out);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->map().Find("spec")->map().Find("replicas")->AsInt(), 5);
+  // Forced: the live object has no entries, so the Scale's
+  // before-first-apply owns the replicas.
+  Result applied = Smdx({"apply", "--schema", crd, "--field-manager", "hpa",
+                         "--force-conflicts", "--subresource", "scale",
+                         "--live", dir + "/scaler-live.yaml",
+                         dir + "/scale.yaml"});
+  EXPECT_EQ(applied.code, 1);
+  EXPECT_THAT(applied.err,
+              HasSubstr("request to convert CR to an invalid group/version: "
+                        "autoscaling/v1"));
+}
+
 TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
   std::string dir = ::testing::TempDir();
   WriteFile(

@@ -996,6 +996,37 @@ spec:
       nullptr);
 }
 
+TEST(Crd, ScaleSubresourceGivesTheReplicasPathPerVersion) {
+  absl::StatusOr<std::vector<CrdVersionSchema>> versions =
+      SchemasFromCrd(Yaml(R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: scalers.example.com}
+spec:
+  group: example.com
+  names: {kind: Scaler, plural: scalers}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      scale:
+        specReplicasPath: .spec.size.replicas
+        statusReplicasPath: .status.replicas
+    schema: {openAPIV3Schema: {type: object}}
+  - name: v2
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object}}
+)"));
+  ASSERT_TRUE(versions.ok()) << versions.status();
+  ASSERT_EQ(versions->size(), 2u);
+  EXPECT_EQ((*versions)[0].scale_replicas_path,
+            (std::vector<std::string>{"spec", "size", "replicas"}));
+  EXPECT_TRUE((*versions)[1].scale_replicas_path.empty());
+}
+
 TEST(Crd, ErrorsNameTheCrdAndTheNode) {
   absl::StatusOr<std::vector<CrdVersionSchema>> versions =
       SchemasFromCrd(Yaml(R"(

@@ -108,5 +108,34 @@ TEST(KubernetesSchemaTest, ObjectMetaDeclaresManagedFields) {
   EXPECT_NE(meta->map->FindField("managedFields"), nullptr);
 }
 
+// Of the v1.37 schemas' defaults only those of list-map keys are embedded
+// (openapi/embed_kubernetes.cc): a port's protocol and a container's name
+// complete keys; the Go zero values openapi-gen writes elsewhere (a
+// container's resources: {}) are not what the apiserver stores.
+TEST(KubernetesSchemaTest, OnlyListMapKeysKeepTheirDefaults) {
+  auto field = [](const char* type, const char* name) -> const StructField* {
+    absl::StatusOr<std::shared_ptr<const Schema>> s = KubernetesSchemaFor(type);
+    if (!s.ok()) return nullptr;
+    const Atom* a = (*s)->Find(type);
+    return a != nullptr && a->map ? a->map->FindField(name) : nullptr;
+  };
+  const StructField* protocol = field("io.k8s.api.core.v1.ContainerPort",
+                                      "protocol");
+  ASSERT_NE(protocol, nullptr);
+  ASSERT_TRUE(protocol->default_value.has_value());
+  EXPECT_EQ(protocol->default_value->AsString(), "TCP");
+  const StructField* name = field("io.k8s.api.core.v1.Container", "name");
+  ASSERT_NE(name, nullptr);
+  EXPECT_TRUE(name->default_value.has_value());
+  const StructField* resources =
+      field("io.k8s.api.core.v1.Container", "resources");
+  ASSERT_NE(resources, nullptr);
+  EXPECT_FALSE(resources->default_value.has_value());
+  const StructField* spec = field("io.k8s.api.apps.v1.Deployment", "spec");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_FALSE(spec->default_value.has_value());
+  EXPECT_EQ(KubernetesVersion(), "v1.37.2");
+}
+
 }  // namespace
 }  // namespace smdx

@@ -37,16 +37,24 @@ type mask struct {
 	Reason string   `json:"reason"`
 }
 
-func loadMasks(path string) ([]mask, error) {
+// readYAML decodes the YAML file at path into out.
+func readYAML(path string, out interface{}) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	if err := yaml.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+func loadMasks(path string) ([]mask, error) {
 	var m struct {
 		Masks []mask `json:"masks"`
 	}
-	if err := yaml.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	if err := readYAML(path, &m); err != nil {
+		return nil, err
 	}
 	for _, e := range m.Masks {
 		if len(e.Path) == 0 || e.Reason == "" {
@@ -115,15 +123,11 @@ type known struct {
 }
 
 func loadKnown(path string) (map[string]known, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var k struct {
 		Known []known `json:"known"`
 	}
-	if err := yaml.Unmarshal(raw, &k); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	if err := readYAML(path, &k); err != nil {
+		return nil, err
 	}
 	out := map[string]known{}
 	for _, e := range k.Known {

@@ -8,7 +8,7 @@
 //	realapi serve -etcd BIN -apiserver BIN
 //
 // run starts the servers, expands the scenarios of every kind file in DIR
-// (kinds/README.md), runs them and prints one line per scenario that
+// (testdata/realapi/kinds/README.md), runs them and prints one line per scenario that
 // differs, then a summary ending `N passed, N failed`; it exits 1 when a
 // scenario failed. fetch writes the server's answers to GET PATH (e.g.
 // /openapi/v2) into DIR. serve starts the servers and prints the URL and

@@ -1,6 +1,6 @@
 package main
 
-// The scenarios. Each kind file (kinds/README.md) gives a valid object, a
+// The scenarios. Each kind file (testdata/realapi/kinds/README.md) gives a valid object, a
 // few valid edits ("changes"), a status and the subresources its kind
 // serves; every change expands into three scenarios, each a few requests
 // as kubectl and controllers send them:
