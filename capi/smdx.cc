@@ -380,6 +380,7 @@ void smdx_field_manager_options_init(smdx_field_manager_options* o) {
   if (o == nullptr) return;
   *o = smdx_field_manager_options{};
   o->apply_defaults = 1;
+  o->builtin_defaults = 1;
   o->reset_fields = 1;
   o->track_on_create = 1;
   o->max_update_managers = 10;
@@ -411,6 +412,7 @@ smdx_code smdx_field_manager_new(const smdx_schema* schema,
     r.kind = o.kind != nullptr ? o.kind : "";
     r.subresource = o.subresource != nullptr ? o.subresource : "";
     r.apply_defaults = o.apply_defaults != 0;
+    r.builtin_defaults = o.builtin_defaults != 0;
     r.reset_fields = o.reset_fields != 0;
     r.track_on_create = o.track_on_create != 0;
     r.max_update_managers = o.max_update_managers;

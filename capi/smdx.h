@@ -161,6 +161,10 @@ typedef struct smdx_field_manager_options {
   const char* subresource; /* "status", "scale"; NULL or "" for none */
   /* Default results from the schema's `default`s (1, as the apiserver). */
   int apply_defaults;
+  /* Decode and default objects of built-in kinds as the apiserver does:
+   * Go types' zero values, Kubernetes 1.37's defaulters, what a create gets
+   * from the registry (1); 0 is the bare merge. */
+  int builtin_defaults;
   /* Reset what the registry strategy resets: .status on the main resource
    * of a kind with a status subresource, all but .status on /status (1). */
   int reset_fields;

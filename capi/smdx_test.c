@@ -160,6 +160,7 @@ static void test_apply_conflict_force_update(void) {
   smdx_field_manager_options o;
   smdx_field_manager_options_init(&o);
   CHECK(o.apply_defaults == 1 && o.reset_fields == 1 && o.track_on_create == 1);
+  CHECK(o.builtin_defaults == 1);
   CHECK(o.max_update_managers == 10 && o.now_unix_seconds == 0);
   o.api_version = "apps/v1";
   o.kind = "Deployment";
@@ -428,10 +429,36 @@ static void test_typed(void) {
   smdx_schema_free(s);
 }
 
+/* Built-in kinds get Kubernetes' defaults unless builtin_defaults is 0. */
+static void test_builtin_defaults_switch(void) {
+  smdx_schema* s = smdx_schema_builtin();
+  int on;
+  for (on = 0; on <= 1; ++on) {
+    smdx_field_manager_options o;
+    smdx_field_manager_options_init(&o);
+    o.api_version = "apps/v1";
+    o.kind = "Deployment";
+    o.builtin_defaults = on;
+    smdx_field_manager* fm = NULL;
+    CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+    smdx_result* r = NULL;
+    CHECK_CODE(smdx_apply(fm, NULL, 0, kDeployment, strlen(kDeployment),
+                          "deployer", 0, SMDX_FORMAT_YAML, &r),
+               SMDX_OK);
+    const char* created = smdx_result_data(r, NULL);
+    CHECK(contains(created, "revisionHistoryLimit: 10") == on);
+    CHECK(contains(created, "progressDeadlineSeconds: 600") == on);
+    smdx_result_free(r);
+    smdx_field_manager_free(fm);
+  }
+  smdx_schema_free(s);
+}
+
 int main(void) {
   test_names();
   test_null_handles();
   test_apply_conflict_force_update();
+  test_builtin_defaults_switch();
   test_crd_defaults_and_immutable();
   test_typed();
   printf("%d passed, %d failed\n", passed, failed);

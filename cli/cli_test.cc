@@ -69,6 +69,24 @@ TEST(CliTest, EmbeddedSchemaIsTheDefault) {
   EXPECT_NE(types.out.find("io.k8s.api.core.v1.Pod\n"), std::string::npos);
 }
 
+// Built-in kinds are stored as the apiserver stores them;
+// --no-builtin-defaults gives the bare merge.
+TEST(CliTest, BuiltinDefaultsAndTheirSwitch) {
+  std::string d = smdx::testing::SourcePath("examples/deployment.yaml");
+  Result on = Smdx({"apply", "--now", "2026-01-01T00:00:00Z", d});
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_THAT(on.out, HasSubstr("revisionHistoryLimit: 10"));
+  EXPECT_THAT(on.out, HasSubstr("terminationMessagePath: /dev/termination-log"));
+  Result off = Smdx(
+      {"apply", "--no-builtin-defaults", "--now", "2026-01-01T00:00:00Z", d});
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_THAT(off.out, ::testing::Not(HasSubstr("revisionHistoryLimit")));
+  // diff of a create shows what the apiserver will hold.
+  Result diff = Smdx({"diff", "--color", "never", d});
+  EXPECT_EQ(diff.code, 1) << diff.err;
+  EXPECT_THAT(diff.out, HasSubstr("+  progressDeadlineSeconds: 600"));
+}
+
 // `smdx --version` names the Kubernetes release built in.
 TEST(CliTest, VersionNamesTheKubernetesReleaseBuiltIn) {
   for (const char* arg : {"--version", "version"}) {

@@ -92,6 +92,10 @@ server would store, with their metadata.managedFields.
   --now TIME            the time stamped into managedFields (RFC 3339;
                         default: the system clock)
   --no-defaults         do not default results from the schema's defaults
+  --no-builtin-defaults the bare merge: objects of built-in kinds are not
+                        decoded and defaulted as the apiserver does (Go
+                        types' zero values, Kubernetes 1.37's defaulters,
+                        what a create gets from the registry)
   --server-side         accepted for kubectl compatibility
 
 Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
@@ -107,7 +111,7 @@ NAME. Prints the objects the server would store.
   --field-manager NAME  the manager (required)
   --live LIVE           the live objects (files, directories or -)
   --subresource NAME    the request goes to a subresource (status, scale)
-  --now TIME, --no-defaults  as for apply
+  --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
 Exit status: 0 when every object was written, 1 on an error.
 )"},
@@ -123,7 +127,7 @@ conflicts.
   --field-manager NAME  the manager (default "kubectl")
   --force-conflicts     as for apply
   --color auto|always|never
-  --subresource, --now, --no-defaults  as for apply
+  --subresource, --now, --no-defaults, --no-builtin-defaults  as for apply
 
 Exit status: 0 when nothing would change, 1 when something would, 2 on a
 conflict or an error.

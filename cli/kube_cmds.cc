@@ -56,6 +56,7 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   opts.type = *type;
   opts.subresource = f.Get("subresource");
   opts.apply_defaults = !f.Bool("no-defaults");
+  opts.builtin_defaults = !f.Bool("no-builtin-defaults");
   if (std::string now = f.Get("now"); !now.empty()) {
     absl::StatusOr<absl::Time> t = ParseManagedTime(now);
     if (!t.ok())

@@ -174,13 +174,21 @@ TEST_P(ManifestsTest, ApplyReapplyConflictAndDiffClean) {
     absl::StatusOr<Value> stored = ParseYaml(reapplied.out);
     ASSERT_TRUE(stored.ok());
     Value* now = At(&*stored, c.path);
-    ASSERT_NE(now, nullptr);
-    EXPECT_TRUE(Equals(*now, *value)) << ToYaml(*now);
+    if (now == nullptr) {
+      // Built-in kinds go through their Go types: an omitempty field set to
+      // its zero value is not stored.
+      EXPECT_TRUE(value->IsBool() && !value->AsBool()) << c.value;
+    } else {
+      EXPECT_TRUE(Equals(*now, *value)) << ToYaml(*now);
+    }
 
     Result conflict = Run(
         {"apply", "--field-manager", "other", "--live", live_list, changed});
     EXPECT_EQ(conflict.code, 2) << conflict.err;
-    EXPECT_THAT(conflict.err, HasSubstr("conflict with \"ci\""));
+    // With "ci" alone; atomic fields whose defaults the configuration
+    // leaves out (a fieldRef's apiVersion) conflict too, as on a cluster.
+    EXPECT_THAT(conflict.err, ::testing::AnyOf(HasSubstr("conflict with \"ci\""),
+                                               HasSubstr("conflicts with \"ci\"")));
     Result forced = Run({"apply", "--field-manager", "other",
                          "--force-conflicts", "--live", live_list, changed});
     EXPECT_EQ(forced.code, 0) << forced.err;

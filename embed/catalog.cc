@@ -140,6 +140,7 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   opts.kind = r.kind;
   opts.subresource = r.subresource;
   opts.apply_defaults = r.apply_defaults;
+  opts.builtin_defaults = r.builtin_defaults;
   opts.track_on_create = r.track_on_create;
   opts.max_update_managers = r.max_update_managers;
   opts.clock = r.clock;

@@ -46,6 +46,10 @@ struct ResourceOptions {
   std::string subresource;
   // Default results from the schema's `default`s, as the apiserver does.
   bool apply_defaults = true;
+  // Decode and default objects of built-in kinds as the apiserver does
+  // (Kubernetes 1.37's Go defaulters; FieldManagerOptions::builtin_defaults).
+  // False gives the bare merge.
+  bool builtin_defaults = true;
   // Reset the fields the registry strategy of this endpoint resets (.status
   // on the main resource of a kind with a status subresource, everything
   // but .status on the status subresource).

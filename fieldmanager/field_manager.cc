@@ -109,6 +109,45 @@ FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
   return r;
 }
 
+// The registry store's IgnoreManagedFieldsTimestampsTransformer: a write
+// that changes nothing but managedFields times keeps the live times (so
+// that it is no change at all).
+void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
+                          FieldManagerResult* r) {
+  const Value* old_mf = FindManagedFields(live);
+  const Value* new_mf = FindManagedFields(r->object);
+  if (old_mf == nullptr || new_mf == nullptr || !old_mf->IsList() ||
+      !new_mf->IsList() || old_mf->list().size() != new_mf->list().size() ||
+      old_mf->list().empty()) {
+    return;
+  }
+  auto without_time = [](Value e) {
+    if (e.IsMap()) e.map().Erase("time");
+    return e;
+  };
+  bool times_changed = false;
+  for (size_t i = 0; i < old_mf->list().size(); ++i) {
+    const Value& a = old_mf->list()[i];
+    const Value& b = new_mf->list()[i];
+    if (!Equals(without_time(a), without_time(b))) return;
+    const Value* ta = a.IsMap() ? a.map().Find("time") : nullptr;
+    const Value* tb = b.IsMap() ? b.map().Find("time") : nullptr;
+    if ((ta == nullptr) != (tb == nullptr) ||
+        (ta != nullptr && !Equals(*ta, *tb))) {
+      times_changed = true;
+    }
+  }
+  if (!times_changed ||
+      !Equals(StripManagedFields(live), StripManagedFields(r->object))) {
+    return;
+  }
+  absl::StatusOr<ManagedState> old_state = DecodeManagedFields(live, limits);
+  if (!old_state.ok()) return;
+  r->managed = *std::move(old_state);
+  r->object = live;
+  r->changed = false;
+}
+
 }  // namespace
 
 // One pass of the structured merge: the object and managed state after it,
@@ -121,10 +160,16 @@ struct FieldManager::Step {
 
 FieldManager::FieldManager(Type type, FieldManagerOptions opts)
     : type_(std::move(type)), opts_(std::move(opts)) {
+  if (opts_.builtin_defaults) {
+    builtin_ = BuiltinKind::For(type_, opts_.api_version, opts_.kind);
+  }
   UpdaterOptions uo;
   uo.ignored_fields = opts_.ignored_fields;
   uo.converter = opts_.converter;
-  uo.apply_defaults = opts_.apply_defaults;
+  // A built-in kind's defaults are its Go defaulters', not the schema's
+  // structural defaulting (which would also drop the nulls of its Go
+  // types' zero values).
+  uo.apply_defaults = opts_.apply_defaults && builtin_ == nullptr;
   uo.validate_live = opts_.validate_live;
   updater_ = std::make_shared<const Updater>(type_, uo);
   uo.apply_defaults = false;
@@ -412,6 +457,9 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   const absl::Time now = Now();
   Value body = StripManagedFields(live);
   ManagedState state = *std::move(decoded);
+  // A built-in kind's create applies to the Go type's zero object.
+  const bool create = body.IsNull();
+  if (builtin_ != nullptr && create) body = builtin_->NewObject();
 
   if (state.empty() && !body.IsNull()) {
     // Record who had the existing fields before the first apply: an update
@@ -419,6 +467,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     Value empty = Value::MakeMap();
     empty.map().Set("apiVersion", Value(opts_.api_version));
     empty.map().Set("kind", Value(opts_.kind));
+    if (builtin_ != nullptr) empty = builtin_->NewObject();
     Step first = UpdateFields(empty, body, std::move(state), kBeforeFirstApply,
                               now, /*plain=*/true);
     if (!first.result.ok()) return std::move(first.result);
@@ -436,9 +485,14 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  // The apiserver defaults the merged object (its structured-merge
+  // manager), after the managed fields were computed.
+  if (builtin_ != nullptr) r.object = builtin_->Decode(std::move(r.object), &body);
   r.object = KeepResetFields(body, std::move(r.object));
+  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
+  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
   return r;
 }
 
@@ -504,6 +558,13 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
+  const bool create = live_body.IsNull();
+  if (builtin_ != nullptr) {
+    // The body as the apiserver decoded and defaulted it; a create starts
+    // from the Go type's zero object (the registry's New).
+    body = builtin_->Decode(std::move(body));
+    if (create) live_body = builtin_->NewObject();
+  }
 
   Step step =
       UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
@@ -519,9 +580,17 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(live_body, std::move(r.object));
+  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
+  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
   return r;
+}
+
+Value FieldManager::Created(Value object) const {
+  // What the registry and admission set on a created object, then the
+  // object as the storage's decoder defaults it when read back.
+  return builtin_->Decode(builtin_->PrepareForCreate(std::move(object)));
 }
 
 Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,

@@ -89,6 +89,7 @@
 #include "fieldmanager/clock.h"
 #include "fieldmanager/kubectl.h"
 #include "fieldmanager/managed_fields.h"
+#include "kubetypes/builtin_kind.h"
 #include "merge/conflict.h"
 #include "merge/updater.h"
 #include "typed/typed.h"
@@ -117,6 +118,19 @@ struct FieldManagerOptions {
   // Default the result of an apply and the body of an update from the
   // schema's defaults (OpenAPI `default`), as the apiserver does.
   bool apply_defaults = true;
+  // Treat objects of a built-in kind as the apiserver does around its
+  // field manager (kubetypes/builtin_kind.h): an update's body and an
+  // apply's result are decoded through the kind's Go types and defaulted
+  // by Kubernetes 1.37's defaulters, a create starts from the Go type's
+  // zero object (so a create by update owns the defaulted fields), and a
+  // created object gets what the registry and admission set. Kinds whose
+  // root type is not one of Kubernetes' Go types (custom resources) are
+  // unaffected. With it, for every kind, the registry store's rule holds
+  // too: a write whose only change is to managedFields times keeps the live
+  // times (IgnoreManagedFieldsTimestampsTransformer). Off here, as
+  // apimachinery's field manager alone; the embedding API
+  // (embed/catalog.h) turns it on.
+  bool builtin_defaults = false;
   // Per apiVersion, paths no manager owns (the apiserver's reset fields,
   // e.g. .status on the main resource of a type with a status subresource).
   std::map<std::string, Set> ignored_fields;
@@ -222,6 +236,9 @@ class FieldManager {
   FieldManagerResult ScaleRequest(const Value& live, const Value& body,
                                   absl::string_view manager, bool apply,
                                   bool force) const;
+  // A created object of a built-in kind as the server stores it (REQUIRES:
+  // builtin_).
+  Value Created(Value object) const;
   // The request body as a Scale (see fieldmanager/scale.h).
   Value ScaleBody(const Value& body, const Value& live_scale,
                   bool apply) const;
@@ -233,6 +250,8 @@ class FieldManager {
   std::shared_ptr<const Updater> plain_updater_;
   // For the scale subresource: the Scale endpoint's field manager.
   std::shared_ptr<const FieldManager> scale_;
+  // With builtin_defaults, the kind's Go types and defaulters; else null.
+  std::shared_ptr<const BuiltinKind> builtin_;
 };
 
 }  // namespace smdx

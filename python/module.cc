@@ -350,7 +350,7 @@ class PyFieldManager {
   PyFieldManager(const std::string& api_version, const std::string& kind,
                  const std::string& subresource,
                  const std::optional<PySchema>& schema, bool apply_defaults,
-                 bool reset_fields, bool track_on_create,
+                 bool builtin_defaults, bool reset_fields, bool track_on_create,
                  int max_update_managers, const py::object& now)
       : catalog_(CatalogOf(schema)) {
     if (max_update_managers < 0) {
@@ -361,6 +361,7 @@ class PyFieldManager {
     r.kind = kind;
     r.subresource = subresource;
     r.apply_defaults = apply_defaults;
+    r.builtin_defaults = builtin_defaults;
     r.reset_fields = reset_fields;
     r.track_on_create = track_on_create;
     r.max_update_managers = max_update_managers;
@@ -547,7 +548,10 @@ constexpr char kFieldManagerDoc[] = R"(Server-side apply and updates for one res
 api_version and kind name the resource ("apps/v1", "Deployment"); subresource
 is "status", "scale" or "" for the main resource. The schema (smdx.Schema) types
 its objects; None is the built-in Kubernetes schema. apply_defaults defaults
-results from the schema's defaults; reset_fields resets what the registry
+results from the schema's defaults; builtin_defaults decodes and defaults
+objects of built-in kinds as the apiserver does (Go types' zero values,
+Kubernetes 1.37's defaulters, what a create gets from the registry), False
+being the bare merge; reset_fields resets what the registry
 strategy of the endpoint resets (.status on the main resource of a kind with a
 status subresource); track_on_create tracks the fields of a create nobody
 applied; max_update_managers Update entries are kept before the oldest merge
@@ -625,11 +629,12 @@ PYBIND11_MODULE(_smdx, m) {
           "Whether this is the embedded schema alone.");
   py::class_<PyFieldManager>(m, "FieldManager")
       .def(py::init<const std::string&, const std::string&, const std::string&,
-                    const std::optional<PySchema>&, bool, bool, bool, int,
+                    const std::optional<PySchema>&, bool, bool, bool, bool, int,
                     const py::object&>(),
            py::arg("api_version"), py::arg("kind"), py::arg("subresource") = "",
            py::kw_only(), py::arg("schema") = py::none(),
-           py::arg("apply_defaults") = true, py::arg("reset_fields") = true,
+           py::arg("apply_defaults") = true, py::arg("builtin_defaults") = true,
+           py::arg("reset_fields") = true,
            py::arg("track_on_create") = true,
            py::arg("max_update_managers") = 10, py::arg("now") = py::none(),
            kFieldManagerDoc)

@@ -8,12 +8,10 @@ package main
 //
 // A step passes when the managedFields are identical, entry for entry, and
 // the stored objects are identical after masks.yaml's masks (what the server
-// allocates or stamps). A step of a built-in kind whose only differences are
-// fields the server added that smdx did not (its Go defaulters and registry
-// strategies: issue 24), and entries of the server that own those too,
-// counts apart as "defaulting", with the fields listed. A refused request
-// must be refused by both: a conflict with the apiserver's message, anything
-// else with an error.
+// allocates or stamps, and what depends on the cluster's state). Built-in
+// kinds included: smdx decodes and defaults them as the apiserver does. A
+// refused request must be refused by both: a conflict with the apiserver's
+// message, anything else with an error.
 
 import (
 	"bytes"
@@ -22,8 +20,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -64,35 +60,32 @@ func loadMasks(path string) ([]mask, error) {
 	return m.Masks, nil
 }
 
-// maskedPaths are the kind's masks as object paths.
-func (r *runner) maskedPaths(kind string) []string {
-	var out []string
-	for _, m := range r.masks {
-		if len(m.Kinds) == 0 || contains(m.Kinds, kind) {
-			out = append(out, strings.Join(m.Path, "."))
-		}
-	}
-	return out
-}
-
 func applyMasks(obj map[string]interface{}, kind string, masks []mask) {
 	for _, m := range masks {
 		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
 			continue
 		}
-		parts := m.Path
-		at := obj
-		for i, p := range parts {
-			if i == len(parts)-1 {
-				delete(at, p)
-				break
-			}
-			next, ok := at[p].(map[string]interface{})
-			if !ok {
-				break
-			}
-			at = next
-		}
+		maskPath(obj, m.Path)
+	}
+}
+
+// maskPath removes the value at parts, and the maps that held only it (a
+// masked label leaves no empty labels map behind: the encoding drops those).
+func maskPath(at map[string]interface{}, parts []string) {
+	if len(parts) == 0 {
+		return
+	}
+	if len(parts) == 1 {
+		delete(at, parts[0])
+		return
+	}
+	next, ok := at[parts[0]].(map[string]interface{})
+	if !ok {
+		return
+	}
+	maskPath(next, parts[1:])
+	if len(next) == 0 {
+		delete(at, parts[0])
 	}
 }
 
@@ -108,9 +101,8 @@ func contains(l []string, s string) bool {
 type outcome int
 
 const (
-	passed outcome = iota
-	defaulting
-	explained // a known difference (known.yaml)
+	passed    outcome = iota
+	explained         // a known difference (known.yaml)
 	failed
 )
 
@@ -142,7 +134,6 @@ func loadKnown(path string) (map[string]known, error) {
 type stepResult struct {
 	outcome outcome
 	detail  string
-	added   []string // with defaulting: the fields only the server has
 }
 
 type runner struct {
@@ -186,7 +177,6 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 	counts := map[outcome]int{}
 	steps := 0
 	kindsSeen := map[string]bool{}
-	added := map[string]map[string]bool{} // kind -> fields the server added
 	for _, s := range expand(kinds) {
 		if only != "" && !strings.Contains(s.name, only) {
 			continue
@@ -212,24 +202,12 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 			if res.outcome == failed {
 				details = append(details, fmt.Sprintf("  step %d (%s %s%s): %s", i, st.verb, st.manager, subSuffix(st.subresource), res.detail))
 			}
-			if res.outcome == defaulting {
-				if added[s.kind.Kind] == nil {
-					added[s.kind.Kind] = map[string]bool{}
-				}
-				for _, a := range res.added {
-					added[s.kind.Kind][a] = true
-				}
-			}
 		}
 		kindsSeen[s.kind.Kind] = true
 		counts[worst]++
 		switch worst {
 		case failed:
 			fmt.Printf("FAIL %s\n%s\n", s.name, strings.Join(details, "\n"))
-		case defaulting:
-			if verbose {
-				fmt.Printf("DEFAULTING %s\n", s.name)
-			}
 		default:
 			if verbose {
 				fmt.Printf("ok %s\n", s.name)
@@ -244,27 +222,11 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 			}
 		}
 	}
-	total := counts[passed] + counts[defaulting] + counts[explained] + counts[failed]
+	total := counts[passed] + counts[explained] + counts[failed]
 	fmt.Printf("\nrealapi: %d scenarios (%d requests) over %d kinds\n", total, steps, len(kindsSeen))
-	fmt.Printf("realapi: %d identical, %d differ only by the apiserver's typed decoding and defaulting of built-in kinds (issue 24), %d by a known difference (known.yaml), %d differ\n",
-		counts[passed], counts[defaulting], counts[explained], counts[failed])
-	if len(added) > 0 {
-		fmt.Printf("realapi: what the apiserver's typed decoding, defaulting, strategies and admission added or dropped, by kind:\n")
-		var ks []string
-		for k := range added {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		for _, k := range ks {
-			var fs []string
-			for f := range added[k] {
-				fs = append(fs, f)
-			}
-			sort.Strings(fs)
-			fmt.Printf("  %s: %s\n", k, strings.Join(fs, ", "))
-		}
-	}
-	fmt.Printf("%d passed, %d failed\n", counts[passed]+counts[defaulting]+counts[explained], counts[failed])
+	fmt.Printf("realapi: %d identical, %d by a known difference (known.yaml), %d differ\n",
+		counts[passed], counts[explained], counts[failed])
+	fmt.Printf("%d passed, %d failed\n", counts[passed]+counts[explained], counts[failed])
 	if counts[failed] > 0 {
 		return 1
 	}
@@ -328,7 +290,26 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	if got.code != 0 {
 		return stepResult{outcome: failed, detail: fmt.Sprintf("the server stored it; smdx: exit %d %s", got.code, strings.TrimSpace(got.stderr))}
 	}
-	return r.compare(s.kind, after, got.obj)
+	res := r.compare(s.kind, after, got.obj)
+	if res.outcome == failed {
+		r.keep(s, st, live, body, after)
+	}
+	return res
+}
+
+// keep saves what a failing step sent smdx and what the server stored into
+// the directory $SMDX_REALAPI_KEEP names, if any, to rerun it by hand.
+func (r *runner) keep(s *scenario, st step, live, body, after map[string]interface{}) {
+	dir := os.Getenv("SMDX_REALAPI_KEEP")
+	if dir == "" {
+		return
+	}
+	base := filepath.Join(dir, strings.ReplaceAll(s.name, "/", "_")+"-"+st.verb+"-"+st.manager)
+	for suffix, v := range map[string]map[string]interface{}{"live": live, "body": body, "server": after} {
+		if v != nil {
+			_ = writeJSON(base+"-"+suffix+".json", v)
+		}
+	}
 }
 
 // latestTime is the newest managedFields time of obj, at least `floor`: the
@@ -435,24 +416,6 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 	}
 	var onlyServer, onlySmdx, changed []string
 	diffPaths("", server, smdx, &onlyServer, &onlySmdx, &changed)
-	// The typed object drops an empty list or map of an omitempty field,
-	// which smdx keeps.
-	var empties []string
-	for _, p := range onlySmdx {
-		if !isEmpty(valueAt(smdx, p)) {
-			empties = nil
-			break
-		}
-		empties = append(empties, p)
-	}
-	if k.CRD == "" && len(empties) == len(onlySmdx) && len(changed) == 0 &&
-		(entriesSame || entriesRelated(se, me, append(append(r.maskedPaths(k.Kind), onlyServer...), empties...))) {
-		added := onlyServer
-		for _, p := range empties {
-			added = append(added, p+" (empty, dropped)")
-		}
-		return stepResult{outcome: defaulting, added: added}
-	}
 	var b strings.Builder
 	if !entriesSame {
 		fmt.Fprintf(&b, "managedFields differ:\n    server: %s\n    smdx:   %s\n", canon(normEntries(se)), canon(normEntries(me)))
@@ -479,113 +442,6 @@ func canon(v interface{}) string {
 
 func sameJSON(a, b interface{}) bool {
 	return canon(a) == canon(b)
-}
-
-// entriesRelated: the entries that both have are at the same times, and
-// the fields of any entry differ only where the objects do (at, above or
-// below a path of `paths`, list positions aside) or in whether a map is
-// owned as new ("."), which the typed empty object of a create already
-// has; an entry only one side has owns only such fields.
-func entriesRelated(server, smdx []map[string]interface{}, paths []string) bool {
-	var chains []string
-	for _, p := range paths {
-		chains = append(chains, objectChain(p))
-	}
-	related := func(fp string) bool {
-		if strings.HasSuffix(fp, sep+".") {
-			return true
-		}
-		c := fieldsChain(fp)
-		for _, o := range chains {
-			if c == o || strings.HasPrefix(o, c+".") || strings.HasPrefix(c, o+".") {
-				return true
-			}
-		}
-		return false
-	}
-	id := func(e map[string]interface{}) string {
-		return canon([]interface{}{e["manager"], e["operation"], e["apiVersion"], e["subresource"]})
-	}
-	byID := map[string]map[string]interface{}{}
-	for _, e := range server {
-		byID[id(e)] = e
-	}
-	seen := map[string]bool{}
-	fieldsOf := func(e map[string]interface{}) map[string]bool {
-		out := map[string]bool{}
-		if e != nil {
-			flatten("", e["fieldsV1"], out)
-		}
-		return out
-	}
-	check := func(a, b map[string]interface{}) bool {
-		if a != nil && b != nil && !reflect.DeepEqual(a["time"], b["time"]) {
-			return false
-		}
-		pa, pb := fieldsOf(a), fieldsOf(b)
-		for p := range pb {
-			if !pa[p] && !related(p) {
-				return false
-			}
-		}
-		for p := range pa {
-			if !pb[p] && !related(p) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, b := range smdx {
-		a := byID[id(b)]
-		seen[id(b)] = true
-		if !check(a, b) {
-			return false
-		}
-	}
-	for _, a := range server {
-		if !seen[id(a)] && !check(a, nil) {
-			return false
-		}
-	}
-	return true
-}
-
-// objectChain is an object path's field names: a.b[0].c is a.b.c.
-func objectChain(p string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range p {
-		switch {
-		case r == '[':
-			depth++
-		case r == ']':
-			depth--
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// fieldsChain is a fieldsV1 path's field names: /f:a/k:{...}/f:b is a.b.
-func fieldsChain(p string) string {
-	var names []string
-	for _, e := range strings.Split(p, sep) {
-		if strings.HasPrefix(e, "f:") {
-			names = append(names, e[2:])
-		}
-	}
-	return strings.Join(names, ".")
-}
-
-func isEmpty(v interface{}) bool {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		return len(t) == 0
-	case []interface{}:
-		return len(t) == 0
-	}
-	return false
 }
 
 // valueAt is the value at an object path of diffPaths.
@@ -639,21 +495,6 @@ func splitPath(p string) []string {
 		out = append(out, cur.String())
 	}
 	return out
-}
-
-// sep separates the elements of a flattened fieldsV1 path (keys hold "/").
-const sep = "\x1f"
-
-func flatten(prefix string, v interface{}, out map[string]bool) {
-	m, ok := v.(map[string]interface{})
-	if !ok {
-		return
-	}
-	for k, c := range m {
-		p := prefix + sep + k
-		out[p] = true
-		flatten(p, c, out)
-	}
 }
 
 // diffPaths lists where two values differ: subtrees only in a, only in b,

@@ -28,6 +28,7 @@ class FieldManager:
         *,
         schema: Optional[Schema] = None,
         apply_defaults: bool = True,
+        builtin_defaults: bool = True,
         reset_fields: bool = True,
         track_on_create: bool = True,
         max_update_managers: int = 10,

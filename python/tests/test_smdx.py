@@ -107,6 +107,23 @@ def test_apply_creates_the_object_with_its_managed_fields(fm):
     assert entry["fieldsV1"]["f:spec"]["f:replicas"] == {}
 
 
+def test_built_in_kinds_get_the_apiservers_defaults():
+    # A create by update owns what Kubernetes' defaulters set; with
+    # builtin_defaults=False the merge is bare.
+    on = smdx.FieldManager("apps/v1", "Deployment", now=NOW)
+    created = on.update(None, deployment(), "kubectl-create")
+    assert created["spec"]["revisionHistoryLimit"] == 10
+    container = created["spec"]["template"]["spec"]["containers"][0]
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    [entry] = entries(created)
+    assert "f:revisionHistoryLimit" in entry["fieldsV1"]["f:spec"]
+    off = smdx.FieldManager("apps/v1", "Deployment", now=NOW,
+                            builtin_defaults=False)
+    bare = off.update(None, deployment(), "kubectl-create")
+    assert "revisionHistoryLimit" not in bare["spec"]
+    assert "imagePullPolicy" not in bare["spec"]["template"]["spec"]["containers"][0]
+
+
 def test_the_same_apply_again_changes_nothing(fm):
     stored = fm.apply(None, deployment(), "deployer")
     later = smdx.FieldManager("apps/v1", "Deployment", now="2030-01-01T00:00:00Z")

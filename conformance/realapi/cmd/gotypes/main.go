@@ -1,0 +1,188 @@
+// Command gotypes writes what the apiserver's Go types do to an object
+// they decode, as data for smdx (schema/data/kubernetes-v1.37-go-types.json,
+// read by kubetypes/go_types.h): for every struct type of the built-in API
+// groups, named as the OpenAPI definitions name it, each JSON field's Go
+// kind, whether it is omitempty or omitzero, and the value
+// runtime.DefaultUnstructuredConverter gives it when the Go value is zero.
+//
+//	go run ./cmd/gotypes > ../../schema/data/kubernetes-v1.37-go-types.json
+//
+// The facts come from reflection over the types the client-go scheme and
+// the apiextensions and aggregator schemes register, at the versions
+// go.mod pins.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
+)
+
+// A field, as written: [kind, flags, zero]. kind is one of s (string),
+// i (integer), f (float), b (bool), p (pointer), l (slice or array),
+// m (map), t (struct), x (a struct with its own JSON encoding: Time,
+// Quantity, IntOrString, ...), a (interface); flags holds e for
+// omitempty and z for omitzero.
+type field [3]interface{}
+
+var marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+
+func main() {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		scheme.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
+		apiregistrationv1.AddToScheme, apiregistrationv1beta1.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	types := map[string]map[string]field{}
+	var visit func(t reflect.Type)
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
+			return
+		}
+		name := openAPIName(t)
+		if name == "" {
+			return
+		}
+		if _, seen := types[name]; seen {
+			return
+		}
+		fields := map[string]field{}
+		types[name] = fields
+		collect(t, fields, visit)
+	}
+	kinds := s.AllKnownTypes()
+	for gvk, t := range kinds {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		visit(t)
+	}
+	out, err := json.MarshalIndent(map[string]interface{}{
+		"source": "k8s.io/api, k8s.io/apimachinery, k8s.io/apiextensions-apiserver, k8s.io/kube-aggregator v0.37.2 (Kubernetes v1.37.2)",
+		"types":  types,
+	}, "", " ")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(append(out, '\n'))
+}
+
+// collect adds t's JSON fields (inlined structs flattened) to fields.
+func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		tag := strings.Split(sf.Tag.Get("json"), ",")
+		if tag[0] == "-" {
+			continue
+		}
+		inline := false
+		flags := ""
+		for _, opt := range tag[1:] {
+			switch opt {
+			case "inline":
+				inline = true
+			case "omitempty":
+				flags += "e"
+			case "omitzero":
+				flags += "z"
+			}
+		}
+		if inline || (sf.Anonymous && tag[0] == "") {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			collect(ft, fields, visit)
+			continue
+		}
+		name := tag[0]
+		if name == "" {
+			name = sf.Name
+		}
+		fields[name] = field{kindOf(sf.Type), flags, zeroOf(sf.Type)}
+		visit(sf.Type)
+	}
+}
+
+func kindOf(t reflect.Type) string {
+	if t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
+		if t.Kind() == reflect.Struct {
+			return "x"
+		}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "s"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "i"
+	case reflect.Float32, reflect.Float64:
+		return "f"
+	case reflect.Bool:
+		return "b"
+	case reflect.Pointer:
+		return "p"
+	case reflect.Slice, reflect.Array:
+		return "l"
+	case reflect.Map:
+		return "m"
+	case reflect.Struct:
+		return "t"
+	case reflect.Interface:
+		return "a"
+	}
+	return "?"
+}
+
+// zeroOf is the unstructured value of t's zero value, as the converter
+// the field manager types objects with gives it.
+func zeroOf(t reflect.Type) interface{} {
+	holder := reflect.StructOf([]reflect.StructField{{Name: "V", Type: t, Tag: `json:"v"`}})
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(reflect.New(holder).Interface())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gotypes: %v: %v\n", t, err)
+		os.Exit(1)
+	}
+	return u["v"]
+}
+
+// openAPIName names a type as the OpenAPI definitions do: its package path
+// with the domain reversed (k8s.io/api/apps/v1 -> io.k8s.api.apps.v1),
+// then the type name.
+func openAPIName(t reflect.Type) string {
+	pkg := t.PkgPath()
+	if pkg == "" || t.Name() == "" {
+		return ""
+	}
+	parts := strings.SplitN(pkg, "/", 2)
+	host := strings.Split(parts[0], ".")
+	for i, j := 0, len(host)-1; i < j; i, j = i+1, j-1 {
+		host[i], host[j] = host[j], host[i]
+	}
+	name := strings.Join(host, ".")
+	if len(parts) == 2 {
+		name += "." + strings.ReplaceAll(parts[1], "/", ".")
+	}
+	return name + "." + t.Name()
+}

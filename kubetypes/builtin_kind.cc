@@ -1,0 +1,239 @@
+#include "kubetypes/builtin_kind.h"
+
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "kubetypes/internal/defaulters.h"
+#include "kubetypes/internal/go_types.h"
+#include "kubetypes/internal/registry.h"
+#include "value/parse.h"
+
+namespace smdx {
+
+namespace internal {
+
+// What happens at the map nodes of one named type.
+struct NodePlan {
+  const GoStruct* go = nullptr;
+  std::vector<DefaultRuleFn> rules;
+  // Field defaults: the field, its Go kind, the value.
+  struct Field {
+    std::string name;
+    GoKind kind;
+    Value value;
+  };
+  std::vector<Field> defaults;
+};
+
+struct KindPlan {
+  absl::flat_hash_map<const Atom*, NodePlan> nodes;
+};
+
+namespace {
+
+// The defaulters by type name, built once.
+struct DefaulterIndex {
+  absl::flat_hash_map<std::string, std::vector<DefaultRuleFn>> rules;
+  absl::flat_hash_map<std::string, std::vector<std::pair<std::string, Value>>>
+      fields;
+};
+
+const DefaulterIndex& Defaulters() {
+  static const DefaulterIndex* const index = [] {
+    auto* idx = new DefaulterIndex();
+    for (const DefaultRule& r : DefaultRules()) idx->rules[r.type].push_back(r.fn);
+    for (const FieldDefault& d : FieldDefaults()) {
+      absl::StatusOr<Value> v = ParseJson(d.value);
+      idx->fields[d.type].emplace_back(d.field, v.ok() ? *v : Value());
+    }
+    return idx;
+  }();
+  return *index;
+}
+
+class PlanBuilder {
+ public:
+  explicit PlanBuilder(KindPlan* plan) : plan_(plan) {}
+
+  void Visit(const Atom* atom, const std::string& name) {
+    if (atom == nullptr || !seen_.insert(atom).second) return;
+    if (!name.empty()) Named(atom, name);
+    if (atom->map) {
+      for (const StructField& f : atom->map->fields) {
+        Visit(f.type.resolved, f.type.named_type);
+      }
+      if (atom->map->element_type) {
+        Visit(atom->map->element_type->resolved,
+              atom->map->element_type->named_type);
+      }
+    }
+    if (atom->list) {
+      Visit(atom->list->element_type.resolved,
+            atom->list->element_type.named_type);
+    }
+  }
+
+  // Whether every Go struct met has each of its fields declared in the
+  // schema: a schema of another Kubernetes release does not.
+  bool compatible() const { return compatible_; }
+
+ private:
+  void Named(const Atom* atom, const std::string& name) {
+    const GoStruct* go = FindGoStruct(name);
+    if (go == nullptr || !atom->map) return;
+    for (const GoField& f : go->fields) {
+      if (atom->map->FindField(f.name) == nullptr) compatible_ = false;
+    }
+    NodePlan& node = plan_->nodes[atom];
+    node.go = go;
+    const DefaulterIndex& d = Defaulters();
+    if (auto r = d.rules.find(name); r != d.rules.end()) node.rules = r->second;
+    if (auto f = d.fields.find(name); f != d.fields.end()) {
+      for (const auto& [field, value] : f->second) {
+        const GoField* gf = go->Find(field);
+        if (gf == nullptr) continue;
+        node.defaults.push_back({field, gf->kind, value});
+      }
+    }
+  }
+
+  KindPlan* plan_;
+  absl::flat_hash_set<const Atom*> seen_;
+  bool compatible_ = true;
+};
+
+// Whether a field holding `v` is dropped by the encoding.
+bool Omitted(const GoField& f, const Value& v) {
+  return (f.omitempty && IsGoEmpty(f.kind, v)) ||
+         (f.omitzero && Equals(v, f.zero));
+}
+
+bool Nilable(GoKind k) {
+  return k == GoKind::kPointer || k == GoKind::kSlice || k == GoKind::kMap ||
+         k == GoKind::kInterface;
+}
+
+// The fields of one struct as its Go type decodes and encodes them.
+void ThroughGoType(const GoStruct& go, Map& m) {
+  std::vector<MapEntry>& entries = m.entries();
+  size_t out = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const GoField* f = go.Find(entries[i].key);
+    if (f == nullptr) continue;  // undeclared: the decoder drops it
+    Value& v = entries[i].value;
+    if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
+    if (Omitted(*f, v)) continue;
+    if (out != i) entries[out] = std::move(entries[i]);
+    ++out;
+  }
+  entries.resize(out);
+  for (const GoField& f : go.fields) {
+    if (m.Find(f.name) == nullptr && !Omitted(f, f.zero)) {
+      m.Append(f.name, f.zero);
+    }
+  }
+}
+
+// Drops what the defaulters left empty in omitempty fields.
+void DropOmitted(const GoStruct& go, Map& m) {
+  std::vector<MapEntry>& entries = m.entries();
+  size_t out = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const GoField* f = go.Find(entries[i].key);
+    if (f != nullptr && Omitted(*f, entries[i].value)) continue;
+    if (out != i) entries[out] = std::move(entries[i]);
+    ++out;
+  }
+  entries.resize(out);
+}
+
+class Decoder {
+ public:
+  explicit Decoder(const KindPlan& plan) : plan_(plan) {}
+
+  // Top-down, as the generated defaulters: a struct's fields through its Go
+  // type, its defaulters, then what it holds.
+  void Walk(const Atom* atom, Value& v, const Value* prev, int depth) {
+    if (atom == nullptr || depth > kMaxValueDepth) return;
+    if (prev != nullptr && SameNode(v, *prev)) return;
+    if (atom->map && v.IsMap()) {
+      const MapType& mt = *atom->map;
+      auto node = plan_.nodes.find(atom);
+      if (node != plan_.nodes.end()) {
+        const NodePlan& np = node->second;
+        Map& m = v.map();
+        ThroughGoType(*np.go, m);
+        if (!np.rules.empty() || !np.defaults.empty()) {
+          for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
+          for (const NodePlan::Field& f : np.defaults) {
+            if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
+          }
+          DropOmitted(*np.go, m);
+        }
+      }
+      const Map* pm = prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
+      Map& m = v.map();
+      size_t hint = 0;
+      for (MapEntry& e : m.entries()) {
+        if (!e.value.IsMap() && !e.value.IsList()) continue;
+        Walk(mt.EntryAtomFrom(e.key, &hint), e.value,
+             pm != nullptr ? pm->Find(e.key) : nullptr, depth + 1);
+      }
+      return;
+    }
+    if (atom->list && v.IsList()) {
+      const Atom* elem = atom->list->element_type.resolved;
+      if (elem == nullptr || (!elem->map && !elem->list)) return;
+      const List* pl = prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
+      List& l = v.list();
+      for (size_t i = 0; i < l.size(); ++i) {
+        Walk(elem, l[i], pl != nullptr && i < pl->size() ? &(*pl)[i] : nullptr,
+             depth + 1);
+      }
+    }
+  }
+
+ private:
+  const KindPlan& plan_;
+};
+
+}  // namespace
+
+}  // namespace internal
+
+std::shared_ptr<const BuiltinKind> BuiltinKind::For(
+    const Type& type, absl::string_view api_version, absl::string_view kind) {
+  if (type.root() == nullptr || internal::FindGoStruct(type.name()) == nullptr)
+    return nullptr;
+  auto plan = std::make_shared<internal::KindPlan>();
+  internal::PlanBuilder builder(plan.get());
+  builder.Visit(type.root(), type.name());
+  if (!builder.compatible()) return nullptr;
+  std::shared_ptr<BuiltinKind> k(new BuiltinKind());
+  k->api_version_ = std::string(api_version);
+  k->kind_ = std::string(kind);
+  k->type_ = type;
+  k->plan_ = std::move(plan);
+  Map m;
+  m.Set("apiVersion", Value(k->api_version_));
+  m.Set("kind", Value(k->kind_));
+  Value zero(std::move(m));
+  // The zero object goes through the Go type only (no defaulters).
+  if (auto node = k->plan_->nodes.find(type.root());
+      node != k->plan_->nodes.end()) {
+    internal::ThroughGoType(*node->second.go, zero.map());
+  }
+  k->new_object_ = std::move(zero);
+  return k;
+}
+
+Value BuiltinKind::Decode(Value object, const Value* previous) const {
+  internal::Decoder(*plan_).Walk(type_.root(), object, previous, 0);
+  return object;
+}
+
+Value BuiltinKind::PrepareForCreate(Value object) const {
+  return internal::PrepareForCreate(api_version_, kind_, std::move(object));
+}
+
+}  // namespace smdx
