@@ -15,6 +15,11 @@ namespace internal {
 // What happens at the map nodes of one named type.
 struct NodePlan {
   const GoStruct* go = nullptr;
+  // Per declared field of the schema's map (by index), its Go field.
+  std::vector<const GoField*> by_field;
+  // The Go fields whose zero value is encoded (not omitted): a value that
+  // lacks them gets their zero value.
+  std::vector<const GoField*> present;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
   struct Field {
@@ -51,6 +56,8 @@ const DefaulterIndex& Defaulters() {
   return *index;
 }
 
+bool Omitted(const GoField& f, const Value& v);
+
 class PlanBuilder {
  public:
   explicit PlanBuilder(KindPlan* plan) : plan_(plan) {}
@@ -86,6 +93,13 @@ class PlanBuilder {
     }
     NodePlan& node = plan_->nodes[atom];
     node.go = go;
+    node.by_field.resize(atom->map->fields.size());
+    for (size_t i = 0; i < atom->map->fields.size(); ++i) {
+      node.by_field[i] = go->Find(atom->map->fields[i].name);
+    }
+    for (const GoField& f : go->fields) {
+      if (!Omitted(f, f.zero)) node.present.push_back(&f);
+    }
     const DefaulterIndex& d = Defaulters();
     if (auto r = d.rules.find(name); r != d.rules.end()) node.rules = r->second;
     if (auto f = d.fields.find(name); f != d.fields.end()) {
@@ -113,38 +127,68 @@ bool Nilable(GoKind k) {
          k == GoKind::kInterface;
 }
 
-// The fields of one struct as its Go type decodes and encodes them.
-void ThroughGoType(const GoStruct& go, Map& m) {
-  std::vector<MapEntry>& entries = m.entries();
-  size_t out = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const GoField* f = go.Find(entries[i].key);
-    if (f == nullptr) continue;  // undeclared: the decoder drops it
-    Value& v = entries[i].value;
-    if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
-    if (Omitted(*f, v)) continue;
-    if (out != i) entries[out] = std::move(entries[i]);
-    ++out;
-  }
-  entries.resize(out);
-  for (const GoField& f : go.fields) {
-    if (m.Find(f.name) == nullptr && !Omitted(f, f.zero)) {
-      m.Append(f.name, f.zero);
-    }
-  }
+// The Go field of the entry `key` of a map of type `mt` (nullptr: the Go
+// type has none).
+const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
+                         absl::string_view key, size_t* hint) {
+  const StructField* sf = mt.FindFieldFrom(key, hint);
+  if (sf == nullptr) return nullptr;
+  return np.by_field[static_cast<size_t>(sf - mt.fields.data())];
 }
 
-// Drops what the defaulters left empty in omitempty fields.
-void DropOmitted(const GoStruct& go, Map& m) {
+// Whether `v` could be an encoding's empty or zero value (what Omitted
+// can drop, or a null a value type turns into its zero): most values are
+// not, and need no look-up.
+bool MaybeEmpty(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNull:
+      return true;
+    case Value::Kind::kString:
+      return v.AsString().empty();
+    case Value::Kind::kInt:
+      return v.AsInt() == 0;
+    case Value::Kind::kFloat:
+      return v.AsFloat() == 0;
+    case Value::Kind::kBool:
+      return !v.AsBool();
+    case Value::Kind::kList:
+      return v.list().empty();
+    case Value::Kind::kMap:
+      return v.map().empty();
+  }
+  return false;
+}
+
+// The fields of one struct as its Go type decodes and encodes them:
+// undeclared fields dropped, nulls of value types their zero values,
+// empty omitempty (and zero omitzero) fields dropped, and the fields whose
+// zero value is encoded present. With `dropped_only`, only the dropping of
+// empty fields (after the defaulters).
+void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
+                   bool dropped_only = false) {
   std::vector<MapEntry>& entries = m.entries();
   size_t out = 0;
+  size_t hint = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
-    const GoField* f = go.Find(entries[i].key);
-    if (f != nullptr && Omitted(*f, entries[i].value)) continue;
+    Value& v = entries[i].value;
+    if (!dropped_only || MaybeEmpty(v)) {
+      const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
+      if (f == nullptr) continue;  // undeclared: the decoder drops it
+      if (MaybeEmpty(v)) {
+        if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
+        if (Omitted(*f, v)) continue;
+      } else if (f->omitzero && Omitted(*f, v)) {
+        continue;
+      }
+    }
     if (out != i) entries[out] = std::move(entries[i]);
     ++out;
   }
   entries.resize(out);
+  if (dropped_only) return;
+  for (const GoField* f : np.present) {
+    if (m.Find(f->name) == nullptr) m.Append(f->name, f->zero);
+  }
 }
 
 class Decoder {
@@ -162,13 +206,13 @@ class Decoder {
       if (node != plan_.nodes.end()) {
         const NodePlan& np = node->second;
         Map& m = v.map();
-        ThroughGoType(*np.go, m);
+        ThroughGoType(np, mt, m);
         if (!np.rules.empty() || !np.defaults.empty()) {
           for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
           for (const NodePlan::Field& f : np.defaults) {
             if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
           }
-          DropOmitted(*np.go, m);
+          ThroughGoType(np, mt, m, /*dropped_only=*/true);
         }
       }
       const Map* pm = prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
@@ -221,7 +265,7 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::For(
   // The zero object goes through the Go type only (no defaulters).
   if (auto node = k->plan_->nodes.find(type.root());
       node != k->plan_->nodes.end()) {
-    internal::ThroughGoType(*node->second.go, zero.map());
+    internal::ThroughGoType(node->second, *type.root()->map, zero.map());
   }
   k->new_object_ = std::move(zero);
   return k;

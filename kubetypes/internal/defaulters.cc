@@ -56,13 +56,24 @@ void SetIfZero(Map& m, absl::string_view f, Value v) {
   if (Zero(m, f)) m.Set(f, std::move(v));
 }
 
-// Each map item of the list under `f`.
-template <typename Fn>
-void ForEachItem(Map& m, absl::string_view f, Fn fn) {
-  Value* v = m.Find(f);
-  if (v == nullptr || !v->IsList()) return;
-  for (Value& item : v->list()) {
-    if (item.IsMap()) fn(item.map());
+// The map under `f` for reading (no copy of a shared node), or nullptr.
+const Map* RMap(const Map& m, absl::string_view f) {
+  const Value* v = m.Find(f);
+  return v != nullptr && v->IsMap() ? &v->map() : nullptr;
+}
+
+// fn(item), writable, for each map item of the list under `f` for which
+// need(item) holds. Reads go through const views, so that the items that
+// need nothing (all of them, in an object that was defaulted before) stay
+// shared with the object they came from.
+template <typename Need, typename Fn>
+void ForEachItem(Map& m, absl::string_view f, Need need, Fn fn) {
+  const Value* cv = static_cast<const Map&>(m).Find(f);
+  if (cv == nullptr || !cv->IsList()) return;
+  for (size_t i = 0; i < cv->list().size(); ++i) {
+    const Value& item = cv->list()[i];
+    if (!item.IsMap() || !need(item.map())) continue;
+    fn(m.Find(f)->list()[i].map());
   }
 }
 
@@ -275,7 +286,12 @@ void Service(Map& m, const GoStruct&) {
   }
   SetIfZero(spec, "type", S("ClusterIP"));
   const std::string type = Str(spec, "type");
-  ForEachItem(spec, "ports", [](Map& port) {
+  ForEachItem(
+      spec, "ports",
+      [](const Map& port) {
+        return Zero(port, "protocol") || Zero(port, "targetPort");
+      },
+      [](Map& port) {
     SetIfZero(port, "protocol", S("TCP"));
     // TargetPort is an IntOrString: 0 and "" are both unset.
     if (Zero(port, "targetPort")) {
@@ -298,15 +314,27 @@ void Service(Map& m, const GoStruct&) {
     SetIfNil(spec, "allocateLoadBalancerNodePorts", Value(true));
     if (Map* status = MapAt(m, "status")) {
       if (Map* lb = MapAt(*status, "loadBalancer")) {
-        ForEachItem(*lb, "ingress", [](Map& ing) {
-          if (!Zero(ing, "ip")) SetIfNil(ing, "ipMode", S("VIP"));
-        });
+        ForEachItem(
+            *lb, "ingress",
+            [](const Map& ing) { return !Zero(ing, "ip") && Nil(ing, "ipMode"); },
+            [](Map& ing) { ing.Set("ipMode", S("VIP")); });
       }
     }
   }
 }
 
 // Requests default to limits, per container of a Pod (not of templates).
+bool NeedsRequestsFromLimits(const Map& container) {
+  const Map* resources = RMap(container, "resources");
+  const Map* limits = resources != nullptr ? RMap(*resources, "limits") : nullptr;
+  if (limits == nullptr) return false;
+  const Map* requests = RMap(*resources, "requests");
+  for (const MapEntry& e : *limits) {
+    if (requests == nullptr || requests->Find(e.key) == nullptr) return true;
+  }
+  return false;
+}
+
 void RequestsFromLimits(Map& container) {
   Map* resources = MapAt(container, "resources");
   if (resources == nullptr) return;
@@ -317,6 +345,39 @@ void RequestsFromLimits(Map& container) {
   for (const MapEntry& e : lim.map()) {
     if (requests.Find(e.key) == nullptr) requests.Set(e.key, e.value);
   }
+}
+
+// The probe and lifecycle handlers' httpGet actions of a container.
+template <typename Fn>
+void ForEachHttpGet(const Map& container, Fn fn) {
+  for (const char* probe : {"livenessProbe", "readinessProbe", "startupProbe"}) {
+    if (const Map* p = RMap(container, probe)) {
+      if (const Map* get = RMap(*p, "httpGet")) fn(*get);
+    }
+  }
+  if (const Map* lc = RMap(container, "lifecycle")) {
+    for (const char* hook : {"postStart", "preStop"}) {
+      if (const Map* h = RMap(*lc, hook)) {
+        if (const Map* get = RMap(*h, "httpGet")) fn(*get);
+      }
+    }
+  }
+}
+
+bool NeedsHttpGetProtocol(const Map& container) {
+  bool need = false;
+  ForEachHttpGet(container, [&](const Map& get) { need |= Nil(get, "protocol"); });
+  return need;
+}
+
+bool NeedsHostPorts(const Map& container) {
+  const Value* ports = container.Find("ports");
+  if (ports == nullptr || !ports->IsList()) return false;
+  for (const Value& p : ports->list()) {
+    if (p.IsMap() && Zero(p.map(), "hostPort") && p.map().Find("containerPort"))
+      return true;
+  }
+  return false;
 }
 
 void HttpGetProtocol(Map& container) {
@@ -337,30 +398,48 @@ void HttpGetProtocol(Map& container) {
 }
 
 void Pod(Map& m, const GoStruct&) {
+  const Map* rspec = RMap(m, "spec");
+  if (rspec == nullptr) return;  // the Go type made it; a non-map is invalid
+  const Value* g = rspec->Find("terminationGracePeriodSeconds");
+  const Value* hn = rspec->Find("hostNetwork");
+  const bool host_network = hn != nullptr && hn->IsBool() && hn->AsBool();
+  // What a Pod that was defaulted before needs: nothing, and its spec stays
+  // shared.
+  bool need = (g != nullptr && g->IsInt() && g->AsInt() < 0) ||
+              Nil(*rspec, "enableServiceLinks");
+  for (const char* list : {"containers", "initContainers", "ephemeralContainers"}) {
+    const Value* cs = rspec->Find(list);
+    if (cs == nullptr || !cs->IsList()) continue;
+    for (const Value& c : cs->list()) {
+      if (!c.IsMap()) continue;
+      need |= NeedsHttpGetProtocol(c.map()) ||
+              (std::string(list) != "ephemeralContainers" &&
+               (NeedsRequestsFromLimits(c.map()) ||
+                (host_network && NeedsHostPorts(c.map()))));
+    }
+  }
+  if (!need) return;
   Map& spec = EnsureMap(m, "spec");
-  if (const Value* g = Get(spec, "terminationGracePeriodSeconds");
-      g != nullptr && g->IsInt() && g->AsInt() < 0) {
+  if (g != nullptr && g->IsInt() && g->AsInt() < 0) {
     spec.Set("terminationGracePeriodSeconds", I(1));
   }
-  ForEachItem(spec, "containers", RequestsFromLimits);
-  ForEachItem(spec, "initContainers", RequestsFromLimits);
-  SetIfNil(spec, "enableServiceLinks", Value(true));
-  if (const Value* hn = Get(spec, "hostNetwork");
-      hn != nullptr && hn->IsBool() && hn->AsBool()) {
-    auto host_ports = [](Map& c) {
-      ForEachItem(c, "ports", [](Map& p) {
-        if (Zero(p, "hostPort")) {
-          const Value* cp = Get(p, "containerPort");
-          if (cp != nullptr) p.Set("hostPort", *cp);
-        }
-      });
-    };
-    ForEachItem(spec, "containers", host_ports);
-    ForEachItem(spec, "initContainers", host_ports);
+  for (const char* list : {"containers", "initContainers"}) {
+    ForEachItem(spec, list, NeedsRequestsFromLimits, RequestsFromLimits);
   }
-  ForEachItem(spec, "containers", HttpGetProtocol);
-  ForEachItem(spec, "initContainers", HttpGetProtocol);
-  ForEachItem(spec, "ephemeralContainers", HttpGetProtocol);
+  SetIfNil(spec, "enableServiceLinks", Value(true));
+  if (host_network) {
+    for (const char* list : {"containers", "initContainers"}) {
+      ForEachItem(spec, list, NeedsHostPorts, [](Map& c) {
+        ForEachItem(
+            c, "ports",
+            [](const Map& p) { return Zero(p, "hostPort") && p.Find("containerPort"); },
+            [](Map& p) { p.Set("hostPort", *p.Find("containerPort")); });
+      });
+    }
+  }
+  for (const char* list : {"containers", "initContainers", "ephemeralContainers"}) {
+    ForEachItem(spec, list, NeedsHttpGetProtocol, HttpGetProtocol);
+  }
 }
 
 void PodStatus(Map& m, const GoStruct&) {
@@ -386,14 +465,16 @@ void PodStatus(Map& m, const GoStruct&) {
 }
 
 void PodSpec(Map& m, const GoStruct&) {
-  if (Zero(m, "serviceAccountName")) {
-    m.Set("serviceAccountName", Value(Str(m, "serviceAccount")));
-  }
-  m.Set("serviceAccount", Value(Str(m, "serviceAccountName")));
-  // Both are omitempty strings: "" is dropped again.
-  if (Str(m, "serviceAccountName").empty()) {
-    m.Erase("serviceAccountName");
-    m.Erase("serviceAccount");
+  // The deprecated serviceAccount follows serviceAccountName, which it
+  // fills when unset. Both are omitempty strings: "" is dropped.
+  std::string name = Str(m, "serviceAccountName");
+  if (name.empty()) name = Str(m, "serviceAccount");
+  for (const char* f : {"serviceAccountName", "serviceAccount"}) {
+    if (name.empty()) {
+      m.Erase(f);
+    } else if (Str(m, f) != name) {
+      m.Set(f, Value(name));
+    }
   }
   SetIfZero(m, "dnsPolicy", S("ClusterFirst"));
   SetIfZero(m, "restartPolicy", S("Always"));
