@@ -12,6 +12,7 @@
 #include "cli/schema_cmd.h"
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
+#include "kubetypes/builtin_kind.h"
 #include "schema/builtin.h"
 #include "typed/default.h"
 #include "typed/typed.h"
@@ -157,8 +158,16 @@ Exit status: 0, or 1 on an error.
 )"},
     {"default", R"(usage: smdx default FILE...
 
-Each object pruned of fields its schema does not declare and defaulted from
-the schema's defaults, as the apiserver does for custom resources.
+Each object as the apiserver decodes it. An object of a built-in kind goes
+through its Go types (zero values of fields that are not omitempty, empty
+omitempty fields dropped) and Kubernetes 1.37's defaulters, as a request
+body does before the field manager sees it (--no-builtin-defaults: as a
+custom resource). Other objects are pruned of fields their schema does not
+declare and defaulted from the schema's defaults, as the apiserver does for
+custom resources.
+
+  --json                one JSON object per line instead of a YAML stream
+  --no-builtin-defaults objects of built-in kinds as custom resources
 
 Exit status: 0, or 1 on an error.
 )"},
@@ -279,6 +288,25 @@ int CmdDefault(const Flags& f, std::istream& in, std::ostream& out,
   return ForEachObject(
       f, "default", in, err,
       [&](const InputObject& o, const Type& t, bool) -> absl::Status {
+        // A built-in kind as the apiserver decodes a request body: through
+        // its Go types, then Kubernetes' defaulters.
+        std::shared_ptr<const BuiltinKind> builtin =
+            f.Bool("no-builtin-defaults")
+                ? nullptr
+                : BuiltinKind::For(t, StringAt(o.value, "apiVersion"),
+                                   StringAt(o.value, "kind"));
+        auto print = [&](const Value& v) {
+          if (f.Bool("json")) {
+            out << ToJson(v) << "\n";
+          } else {
+            out << (first ? "" : "---\n") << ToYaml(v);
+          }
+          first = false;
+        };
+        if (builtin != nullptr) {
+          print(builtin->Decode(o.value));
+          return absl::OkStatus();
+        }
         // As the apiserver's pipeline for custom resources: prune, then
         // default.
         Value defaulted = ApplyDefaults(t, PruneUndeclared(t, o.value));
@@ -287,8 +315,7 @@ int CmdDefault(const Flags& f, std::istream& in, std::ostream& out,
               << ": the defaulted object does not validate:\n"
               << st.message() << "\n";
         }
-        out << (first ? "" : "---\n") << ToYaml(defaulted);
-        first = false;
+        print(defaulted);
         return absl::OkStatus();
       });
 }

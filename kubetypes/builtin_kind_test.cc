@@ -213,12 +213,13 @@ TEST(DefaultersTest, PodSpecAndPod) {
   EXPECT_EQ(At(pod, "spec.serviceAccountName"), Canon(R"("legacy")"));
   EXPECT_EQ(At(pod, "spec.serviceAccount"), Canon(R"("legacy")"));
   // A Pod's own: service links, requests from limits, host ports on the
-  // host network, the probe's HTTP protocol.
+  // host network (the probe's HTTP protocol waits for H2CContainerProbe,
+  // alpha in 1.37).
   EXPECT_EQ(At(pod, "spec.enableServiceLinks"), Canon("true"));
   EXPECT_EQ(At(pod, "spec.containers.0.resources.requests"), Canon(R"({"cpu":"1"})"));
   EXPECT_EQ(At(pod, "spec.containers.0.ports.0.hostPort"), Canon("8080"));
   EXPECT_EQ(At(pod, "spec.containers.0.ports.0.protocol"), Canon(R"("TCP")"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.httpGet"), Canon(R"({"port":80,"path":"/","scheme":"HTTP","protocol":"HTTP1"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.httpGet"), Canon(R"({"port":80,"path":"/","scheme":"HTTP"})"));
   EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.timeoutSeconds"), Canon("1"));
   EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.periodSeconds"), Canon("10"));
   EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.successThreshold"), Canon("1"));

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "value/parse.h"
 
 namespace smdx::internal {
 
@@ -347,29 +348,6 @@ void RequestsFromLimits(Map& container) {
   }
 }
 
-// The probe and lifecycle handlers' httpGet actions of a container.
-template <typename Fn>
-void ForEachHttpGet(const Map& container, Fn fn) {
-  for (const char* probe : {"livenessProbe", "readinessProbe", "startupProbe"}) {
-    if (const Map* p = RMap(container, probe)) {
-      if (const Map* get = RMap(*p, "httpGet")) fn(*get);
-    }
-  }
-  if (const Map* lc = RMap(container, "lifecycle")) {
-    for (const char* hook : {"postStart", "preStop"}) {
-      if (const Map* h = RMap(*lc, hook)) {
-        if (const Map* get = RMap(*h, "httpGet")) fn(*get);
-      }
-    }
-  }
-}
-
-bool NeedsHttpGetProtocol(const Map& container) {
-  bool need = false;
-  ForEachHttpGet(container, [&](const Map& get) { need |= Nil(get, "protocol"); });
-  return need;
-}
-
 bool NeedsHostPorts(const Map& container) {
   const Value* ports = container.Find("ports");
   if (ports == nullptr || !ports->IsList()) return false;
@@ -378,23 +356,6 @@ bool NeedsHostPorts(const Map& container) {
       return true;
   }
   return false;
-}
-
-void HttpGetProtocol(Map& container) {
-  for (const char* probe : {"livenessProbe", "readinessProbe", "startupProbe"}) {
-    if (Map* p = MapAt(container, probe)) {
-      if (Map* get = MapAt(*p, "httpGet")) SetIfNil(*get, "protocol", S("HTTP1"));
-    }
-  }
-  if (Map* lc = MapAt(container, "lifecycle")) {
-    for (const char* hook : {"postStart", "preStop"}) {
-      if (Map* h = MapAt(*lc, hook)) {
-        if (Map* get = MapAt(*h, "httpGet")) {
-          SetIfNil(*get, "protocol", S("HTTP1"));
-        }
-      }
-    }
-  }
 }
 
 void Pod(Map& m, const GoStruct&) {
@@ -407,15 +368,13 @@ void Pod(Map& m, const GoStruct&) {
   // shared.
   bool need = (g != nullptr && g->IsInt() && g->AsInt() < 0) ||
               Nil(*rspec, "enableServiceLinks");
-  for (const char* list : {"containers", "initContainers", "ephemeralContainers"}) {
+  for (const char* list : {"containers", "initContainers"}) {
     const Value* cs = rspec->Find(list);
     if (cs == nullptr || !cs->IsList()) continue;
     for (const Value& c : cs->list()) {
       if (!c.IsMap()) continue;
-      need |= NeedsHttpGetProtocol(c.map()) ||
-              (std::string(list) != "ephemeralContainers" &&
-               (NeedsRequestsFromLimits(c.map()) ||
-                (host_network && NeedsHostPorts(c.map()))));
+      need |= NeedsRequestsFromLimits(c.map()) ||
+              (host_network && NeedsHostPorts(c.map()));
     }
   }
   if (!need) return;
@@ -436,9 +395,6 @@ void Pod(Map& m, const GoStruct&) {
             [](Map& p) { p.Set("hostPort", *p.Find("containerPort")); });
       });
     }
-  }
-  for (const char* list : {"containers", "initContainers", "ephemeralContainers"}) {
-    ForEachItem(spec, list, NeedsHttpGetProtocol, HttpGetProtocol);
   }
 }
 
@@ -549,6 +505,86 @@ void ReplicationController(Map& m, const GoStruct&) {
   if (Zero(meta, "labels") && !l.map().empty()) meta.Set("labels", l);
 }
 
+// ---- Conversions ------------------------------------------------------------
+// A request body of a v1 kind is converted to the internal version and back
+// before the field manager sees it; these are the conversions that change
+// it (pkg/apis/*/v1/conversion.go), and the pointer fields whose internal
+// counterparts are values (nil becomes the zero value).
+
+// An annotation the internal version holds as an integer field: written
+// back canonically (strconv.FormatInt), or `absent` when there is none.
+void IntAnnotation(Map& m, const char* key, const char* absent) {
+  const Map* meta = RMap(m, "metadata");
+  const Map* annotations = meta != nullptr ? RMap(*meta, "annotations") : nullptr;
+  const Value* v = annotations != nullptr ? annotations->Find(key) : nullptr;
+  if (v == nullptr || !v->IsString()) {
+    if (absent != nullptr) {
+      EnsureMap(EnsureMap(m, "metadata"), "annotations").Set(key, S(absent));
+    }
+    return;
+  }
+  char* end = nullptr;
+  long long n = std::strtoll(v->AsString().c_str(), &end, 10);
+  if (v->AsString().empty() || *end != '\0') return;
+  std::string canonical = std::to_string(n);
+  if (canonical != v->AsString()) {
+    EnsureMap(EnsureMap(m, "metadata"), "annotations").Set(key, Value(canonical));
+  }
+}
+
+// A Secret's stringData joins data (base64), and is gone.
+std::string Base64(absl::string_view in) {
+  static const char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    uint32_t n = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) |
+                 uint8_t(in[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(n >> s) & 63];
+  }
+  if (i < in.size()) {
+    uint32_t n = uint8_t(in[i]) << 16;
+    if (i + 1 < in.size()) n |= uint8_t(in[i + 1]) << 8;
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+void SecretStringData(Map& m, const GoStruct&) {
+  const Value* sd = m.Find("stringData");
+  if (sd == nullptr) return;
+  Value string_data = *sd;
+  m.Erase("stringData");
+  if (!string_data.IsMap() || string_data.map().empty()) return;
+  Map& data = EnsureMap(m, "data");
+  for (const MapEntry& e : string_data.map()) {
+    data.Set(e.key, Value(Base64(e.value.IsString() ? e.value.AsString() : "")));
+  }
+}
+
+// Internal NodeSpec has podCIDRs only; podCIDR, authoritative when it
+// differs, becomes their first, and comes back from it.
+void NodeSpecPodCidrs(Map& m, const GoStruct&) {
+  const std::string cidr = Str(m, "podCIDR");
+  const Value* cidrs = m.Find("podCIDRs");
+  bool has_list = cidrs != nullptr && cidrs->IsList() && !cidrs->list().empty();
+  if (!cidr.empty() &&
+      (!has_list || !cidrs->list()[0].IsString() ||
+       cidrs->list()[0].AsString() != cidr)) {
+    List l;
+    l.push_back(Value(cidr));
+    m.Set("podCIDRs", Value(std::move(l)));
+    return;
+  }
+  if (has_list && cidr.empty() && cidrs->list()[0].IsString()) {
+    m.Set("podCIDR", cidrs->list()[0]);
+  }
+}
+
 // ---- apps/v1 ---------------------------------------------------------------
 
 void Deployment(Map& m, const GoStruct&) {
@@ -563,6 +599,13 @@ void Deployment(Map& m, const GoStruct&) {
   }
   SetIfNil(spec, "revisionHistoryLimit", I(10));
   SetIfNil(spec, "progressDeadlineSeconds", I(600));
+  // Conversion: the internal rolling update holds values, not pointers.
+  if (Map* ru = MapAt(strategy, "rollingUpdate")) {
+    SetIfNil(*ru, "maxUnavailable", I(0));
+    SetIfNil(*ru, "maxSurge", I(0));
+  }
+  // Conversion: the rollback annotation is an integer field inside.
+  IntAnnotation(m, "deprecated.deployment.rollback.to", nullptr);  // last: moves `spec`
 }
 
 // Not a defaulter but the conversion every v1 DaemonSet goes through
@@ -592,6 +635,11 @@ void DaemonSet(Map& m, const GoStruct&) {
     SetIfNil(ru, "maxUnavailable", I(1));
     SetIfNil(ru, "maxSurge", I(0));
   }
+  // Conversion: the internal rolling update holds values, not pointers.
+  if (Map* ru = MapAt(strategy, "rollingUpdate")) {
+    SetIfNil(*ru, "maxUnavailable", I(0));
+    SetIfNil(*ru, "maxSurge", I(0));
+  }
   SetIfNil(spec, "revisionHistoryLimit", I(10));
   DaemonSetTemplateGeneration(m);  // after the last use of `spec`
 }
@@ -612,6 +660,18 @@ void StatefulSet(Map& m, const GoStruct&) {
       SetIfNil(*ru, "maxUnavailable", I(1));  // MaxUnavailableStatefulSet
     }
   }
+  // Conversion: the internal partition is a value; volume claim templates
+  // come back with apiVersion and kind (conversion.go, issue 87583).
+  if (Map* ru = MapAt(strategy, "rollingUpdate")) SetIfNil(*ru, "partition", I(0));
+  ForEachItem(
+      spec, "volumeClaimTemplates",
+      [](const Map& t) {
+        return Str(t, "apiVersion") != "v1" || Str(t, "kind") != "PersistentVolumeClaim";
+      },
+      [](Map& t) {
+        t.Set("apiVersion", S("v1"));
+        t.Set("kind", S("PersistentVolumeClaim"));
+      });
   Map& retention = EnsureMap(spec, "persistentVolumeClaimRetentionPolicy");
   SetIfZero(retention, "whenDeleted", S("Retain"));
   SetIfZero(retention, "whenScaled", S("Retain"));
@@ -718,7 +778,22 @@ Value ScalingRules(const Value* from, bool up) {
 }
 
 void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
-  SetIfNil(EnsureMap(m, "spec"), "minReplicas", I(1));
+  // The conversion's default (autoscaling/v1 conversion.go): without a CPU
+  // target and without other metrics in the metrics annotation, 80%.
+  bool other_metrics = false;
+  if (const Map* meta = RMap(m, "metadata")) {
+    if (const Map* a = RMap(*meta, "annotations")) {
+      const Value* enc = a->Find("autoscaling.alpha.kubernetes.io/metrics");
+      if (enc != nullptr && enc->IsString()) {
+        absl::StatusOr<Value> metrics = ParseJson(enc->AsString());
+        other_metrics =
+            metrics.ok() && metrics->IsList() && !metrics->list().empty();
+      }
+    }
+  }
+  Map& spec = EnsureMap(m, "spec");
+  SetIfNil(spec, "minReplicas", I(1));
+  if (!other_metrics) SetIfNil(spec, "targetCPUUtilizationPercentage", I(80));
 }
 
 void HorizontalPodAutoscalerV2(Map& m, const GoStruct&) {
@@ -830,6 +905,8 @@ absl::Span<const FieldDefault> FieldDefaults() {
       {"io.k8s.api.core.v1.NamespaceStatus", "phase", "\"Active\""},
       {"io.k8s.api.core.v1.ObjectFieldSelector", "apiVersion", "\"v1\""},
       {"io.k8s.api.core.v1.HostPathVolumeSource", "type", "\"\""},
+      {"io.k8s.api.core.v1.GRPCAction", "service", "\"\""},
+      {"io.k8s.api.core.v1.FileKeySelector", "optional", "false"},
       // core/v1 +default markers (k8s.io/api/core/v1/types.go)
       {"io.k8s.api.core.v1.ContainerPort", "protocol", "\"TCP\""},
       {"io.k8s.api.core.v1.ServicePort", "protocol", "\"TCP\""},
@@ -923,6 +1000,8 @@ absl::Span<const DefaultRule> DefaultRules() {
       {"io.k8s.api.core.v1.NodeStatus", NodeStatus},
       {"io.k8s.api.core.v1.LimitRangeItem", LimitRangeItem},
       {"io.k8s.api.core.v1.ReplicationController", ReplicationController},
+      {"io.k8s.api.core.v1.Secret", SecretStringData},
+      {"io.k8s.api.core.v1.NodeSpec", NodeSpecPodCidrs},
       {"io.k8s.api.apps.v1.Deployment", Deployment},
       {"io.k8s.api.apps.v1.DaemonSet", DaemonSet},
       {"io.k8s.api.apps.v1.StatefulSet", StatefulSet},

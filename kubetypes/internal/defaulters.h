@@ -3,11 +3,15 @@
 // and the declarative `+default` markers of k8s.io/api, per Go type (by
 // OpenAPI name). The generated defaulters call them top-down: an object's
 // own defaulter first, then those of what it holds; builtin_kind.cc walks
-// objects in the same order. Internal to kubetypes/.
+// objects in the same order. The rules also hold what the conversion to the
+// internal version and back does to a request body (a Secret's stringData,
+// a DaemonSet's template generation annotation, ...). Internal to
+// kubetypes/.
 //
 // Feature gates are those of a v1.37.2 apiserver with default flags:
-// H2CContainerProbe, MaxUnavailableStatefulSet, SELinuxMountReadWriteOncePod,
-// VolumeLimitScaling and ImageVolume are on; with PodLevelResources
+// MaxUnavailableStatefulSet, SELinuxMountReadWriteOncePod, VolumeLimitScaling
+// and ImageVolume are on, H2CContainerProbe (a probe's HTTP protocol) is off;
+// with PodLevelResources
 // and PodLevelResourcesFixDefaulting on, a pod's pod-level requests are not
 // defaulted here (the registry does it at create).
 #ifndef SMDX_KUBETYPES_INTERNAL_DEFAULTERS_H_
