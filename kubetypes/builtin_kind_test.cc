@@ -468,6 +468,52 @@ TEST(DefaultersTest, OtherGroups) {
   EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.tolerations.0.operator"), Canon(R"("Equal")"));
 }
 
+// What the conversion to the internal version and back does to a body
+// (pkg/apis/*/v1/conversion.go); the defaulting differential
+// (conformance/realapi/cmd/defaulting) found each.
+TEST(ConversionsTest, ABodyComesBackFromTheInternalVersion) {
+  Value secret = Decoded("v1", "Secret", R"({apiVersion: v1, kind: Secret,
+    data: {a: YQ==}, stringData: {b: hello, a: x}})");
+  EXPECT_EQ(At(secret, "stringData"), Canon("<absent>"));
+  EXPECT_EQ(At(secret, "data"), Canon(R"({"a":"eA==","b":"aGVsbG8="})"));
+
+  Value node = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
+    spec: {podCIDR: 10.0.0.0/24}})");
+  EXPECT_EQ(At(node, "spec.podCIDRs"), Canon(R"(["10.0.0.0/24"])"));
+  Value node2 = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
+    spec: {podCIDRs: [10.0.1.0/24, "fd00::/64"]}})");
+  EXPECT_EQ(At(node2, "spec.podCIDR"), Canon(R"("10.0.1.0/24")"));
+
+  Value sts = Decoded("apps/v1", "StatefulSet", R"({apiVersion: apps/v1,
+    kind: StatefulSet, spec: {volumeClaimTemplates: [{metadata: {name: data}}]}})");
+  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.apiVersion"), Canon(R"("v1")"));
+  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.kind"),
+            Canon(R"("PersistentVolumeClaim")"));
+
+  // A rolling update of another strategy type keeps its values: zeros.
+  Value d = Decoded("apps/v1", "Deployment", R"({apiVersion: apps/v1,
+    kind: Deployment, spec: {strategy: {type: Recreate, rollingUpdate: {}},
+    template: {spec: {containers: []}}},
+    metadata: {annotations: {deprecated.deployment.rollback.to: "007"}}})");
+  EXPECT_EQ(At(d, "spec.strategy.rollingUpdate"),
+            Canon(R"({"maxSurge":0,"maxUnavailable":0})"));
+  EXPECT_EQ(At(d, "metadata.annotations"),
+            Canon(R"({"deprecated.deployment.rollback.to":"7"})"));
+
+  Value hpa = Decoded("autoscaling/v1", "HorizontalPodAutoscaler", R"({
+    apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler,
+    spec: {maxReplicas: 3}})");
+  EXPECT_EQ(At(hpa, "spec.targetCPUUtilizationPercentage"), Canon("80"));
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: "a:1",
+      readinessProbe: {grpc: {port: 9000}},
+      env: [{name: E, valueFrom: {fileKeyRef: {path: p, key: k, volumeName: v}}}]}]}})");
+  EXPECT_EQ(At(pod, "spec.containers.0.readinessProbe.grpc.service"), Canon(R"("")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.env.0.valueFrom.fileKeyRef.optional"),
+            Canon("false"));
+}
+
 // ---- What a create gets from the registry and admission --------------------
 
 TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
