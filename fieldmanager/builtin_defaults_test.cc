@@ -77,7 +77,8 @@ class BuiltinDefaultsTest : public ::testing::Test {
 // the Go type's zero object it starts from are not new (no ".").
 TEST_F(BuiltinDefaultsTest, ACreateByUpdateOwnsTheDefaults) {
   FieldManager fm = Make("apps/v1", "Deployment");
-  FieldManagerResult r = fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
+  FieldManagerResult r =
+      fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
   ASSERT_TRUE(r.ok()) << r.status;
   const Value* spec = Find(r.object, "spec");
   EXPECT_EQ(ToJson(*Find(*spec, "revisionHistoryLimit")), "10");
@@ -102,8 +103,9 @@ TEST_F(BuiltinDefaultsTest, ACreateByApplyOwnsOnlyTheConfiguration) {
   FieldManager fm = Make("apps/v1", "Deployment");
   FieldManagerResult r = fm.Apply(Value(), Yaml(kDeployment), "kubectl", false);
   ASSERT_TRUE(r.ok()) << r.status;
-  EXPECT_EQ(ToJsonSorted(*At(r.object, {"spec", "template", "spec", "containers"})),
-            ToJsonSorted(Yaml(R"([{name: web, image: "nginx:1.27", resources: {},
+  EXPECT_EQ(
+      ToJsonSorted(*At(r.object, {"spec", "template", "spec", "containers"})),
+      ToJsonSorted(Yaml(R"([{name: web, image: "nginx:1.27", resources: {},
       terminationMessagePath: /dev/termination-log,
       terminationMessagePolicy: File, imagePullPolicy: IfNotPresent}])")));
   EXPECT_EQ(FieldsOf(r.object, "kubectl"),
@@ -117,7 +119,8 @@ TEST_F(BuiltinDefaultsTest, ACreateByApplyOwnsOnlyTheConfiguration) {
 
 TEST_F(BuiltinDefaultsTest, TheSwitchGivesTheBareMerge) {
   FieldManager fm = Make("apps/v1", "Deployment", /*builtin=*/false);
-  FieldManagerResult r = fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
+  FieldManagerResult r =
+      fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
   ASSERT_TRUE(r.ok()) << r.status;
   EXPECT_EQ(Find(*Find(r.object, "spec"), "revisionHistoryLimit"), nullptr);
   EXPECT_EQ(FieldsOf(r.object, "kubectl-create").find("revisionHistoryLimit"),
@@ -141,7 +144,8 @@ spec:
     - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}
 )";
   FieldManager fm = Make("v1", "Pod");
-  FieldManagerResult created = fm.Apply(Value(), Yaml(config), "kubectl", false);
+  FieldManagerResult created =
+      fm.Apply(Value(), Yaml(config), "kubectl", false);
   ASSERT_TRUE(created.ok()) << created.status;
   clock_.Set(*ParseManagedTime("2026-01-01T00:05:00Z"));
   FieldManagerResult again =
@@ -191,7 +195,8 @@ TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
   o.builtin_defaults = true;
   FieldManager fm = *FieldManager::Create(*deduced, o);
   Value w = Yaml(
-      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {a: 1}}");
+      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: "
+      "{a: 1}}");
   FieldManagerResult r = fm.Update(Value(), w, "m");
   ASSERT_TRUE(r.ok());
   Value stripped = StripManagedFields(r.object);

@@ -46,7 +46,8 @@ struct DefaulterIndex {
 const DefaulterIndex& Defaulters() {
   static const DefaulterIndex* const index = [] {
     auto* idx = new DefaulterIndex();
-    for (const DefaultRule& r : DefaultRules()) idx->rules[r.type].push_back(r.fn);
+    for (const DefaultRule& r : DefaultRules())
+      idx->rules[r.type].push_back(r.fn);
     for (const FieldDefault& d : FieldDefaults()) {
       absl::StatusOr<Value> v = ParseJson(d.value);
       idx->fields[d.type].emplace_back(d.field, v.ok() ? *v : Value());
@@ -136,29 +137,6 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
   return np.by_field[static_cast<size_t>(sf - mt.fields.data())];
 }
 
-// Whether `v` could be an encoding's empty or zero value (what Omitted
-// can drop, or a null a value type turns into its zero): most values are
-// not, and need no look-up.
-bool MaybeEmpty(const Value& v) {
-  switch (v.kind()) {
-    case Value::Kind::kNull:
-      return true;
-    case Value::Kind::kString:
-      return v.AsString().empty();
-    case Value::Kind::kInt:
-      return v.AsInt() == 0;
-    case Value::Kind::kFloat:
-      return v.AsFloat() == 0;
-    case Value::Kind::kBool:
-      return !v.AsBool();
-    case Value::Kind::kList:
-      return v.list().empty();
-    case Value::Kind::kMap:
-      return v.map().empty();
-  }
-  return false;
-}
-
 // The fields of one struct as its Go type decodes and encodes them:
 // undeclared fields dropped, nulls of value types their zero values,
 // empty omitempty (and zero omitzero) fields dropped, and the fields whose
@@ -171,10 +149,10 @@ void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
   size_t hint = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
     Value& v = entries[i].value;
-    if (!dropped_only || MaybeEmpty(v)) {
+    if (!dropped_only || IsZeroLike(v)) {
       const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
       if (f == nullptr) continue;  // undeclared: the decoder drops it
-      if (MaybeEmpty(v)) {
+      if (IsZeroLike(v)) {
         if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
         if (Omitted(*f, v)) continue;
       } else if (f->omitzero && Omitted(*f, v)) {
@@ -228,7 +206,8 @@ class Decoder {
     if (atom->list && v.IsList()) {
       const Atom* elem = atom->list->element_type.resolved;
       if (elem == nullptr || (!elem->map && !elem->list)) return;
-      const List* pl = prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
+      const List* pl =
+          prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
       List& l = v.list();
       for (size_t i = 0; i < l.size(); ++i) {
         Walk(elem, l[i], pl != nullptr && i < pl->size() ? &(*pl)[i] : nullptr,

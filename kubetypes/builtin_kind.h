@@ -10,8 +10,8 @@
 //   - Decode: the object through its Go types (fields that are not
 //     omitempty get their zero values, omitempty fields with empty values
 //     go, undeclared fields go) and then Kubernetes 1.37's defaulters of
-//     built-in types (kubetypes/internal/defaulters.h: the SetDefaults_* functions
-//     and the +default markers, as data and rules);
+//     built-in types (kubetypes/internal/defaulters.h: the SetDefaults_*
+//     functions and the +default markers, as data and rules);
 //   - NewObject: the zero object a create starts from;
 //   - PrepareForCreate: what the registry strategy and the admission
 //     plugins of a default apiserver set on a created object that depends

@@ -42,9 +42,8 @@ std::string At(const Value& v, const std::string& path) {
   size_t start = 0;
   while (start <= path.size()) {
     size_t dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos
-                                              ? std::string::npos
-                                              : dot - start);
+    std::string part = path.substr(
+        start, dot == std::string::npos ? std::string::npos : dot - start);
     if (at->IsList()) {
       size_t i = std::stoul(part);
       if (i >= at->list().size()) return "<absent>";
@@ -123,8 +122,9 @@ TEST(BuiltinKindTest, DecodesThroughTheGoTypes) {
   EXPECT_EQ(At(pod, "status.conditions.0.lastTransitionTime"), Canon("null"));
 
   // A Deployment's spec.template and status are structs: always there.
-  Value d = Decoded("apps/v1", "Deployment",
-                    "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}}");
+  Value d =
+      Decoded("apps/v1", "Deployment",
+              "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}}");
   EXPECT_EQ(At(d, "spec.template.spec.containers"), Canon("null"));
   EXPECT_EQ(At(d, "spec.selector"), Canon("null"));
   EXPECT_EQ(At(d, "status"), Canon("{}"));
@@ -171,10 +171,11 @@ TEST(DefaultersTest, ImagePullPolicyFollowsTheTag) {
   EXPECT_EQ(internal::ImageTag("nginx:1.27"), "1.27");
   EXPECT_EQ(internal::ImageTag("localhost:5000/nginx"), "latest");
   EXPECT_EQ(internal::ImageTag("registry.example.com:5000/team/app:v2"), "v2");
-  EXPECT_EQ(internal::ImageTag(
-                "nginx@sha256:"
-                "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
-            "");
+  EXPECT_EQ(
+      internal::ImageTag(
+          "nginx@sha256:"
+          "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+      "");
   // References that do not parse (uppercase repository, empty) default as
   // a tag would: IfNotPresent.
   EXPECT_EQ(internal::ImageTag("Nginx"), "");
@@ -188,14 +189,19 @@ TEST(DefaultersTest, ImagePullPolicyFollowsTheTag) {
            volumes: [{name: v, image: {reference: "image:v1"}},
                      {name: w, image: {reference: "image"}}]}})");
   EXPECT_EQ(At(pod, "spec.containers.0.imagePullPolicy"), Canon(R"("Always")"));
-  EXPECT_EQ(At(pod, "spec.containers.1.imagePullPolicy"), Canon(R"("IfNotPresent")"));
+  EXPECT_EQ(At(pod, "spec.containers.1.imagePullPolicy"),
+            Canon(R"("IfNotPresent")"));
   EXPECT_EQ(At(pod, "spec.containers.2.imagePullPolicy"), Canon(R"("Always")"));
   EXPECT_EQ(At(pod, "spec.containers.3.imagePullPolicy"), Canon(R"("Always")"));
-  EXPECT_EQ(At(pod, "spec.initContainers.0.imagePullPolicy"), Canon(R"("Always")"));
-  EXPECT_EQ(At(pod, "spec.volumes.0.image.pullPolicy"), Canon(R"("IfNotPresent")"));
+  EXPECT_EQ(At(pod, "spec.initContainers.0.imagePullPolicy"),
+            Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.volumes.0.image.pullPolicy"),
+            Canon(R"("IfNotPresent")"));
   EXPECT_EQ(At(pod, "spec.volumes.1.image.pullPolicy"), Canon(R"("Always")"));
-  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePath"), Canon(R"("/dev/termination-log")"));
-  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePolicy"), Canon(R"("File")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePath"),
+            Canon(R"("/dev/termination-log")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePolicy"),
+            Canon(R"("File")"));
 }
 
 TEST(DefaultersTest, PodSpecAndPod) {
@@ -216,14 +222,20 @@ TEST(DefaultersTest, PodSpecAndPod) {
   // host network (the probe's HTTP protocol waits for H2CContainerProbe,
   // alpha in 1.37).
   EXPECT_EQ(At(pod, "spec.enableServiceLinks"), Canon("true"));
-  EXPECT_EQ(At(pod, "spec.containers.0.resources.requests"), Canon(R"({"cpu":"1"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.resources.requests"),
+            Canon(R"({"cpu":"1"})"));
   EXPECT_EQ(At(pod, "spec.containers.0.ports.0.hostPort"), Canon("8080"));
   EXPECT_EQ(At(pod, "spec.containers.0.ports.0.protocol"), Canon(R"("TCP")"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.httpGet"), Canon(R"({"port":80,"path":"/","scheme":"HTTP"})"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.timeoutSeconds"), Canon("1"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.periodSeconds"), Canon("10"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.successThreshold"), Canon("1"));
-  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.failureThreshold"), Canon("3"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.httpGet"),
+            Canon(R"({"port":80,"path":"/","scheme":"HTTP"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.timeoutSeconds"),
+            Canon("1"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.periodSeconds"),
+            Canon("10"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.successThreshold"),
+            Canon("1"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.failureThreshold"),
+            Canon("3"));
 
   // TestDefaultRequestIsNotSetForReplicationController: templates keep
   // their requests unset, and get no service links.
@@ -232,7 +244,8 @@ TEST(DefaultersTest, PodSpecAndPod) {
     spec: {template: {metadata: {labels: {app: a}},
            spec: {containers: [{name: a, image: "a:1",
                                 resources: {limits: {cpu: "1"}}}]}}}})");
-  EXPECT_EQ(At(rc, "spec.template.spec.containers.0.resources.requests"), Canon("<absent>"));
+  EXPECT_EQ(At(rc, "spec.template.spec.containers.0.resources.requests"),
+            Canon("<absent>"));
   EXPECT_EQ(At(rc, "spec.template.spec.enableServiceLinks"), Canon("<absent>"));
   // TestSetDefaultReplicationController: selector and labels from the
   // template; replicas 1.
@@ -259,12 +272,14 @@ TEST(DefaultersTest, PodStatusIPsAndVolumes) {
   EXPECT_EQ(At(pod, "spec.volumes.1.secret.defaultMode"), Canon("420"));
   EXPECT_EQ(At(pod, "spec.volumes.2.configMap.defaultMode"), Canon("420"));
   EXPECT_EQ(At(pod, "spec.volumes.3.downwardAPI.defaultMode"), Canon("420"));
-  EXPECT_EQ(At(pod, "spec.volumes.3.downwardAPI.items.0.fieldRef.apiVersion"), Canon(R"("v1")"));
+  EXPECT_EQ(At(pod, "spec.volumes.3.downwardAPI.items.0.fieldRef.apiVersion"),
+            Canon(R"("v1")"));
   EXPECT_EQ(At(pod, "spec.volumes.4.hostPath.type"), Canon(R"("")"));
   EXPECT_EQ(At(pod, "spec.volumes.5.projected.defaultMode"), Canon("420"));
   EXPECT_EQ(At(pod,
                "spec.volumes.5.projected.sources.0.serviceAccountToken."
-               "expirationSeconds"), Canon("3600"));
+               "expirationSeconds"),
+            Canon("3600"));
   EXPECT_EQ(At(pod, "status.podIPs"), Canon(R"([{"ip":"10.0.0.1"}])"));
   Value from_list = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
     spec: {containers: []}, status: {podIPs: [{ip: 10.0.0.2}, {ip: "fd00::2"}]}})");
@@ -289,7 +304,8 @@ TEST(DefaultersTest, Service) {
     status: {loadBalancer: {ingress: [{ip: 1.2.3.4}, {hostname: lb.example}]}}})");
   EXPECT_EQ(At(lb, "spec.externalTrafficPolicy"), Canon(R"("Cluster")"));
   EXPECT_EQ(At(lb, "spec.allocateLoadBalancerNodePorts"), Canon("true"));
-  EXPECT_EQ(At(lb, "spec.sessionAffinityConfig"), Canon(R"({"clientIP":{"timeoutSeconds":10800}})"));
+  EXPECT_EQ(At(lb, "spec.sessionAffinityConfig"),
+            Canon(R"({"clientIP":{"timeoutSeconds":10800}})"));
   EXPECT_EQ(At(lb, "status.loadBalancer.ingress.0.ipMode"), Canon(R"("VIP")"));
   EXPECT_EQ(At(lb, "status.loadBalancer.ingress.1.ipMode"), Canon("<absent>"));
 
@@ -302,9 +318,11 @@ TEST(DefaultersTest, Service) {
 }
 
 TEST(DefaultersTest, NamespaceNodeVolumesAndLimits) {
-  Value ns = Decoded("v1", "Namespace",
-                     "{apiVersion: v1, kind: Namespace, metadata: {name: team}}");
-  EXPECT_EQ(At(ns, "metadata.labels"), Canon(R"({"kubernetes.io/metadata.name":"team"})"));
+  Value ns =
+      Decoded("v1", "Namespace",
+              "{apiVersion: v1, kind: Namespace, metadata: {name: team}}");
+  EXPECT_EQ(At(ns, "metadata.labels"),
+            Canon(R"({"kubernetes.io/metadata.name":"team"})"));
   EXPECT_EQ(At(ns, "status.phase"), Canon(R"("Active")"));
 
   Value node = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
@@ -332,7 +350,8 @@ TEST(DefaultersTest, NamespaceNodeVolumesAndLimits) {
     spec: {limits: [{type: Container, max: {cpu: "2"}, min: {memory: 1Mi}},
                     {type: Pod, max: {cpu: "4"}}]}})");
   EXPECT_EQ(At(lr, "spec.limits.0.default"), Canon(R"({"cpu":"2"})"));
-  EXPECT_EQ(At(lr, "spec.limits.0.defaultRequest"), Canon(R"({"cpu":"2","memory":"1Mi"})"));
+  EXPECT_EQ(At(lr, "spec.limits.0.defaultRequest"),
+            Canon(R"({"cpu":"2","memory":"1Mi"})"));
   EXPECT_EQ(At(lr, "spec.limits.1.default"), Canon("<absent>"));
 
   Value secret = Decoded("v1", "Secret", "{apiVersion: v1, kind: Secret}");
@@ -347,7 +366,10 @@ TEST(DefaultersTest, Apps) {
   Value d = Decoded("apps/v1", "Deployment",
                     "{apiVersion: apps/v1, kind: Deployment}");
   EXPECT_EQ(At(d, "spec.replicas"), Canon("1"));
-  EXPECT_EQ(At(d, "spec.strategy"), Canon(R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}})"));
+  EXPECT_EQ(
+      At(d, "spec.strategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}})"));
   EXPECT_EQ(At(d, "spec.revisionHistoryLimit"), Canon("10"));
   EXPECT_EQ(At(d, "spec.progressDeadlineSeconds"), Canon("600"));
   Value recreate = Decoded("apps/v1", "Deployment", R"({apiVersion: apps/v1,
@@ -355,21 +377,30 @@ TEST(DefaultersTest, Apps) {
   EXPECT_EQ(At(recreate, "spec.strategy"), Canon(R"({"type":"Recreate"})"));
   EXPECT_EQ(At(recreate, "spec.replicas"), Canon("0"));
 
-  Value ds = Decoded("apps/v1", "DaemonSet",
-                     "{apiVersion: apps/v1, kind: DaemonSet}");
-  EXPECT_EQ(At(ds, "spec.updateStrategy"), Canon(R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}})"));
+  Value ds =
+      Decoded("apps/v1", "DaemonSet", "{apiVersion: apps/v1, kind: DaemonSet}");
+  EXPECT_EQ(
+      At(ds, "spec.updateStrategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}})"));
   EXPECT_EQ(At(ds, "spec.revisionHistoryLimit"), Canon("10"));
-  EXPECT_EQ(At(ds, "metadata.annotations"), Canon(R"({"deprecated.daemonset.template.generation":"0"})"));
+  EXPECT_EQ(At(ds, "metadata.annotations"),
+            Canon(R"({"deprecated.daemonset.template.generation":"0"})"));
 
   Value sts = Decoded("apps/v1", "StatefulSet",
                       "{apiVersion: apps/v1, kind: StatefulSet}");
   EXPECT_EQ(At(sts, "spec.podManagementPolicy"), Canon(R"("OrderedReady")"));
-  EXPECT_EQ(At(sts, "spec.updateStrategy"), Canon(R"({"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1}})"));
-  EXPECT_EQ(At(sts, "spec.persistentVolumeClaimRetentionPolicy"), Canon(R"({"whenDeleted":"Retain","whenScaled":"Retain"})"));
+  EXPECT_EQ(
+      At(sts, "spec.updateStrategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1}})"));
+  EXPECT_EQ(At(sts, "spec.persistentVolumeClaimRetentionPolicy"),
+            Canon(R"({"whenDeleted":"Retain","whenScaled":"Retain"})"));
   // OnDelete gets no rolling update.
   Value on_delete = Decoded("apps/v1", "StatefulSet", R"({apiVersion: apps/v1,
     kind: StatefulSet, spec: {updateStrategy: {type: OnDelete}}})");
-  EXPECT_EQ(At(on_delete, "spec.updateStrategy"), Canon(R"({"type":"OnDelete"})"));
+  EXPECT_EQ(At(on_delete, "spec.updateStrategy"),
+            Canon(R"({"type":"OnDelete"})"));
 
   Value rs = Decoded("apps/v1", "ReplicaSet",
                      "{apiVersion: apps/v1, kind: ReplicaSet}");
@@ -385,7 +416,8 @@ TEST(DefaultersTest, Batch) {
   EXPECT_EQ(At(job, "spec.backoffLimit"), Canon("6"));
   EXPECT_EQ(At(job, "spec.completionMode"), Canon(R"("NonIndexed")"));
   EXPECT_EQ(At(job, "spec.suspend"), Canon("false"));
-  EXPECT_EQ(At(job, "spec.podReplacementPolicy"), Canon(R"("TerminatingOrFailed")"));
+  EXPECT_EQ(At(job, "spec.podReplacementPolicy"),
+            Canon(R"("TerminatingOrFailed")"));
   EXPECT_EQ(At(job, "spec.manualSelector"), Canon("false"));
   EXPECT_EQ(At(job, "metadata.labels"), Canon(R"({"app":"a"})"));
   Value indexed = Decoded("batch/v1", "Job", R"({apiVersion: batch/v1,
@@ -394,10 +426,12 @@ TEST(DefaultersTest, Batch) {
   EXPECT_EQ(At(indexed, "spec.completions"), Canon("<absent>"));
   EXPECT_EQ(At(indexed, "spec.backoffLimit"), Canon("2147483647"));
   EXPECT_EQ(At(indexed, "spec.podReplacementPolicy"), Canon(R"("Failed")"));
-  EXPECT_EQ(At(indexed, "spec.podFailurePolicy.rules.0.onPodConditions.0.status"), Canon(R"("True")"));
+  EXPECT_EQ(
+      At(indexed, "spec.podFailurePolicy.rules.0.onPodConditions.0.status"),
+      Canon(R"("True")"));
 
-  Value cj = Decoded("batch/v1", "CronJob",
-                     "{apiVersion: batch/v1, kind: CronJob}");
+  Value cj =
+      Decoded("batch/v1", "CronJob", "{apiVersion: batch/v1, kind: CronJob}");
   EXPECT_EQ(At(cj, "spec.concurrencyPolicy"), Canon(R"("Allow")"));
   EXPECT_EQ(At(cj, "spec.suspend"), Canon("false"));
   EXPECT_EQ(At(cj, "spec.successfulJobsHistoryLimit"), Canon("3"));
@@ -415,16 +449,27 @@ TEST(DefaultersTest, OtherGroups) {
     apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler,
     spec: {behavior: {scaleDown: {stabilizationWindowSeconds: 60}}}})");
   EXPECT_EQ(At(hpa, "spec.minReplicas"), Canon("1"));
-  EXPECT_EQ(At(hpa, "spec.metrics"), Canon(R"([{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}])"));
-  EXPECT_EQ(At(hpa, "spec.behavior.scaleUp"), Canon(R"({"stabilizationWindowSeconds":0,"selectPolicy":"Max","policies":[{"type":"Pods","value":4,"periodSeconds":15},{"type":"Percent","value":100,"periodSeconds":15}]})"));
-  EXPECT_EQ(At(hpa, "spec.behavior.scaleDown"), Canon(R"({"selectPolicy":"Max","policies":[{"type":"Percent","value":100,"periodSeconds":15}],"stabilizationWindowSeconds":60})"));
+  EXPECT_EQ(
+      At(hpa, "spec.metrics"),
+      Canon(
+          R"([{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}])"));
+  EXPECT_EQ(
+      At(hpa, "spec.behavior.scaleUp"),
+      Canon(
+          R"({"stabilizationWindowSeconds":0,"selectPolicy":"Max","policies":[{"type":"Pods","value":4,"periodSeconds":15},{"type":"Percent","value":100,"periodSeconds":15}]})"));
+  EXPECT_EQ(
+      At(hpa, "spec.behavior.scaleDown"),
+      Canon(
+          R"({"selectPolicy":"Max","policies":[{"type":"Percent","value":100,"periodSeconds":15}],"stabilizationWindowSeconds":60})"));
 
   Value crb = Decoded("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", R"({
     apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding,
     roleRef: {kind: ClusterRole, name: view},
     subjects: [{kind: User, name: a}, {kind: ServiceAccount, name: b, namespace: c}]})");
-  EXPECT_EQ(At(crb, "roleRef.apiGroup"), Canon(R"("rbac.authorization.k8s.io")"));
-  EXPECT_EQ(At(crb, "subjects.0.apiGroup"), Canon(R"("rbac.authorization.k8s.io")"));
+  EXPECT_EQ(At(crb, "roleRef.apiGroup"),
+            Canon(R"("rbac.authorization.k8s.io")"));
+  EXPECT_EQ(At(crb, "subjects.0.apiGroup"),
+            Canon(R"("rbac.authorization.k8s.io")"));
   EXPECT_EQ(At(crb, "subjects.1.apiGroup"), Canon("<absent>"));
 
   Value sc = Decoded("storage.k8s.io/v1", "StorageClass",
@@ -457,15 +502,91 @@ TEST(DefaultersTest, OtherGroups) {
     spec: {type: Limited, limited: {limitResponse: {type: Queue, queuing: {}}}}})");
   EXPECT_EQ(At(plc, "spec.limited.nominalConcurrencyShares"), Canon("30"));
   EXPECT_EQ(At(plc, "spec.limited.lendablePercent"), Canon("0"));
-  EXPECT_EQ(At(plc, "spec.limited.limitResponse.queuing"), Canon(R"({"handSize":8,"queues":64,"queueLengthLimit":50})"));
+  EXPECT_EQ(At(plc, "spec.limited.limitResponse.queuing"),
+            Canon(R"({"handSize":8,"queues":64,"queueLengthLimit":50})"));
 
   Value claim = Decoded("resource.k8s.io/v1", "ResourceClaim", R"({
     apiVersion: resource.k8s.io/v1, kind: ResourceClaim,
     spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu,
       tolerations: [{key: k}]}}]}}})");
-  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.allocationMode"), Canon(R"("ExactCount")"));
+  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.allocationMode"),
+            Canon(R"("ExactCount")"));
   EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.count"), Canon("1"));
-  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.tolerations.0.operator"), Canon(R"("Equal")"));
+  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.tolerations.0.operator"),
+            Canon(R"("Equal")"));
+}
+
+TEST(DefaultersTest, ClusterKinds) {
+  Value ic = Decoded("networking.k8s.io/v1", "IngressClass", R"({
+    apiVersion: networking.k8s.io/v1, kind: IngressClass,
+    spec: {controller: c, parameters: {kind: K, name: n}}})");
+  EXPECT_EQ(At(ic, "spec.parameters.scope"), Canon(R"("Cluster")"));
+
+  Value csi = Decoded("storage.k8s.io/v1", "CSIDriver",
+                      "{apiVersion: storage.k8s.io/v1, kind: CSIDriver}");
+  EXPECT_EQ(At(csi, "spec"), Canon(R"({"attachRequired":true,
+    "podInfoOnMount":false,"storageCapacity":false,
+    "fsGroupPolicy":"ReadWriteOnceWithFSType",
+    "volumeLifecycleModes":["Persistent"],"requiresRepublish":false,
+    "seLinuxMount":false,"preventPodSchedulingIfMissing":false})"));
+
+  Value mwc = Decoded("admissionregistration.k8s.io/v1",
+                      "MutatingWebhookConfiguration", R"({
+    apiVersion: admissionregistration.k8s.io/v1,
+    kind: MutatingWebhookConfiguration,
+    webhooks: [{name: w, clientConfig: {url: "https://x"}}]})");
+  EXPECT_EQ(At(mwc, "webhooks.0.reinvocationPolicy"), Canon(R"("Never")"));
+  EXPECT_EQ(At(mwc, "webhooks.0.objectSelector"), Canon("{}"));
+
+  Value vap = Decoded("admissionregistration.k8s.io/v1",
+                      "ValidatingAdmissionPolicy", R"({
+    apiVersion: admissionregistration.k8s.io/v1,
+    kind: ValidatingAdmissionPolicy, spec: {matchConstraints: {}}})");
+  EXPECT_EQ(At(vap, "spec.failurePolicy"), Canon(R"("Fail")"));
+  EXPECT_EQ(
+      At(vap, "spec.matchConstraints"),
+      Canon(
+          R"({"matchPolicy":"Equivalent","namespaceSelector":{},"objectSelector":{}})"));
+
+  Value fs = Decoded("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", R"({
+    apiVersion: flowcontrol.apiserver.k8s.io/v1, kind: FlowSchema,
+    spec: {priorityLevelConfiguration: {name: p}}})");
+  EXPECT_EQ(At(fs, "spec.matchingPrecedence"), Canon("1000"));
+  Value exempt = Decoded("flowcontrol.apiserver.k8s.io/v1",
+                         "PriorityLevelConfiguration", R"({
+    apiVersion: flowcontrol.apiserver.k8s.io/v1,
+    kind: PriorityLevelConfiguration, spec: {type: Exempt, exempt: {}}})");
+  EXPECT_EQ(At(exempt, "spec.exempt"),
+            Canon(R"({"nominalConcurrencyShares":0,"lendablePercent":0})"));
+
+  Value first = Decoded("resource.k8s.io/v1", "ResourceClaim", R"({
+    apiVersion: resource.k8s.io/v1, kind: ResourceClaim,
+    spec: {devices: {requests: [{name: r, firstAvailable: [
+      {name: a, deviceClassName: c}, {name: b, deviceClassName: c,
+       allocationMode: All}]}]}}})");
+  EXPECT_EQ(At(first, "spec.devices.requests.0.firstAvailable.0.count"),
+            Canon("1"));
+  EXPECT_EQ(At(first, "spec.devices.requests.0.firstAvailable.1.count"),
+            Canon("<absent>"));
+
+  Value pcr = Decoded("certificates.k8s.io/v1", "PodCertificateRequest", R"({
+    apiVersion: certificates.k8s.io/v1, kind: PodCertificateRequest,
+    spec: {signerName: s}})");
+  EXPECT_EQ(At(pcr, "spec.maxExpirationSeconds"), Canon("86400"));
+
+  Value vol = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [], volumes: [
+      {name: a, azureDisk: {diskName: d, diskURI: u}},
+      {name: i, iscsi: {targetPortal: t, iqn: q, lun: 0}},
+      {name: s, scaleIO: {gateway: g, system: y, secretRef: {name: x}}}]}})");
+  EXPECT_EQ(At(vol, "spec.volumes.0.azureDisk"),
+            Canon(R"({"diskName":"d","diskURI":"u","cachingMode":"ReadWrite",
+      "fsType":"ext4","readOnly":false,"kind":"Shared"})"));
+  EXPECT_EQ(At(vol, "spec.volumes.1.iscsi.iscsiInterface"),
+            Canon(R"("default")"));
+  EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.storageMode"),
+            Canon(R"("ThinProvisioned")"));
+  EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.fsType"), Canon(R"("xfs")"));
 }
 
 // What the conversion to the internal version and back does to a body
@@ -486,7 +607,8 @@ TEST(ConversionsTest, ABodyComesBackFromTheInternalVersion) {
 
   Value sts = Decoded("apps/v1", "StatefulSet", R"({apiVersion: apps/v1,
     kind: StatefulSet, spec: {volumeClaimTemplates: [{metadata: {name: data}}]}})");
-  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.apiVersion"), Canon(R"("v1")"));
+  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.apiVersion"),
+            Canon(R"("v1")"));
   EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.kind"),
             Canon(R"("PersistentVolumeClaim")"));
 
@@ -509,7 +631,8 @@ TEST(ConversionsTest, ABodyComesBackFromTheInternalVersion) {
     spec: {containers: [{name: a, image: "a:1",
       readinessProbe: {grpc: {port: 9000}},
       env: [{name: E, valueFrom: {fileKeyRef: {path: p, key: k, volumeName: v}}}]}]}})");
-  EXPECT_EQ(At(pod, "spec.containers.0.readinessProbe.grpc.service"), Canon(R"("")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.readinessProbe.grpc.service"),
+            Canon(R"("")"));
   EXPECT_EQ(At(pod, "spec.containers.0.env.0.valueFrom.fileKeyRef.optional"),
             Canon("false"));
 }
@@ -521,17 +644,19 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
   Value p = pod->PrepareForCreate(Yaml(R"({apiVersion: v1, kind: Pod,
     spec: {containers: [{name: a, resources: {requests: {cpu: 1, memory: 1Gi},
                                               limits: {cpu: 1, memory: 1Gi}}}]}})"));
-  EXPECT_EQ(At(p, "status"), Canon(R"({"phase":"Pending","qosClass":"Guaranteed"})"));
-  EXPECT_EQ(internal::PodQosClass(Yaml(
-                "{spec: {containers: [{name: a}, {name: b, resources: "
-                "{requests: {cpu: 100m}}}]}}")),
+  EXPECT_EQ(At(p, "status"),
+            Canon(R"({"phase":"Pending","qosClass":"Guaranteed"})"));
+  EXPECT_EQ(internal::PodQosClass(
+                Yaml("{spec: {containers: [{name: a}, {name: b, resources: "
+                     "{requests: {cpu: 100m}}}]}}")),
             "Burstable");
   EXPECT_EQ(internal::PodQosClass(Yaml("{spec: {containers: [{name: a}]}}")),
             "BestEffort");
   // 1000m and 1 are the same quantity.
-  EXPECT_EQ(internal::PodQosClass(Yaml(
-                "{spec: {containers: [{name: a, resources: {requests: "
-                "{cpu: 1000m, memory: 1024Mi}, limits: {cpu: '1', memory: 1Gi}}}]}}")),
+  EXPECT_EQ(internal::PodQosClass(
+                Yaml("{spec: {containers: [{name: a, resources: {requests: "
+                     "{cpu: 1000m, memory: 1024Mi}, limits: {cpu: '1', memory: "
+                     "1Gi}}}]}}")),
             "Guaranteed");
 
   Value ns = KindOf("v1", "Namespace")
@@ -540,14 +665,20 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
   Value pvc = KindOf("v1", "PersistentVolumeClaim")
                   ->PrepareForCreate(Yaml(R"({apiVersion: v1,
     kind: PersistentVolumeClaim, metadata: {finalizers: [a]}})"));
-  EXPECT_EQ(At(pvc, "metadata.finalizers"), Canon(R"(["a","kubernetes.io/pvc-protection"])"));
+  EXPECT_EQ(At(pvc, "metadata.finalizers"),
+            Canon(R"(["a","kubernetes.io/pvc-protection"])"));
   Value job = KindOf("batch/v1", "Job")
                   ->PrepareForCreate(Yaml(R"({apiVersion: batch/v1, kind: Job,
     metadata: {name: j}, spec: {template: {metadata: {labels: {app: a}}}}})"));
-  EXPECT_EQ(At(job, "spec.template.metadata.labels"), Canon(R"({"app":"a","job-name":"j","batch.kubernetes.io/job-name":"j"})"));
-  Value manual = KindOf("batch/v1", "Job")->PrepareForCreate(Yaml(
-      "{apiVersion: batch/v1, kind: Job, metadata: {name: j}, "
-      "spec: {manualSelector: true}}"));
+  EXPECT_EQ(
+      At(job, "spec.template.metadata.labels"),
+      Canon(
+          R"({"app":"a","job-name":"j","batch.kubernetes.io/job-name":"j"})"));
+  Value manual =
+      KindOf("batch/v1", "Job")
+          ->PrepareForCreate(
+              Yaml("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, "
+                   "spec: {manualSelector: true}}"));
   EXPECT_EQ(At(manual, "spec.template"), Canon("<absent>"));
 }
 

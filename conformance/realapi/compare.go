@@ -167,7 +167,9 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 		return 1
 	}
 	knownSeen := map[string]bool{}
-	work, err := os.MkdirTemp("", "smdx-realapi-work-")
+	// Inside the cluster's directory, which stop removes on every path
+	// (a signal included).
+	work, err := os.MkdirTemp(c.dir, "work-")
 	if err != nil {
 		panic(err)
 	}

@@ -23,16 +23,6 @@ Map* MapAt(Map& m, absl::string_view f) {
   return v != nullptr && v->IsMap() ? &v->map() : nullptr;
 }
 
-// The map under `f`, made ({}) when absent or null.
-Map& EnsureMap(Map& m, absl::string_view f) {
-  Value* v = m.Find(f);
-  if (v == nullptr || !v->IsMap()) {
-    m.Set(f, Value::MakeMap());
-    v = m.Find(f);
-  }
-  return v->map();
-}
-
 std::string Str(const Map& m, absl::string_view f) {
   const Value* v = m.Find(f);
   return v != nullptr && v->IsString() ? v->AsString() : std::string();
@@ -175,8 +165,8 @@ bool IsDigest(absl::string_view d) {
   absl::string_view alg = d.substr(0, colon), hex = d.substr(colon + 1);
   if (!std::isalpha(static_cast<unsigned char>(alg[0]))) return false;
   for (char c : alg) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' &&
-        c != '_' && c != '+' && c != '.') {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
+        c != '+' && c != '.') {
       return false;
     }
   }
@@ -191,6 +181,15 @@ bool IsDigest(absl::string_view d) {
 }
 
 }  // namespace
+
+Map& EnsureMap(Map& m, absl::string_view f) {
+  Value* v = m.Find(f);
+  if (v == nullptr || !v->IsMap()) {
+    m.Set(f, Value::MakeMap());
+    v = m.Find(f);
+  }
+  return v->map();
+}
 
 std::string ImageTag(absl::string_view image) {
   absl::string_view name = image;
@@ -244,9 +243,9 @@ namespace {
 void PullPolicyFromImage(Map& m, absl::string_view policy_field,
                          absl::string_view image_field) {
   if (!Zero(m, policy_field)) return;
-  m.Set(policy_field, S(ImageTag(Str(m, image_field)) == "latest"
-                            ? "Always"
-                            : "IfNotPresent"));
+  m.Set(
+      policy_field,
+      S(ImageTag(Str(m, image_field)) == "latest" ? "Always" : "IfNotPresent"));
 }
 
 void Container(Map& m, const GoStruct&) {
@@ -274,9 +273,9 @@ void Service(Map& m, const GoStruct&) {
   if (affinity == "None") spec.Erase("sessionAffinityConfig");
   if (affinity == "ClientIP") {
     const Map* config = MapAt(spec, "sessionAffinityConfig");
-    const Map* client =
-        config != nullptr ? MapAt(const_cast<Map&>(*config), "clientIP")
-                          : nullptr;
+    const Map* client = config != nullptr
+                            ? MapAt(const_cast<Map&>(*config), "clientIP")
+                            : nullptr;
     if (client == nullptr || Nil(*client, "timeoutSeconds")) {
       Map c;
       c.Set("timeoutSeconds", I(10800));
@@ -293,13 +292,13 @@ void Service(Map& m, const GoStruct&) {
         return Zero(port, "protocol") || Zero(port, "targetPort");
       },
       [](Map& port) {
-    SetIfZero(port, "protocol", S("TCP"));
-    // TargetPort is an IntOrString: 0 and "" are both unset.
-    if (Zero(port, "targetPort")) {
-      const Value* p = Get(port, "port");
-      port.Set("targetPort", p != nullptr && p->IsInt() ? *p : I(0));
-    }
-  });
+        SetIfZero(port, "protocol", S("TCP"));
+        // TargetPort is an IntOrString: 0 and "" are both unset.
+        if (Zero(port, "targetPort")) {
+          const Value* p = Get(port, "port");
+          port.Set("targetPort", p != nullptr && p->IsInt() ? *p : I(0));
+        }
+      });
   const Value* external = Get(spec, "externalIPs");
   bool externally_accessible =
       type == "LoadBalancer" || type == "NodePort" ||
@@ -317,7 +316,9 @@ void Service(Map& m, const GoStruct&) {
       if (Map* lb = MapAt(*status, "loadBalancer")) {
         ForEachItem(
             *lb, "ingress",
-            [](const Map& ing) { return !Zero(ing, "ip") && Nil(ing, "ipMode"); },
+            [](const Map& ing) {
+              return !Zero(ing, "ip") && Nil(ing, "ipMode");
+            },
             [](Map& ing) { ing.Set("ipMode", S("VIP")); });
       }
     }
@@ -327,7 +328,8 @@ void Service(Map& m, const GoStruct&) {
 // Requests default to limits, per container of a Pod (not of templates).
 bool NeedsRequestsFromLimits(const Map& container) {
   const Map* resources = RMap(container, "resources");
-  const Map* limits = resources != nullptr ? RMap(*resources, "limits") : nullptr;
+  const Map* limits =
+      resources != nullptr ? RMap(*resources, "limits") : nullptr;
   if (limits == nullptr) return false;
   const Map* requests = RMap(*resources, "requests");
   for (const MapEntry& e : *limits) {
@@ -391,7 +393,9 @@ void Pod(Map& m, const GoStruct&) {
       ForEachItem(spec, list, NeedsHostPorts, [](Map& c) {
         ForEachItem(
             c, "ports",
-            [](const Map& p) { return Zero(p, "hostPort") && p.Find("containerPort"); },
+            [](const Map& p) {
+              return Zero(p, "hostPort") && p.Find("containerPort");
+            },
             [](Map& p) { p.Set("hostPort", *p.Find("containerPort")); });
       });
     }
@@ -515,7 +519,8 @@ void ReplicationController(Map& m, const GoStruct&) {
 // back canonically (strconv.FormatInt), or `absent` when there is none.
 void IntAnnotation(Map& m, const char* key, const char* absent) {
   const Map* meta = RMap(m, "metadata");
-  const Map* annotations = meta != nullptr ? RMap(*meta, "annotations") : nullptr;
+  const Map* annotations =
+      meta != nullptr ? RMap(*meta, "annotations") : nullptr;
   const Value* v = annotations != nullptr ? annotations->Find(key) : nullptr;
   if (v == nullptr || !v->IsString()) {
     if (absent != nullptr) {
@@ -528,7 +533,8 @@ void IntAnnotation(Map& m, const char* key, const char* absent) {
   if (v->AsString().empty() || *end != '\0') return;
   std::string canonical = std::to_string(n);
   if (canonical != v->AsString()) {
-    EnsureMap(EnsureMap(m, "metadata"), "annotations").Set(key, Value(canonical));
+    EnsureMap(EnsureMap(m, "metadata"), "annotations")
+        .Set(key, Value(canonical));
   }
 }
 
@@ -539,8 +545,8 @@ std::string Base64(absl::string_view in) {
   std::string out;
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
-    uint32_t n = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) |
-                 uint8_t(in[i + 2]);
+    uint32_t n =
+        (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
     for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(n >> s) & 63];
   }
   if (i < in.size()) {
@@ -562,7 +568,8 @@ void SecretStringData(Map& m, const GoStruct&) {
   if (!string_data.IsMap() || string_data.map().empty()) return;
   Map& data = EnsureMap(m, "data");
   for (const MapEntry& e : string_data.map()) {
-    data.Set(e.key, Value(Base64(e.value.IsString() ? e.value.AsString() : "")));
+    data.Set(e.key,
+             Value(Base64(e.value.IsString() ? e.value.AsString() : "")));
   }
 }
 
@@ -572,9 +579,8 @@ void NodeSpecPodCidrs(Map& m, const GoStruct&) {
   const std::string cidr = Str(m, "podCIDR");
   const Value* cidrs = m.Find("podCIDRs");
   bool has_list = cidrs != nullptr && cidrs->IsList() && !cidrs->list().empty();
-  if (!cidr.empty() &&
-      (!has_list || !cidrs->list()[0].IsString() ||
-       cidrs->list()[0].AsString() != cidr)) {
+  if (!cidr.empty() && (!has_list || !cidrs->list()[0].IsString() ||
+                        cidrs->list()[0].AsString() != cidr)) {
     List l;
     l.push_back(Value(cidr));
     m.Set("podCIDRs", Value(std::move(l)));
@@ -605,7 +611,8 @@ void Deployment(Map& m, const GoStruct&) {
     SetIfNil(*ru, "maxSurge", I(0));
   }
   // Conversion: the rollback annotation is an integer field inside.
-  IntAnnotation(m, "deprecated.deployment.rollback.to", nullptr);  // last: moves `spec`
+  IntAnnotation(m, "deprecated.deployment.rollback.to",
+                nullptr);  // last: moves `spec`
 }
 
 // Not a defaulter but the conversion every v1 DaemonSet goes through
@@ -662,11 +669,13 @@ void StatefulSet(Map& m, const GoStruct&) {
   }
   // Conversion: the internal partition is a value; volume claim templates
   // come back with apiVersion and kind (conversion.go, issue 87583).
-  if (Map* ru = MapAt(strategy, "rollingUpdate")) SetIfNil(*ru, "partition", I(0));
+  if (Map* ru = MapAt(strategy, "rollingUpdate"))
+    SetIfNil(*ru, "partition", I(0));
   ForEachItem(
       spec, "volumeClaimTemplates",
       [](const Map& t) {
-        return Str(t, "apiVersion") != "v1" || Str(t, "kind") != "PersistentVolumeClaim";
+        return Str(t, "apiVersion") != "v1" ||
+               Str(t, "kind") != "PersistentVolumeClaim";
       },
       [](Map& t) {
         t.Set("apiVersion", S("v1"));
@@ -683,7 +692,8 @@ void ReplicaSet(Map& m, const GoStruct&) {
   SetIfNil(EnsureMap(m, "spec"), "replicas", I(1));
 }
 
-// ---- batch/v1 ----------------------------------------------------------------
+// ---- batch/v1
+// ----------------------------------------------------------------
 
 void Job(Map& m, const GoStruct&) {
   Map& spec = EnsureMap(m, "spec");
@@ -699,8 +709,9 @@ void Job(Map& m, const GoStruct&) {
   SetIfNil(spec, "completionMode", S("NonIndexed"));
   SetIfNil(spec, "suspend", Value(false));
   if (Nil(spec, "podReplacementPolicy")) {
-    spec.Set("podReplacementPolicy",
-             S(Nil(spec, "podFailurePolicy") ? "TerminatingOrFailed" : "Failed"));
+    spec.Set(
+        "podReplacementPolicy",
+        S(Nil(spec, "podFailurePolicy") ? "TerminatingOrFailed" : "Failed"));
   }
   SetIfNil(spec, "manualSelector", Value(false));
   // The Job's labels default to its template's. (Last: making metadata may
@@ -725,7 +736,8 @@ void CronJob(Map& m, const GoStruct&) {
   SetIfNil(spec, "failedJobsHistoryLimit", I(1));
 }
 
-// ---- networking/v1 -----------------------------------------------------------
+// ---- networking/v1
+// -----------------------------------------------------------
 
 void NetworkPolicy(Map& m, const GoStruct&) {
   Map& spec = EnsureMap(m, "spec");
@@ -747,7 +759,8 @@ void IngressClass(Map& m, const GoStruct&) {
   }
 }
 
-// ---- autoscaling -------------------------------------------------------------
+// ---- autoscaling
+// -------------------------------------------------------------
 
 Value ScalingPolicy(const char* type, int64_t value, int64_t period) {
   Map p;
@@ -821,7 +834,8 @@ void HorizontalPodAutoscalerV2(Map& m, const GoStruct&) {
   }
 }
 
-// ---- rbac/v1 -----------------------------------------------------------------
+// ---- rbac/v1
+// -----------------------------------------------------------------
 
 void RoleBinding(Map& m, const GoStruct&) {
   SetIfZero(EnsureMap(m, "roleRef"), "apiGroup",
@@ -836,7 +850,8 @@ void Subject(Map& m, const GoStruct&) {
   }
 }
 
-// ---- storage/v1 ----------------------------------------------------------------
+// ---- storage/v1
+// ----------------------------------------------------------------
 
 void CSIDriver(Map& m, const GoStruct&) {
   Map& spec = EnsureMap(m, "spec");
@@ -851,10 +866,12 @@ void CSIDriver(Map& m, const GoStruct&) {
   }
   SetIfNil(spec, "requiresRepublish", Value(false));
   SetIfNil(spec, "seLinuxMount", Value(false));  // SELinuxMountReadWriteOncePod
-  SetIfNil(spec, "preventPodSchedulingIfMissing", Value(false));  // VolumeLimitScaling
+  SetIfNil(spec, "preventPodSchedulingIfMissing",
+           Value(false));  // VolumeLimitScaling
 }
 
-// ---- admissionregistration/v1 -------------------------------------------------
+// ---- admissionregistration/v1
+// -------------------------------------------------
 
 void Webhook(Map& m, bool mutating) {
   SetIfNil(m, "failurePolicy", S("Fail"));
@@ -873,7 +890,8 @@ void MatchResources(Map& m, const GoStruct&) {
   SetIfNil(m, "objectSelector", Value::MakeMap());
 }
 
-// ---- resource/v1 ---------------------------------------------------------------
+// ---- resource/v1
+// ---------------------------------------------------------------
 
 void DeviceRequestCount(Map& m, const GoStruct&) {
   SetIfZero(m, "allocationMode", S("ExactCount"));
@@ -924,15 +942,13 @@ absl::Span<const FieldDefault> FieldDefaults() {
       {"io.k8s.api.core.v1.RBDPersistentVolumeSource", "user", "\"admin\""},
       {"io.k8s.api.core.v1.RBDPersistentVolumeSource", "keyring",
        "\"/etc/ceph/keyring\""},
-      {"io.k8s.api.core.v1.ISCSIVolumeSource", "iscsiInterface",
-       "\"default\""},
+      {"io.k8s.api.core.v1.ISCSIVolumeSource", "iscsiInterface", "\"default\""},
       {"io.k8s.api.core.v1.ISCSIPersistentVolumeSource", "iscsiInterface",
        "\"default\""},
       {"io.k8s.api.core.v1.ScaleIOVolumeSource", "fsType", "\"xfs\""},
       {"io.k8s.api.core.v1.ScaleIOVolumeSource", "storageMode",
        "\"ThinProvisioned\""},
-      {"io.k8s.api.core.v1.ScaleIOPersistentVolumeSource", "fsType",
-       "\"xfs\""},
+      {"io.k8s.api.core.v1.ScaleIOPersistentVolumeSource", "fsType", "\"xfs\""},
       {"io.k8s.api.core.v1.ScaleIOPersistentVolumeSource", "storageMode",
        "\"ThinProvisioned\""},
       // batch/v1

@@ -41,6 +41,9 @@ struct DefaultRule {
 };
 
 absl::Span<const FieldDefault> FieldDefaults();
+
+// The map under `f` in `m`, made ({}) when absent or not a map.
+Map& EnsureMap(Map& m, absl::string_view f);
 absl::Span<const DefaultRule> DefaultRules();
 
 // The tag kubelet and the defaulter read from an image reference

@@ -55,17 +55,7 @@ const GoStruct* FindGoStruct(absl::string_view openapi_name) {
   return slot.get();
 }
 
-bool IsGoEmpty(GoKind kind, const Value& v) {
-  switch (kind) {
-    case GoKind::kPointer:
-    case GoKind::kInterface:
-      return v.IsNull();
-    case GoKind::kStruct:
-    case GoKind::kMarshaler:
-      return false;
-    default:
-      break;
-  }
+bool IsZeroLike(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNull:
       return true;
@@ -83,6 +73,19 @@ bool IsGoEmpty(GoKind kind, const Value& v) {
       return v.map().empty();
   }
   return false;
+}
+
+bool IsGoEmpty(GoKind kind, const Value& v) {
+  switch (kind) {
+    case GoKind::kPointer:
+    case GoKind::kInterface:
+      return v.IsNull();
+    case GoKind::kStruct:
+    case GoKind::kMarshaler:
+      return false;
+    default:
+      return IsZeroLike(v);
+  }
 }
 
 bool IsGoUnset(GoKind kind, const Value* v) {

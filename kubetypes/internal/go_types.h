@@ -53,6 +53,10 @@ struct GoStruct {
 // has none. Thread-safe; each type is parsed once per process.
 const GoStruct* FindGoStruct(absl::string_view openapi_name);
 
+// Whether `v` is an empty or zero value in any Go kind's encoding: null,
+// "", 0, false, [] or {}.
+bool IsZeroLike(const Value& v);
+
 // Go's notion of an empty value for omitempty (encoding/json isEmptyValue
 // on the unstructured form): "", 0, false, null, and for slices and maps
 // an empty one. Structs are never empty.

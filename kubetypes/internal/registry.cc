@@ -4,18 +4,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "kubetypes/internal/defaulters.h"
+
 namespace smdx::internal {
 
 namespace {
-
-Map& EnsureMap(Map& m, absl::string_view f) {
-  Value* v = m.Find(f);
-  if (v == nullptr || !v->IsMap()) {
-    m.Set(f, Value::MakeMap());
-    v = m.Find(f);
-  }
-  return v->map();
-}
 
 // Appends `s` to the string list under `f` unless it holds it already.
 void AddToList(Map& m, absl::string_view f, absl::string_view s) {
@@ -46,11 +39,22 @@ double QuantityValue(const Value* q) {
     const char* suffix;
     double factor;
   } kSuffixes[] = {
-      {"", 1},       {"n", 1e-9},  {"u", 1e-6},        {"m", 1e-3},
-      {"k", 1e3},    {"M", 1e6},   {"G", 1e9},         {"T", 1e12},
-      {"P", 1e15},   {"E", 1e18},  {"Ki", 1024.0},     {"Mi", 1048576.0},
-      {"Gi", 1073741824.0},        {"Ti", 1099511627776.0},
-      {"Pi", 1125899906842624.0},  {"Ei", 1152921504606846976.0},
+      {"", 1},
+      {"n", 1e-9},
+      {"u", 1e-6},
+      {"m", 1e-3},
+      {"k", 1e3},
+      {"M", 1e6},
+      {"G", 1e9},
+      {"T", 1e12},
+      {"P", 1e15},
+      {"E", 1e18},
+      {"Ki", 1024.0},
+      {"Mi", 1048576.0},
+      {"Gi", 1073741824.0},
+      {"Ti", 1099511627776.0},
+      {"Pi", 1125899906842624.0},
+      {"Ei", 1152921504606846976.0},
   };
   for (const auto& sfx : kSuffixes) {
     if (suffix == sfx.suffix) return n * sfx.factor;
@@ -71,7 +75,8 @@ const Value* ResourceAt(const Value* list, absl::string_view res) {
 std::string RequirementsQos(const Value* resources) {
   const Value* requests =
       resources != nullptr ? Find(*resources, "requests") : nullptr;
-  const Value* limits = resources != nullptr ? Find(*resources, "limits") : nullptr;
+  const Value* limits =
+      resources != nullptr ? Find(*resources, "limits") : nullptr;
   auto empty = [](const Value* v) {
     return v == nullptr || !v->IsMap() || v->map().empty();
   };
@@ -80,8 +85,8 @@ std::string RequirementsQos(const Value* resources) {
   for (const char* res : {"cpu", "memory"}) {
     double req = QuantityValue(ResourceAt(requests, res));
     double lim = QuantityValue(ResourceAt(limits, res));
-    std::string r = req != lim ? "Burstable"
-                               : (req == 0 ? "BestEffort" : "Guaranteed");
+    std::string r =
+        req != lim ? "Burstable" : (req == 0 ? "BestEffort" : "Guaranteed");
     if (r == "Burstable") return r;
     if (qos.empty()) {
       qos = r;
@@ -99,7 +104,9 @@ void Pod(Map& pod) {
   pod.Set("status", Value(std::move(status)));
 }
 
-void Namespace(Map& ns) { AddToList(EnsureMap(ns, "spec"), "finalizers", "kubernetes"); }
+void Namespace(Map& ns) {
+  AddToList(EnsureMap(ns, "spec"), "finalizers", "kubernetes");
+}
 
 // generateSelectorIfNeeded: the name labels join the template. The
 // selector and the controller-uid labels hold the uid the server gives the
@@ -110,8 +117,8 @@ void Job(Map& job) {
   if (manual != nullptr && manual->IsBool() && manual->AsBool()) return;
   const Value* meta = job.Find("metadata");
   std::string name = meta != nullptr ? StringAt(*meta, "name") : "";
-  Map& labels = EnsureMap(EnsureMap(EnsureMap(spec, "template"), "metadata"),
-                          "labels");
+  Map& labels =
+      EnsureMap(EnsureMap(EnsureMap(spec, "template"), "metadata"), "labels");
   for (const char* l : {"job-name", "batch.kubernetes.io/job-name"}) {
     if (labels.Find(l) == nullptr) labels.Set(l, Value(name));
   }
