@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "kubetypes/internal/defaulters.h"
 #include "kubetypes/internal/go_types.h"
+#include "kubetypes/internal/quantity.h"
 #include "kubetypes/internal/registry.h"
 #include "value/parse.h"
 
@@ -20,6 +21,8 @@ struct NodePlan {
   // The Go fields whose zero value is encoded (not omitted): a value that
   // lacks them gets their zero value.
   std::vector<const GoField*> present;
+  // Per declared field of the schema's map, whether it holds a quantity.
+  std::vector<bool> quantity;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
   struct Field {
@@ -32,7 +35,12 @@ struct NodePlan {
 
 struct KindPlan {
   absl::flat_hash_map<const Atom*, NodePlan> nodes;
+  // Maps whose values are quantities (resource lists).
+  absl::flat_hash_set<const Atom*> resource_lists;
 };
+
+constexpr absl::string_view kQuantity =
+    "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
 namespace {
 
@@ -66,6 +74,10 @@ class PlanBuilder {
   void Visit(const Atom* atom, const std::string& name) {
     if (atom == nullptr || !seen_.insert(atom).second) return;
     if (!name.empty()) Named(atom, name);
+    if (atom->map && atom->map->element_type &&
+        atom->map->element_type->named_type == kQuantity) {
+      plan_->resource_lists.insert(atom);
+    }
     if (atom->map) {
       for (const StructField& f : atom->map->fields) {
         Visit(f.type.resolved, f.type.named_type);
@@ -95,8 +107,10 @@ class PlanBuilder {
     NodePlan& node = plan_->nodes[atom];
     node.go = go;
     node.by_field.resize(atom->map->fields.size());
+    node.quantity.resize(atom->map->fields.size());
     for (size_t i = 0; i < atom->map->fields.size(); ++i) {
       node.by_field[i] = go->Find(atom->map->fields[i].name);
+      node.quantity[i] = atom->map->fields[i].type.named_type == kQuantity;
     }
     for (const GoField& f : go->fields) {
       if (!Omitted(f, f.zero)) node.present.push_back(&f);
@@ -181,8 +195,9 @@ class Decoder {
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
-      if (node != plan_.nodes.end()) {
-        const NodePlan& np = node->second;
+      const NodePlan* plan = node != plan_.nodes.end() ? &node->second : nullptr;
+      if (plan != nullptr) {
+        const NodePlan& np = *plan;
         Map& m = v.map();
         ThroughGoType(np, mt, m);
         if (!np.rules.empty() || !np.defaults.empty()) {
@@ -195,11 +210,26 @@ class Decoder {
       }
       const Map* pm = prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
       Map& m = v.map();
+      const bool resource_list = plan_.resource_lists.contains(atom);
       size_t hint = 0;
       for (MapEntry& e : m.entries()) {
+        const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+        if (resource_list && sf == nullptr) {
+          // SetDefaults_ResourceList rounds up to a thousandth.
+          Canonicalize(e.value, /*round_up_milli=*/true);
+          continue;
+        }
+        if (sf != nullptr && plan != nullptr &&
+            plan->quantity[static_cast<size_t>(sf - mt.fields.data())]) {
+          Canonicalize(e.value, /*round_up_milli=*/false);
+          continue;
+        }
         if (!e.value.IsMap() && !e.value.IsList()) continue;
-        Walk(mt.EntryAtomFrom(e.key, &hint), e.value,
-             pm != nullptr ? pm->Find(e.key) : nullptr, depth + 1);
+        const Atom* child = sf != nullptr ? sf->type.resolved
+                            : mt.element_type ? mt.element_type->resolved
+                                              : nullptr;
+        Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
+             depth + 1);
       }
       return;
     }
@@ -217,6 +247,14 @@ class Decoder {
   }
 
  private:
+  // A quantity as its Go type writes it back; values that are no quantity
+  // stay (validation has the last word on them).
+  static void Canonicalize(Value& v, bool round_up_milli) {
+    if (v.IsNull()) return;
+    std::optional<std::string> c = CanonicalQuantity(v, round_up_milli);
+    if (c && !(v.IsString() && v.AsString() == *c)) v = Value(*c);
+  }
+
   const KindPlan& plan_;
 };
 

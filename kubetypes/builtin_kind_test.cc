@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "kubetypes/internal/defaulters.h"
 #include "kubetypes/internal/go_types.h"
+#include "kubetypes/internal/quantity.h"
 #include "kubetypes/internal/registry.h"
 #include "schema/builtin.h"
 #include "testing/test_util.h"
@@ -587,6 +588,48 @@ TEST(DefaultersTest, ClusterKinds) {
   EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.storageMode"),
             Canon(R"("ThinProvisioned")"));
   EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.fsType"), Canon(R"("xfs")"));
+}
+
+// Quantities as ParseQuantity and Quantity.String leave them (the defaulting
+// differential compares these with Go's own).
+TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
+  auto q = [](const Value& v, bool milli = false) {
+    std::optional<std::string> c = internal::CanonicalQuantity(v, milli);
+    return c ? *c : std::string("<none>");
+  };
+  EXPECT_EQ(q(Value("1000m")), "1");
+  EXPECT_EQ(q(Value("0.5")), "500m");
+  EXPECT_EQ(q(Value("1024Mi")), "1Gi");
+  EXPECT_EQ(q(Value("1.5Gi")), "1536Mi");
+  EXPECT_EQ(q(Value("1.000")), "1");
+  EXPECT_EQ(q(Value("1e-3")), "1e-3");  // kept: an exponent, scale -3
+  EXPECT_EQ(q(Value("1.5e3")), "1500");
+  EXPECT_EQ(q(Value("1000000k")), "1G");
+  // Text already in a printable form is kept as written.
+  EXPECT_EQ(q(Value("5.")), "5.");
+  EXPECT_EQ(q(Value("+2")), "+2");
+  EXPECT_EQ(q(Value("1E3")), "1E3");
+  EXPECT_EQ(q(Value("1Ki")), "1Ki");
+  EXPECT_EQ(q(Value(" 3 ")), "3");
+  // Below a nanounit rounds up; resource lists round up to a thousandth.
+  EXPECT_EQ(q(Value("2e-10")), "1e-9");
+  EXPECT_EQ(q(Value("0.0000000002")), "1n");
+  EXPECT_EQ(q(Value("100u")), "100u");
+  EXPECT_EQ(q(Value("100u"), true), "1m");
+  EXPECT_EQ(q(Value("1n"), true), "1m");
+  // Binary quantities cap at the largest int64.
+  EXPECT_EQ(q(Value("8Ei")), "9223372036854775807");
+  // JSON numbers are quantities too.
+  EXPECT_EQ(q(Value(int64_t{1})), "1");
+  EXPECT_EQ(q(Value(0.5)), "500m");
+  EXPECT_EQ(q(Value("x")), "<none>");
+  EXPECT_EQ(q(Value("1Z")), "<none>");
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: "a:1",
+      resources: {limits: {cpu: 1000m, memory: 1024Mi}, requests: {cpu: 0.25}}}]}})");
+  EXPECT_EQ(At(pod, "spec.containers.0.resources"),
+            Canon(R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
 }
 
 // What the conversion to the internal version and back does to a body

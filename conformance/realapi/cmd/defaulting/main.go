@@ -161,6 +161,34 @@ func main() {
 			expected = append(expected, want)
 		}
 	}
+	// Quantities as people write them: in a resource list (rounded up to a
+	// thousandth) and in a Quantity field, as strings and as JSON numbers.
+	quantities := []interface{}{"1000m", "0.5", ".5", "5.", "1024Mi", "1.5Gi", "1536Mi",
+		"0.1Ki", "1Ki", "1023", "1024", "2048", "1e3", "1E3", "1.5e3", "1e-3", "2e-10",
+		"100u", "0.0001", "1n", "1k", "+2", "-1", " 3 ", "12345678901234567", "1000000k",
+		"0", "0.0", "00012", "1.000", "3000000000", "1Ei", "8Ei", "1P", "1000P", "1500E",
+		int64(1), int64(1000), 0.5, 2.25, 1e3, "x", "1Z", "1..2"}
+	for _, q := range quantities {
+		pod := map[string]interface{}{
+			"apiVersion": "v1", "kind": "Pod", "metadata": map[string]interface{}{"name": "q"},
+			"spec": map[string]interface{}{
+				"containers": []interface{}{map[string]interface{}{
+					"name": "c", "image": "c:1",
+					"resources": map[string]interface{}{"limits": map[string]interface{}{"cpu": q}},
+				}},
+				"volumes": []interface{}{map[string]interface{}{
+					"name": "v", "emptyDir": map[string]interface{}{"sizeLimit": q},
+				}},
+			},
+		}
+		want, err := decoded(scheme, pod, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+		if err != nil {
+			continue // not a quantity: the apiserver refuses the body
+		}
+		inputs = append(inputs, pod)
+		expected = append(expected, want)
+	}
+
 	dir := *keep
 	if dir == "" {
 		d, err := os.MkdirTemp("", "smdx-defaulting-")
