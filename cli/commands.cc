@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/kube_cmds.h"
 #include "cli/objects.h"
+#include "cli/progress.h"
 #include "cli/schema_cmd.h"
 #include "conformance/harness.h"
 #include "fieldpath/fields_v1.h"
@@ -230,7 +231,9 @@ int ForEachObject(const Flags& f, const char* cmd, std::istream& in,
   if (!schemas.ok()) return Fail(err, schemas.status());
   int status = 0;
   InputObjects objects = ReadInputs(f, in, err, &status);
+  Progress progress(err, cmd, objects.objects.size(), Progress::ShownOn(err));
   for (const InputObject& o : objects.objects) {
+    progress.Step();
     absl::StatusOr<Type> t = schemas->TypeOf(&o.value);
     absl::Status st =
         t.ok() ? one(o, *t, objects.objects.size() > 1) : t.status();

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/objects.h"
+#include "cli/progress.h"
 #include "cli/text_diff.h"
 #include "fieldmanager/field_manager.h"
 #include "typed/internal/typed.h"
@@ -169,7 +170,10 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
   Batch b = ReadBatch(f, f.positional, f.Get("live"), in, err, &status, 1);
   LiveObjects live(b.live.objects);
   std::vector<std::string> results;
+  Progress progress(err, apply ? "apply" : "update", b.configs.objects.size(),
+                    Progress::ShownOn(err));
   for (const InputObject& config : b.configs.objects) {
+    progress.Step();
     std::string what = Describe(config);
     std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
     if (req == nullptr) {
@@ -371,7 +375,10 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
   const bool color = UseColor(f, out);
   const bool several = b.configs.objects.size() > 1;
   bool first = true;
+  Progress progress(err, "diff", b.configs.objects.size(),
+                    Progress::ShownOn(err));
   for (const InputObject& config : b.configs.objects) {
+    progress.Step();
     std::string what = Describe(config);
     std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
     if (req == nullptr) {
