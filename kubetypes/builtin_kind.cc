@@ -1,6 +1,10 @@
 #include "kubetypes/builtin_kind.h"
 
+#include <deque>
+#include <mutex>
 #include <utility>
+
+#include "absl/strings/str_cat.h"
 
 #include "absl/container/flat_hash_set.h"
 #include "kubetypes/internal/defaulters.h"
@@ -266,6 +270,30 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::For(
     const Type& type, absl::string_view api_version, absl::string_view kind) {
   if (type.root() == nullptr || internal::FindGoStruct(type.name()) == nullptr)
     return nullptr;
+  // The last kinds made, by schema, type, apiVersion and kind: a command
+  // over many objects makes a field manager per object, and the plan of a
+  // kind (a walk over every type it reaches) is the same each time. A few
+  // entries only: each keeps its schema alive.
+  static std::mutex mu;
+  static auto* const recent =
+      new std::deque<std::pair<std::string, std::shared_ptr<const BuiltinKind>>>();
+  const std::string key = absl::StrCat(type.schema().id(), " ", type.name(), " ",
+                                       api_version, " ", kind);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [k, v] : *recent) {
+      if (k == key) return v;
+    }
+  }
+  std::shared_ptr<const BuiltinKind> made = Make(type, api_version, kind);
+  std::lock_guard<std::mutex> lock(mu);
+  recent->emplace_front(key, made);
+  if (recent->size() > 16) recent->pop_back();
+  return made;
+}
+
+std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
+    const Type& type, absl::string_view api_version, absl::string_view kind) {
   auto plan = std::make_shared<internal::KindPlan>();
   internal::PlanBuilder builder(plan.get());
   builder.Visit(type.root(), type.name());

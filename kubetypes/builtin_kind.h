@@ -80,6 +80,10 @@ class BuiltinKind {
 
  private:
   BuiltinKind() = default;
+  // For without the cache of recent kinds.
+  static std::shared_ptr<const BuiltinKind> Make(const Type& type,
+                                                 absl::string_view api_version,
+                                                 absl::string_view kind);
 
   std::string api_version_;
   std::string kind_;
