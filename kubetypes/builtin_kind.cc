@@ -10,6 +10,7 @@
 #include "kubetypes/internal/defaulters.h"
 #include "kubetypes/internal/go_types.h"
 #include "kubetypes/internal/quantity.h"
+#include "kubetypes/internal/times.h"
 #include "kubetypes/internal/registry.h"
 #include "value/parse.h"
 
@@ -25,8 +26,10 @@ struct NodePlan {
   // The Go fields whose zero value is encoded (not omitted): a value that
   // lacks them gets their zero value.
   std::vector<const GoField*> present;
-  // Per declared field of the schema's map, whether it holds a quantity.
-  std::vector<bool> quantity;
+  // Per declared field of the schema's map, what scalar it holds that its
+  // Go type writes back in a form of its own.
+  enum class Scalar : uint8_t { kOther, kQuantity, kTime, kMicroTime };
+  std::vector<Scalar> scalar;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
   struct Field {
@@ -45,6 +48,9 @@ struct KindPlan {
 
 constexpr absl::string_view kQuantity =
     "io.k8s.apimachinery.pkg.api.resource.Quantity";
+constexpr absl::string_view kTime = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
+constexpr absl::string_view kMicroTime =
+    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
 
 namespace {
 
@@ -111,10 +117,14 @@ class PlanBuilder {
     NodePlan& node = plan_->nodes[atom];
     node.go = go;
     node.by_field.resize(atom->map->fields.size());
-    node.quantity.resize(atom->map->fields.size());
+    node.scalar.resize(atom->map->fields.size());
     for (size_t i = 0; i < atom->map->fields.size(); ++i) {
       node.by_field[i] = go->Find(atom->map->fields[i].name);
-      node.quantity[i] = atom->map->fields[i].type.named_type == kQuantity;
+      const std::string& t = atom->map->fields[i].type.named_type;
+      node.scalar[i] = t == kQuantity    ? NodePlan::Scalar::kQuantity
+                       : t == kTime      ? NodePlan::Scalar::kTime
+                       : t == kMicroTime ? NodePlan::Scalar::kMicroTime
+                                         : NodePlan::Scalar::kOther;
     }
     for (const GoField& f : go->fields) {
       if (!Omitted(f, f.zero)) node.present.push_back(&f);
@@ -223,10 +233,20 @@ class Decoder {
           Canonicalize(e.value, /*round_up_milli=*/true);
           continue;
         }
-        if (sf != nullptr && plan != nullptr &&
-            plan->quantity[static_cast<size_t>(sf - mt.fields.data())]) {
-          Canonicalize(e.value, /*round_up_milli=*/false);
-          continue;
+        if (sf != nullptr && plan != nullptr) {
+          switch (plan->scalar[static_cast<size_t>(sf - mt.fields.data())]) {
+            case NodePlan::Scalar::kQuantity:
+              Canonicalize(e.value, /*round_up_milli=*/false);
+              continue;
+            case NodePlan::Scalar::kTime:
+            case NodePlan::Scalar::kMicroTime:
+              CanonicalizeTime(e.value, plan->scalar[static_cast<size_t>(
+                                            sf - mt.fields.data())] ==
+                                            NodePlan::Scalar::kMicroTime);
+              continue;
+            case NodePlan::Scalar::kOther:
+              break;
+          }
         }
         if (!e.value.IsMap() && !e.value.IsList()) continue;
         const Atom* child = sf != nullptr ? sf->type.resolved
@@ -257,6 +277,12 @@ class Decoder {
     if (v.IsNull()) return;
     std::optional<std::string> c = CanonicalQuantity(v, round_up_milli);
     if (c && !(v.IsString() && v.AsString() == *c)) v = Value(*c);
+  }
+
+  // A time as its Go type writes it back (UTC; seconds, or microseconds).
+  static void CanonicalizeTime(Value& v, bool micro) {
+    std::optional<Value> c = CanonicalTime(v, micro);
+    if (c && !Equals(*c, v)) v = *std::move(c);
   }
 
   const KindPlan& plan_;

@@ -632,6 +632,28 @@ TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
             Canon(R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
 }
 
+// Times as metav1.Time and MicroTime write them back.
+TEST(TimesTest, UtcToTheSecondOrMicrosecond) {
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: []}, status: {conditions: [
+      {type: A, status: "True", lastTransitionTime: "2026-01-02T03:04:05.9+01:00"},
+      {type: B, status: "True", lastTransitionTime: "0001-01-01T00:00:00Z"},
+      {type: C, status: "True", lastTransitionTime: "not a time"}]}})");
+  EXPECT_EQ(At(pod, "status.conditions.0.lastTransitionTime"),
+            Canon(R"("2026-01-02T02:04:05Z")"));
+  EXPECT_EQ(At(pod, "status.conditions.1.lastTransitionTime"), Canon("null"));
+  EXPECT_EQ(At(pod, "status.conditions.2.lastTransitionTime"),
+            Canon(R"("not a time")"));
+  Value lease = Decoded("coordination.k8s.io/v1", "Lease", R"({
+    apiVersion: coordination.k8s.io/v1, kind: Lease,
+    spec: {renewTime: "2026-01-02T03:04:05.000001-02:00",
+           acquireTime: "2026-01-02T03:04:05Z"}})");
+  EXPECT_EQ(At(lease, "spec.renewTime"), Canon(R"("2026-01-02T05:04:05.000001Z")"));
+  // A MicroTime needs its six digits of fraction; the apiserver refuses
+  // this one, and smdx leaves it to validation.
+  EXPECT_EQ(At(lease, "spec.acquireTime"), Canon(R"("2026-01-02T03:04:05Z")"));
+}
+
 // What the conversion to the internal version and back does to a body
 // (pkg/apis/*/v1/conversion.go); the defaulting differential
 // (conformance/realapi/cmd/defaulting) found each.

@@ -189,6 +189,34 @@ func main() {
 		expected = append(expected, want)
 	}
 
+	// Times as clients write them: a Time (a pod condition's) and a
+	// MicroTime (a lease's renewal), with fractions and offsets.
+	times := []string{"2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123456789Z",
+		"2026-01-02T03:04:05+01:00", "2026-01-02T03:04:05.5-07:30", "2026-01-02T03:04:05.000001Z",
+		"0001-01-01T00:00:00Z", "2026-13-02T03:04:05Z", "2026-01-02 03:04:05Z", "yesterday"}
+	for _, t := range times {
+		pod := map[string]interface{}{
+			"apiVersion": "v1", "kind": "Pod", "metadata": map[string]interface{}{"name": "t"},
+			"spec": map[string]interface{}{"containers": []interface{}{map[string]interface{}{"name": "c", "image": "c:1"}}},
+			"status": map[string]interface{}{"conditions": []interface{}{map[string]interface{}{
+				"type": "Ready", "status": "True", "lastTransitionTime": t}}},
+		}
+		lease := map[string]interface{}{
+			"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": map[string]interface{}{"name": "t"},
+			"spec": map[string]interface{}{"holderIdentity": "h", "renewTime": t},
+		}
+		for _, o := range []map[string]interface{}{pod, lease} {
+			av := o["apiVersion"].(string)
+			gv, _ := schema.ParseGroupVersion(av)
+			want, err := decoded(scheme, o, gv.WithKind(o["kind"].(string)))
+			if err != nil {
+				continue // not a time: the apiserver refuses the body
+			}
+			inputs = append(inputs, o)
+			expected = append(expected, want)
+		}
+	}
+
 	dir := *keep
 	if dir == "" {
 		d, err := os.MkdirTemp("", "smdx-defaulting-")
