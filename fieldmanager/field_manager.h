@@ -49,7 +49,13 @@
 //    not change keep their live values and belong to nobody (.status on
 //    the main resource, everything but .status on the status subresource),
 //    as FieldManagerOptions' ignored_fields, kept_fields and
-//    changed_fields_only say.
+//    changed_fields_only say;
+//  - with builtin_defaults, objects of built-in kinds as the apiserver holds
+//    them (kubetypes/builtin_kind.h): bodies decoded through their Go types
+//    and Kubernetes' defaulters, apply results defaulted after ownership is
+//    settled, creates started from the Go type's zero object and given what
+//    the registry and admission set; and a write that changes nothing but
+//    managedFields times keeps the live times.
 //
 // The apiserver's behaviour is followed in every rule, the request checks
 // of its handlers included (an apply needs a manager name; names are at
@@ -57,8 +63,8 @@
 // object fail an apply (kInvalid, naming the entry and field); an update
 // ignores invalid entries as the apiserver does (the body's give way to the
 // live object's, invalid live ones to none) and says so in `warnings`.
-// Objects are treated like custom resources: the empty object a first
-// apply starts from is {apiVersion, kind}.
+// Without builtin_defaults, objects are treated like custom resources: the
+// empty object a first apply starts from is {apiVersion, kind}.
 //
 // Thread safety: a FieldManager is immutable after Create; concurrent calls
 // are safe (the clock must be safe to share, see clock.h).
