@@ -82,6 +82,9 @@ var knownDifferences = []struct {
 		"the autoscaling/v1 conversion writes the autoscaling.alpha.kubernetes.io/* round-trip annotations from status and non-CPU metrics (autoscaling/v1 conversion.go:288-360); smdx does not model that conversion"},
 }
 
+// The directory the run writes to when -keep names none.
+var tempDir string
+
 func main() {
 	seed := flag.Int64("seed", 1, "the random seed")
 	n := flag.Int("n", 20, "objects per kind")
@@ -223,6 +226,8 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
+		// Removed on every way out: a return, or an exit through fail.
+		tempDir = d
 		defer os.RemoveAll(d)
 		dir = d
 	}
@@ -291,6 +296,7 @@ func main() {
 	}
 	fmt.Printf("%d passed, %d failed\n", same+known, failed)
 	if failed > 0 {
+		os.RemoveAll(tempDir)
 		os.Exit(1)
 	}
 }
@@ -411,5 +417,6 @@ func write(path string, items []interface{}) {
 
 func fail(err error) {
 	fmt.Fprintf(os.Stderr, "defaulting: %v\n", err)
+	os.RemoveAll(tempDir)
 	os.Exit(1)
 }
