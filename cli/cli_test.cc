@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -76,11 +77,20 @@ TEST(CliTest, BuiltinDefaultsAndTheirSwitch) {
   Result on = Smdx({"apply", "--now", "2026-01-01T00:00:00Z", d});
   ASSERT_EQ(on.code, 0) << on.err;
   EXPECT_THAT(on.out, HasSubstr("revisionHistoryLimit: 10"));
-  EXPECT_THAT(on.out, HasSubstr("terminationMessagePath: /dev/termination-log"));
+  EXPECT_THAT(on.out,
+              HasSubstr("terminationMessagePath: /dev/termination-log"));
   Result off = Smdx(
       {"apply", "--no-builtin-defaults", "--now", "2026-01-01T00:00:00Z", d});
   ASSERT_EQ(off.code, 0) << off.err;
   EXPECT_THAT(off.out, ::testing::Not(HasSubstr("revisionHistoryLimit")));
+  // default shows a body as the apiserver decodes it; --json, one a line.
+  Result def = Smdx({"default", "--json", d});
+  ASSERT_EQ(def.code, 0) << def.err;
+  EXPECT_THAT(def.out, HasSubstr("\"revisionHistoryLimit\":10"));
+  EXPECT_EQ(std::count(def.out.begin(), def.out.end(), '\n'), 1);
+  Result bare = Smdx({"default", "--no-builtin-defaults", d});
+  ASSERT_EQ(bare.code, 0) << bare.err;
+  EXPECT_THAT(bare.out, ::testing::Not(HasSubstr("revisionHistoryLimit")));
   // diff of a create shows what the apiserver will hold.
   Result diff = Smdx({"diff", "--color", "never", d});
   EXPECT_EQ(diff.code, 1) << diff.err;
@@ -136,8 +146,8 @@ void WriteFile(const std::string& path, const std::string& text) {
 // (fieldmanager/scale.h); an update passes.
 TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   std::string dir = ::testing::TempDir();
-  const std::string crd = smdx::testing::SourcePath(
-      "testdata/realapi/crds/scalers.yaml");
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml");
   WriteFile(dir + "/scaler-live.yaml",
             "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
             "metadata: {name: s, namespace: ns}\n"
@@ -154,10 +164,10 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   EXPECT_EQ(v->map().Find("spec")->map().Find("replicas")->AsInt(), 5);
   // Forced: the live object has no entries, so the Scale's
   // before-first-apply owns the replicas.
-  Result applied = Smdx({"apply", "--schema", crd, "--field-manager", "hpa",
-                         "--force-conflicts", "--subresource", "scale",
-                         "--live", dir + "/scaler-live.yaml",
-                         dir + "/scale.yaml"});
+  Result applied =
+      Smdx({"apply", "--schema", crd, "--field-manager", "hpa",
+            "--force-conflicts", "--subresource", "scale", "--live",
+            dir + "/scaler-live.yaml", dir + "/scale.yaml"});
   EXPECT_EQ(applied.code, 1);
   EXPECT_THAT(applied.err,
               HasSubstr("request to convert CR to an invalid group/version: "

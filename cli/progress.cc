@@ -30,8 +30,9 @@ void Progress::LineClearingBuf::Clear() {
 Progress::LineClearingBuf::int_type Progress::LineClearingBuf::overflow(
     int_type c) {
   Clear();
-  return traits_type::eq_int_type(c, traits_type::eof()) ? traits_type::not_eof(c)
-                                                        : to_->sputc(traits_type::to_char_type(c));
+  return traits_type::eq_int_type(c, traits_type::eof())
+             ? traits_type::not_eof(c)
+             : to_->sputc(traits_type::to_char_type(c));
 }
 
 std::streamsize Progress::LineClearingBuf::xsputn(const char* s,

@@ -112,8 +112,32 @@ FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
 // The registry store's IgnoreManagedFieldsTimestampsTransformer: a write
 // that changes nothing but managedFields times keeps the live times (so
 // that it is no change at all).
+// Whether maps `a` and `b` are equal but for the entry `skip` (compared
+// in place: this runs on every write).
+bool EqualExcept(const Value& a, const Value& b, absl::string_view skip) {
+  if (!a.IsMap() || !b.IsMap()) return Equals(a, b);
+  size_t compared = 0;
+  for (const MapEntry& e : a.map()) {
+    if (e.key == skip) continue;
+    const Value* other = b.map().Find(e.key);
+    if (other == nullptr || !Equals(e.value, *other)) return false;
+    ++compared;
+  }
+  return compared + (b.map().Find(skip) != nullptr ? 1 : 0) == b.map().size();
+}
+
+// Whether two objects are equal but for their metadata.managedFields.
+bool EqualButManagedFields(const Value& a, const Value& b) {
+  if (!EqualExcept(a, b, "metadata")) return false;
+  const Value* ma = Find(a, "metadata");
+  const Value* mb = Find(b, "metadata");
+  if (ma == nullptr || mb == nullptr) return ma == mb;
+  return EqualExcept(*ma, *mb, "managedFields");
+}
+
 void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
                           FieldManagerResult* r) {
+  if (!r->changed) return;
   const Value* old_mf = FindManagedFields(live);
   const Value* new_mf = FindManagedFields(r->object);
   if (old_mf == nullptr || new_mf == nullptr || !old_mf->IsList() ||
@@ -121,26 +145,19 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
       old_mf->list().empty()) {
     return;
   }
-  auto without_time = [](Value e) {
-    if (e.IsMap()) e.map().Erase("time");
-    return e;
-  };
   bool times_changed = false;
   for (size_t i = 0; i < old_mf->list().size(); ++i) {
     const Value& a = old_mf->list()[i];
     const Value& b = new_mf->list()[i];
-    if (!Equals(without_time(a), without_time(b))) return;
-    const Value* ta = a.IsMap() ? a.map().Find("time") : nullptr;
-    const Value* tb = b.IsMap() ? b.map().Find("time") : nullptr;
+    if (!EqualExcept(a, b, "time")) return;
+    const Value* ta = Find(a, "time");
+    const Value* tb = Find(b, "time");
     if ((ta == nullptr) != (tb == nullptr) ||
         (ta != nullptr && !Equals(*ta, *tb))) {
       times_changed = true;
     }
   }
-  if (!times_changed ||
-      !Equals(StripManagedFields(live), StripManagedFields(r->object))) {
-    return;
-  }
+  if (!times_changed || !EqualButManagedFields(live, r->object)) return;
   absl::StatusOr<ManagedState> old_state = DecodeManagedFields(live, limits);
   if (!old_state.ok()) return;
   r->managed = *std::move(old_state);
@@ -430,9 +447,9 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
   if (const Value* mf = FindManagedFields(config);
       mf != nullptr && !mf->IsNull()) {
-    return Failed(ErrorKind::kBadRequest,
-                  absl::InvalidArgumentError(
-                      "metadata.managedFields must be nil"));
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError("metadata.managedFields must be nil"));
   }
   if (std::string bad = CheckManagerName(manager, /*apply=*/true);
       !bad.empty()) {
@@ -487,7 +504,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     return Failed(ErrorKind::kInvalid, st);
   // The apiserver defaults the merged object (its structured-merge
   // manager), after the managed fields were computed.
-  if (builtin_ != nullptr) r.object = builtin_->Decode(std::move(r.object), &body);
+  if (builtin_ != nullptr)
+    r.object = builtin_->Decode(std::move(r.object), &body);
   r.object = KeepResetFields(body, std::move(r.object));
   if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
@@ -698,9 +716,9 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
       std::string path;
       for (size_t j = 0; j <= i; ++j) absl::StrAppend(&path, ".", replicas[j]);
       return Failed(ErrorKind::kInternal,
-                    absl::InternalError(absl::StrCat(
-                        "value cannot be set because ", path,
-                        " is not a map[string]interface{}")));
+                    absl::InternalError(
+                        absl::StrCat("value cannot be set because ", path,
+                                     " is not a map[string]interface{}")));
     }
     if (next == nullptr || !next->IsMap()) {
       at->map().Set(replicas[i], Value::MakeMap());

@@ -628,8 +628,10 @@ TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
   Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
     spec: {containers: [{name: a, image: "a:1",
       resources: {limits: {cpu: 1000m, memory: 1024Mi}, requests: {cpu: 0.25}}}]}})");
-  EXPECT_EQ(At(pod, "spec.containers.0.resources"),
-            Canon(R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
+  EXPECT_EQ(
+      At(pod, "spec.containers.0.resources"),
+      Canon(
+          R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
 }
 
 // Times as metav1.Time and MicroTime write them back.
@@ -648,7 +650,8 @@ TEST(TimesTest, UtcToTheSecondOrMicrosecond) {
     apiVersion: coordination.k8s.io/v1, kind: Lease,
     spec: {renewTime: "2026-01-02T03:04:05.000001-02:00",
            acquireTime: "2026-01-02T03:04:05Z"}})");
-  EXPECT_EQ(At(lease, "spec.renewTime"), Canon(R"("2026-01-02T05:04:05.000001Z")"));
+  EXPECT_EQ(At(lease, "spec.renewTime"),
+            Canon(R"("2026-01-02T05:04:05.000001Z")"));
   // A MicroTime needs its six digits of fraction; the apiserver refuses
   // this one, and smdx leaves it to validation.
   EXPECT_EQ(At(lease, "spec.acquireTime"), Canon(R"("2026-01-02T03:04:05Z")"));
@@ -739,6 +742,17 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
       At(job, "spec.template.metadata.labels"),
       Canon(
           R"({"app":"a","job-name":"j","batch.kubernetes.io/job-name":"j"})"));
+  Value pv =
+      KindOf("v1", "PersistentVolume")
+          ->PrepareForCreate(Yaml("{apiVersion: v1, kind: PersistentVolume}"));
+  EXPECT_EQ(At(pv, "metadata.finalizers"),
+            Canon(R"(["kubernetes.io/pv-protection"])"));
+  // The DaemonSet strategy's first template generation.
+  Value ds =
+      KindOf("apps/v1", "DaemonSet")
+          ->PrepareForCreate(Yaml("{apiVersion: apps/v1, kind: DaemonSet}"));
+  EXPECT_EQ(At(ds, "metadata.annotations"),
+            Canon(R"({"deprecated.daemonset.template.generation":"1"})"));
   Value manual =
       KindOf("batch/v1", "Job")
           ->PrepareForCreate(
