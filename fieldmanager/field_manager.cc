@@ -502,11 +502,13 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
+  r.object = KeepResetFields(body, std::move(r.object));
   // The apiserver defaults the merged object (its structured-merge
-  // manager), after the managed fields were computed.
+  // manager), after the managed fields were computed. The fields the
+  // strategy then resets come from the live object, defaulted already, so
+  // they are reset first and decoding skips them.
   if (builtin_ != nullptr)
     r.object = builtin_->Decode(std::move(r.object), &body);
-  r.object = KeepResetFields(body, std::move(r.object));
   if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);

@@ -28,7 +28,13 @@ struct NodePlan {
   std::vector<const GoField*> present;
   // Per declared field of the schema's map, what scalar it holds that its
   // Go type writes back in a form of its own.
-  enum class Scalar : uint8_t { kOther, kQuantity, kTime, kMicroTime };
+  enum class Scalar : uint8_t {
+    kOther,
+    kQuantity,
+    kResourceQuantity,  // a value of a resource list
+    kTime,
+    kMicroTime
+  };
   std::vector<Scalar> scalar;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
@@ -228,25 +234,17 @@ class Decoder {
       size_t hint = 0;
       for (MapEntry& e : m.entries()) {
         const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+        NodePlan::Scalar scalar = NodePlan::Scalar::kOther;
         if (resource_list && sf == nullptr) {
-          // SetDefaults_ResourceList rounds up to a thousandth.
-          Canonicalize(e.value, /*round_up_milli=*/true);
-          continue;
+          scalar = NodePlan::Scalar::kResourceQuantity;
+        } else if (sf != nullptr && plan != nullptr) {
+          scalar = plan->scalar[static_cast<size_t>(sf - mt.fields.data())];
         }
-        if (sf != nullptr && plan != nullptr) {
-          switch (plan->scalar[static_cast<size_t>(sf - mt.fields.data())]) {
-            case NodePlan::Scalar::kQuantity:
-              Canonicalize(e.value, /*round_up_milli=*/false);
-              continue;
-            case NodePlan::Scalar::kTime:
-            case NodePlan::Scalar::kMicroTime:
-              CanonicalizeTime(e.value, plan->scalar[static_cast<size_t>(
-                                            sf - mt.fields.data())] ==
-                                            NodePlan::Scalar::kMicroTime);
-              continue;
-            case NodePlan::Scalar::kOther:
-              break;
-          }
+        if (scalar != NodePlan::Scalar::kOther) {
+          // The previous version's value was written back already.
+          const Value* pv = pm != nullptr ? pm->Find(e.key) : nullptr;
+          if (pv == nullptr || !Equals(*pv, e.value)) WriteBack(e.value, scalar);
+          continue;
         }
         if (!e.value.IsMap() && !e.value.IsList()) continue;
         const Atom* child = sf != nullptr ? sf->type.resolved
@@ -271,17 +269,27 @@ class Decoder {
   }
 
  private:
-  // A quantity as its Go type writes it back; values that are no quantity
-  // stay (validation has the last word on them).
-  static void Canonicalize(Value& v, bool round_up_milli) {
+  // A quantity or time as its Go type writes it back; values that are
+  // none stay (validation has the last word on them).
+  static void WriteBack(Value& v, NodePlan::Scalar scalar) {
     if (v.IsNull()) return;
-    std::optional<std::string> c = CanonicalQuantity(v, round_up_milli);
-    if (c && !(v.IsString() && v.AsString() == *c)) v = Value(*c);
-  }
-
-  // A time as its Go type writes it back (UTC; seconds, or microseconds).
-  static void CanonicalizeTime(Value& v, bool micro) {
-    std::optional<Value> c = CanonicalTime(v, micro);
+    std::optional<Value> c;
+    switch (scalar) {
+      case NodePlan::Scalar::kQuantity:
+      case NodePlan::Scalar::kResourceQuantity:
+        // SetDefaults_ResourceList rounds a list's values up to a thousandth.
+        if (std::optional<std::string> q = CanonicalQuantity(
+                v, scalar == NodePlan::Scalar::kResourceQuantity)) {
+          c = Value(*std::move(q));
+        }
+        break;
+      case NodePlan::Scalar::kTime:
+      case NodePlan::Scalar::kMicroTime:
+        c = CanonicalTime(v, scalar == NodePlan::Scalar::kMicroTime);
+        break;
+      case NodePlan::Scalar::kOther:
+        break;
+    }
     if (c && !Equals(*c, v)) v = *std::move(c);
   }
 

@@ -2,12 +2,34 @@
 
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
 namespace smdx::internal {
 
+namespace {
+
+// Whether `s` is already written as the Go type writes a time:
+// "2006-01-02T15:04:05Z", or with ".000000" before the Z for a MicroTime
+// (and not the zero time, which is null). Most times are; they need no
+// parsing.
+bool WrittenBack(absl::string_view s, bool micro) {
+  const absl::string_view shape =
+      micro ? "dddd-dd-ddTdd:dd:dd.ddddddZ" : "dddd-dd-ddTdd:dd:ddZ";
+  if (s.size() != shape.size() || s.substr(0, 4) == "0001") return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<Value> CanonicalTime(const Value& v, bool micro) {
   if (!v.IsString()) return std::nullopt;
+  if (WrittenBack(v.AsString(), micro)) return std::nullopt;
   if (micro) {
     // RFC3339Micro's ".000000": exactly six digits of fraction.
     const std::string& s = v.AsString();

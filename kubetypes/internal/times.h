@@ -12,8 +12,8 @@
 namespace smdx::internal {
 
 // The value `v` (a string) takes as a Time (`micro` false) or a MicroTime,
-// or nullopt when it does not parse (the apiserver refuses the request;
-// smdx leaves the value to validation).
+// or nullopt when `v` stays as it is: written that way already, or no time
+// (the apiserver refuses the request; smdx leaves the value to validation).
 std::optional<Value> CanonicalTime(const Value& v, bool micro);
 
 }  // namespace smdx::internal
