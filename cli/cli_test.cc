@@ -8,8 +8,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "value/emit.h"
-#include "value/parse.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 namespace {

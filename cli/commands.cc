@@ -12,13 +12,13 @@
 #include "cli/progress.h"
 #include "cli/schema_cmd.h"
 #include "conformance/harness.h"
-#include "fieldpath/fields_v1.h"
-#include "kubetypes/builtin_kind.h"
-#include "schema/builtin.h"
-#include "typed/default.h"
-#include "typed/typed.h"
-#include "value/emit.h"
-#include "value/parse.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "smdx/kubetypes/builtin_kind.h"
+#include "smdx/schema/builtin.h"
+#include "smdx/typed/default.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 

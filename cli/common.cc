@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "openapi/openapi.h"
-#include "value/parse.h"
+#include "smdx/openapi/openapi.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 

@@ -12,12 +12,12 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "embed/catalog.h"
-#include "openapi/openapi.h"
-#include "schema/schema.h"
-#include "typed/typed.h"
-#include "value/limits.h"
-#include "value/value.h"
+#include "smdx/embed/catalog.h"
+#include "smdx/openapi/openapi.h"
+#include "smdx/schema/schema.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/limits.h"
+#include "smdx/value/value.h"
 
 namespace smdx::cli {
 

@@ -14,9 +14,9 @@
 #include "cli/objects.h"
 #include "cli/progress.h"
 #include "cli/text_diff.h"
-#include "fieldmanager/field_manager.h"
-#include "typed/internal/typed.h"
-#include "value/emit.h"
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/typed/internal/typed.h"
+#include "smdx/value/emit.h"
 
 namespace smdx::cli {
 

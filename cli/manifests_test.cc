@@ -17,8 +17,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "value/emit.h"
-#include "value/parse.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 namespace {
@@ -96,7 +96,7 @@ class ManifestsTest : public ::testing::TestWithParam<bool> {
     std::vector<std::string> out;
     if (GetParam()) {
       out = {"--schema", smdx::testing::SourcePath(
-                             "schema/data/kubernetes-v1.27-swagger.json")};
+                             "smdx/schema/data/kubernetes-v1.27-swagger.json")};
     }
     out.push_back("--schema");
     out.push_back(ManifestDir() + "/crd-widgets.yaml");

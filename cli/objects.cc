@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cli/common.h"
-#include "value/parse.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "value/limits.h"
-#include "value/value.h"
+#include "smdx/value/limits.h"
+#include "smdx/value/value.h"
 
 namespace smdx::cli {
 

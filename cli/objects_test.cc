@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
-#include "value/parse.h"
+#include "smdx/value/parse.h"
 
 namespace smdx::cli {
 namespace {
@@ -371,7 +371,7 @@ spec:
                          "{name: g}\nspec: {}\n---\n",
                          kService));
   std::string swagger =
-      smdx::testing::SourcePath("schema/data/kubernetes-v1.27-swagger.json");
+      smdx::testing::SourcePath("smdx/schema/data/kubernetes-v1.27-swagger.json");
   Result both =
       Smdx({"apply", "--field-manager", "ci", "--now", "2026-11-24T10:00:00Z",
             "--schema", swagger, "--schema", crd, objects});

@@ -7,10 +7,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "openapi/openapi.h"
-#include "schema/schema.h"
-#include "value/parse.h"
-#include "value/value.h"
+#include "smdx/openapi/openapi.h"
+#include "smdx/schema/schema.h"
+#include "smdx/value/parse.h"
+#include "smdx/value/value.h"
 
 namespace smdx::cli {
 

@@ -30,8 +30,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "testing/random_schema.h"
-#include "value/emit.h"
-#include "value/value.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/value.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // smdx._smdx: the Python module's native part, on the C++ API
-// (embed/catalog.h and the field manager). python/smdx/__init__.py is the
+// (smdx/embed/catalog.h and the field manager). python/smdx/__init__.py is the
 // package users import; python/smdx/_smdx.pyi documents every name.
 //
 // Objects cross as Python values (dict, list, str, int, float, bool, None)
@@ -18,13 +18,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "embed/catalog.h"
-#include "fieldmanager/field_manager.h"
-#include "fieldmanager/managed_fields.h"
-#include "fieldpath/fields_v1.h"
-#include "schema/builtin.h"
-#include "value/emit.h"
-#include "value/parse.h"
+#include "smdx/embed/catalog.h"
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "smdx/schema/builtin.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 
 namespace py = pybind11;
 

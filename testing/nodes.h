@@ -2,10 +2,10 @@
 #ifndef SMDX_TESTING_NODES_H_
 #define SMDX_TESTING_NODES_H_
 
-#include "fieldpath/path.h"
-#include "fieldpath/set.h"
-#include "typed/typed.h"
-#include "value/value.h"
+#include "smdx/fieldpath/path.h"
+#include "smdx/fieldpath/set.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/value.h"
 
 namespace smdx::testing {
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "value/value.h"
+#include "smdx/value/value.h"
 
 namespace smdx::testing {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "value/emit.h"
-#include "value/parse.h"
-#include "value/value.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
+#include "smdx/value/value.h"
 
 namespace smdx {
 // Lets gtest print values as YAML in failure messages.

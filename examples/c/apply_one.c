@@ -9,7 +9,7 @@
  *
  *   cc apply_one.c $(pkg-config --cflags --libs smdx) -o apply_one
  */
-#include <smdx.h>
+#include <smdx/c.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

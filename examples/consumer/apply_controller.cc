@@ -8,15 +8,12 @@
 // would apply again. This program applies MANIFEST, prints the stored object
 // (with metadata.managedFields) as YAML, re-applies to show that the second
 // reconcile is a no-op, and exits 1 if anything failed.
+#include <smdx/smdx.h>
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
-
-#include "fieldmanager/field_manager.h"
-#include "schema/builtin.h"
-#include "value/emit.h"
-#include "value/parse.h"
 
 namespace {
 
@@ -48,20 +45,13 @@ int main(int argc, char** argv) {
   smdx::Value manifest = ReadOrDie(argv[1]);
   smdx::Value live = argc == 3 ? ReadOrDie(argv[2]) : smdx::Value();
 
-  // The Kubernetes built-in types are embedded in the library.
-  absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
-      smdx::KubernetesSchema();
-  absl::StatusOr<std::string> type_name = smdx::KubernetesTypeName(
-      **schema, Field(manifest, "apiVersion"), Field(manifest, "kind"));
-  if (!type_name.ok()) {
-    std::cerr << type_name.status().message() << "\n";
-    return 1;
-  }
-  smdx::FieldManagerOptions opts;
-  opts.api_version = Field(manifest, "apiVersion");
-  opts.kind = Field(manifest, "kind");
-  absl::StatusOr<smdx::FieldManager> fm =
-      smdx::FieldManager::Create(*smdx::Type::Named(*schema, *type_name), opts);
+  // The Kubernetes built-in types are embedded in the library; the catalog
+  // finds the manifest's type from its apiVersion and kind.
+  smdx::Catalog catalog = smdx::Catalog::Builtin();
+  smdx::ResourceOptions resource;
+  resource.api_version = Field(manifest, "apiVersion");
+  resource.kind = Field(manifest, "kind");
+  absl::StatusOr<smdx::FieldManager> fm = catalog.NewFieldManager(resource);
   if (!fm.ok()) {
     std::cerr << fm.status().message() << "\n";
     return 1;

@@ -28,8 +28,8 @@ import (
 )
 
 func main() {
-	swagger := flag.String("swagger", "", "the OpenAPI document of the built-in kinds (schema/data/kubernetes-v1.37-openapi-v3.json, or a v2 document)")
-	defaults := flag.String("defaults", "", "defaults to add to a v2 document (schema/data/kubernetes-*-defaults.json)")
+	swagger := flag.String("swagger", "", "the OpenAPI document of the built-in kinds (smdx/schema/data/kubernetes-v1.37-openapi-v3.json, or a v2 document)")
+	defaults := flag.String("defaults", "", "defaults to add to a v2 document (smdx/schema/data/kubernetes-*-defaults.json)")
 	var crds crdFlags
 	flag.Var(&crds, "crd", "a CustomResourceDefinition manifest whose kind sequences also draw from (repeatable)")
 	flag.Parse()

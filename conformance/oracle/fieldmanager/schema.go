@@ -1,7 +1,7 @@
 package main
 
 // The built-in schema as the apiserver's field manager sees it: the OpenAPI
-// definitions smdx embeds (schema/data: v1.37's v3 schemas, with their
+// definitions smdx embeds (smdx/schema/data: v1.37's v3 schemas, with their
 // defaults; for a v2 document, the defaults smdx adds to it),
 // turned into a TypeConverter by apimachinery's own NewTypeConverter, and
 // the same definitions turned into an SMD schema by kube-openapi (which is
@@ -26,7 +26,7 @@ type builtinSchema struct {
 	typeName map[schema.GroupVersionKind]string
 }
 
-// defaultsFile is schema/data/kubernetes-*-defaults.json.
+// defaultsFile is smdx/schema/data/kubernetes-*-defaults.json.
 type defaultsFile struct {
 	Defaults []struct {
 		Definition string      `json:"definition"`

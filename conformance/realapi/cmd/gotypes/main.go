@@ -1,11 +1,11 @@
 // Command gotypes writes what the apiserver's Go types do to an object
-// they decode, as data for smdx (schema/data/kubernetes-v1.37-go-types.json,
-// read by kubetypes/go_types.h): for every struct type of the built-in API
+// they decode, as data for smdx (smdx/schema/data/kubernetes-v1.37-go-types.json,
+// read by smdx/kubetypes/go_types.h): for every struct type of the built-in API
 // groups, named as the OpenAPI definitions name it, each JSON field's Go
 // kind, whether it is omitempty or omitzero, and the value
 // runtime.DefaultUnstructuredConverter gives it when the Go value is zero.
 //
-//	go run ./cmd/gotypes > ../../schema/data/kubernetes-v1.37-go-types.json
+//	go run ./cmd/gotypes > ../../smdx/schema/data/kubernetes-v1.37-go-types.json
 //
 // The facts come from reflection over the types the client-go scheme and
 // the apiextensions and aggregator schemes register, at the versions

@@ -1,0 +1,209 @@
+#include "smdx/embed/catalog.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/fieldmanager/reset_fields.h"
+#include "smdx/fieldmanager/scale.h"
+#include "smdx/schema/builtin.h"
+
+namespace smdx {
+
+Catalog Catalog::Builtin() { return Catalog(); }
+
+absl::StatusOr<Catalog> Catalog::FromDocuments(
+    const std::vector<std::string>& documents) {
+  if (documents.empty()) {
+    return absl::InvalidArgumentError(
+        "no schema documents (the built-in schema needs none)");
+  }
+  SchemaSetBuilder builder;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (absl::Status st = builder.Add(documents[i]); !st.ok()) {
+      if (documents.size() == 1) return st;
+      return absl::Status(st.code(), absl::StrCat("document ", i + 1, ": ",
+                                                  st.message()));
+    }
+  }
+  absl::StatusOr<SchemaSet> set = std::move(builder).Build();
+  if (!set.ok()) return set.status();
+  return FromSet(*std::move(set));
+}
+
+Catalog Catalog::FromSet(SchemaSet set) {
+  Catalog c;
+  c.set_ = std::move(set);
+  return c;
+}
+
+const SchemaKind* Catalog::FindKind(absl::string_view api_version,
+                                    absl::string_view kind) const {
+  if (!set_.has_value()) return nullptr;
+  return set_->FindKind(api_version, kind);
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> Catalog::Whole() const {
+  if (!set_.has_value()) return KubernetesSchema();
+  return set_->schema;
+}
+
+namespace {
+
+// A built-in kind's type, from the embedded schema cut down to that type
+// (which a process parses in a fraction of the time of the whole); empty
+// `name` looks the kind up.
+absl::StatusOr<Type> BuiltinType(std::string name,
+                                 const std::string& api_version,
+                                 const std::string& kind) {
+  if (name.empty()) {
+    for (const KubernetesKind& k : KubernetesKinds()) {
+      if (k.api_version == api_version && k.kind == kind) name = k.type_name;
+    }
+    if (name.empty()) {
+      return absl::NotFoundError(absl::StrCat(
+          "the built-in Kubernetes schema has no kind \"", kind,
+          "\" in apiVersion \"", api_version, "\""));
+    }
+  }
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      KubernetesSchemaFor(name);
+  if (!schema.ok()) return schema.status();
+  return Type::Named(*std::move(schema), name);
+}
+
+absl::Status NoKindError() {
+  return absl::InvalidArgumentError(
+      "cannot tell the object's type: it has no apiVersion/kind");
+}
+
+}  // namespace
+
+absl::StatusOr<Type> Catalog::Named(const std::string& name) const {
+  if (!set_.has_value()) return BuiltinType(name, "", "");
+  return Type::Named(set_->schema, name);
+}
+
+absl::StatusOr<Type> Catalog::TypeOf(const Value* object) const {
+  if (object == nullptr) return TypeOfKind("", "");
+  return TypeOfKind(StringAt(*object, "apiVersion"),
+                    StringAt(*object, "kind"));
+}
+
+absl::StatusOr<Type> Catalog::TypeOfKind(const std::string& api_version,
+                                         const std::string& kind) const {
+  const bool has_kind = !api_version.empty() && !kind.empty();
+  if (!set_.has_value()) {
+    if (!has_kind) return NoKindError();
+    return BuiltinType("", api_version, kind);
+  }
+  if (const SchemaKind* k = set_->FindKind(api_version, kind)) {
+    return Type::Named(set_->schema, k->type_name);
+  }
+  if (!has_kind) {
+    if (!set_->default_type.empty()) {
+      return Type::Named(set_->schema, set_->default_type);
+    }
+    return NoKindError();
+  }
+  // Kubernetes' naming in the documents (an SMD schema of the built-in
+  // types), then the built-in kinds the documents leave out (CRD files
+  // extend the built-in API), then the one type they make obvious.
+  if (absl::StatusOr<std::string> name =
+          KubernetesTypeName(*set_->schema, api_version, kind);
+      name.ok()) {
+    return Type::Named(set_->schema, *name);
+  }
+  absl::StatusOr<Type> builtin = BuiltinType("", api_version, kind);
+  if (builtin.ok()) return builtin;
+  // A bare schema object declares no kinds: its type is every object's.
+  if (!set_->default_type.empty() && set_->kinds.empty()) {
+    return Type::Named(set_->schema, set_->default_type);
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "neither the schema nor the built-in Kubernetes types have kind \"", kind,
+      "\" in apiVersion \"", api_version, "\""));
+}
+
+absl::StatusOr<FieldManager> Catalog::NewFieldManager(
+    const ResourceOptions& r) const {
+  if (r.api_version.empty() || r.kind.empty()) {
+    return absl::InvalidArgumentError(
+        "a field manager needs the resource's apiVersion and kind");
+  }
+  absl::StatusOr<Type> type =
+      r.type.has_value() ? *r.type : TypeOfKind(r.api_version, r.kind);
+  if (!type.ok()) return type.status();
+  FieldManagerOptions opts;
+  opts.api_version = r.api_version;
+  opts.kind = r.kind;
+  opts.subresource = r.subresource;
+  opts.apply_defaults = r.apply_defaults;
+  opts.builtin_defaults = r.builtin_defaults;
+  opts.track_on_create = r.track_on_create;
+  opts.max_update_managers = r.max_update_managers;
+  opts.clock = r.clock;
+  opts.limits = r.limits;
+  const SchemaKind* k = FindKind(r.api_version, r.kind);
+  opts.custom_resource = k != nullptr && k->custom_resource;
+  if (k == nullptr || !k->custom_resource) {
+    opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
+  } else if (!k->scale_replicas_path.empty()) {
+    // Every version of the custom resource, with its own path (or none).
+    const std::string group = r.api_version.substr(0, r.api_version.find('/'));
+    for (const SchemaKind& other : set_->kinds) {
+      if (other.custom_resource && other.kind == r.kind &&
+          other.api_version.substr(0, other.api_version.find('/')) == group) {
+        opts.scale_replicas_paths[other.api_version] =
+            other.scale_replicas_path;
+      }
+    }
+  }
+  if (r.reset_fields) {
+    SetResetFields(
+        ResetFieldsFor(r.api_version, r.kind, r.subresource,
+                       k != nullptr && k->custom_resource
+                           ? std::optional<bool>(k->status_subresource)
+                           : std::nullopt),
+        &opts);
+  }
+  return FieldManager::Create(*std::move(type), std::move(opts));
+}
+
+std::vector<std::string> PathStrings(const Set& set) {
+  std::vector<std::string> out;
+  set.Iterate([&](const Path& p) { out.push_back(PathString(p)); });
+  return out;
+}
+
+absl::StatusOr<std::vector<FieldOwners>> Blame(const Value& object,
+                                               const Limits& limits) {
+  absl::StatusOr<ManagedState> state = DecodeManagedFields(object, limits);
+  if (!state.ok()) return state.status();
+  // The entries in the apiserver's order (the stored order of a valid
+  // object).
+  std::vector<std::pair<std::string, const Set*>> owners;
+  Set all;
+  for (const std::string& key : CanonicalOrder(*state)) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+    if (!id.ok()) continue;
+    std::string label = id->manager;
+    if (!id->subresource.empty()) absl::StrAppend(&label, "/", id->subresource);
+    const Set& set = state->fields.at(key).set();
+    owners.emplace_back(std::move(label), &set);
+    all = all.Union(set);
+  }
+  std::vector<FieldOwners> out;
+  all.Iterate([&](const Path& p) {
+    FieldOwners f;
+    f.path = PathString(p);
+    for (const auto& [label, set] : owners) {
+      if (set->Has(p)) f.managers.push_back(label);
+    }
+    out.push_back(std::move(f));
+  });
+  return out;
+}
+
+}  // namespace smdx

@@ -1,0 +1,207 @@
+// The field manager with builtin_defaults: objects of built-in kinds as the
+// apiserver holds them around its field manager (kubetypes/builtin_kind.h).
+// What each case expects is what kube-apiserver v1.37.2 stored for the
+// same requests (testdata/realapi runs them against a real one).
+#include <string>
+#include <vector>
+
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+#include "smdx/schema/builtin.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+constexpr char kDeployment[] = R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+)";
+
+class BuiltinDefaultsTest : public ::testing::Test {
+ protected:
+  BuiltinDefaultsTest() : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
+
+  FieldManager Make(const std::string& api_version, const std::string& kind,
+                    bool builtin = true, const std::string& subresource = "") {
+    FieldManagerOptions o;
+    o.api_version = api_version;
+    o.kind = kind;
+    o.subresource = subresource;
+    o.clock = &clock_;
+    o.builtin_defaults = builtin;
+    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+    absl::StatusOr<std::string> name =
+        KubernetesTypeName(**schema, api_version, kind);
+    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+  }
+
+  // The fieldsV1 of `manager`'s entry, as JSON ("" when it has none).
+  static std::string FieldsOf(const Value& object, const std::string& manager) {
+    const Value* list = FindManagedFields(object);
+    if (list == nullptr) return "";
+    for (const Value& e : list->list()) {
+      if (StringAt(e, "manager") == manager) {
+        return ToJsonSorted(*e.map().Find("fieldsV1"));
+      }
+    }
+    return "";
+  }
+
+  static const Value* At(const Value& v, std::vector<std::string> path) {
+    const Value* at = &v;
+    for (const std::string& p : path) {
+      if (at == nullptr) return nullptr;
+      at = Find(*at, p);
+    }
+    return at;
+  }
+
+  ManualClock clock_;
+};
+
+// kubectl create: the update owns what the defaulters set, and the maps of
+// the Go type's zero object it starts from are not new (no ".").
+TEST_F(BuiltinDefaultsTest, ACreateByUpdateOwnsTheDefaults) {
+  FieldManager fm = Make("apps/v1", "Deployment");
+  FieldManagerResult r =
+      fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
+  ASSERT_TRUE(r.ok()) << r.status;
+  const Value* spec = Find(r.object, "spec");
+  EXPECT_EQ(ToJson(*Find(*spec, "revisionHistoryLimit")), "10");
+  EXPECT_EQ(ToJson(*Find(*spec, "progressDeadlineSeconds")), "600");
+  std::string fields = FieldsOf(r.object, "kubectl-create");
+  EXPECT_NE(fields.find("\"f:revisionHistoryLimit\":{}"), std::string::npos)
+      << fields;
+  EXPECT_NE(fields.find("\"f:imagePullPolicy\":{}"), std::string::npos);
+  EXPECT_NE(fields.find("\"f:maxSurge\":{}"), std::string::npos);
+  // spec.strategy is {} in the zero object already: its "." is not new;
+  // rollingUpdate is.
+  EXPECT_EQ(fields.find("\"f:strategy\":{\".\""), std::string::npos) << fields;
+  EXPECT_NE(fields.find("\"f:rollingUpdate\":{\".\":{}"), std::string::npos)
+      << fields;
+  // The status the strategy resets is the zero status.
+  EXPECT_EQ(ToJson(*Find(r.object, "status")), "{}");
+}
+
+// kubectl apply --server-side: the applier owns what it applied; the
+// defaults are set on the result after the managed fields were computed.
+TEST_F(BuiltinDefaultsTest, ACreateByApplyOwnsOnlyTheConfiguration) {
+  FieldManager fm = Make("apps/v1", "Deployment");
+  FieldManagerResult r = fm.Apply(Value(), Yaml(kDeployment), "kubectl", false);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(
+      ToJsonSorted(*At(r.object, {"spec", "template", "spec", "containers"})),
+      ToJsonSorted(Yaml(R"([{name: web, image: "nginx:1.27", resources: {},
+      terminationMessagePath: /dev/termination-log,
+      terminationMessagePolicy: File, imagePullPolicy: IfNotPresent}])")));
+  EXPECT_EQ(FieldsOf(r.object, "kubectl"),
+            ToJsonSorted(Yaml(R"({"f:spec": {"f:selector": {}, "f:template": {
+      "f:metadata": {"f:labels": {"f:app": {}}},
+      "f:spec": {"f:containers": {"k:{\"name\":\"web\"}": {
+        ".": {}, "f:image": {}, "f:name": {}}}}}}})")));
+  // No before-first-apply entry: the zero object has nothing to record.
+  EXPECT_EQ(r.managed.fields.size(), 1u);
+}
+
+TEST_F(BuiltinDefaultsTest, TheSwitchGivesTheBareMerge) {
+  FieldManager fm = Make("apps/v1", "Deployment", /*builtin=*/false);
+  FieldManagerResult r =
+      fm.Update(Value(), Yaml(kDeployment), "kubectl-create");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Find(*Find(r.object, "spec"), "revisionHistoryLimit"), nullptr);
+  EXPECT_EQ(FieldsOf(r.object, "kubectl-create").find("revisionHistoryLimit"),
+            std::string::npos);
+}
+
+// A re-apply of a configuration that leaves out a default inside an atomic
+// field (a fieldRef's apiVersion) changes the merged object, and defaulting
+// changes it back: the registry keeps the live times
+// (IgnoreManagedFieldsTimestampsTransformer).
+TEST_F(BuiltinDefaultsTest, AWriteThatChangesOnlyTimesKeepsTheLiveTimes) {
+  const std::string config = R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - name: a
+    image: busybox:1.36
+    env:
+    - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}
+)";
+  FieldManager fm = Make("v1", "Pod");
+  FieldManagerResult created =
+      fm.Apply(Value(), Yaml(config), "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  clock_.Set(*ParseManagedTime("2026-01-01T00:05:00Z"));
+  FieldManagerResult again =
+      fm.Apply(created.object, Yaml(config), "kubectl", /*force=*/true);
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_FALSE(again.changed);
+  EXPECT_TRUE(Equals(again.object, created.object)) << ToYaml(again.object);
+
+  // The bare merge has no such rule to apply: nothing changes either.
+  FieldManager bare = Make("v1", "Pod", /*builtin=*/false);
+  FieldManagerResult b = bare.Apply(Value(), Yaml(config), "kubectl", false);
+  ASSERT_TRUE(b.ok());
+  EXPECT_FALSE(bare.Apply(b.object, Yaml(config), "kubectl", true).changed);
+}
+
+// A status write of a pod decodes the body too: unset condition times are
+// null, as the Go type encodes them.
+TEST_F(BuiltinDefaultsTest, AStatusWriteIsDecoded) {
+  FieldManager fm = Make("v1", "Pod");
+  FieldManagerResult created = fm.Update(
+      Value(),
+      Yaml("{apiVersion: v1, kind: Pod, metadata: {name: p, namespace: d}, "
+           "spec: {containers: [{name: a, image: 'a:1'}]}}"),
+      "kubectl-create");
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_EQ(ToJsonSorted(*Find(created.object, "status")),
+            ToJsonSorted(Yaml("{phase: Pending, qosClass: BestEffort}")));
+  FieldManager status = Make("v1", "Pod", true, "status");
+  Value body = created.object;
+  body.map().Set("status", Yaml("{phase: Running, conditions: [{type: Ready, "
+                                "status: 'True'}]}"));
+  FieldManagerResult r = status.Update(created.object, body, "kubelet");
+  ASSERT_TRUE(r.ok()) << r.status;
+  const Value* cond = &(*At(r.object, {"status", "conditions"})).list()[0];
+  ASSERT_NE(Find(*cond, "lastProbeTime"), nullptr);
+  EXPECT_TRUE(Find(*cond, "lastProbeTime")->IsNull());
+}
+
+// Custom resources are not built-in: the switch changes nothing for them.
+TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
+  absl::StatusOr<Type> deduced = Type::Named(DeducedSchema(), kDeducedTypeName);
+  ASSERT_TRUE(deduced.ok());
+  FieldManagerOptions o;
+  o.api_version = "example.com/v1";
+  o.kind = "Widget";
+  o.clock = &clock_;
+  o.builtin_defaults = true;
+  FieldManager fm = *FieldManager::Create(*deduced, o);
+  Value w = Yaml(
+      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: "
+      "{a: 1}}");
+  FieldManagerResult r = fm.Update(Value(), w, "m");
+  ASSERT_TRUE(r.ok());
+  Value stripped = StripManagedFields(r.object);
+  EXPECT_TRUE(Equals(stripped, w)) << ToYaml(stripped);
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,739 @@
+#include "smdx/fieldmanager/field_manager.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "smdx/fieldmanager/last_applied.h"
+#include "smdx/fieldmanager/scale.h"
+#include "smdx/value/utf8.h"
+
+namespace smdx {
+
+namespace {
+
+// The apiserver's manager names for what it records itself.
+constexpr absl::string_view kBeforeFirstApply = "before-first-apply";
+constexpr absl::string_view kAncientChanges = "ancient-changes";
+constexpr absl::string_view kUnknownManager = "unknown";
+// The working identity of an update in progress. Real identities are JSON
+// objects, so this never names a manager.
+constexpr absl::string_view kCurrentOperation = "current-operation";
+constexpr absl::string_view kKubectl = "kubectl";
+constexpr absl::string_view kScaleSubresource = "scale";
+
+bool HasUid(const Value& object) {
+  const Value* meta = Find(object, "metadata");
+  return meta != nullptr && !StringAt(*meta, "uid").empty();
+}
+
+// Go prints a GroupVersionKind as "group/version, Kind=kind" ("/v1, Kind=Pod"
+// for the core group).
+std::string GvkString(const std::string& api_version, const std::string& kind) {
+  std::string gv = api_version.find('/') == std::string::npos
+                       ? absl::StrCat("/", api_version)
+                       : api_version;
+  return absl::StrCat(gv, ", Kind=", kind);
+}
+
+// The paths StripUntracked removes from the operating manager: the fields
+// the server sets or that identify the object. Exactly these paths, not what
+// lies below them (labels and annotations stay owned).
+const Set& UntrackedFields() {
+  static const Set* const set = [] {
+    auto* s = new Set();
+    s->Insert({PathElement::Field("apiVersion")});
+    s->Insert({PathElement::Field("kind")});
+    s->Insert({PathElement::Field("metadata")});
+    for (const char* f :
+         {"name", "namespace", "creationTimestamp", "selfLink", "uid",
+          "clusterName", "generation", "managedFields", "resourceVersion"}) {
+      s->Insert({PathElement::Field("metadata"), PathElement::Field(f)});
+    }
+    return s;
+  }();
+  return *set;
+}
+
+// Times of managers that no longer own anything are dropped.
+void DropStaleTimes(ManagedState* state) {
+  for (auto it = state->times.begin(); it != state->times.end();) {
+    it = state->fields.count(it->first) == 0 ? state->times.erase(it)
+                                             : std::next(it);
+  }
+}
+
+// The apiserver's checks of a request's fieldManager (metav1 validation of
+// PatchOptions and UpdateOptions), as an error message or "".
+std::string CheckManagerName(absl::string_view name, bool apply) {
+  if (apply && name.empty())
+    return "fieldManager: Required value: is required for apply patch";
+  if (name.size() > kMaxManagerNameLength) {
+    return absl::StrCat("fieldManager: Too long: must have at most ",
+                        kMaxManagerNameLength, " bytes");
+  }
+  // Go's unicode.IsPrint: no control or format characters, no spaces but
+  // the ASCII one, and valid UTF-8.
+  for (size_t i = 0; i < name.size();) {
+    // Go ranges over the name: bytes that are not UTF-8 read as U+FFFD,
+    // one at a time.
+    uint32_t cp = 0xFFFD;
+    size_t len = DecodeUtf8(name, i, &cp);
+    if (len == 0) len = 1;
+    bool bad = cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD ||
+               cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200F) ||
+               (cp >= 0x2028 && cp <= 0x202F) ||
+               (cp >= 0x205F && cp <= 0x2064) || cp == 0x3000 || cp == 0xFEFF ||
+               cp == 0xFFFD || (cp >= 0xD800 && cp <= 0xDFFF);
+    if (bad) {
+      return absl::StrCat("fieldManager: Invalid value: ",
+                          absl::StrFormat("invalid character U+%04X", cp),
+                          " (at position ", i, ")");
+    }
+    i += len;
+  }
+  return "";
+}
+
+// Invalid managedFields are ignored on update, as the apiserver does; input
+// over a limit (value/limits.h) never is.
+bool IsOverALimit(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kResourceExhausted;
+}
+
+FieldManagerResult Failed(ErrorKind kind, absl::Status status) {
+  FieldManagerResult r;
+  r.kind = kind;
+  r.status = std::move(status);
+  return r;
+}
+
+// The registry store's IgnoreManagedFieldsTimestampsTransformer: a write
+// that changes nothing but managedFields times keeps the live times (so
+// that it is no change at all).
+// Whether maps `a` and `b` are equal but for the entry `skip` (compared
+// in place: this runs on every write).
+bool EqualExcept(const Value& a, const Value& b, absl::string_view skip) {
+  if (!a.IsMap() || !b.IsMap()) return Equals(a, b);
+  size_t compared = 0;
+  for (const MapEntry& e : a.map()) {
+    if (e.key == skip) continue;
+    const Value* other = b.map().Find(e.key);
+    if (other == nullptr || !Equals(e.value, *other)) return false;
+    ++compared;
+  }
+  return compared + (b.map().Find(skip) != nullptr ? 1 : 0) == b.map().size();
+}
+
+// Whether two objects are equal but for their metadata.managedFields.
+bool EqualButManagedFields(const Value& a, const Value& b) {
+  if (!EqualExcept(a, b, "metadata")) return false;
+  const Value* ma = Find(a, "metadata");
+  const Value* mb = Find(b, "metadata");
+  if (ma == nullptr || mb == nullptr) return ma == mb;
+  return EqualExcept(*ma, *mb, "managedFields");
+}
+
+void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
+                          FieldManagerResult* r) {
+  if (!r->changed) return;
+  const Value* old_mf = FindManagedFields(live);
+  const Value* new_mf = FindManagedFields(r->object);
+  if (old_mf == nullptr || new_mf == nullptr || !old_mf->IsList() ||
+      !new_mf->IsList() || old_mf->list().size() != new_mf->list().size() ||
+      old_mf->list().empty()) {
+    return;
+  }
+  bool times_changed = false;
+  for (size_t i = 0; i < old_mf->list().size(); ++i) {
+    const Value& a = old_mf->list()[i];
+    const Value& b = new_mf->list()[i];
+    if (!EqualExcept(a, b, "time")) return;
+    const Value* ta = Find(a, "time");
+    const Value* tb = Find(b, "time");
+    if ((ta == nullptr) != (tb == nullptr) ||
+        (ta != nullptr && !Equals(*ta, *tb))) {
+      times_changed = true;
+    }
+  }
+  if (!times_changed || !EqualButManagedFields(live, r->object)) return;
+  absl::StatusOr<ManagedState> old_state = DecodeManagedFields(live, limits);
+  if (!old_state.ok()) return;
+  r->managed = *std::move(old_state);
+  r->object = live;
+  r->changed = false;
+}
+
+}  // namespace
+
+// One pass of the structured merge: the object and managed state after it,
+// or the failure.
+struct FieldManager::Step {
+  FieldManagerResult result;
+  Value object;
+  ManagedState state;
+};
+
+FieldManager::FieldManager(Type type, FieldManagerOptions opts)
+    : type_(std::move(type)), opts_(std::move(opts)) {
+  if (opts_.builtin_defaults) {
+    builtin_ = BuiltinKind::For(type_, opts_.api_version, opts_.kind);
+  }
+  UpdaterOptions uo;
+  uo.ignored_fields = opts_.ignored_fields;
+  uo.converter = opts_.converter;
+  // A built-in kind's defaults are its Go defaulters', not the schema's
+  // structural defaulting (which would also drop the nulls of its Go
+  // types' zero values).
+  uo.apply_defaults = opts_.apply_defaults && builtin_ == nullptr;
+  uo.validate_live = opts_.validate_live;
+  updater_ = std::make_shared<const Updater>(type_, uo);
+  uo.apply_defaults = false;
+  plain_updater_ = std::make_shared<const Updater>(type_, uo);
+}
+
+absl::StatusOr<FieldManager> FieldManager::Create(Type type,
+                                                  FieldManagerOptions opts) {
+  if (opts.api_version.empty() || opts.kind.empty()) {
+    return absl::InvalidArgumentError(
+        "a field manager needs the resource's apiVersion and kind");
+  }
+  if (opts.max_update_managers < 1) {
+    return absl::InvalidArgumentError("max_update_managers must be at least 1");
+  }
+  if (opts.subresource != kScaleSubresource ||
+      opts.scale_replicas_paths.empty()) {
+    return FieldManager(std::move(type), std::move(opts));
+  }
+  const ReplicasPaths& paths = opts.scale_replicas_paths;
+  if (auto p = paths.find(opts.api_version);
+      p == paths.end() || p->second.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        opts.api_version, " ", opts.kind,
+        " has no scale subresource: scale_replicas_paths maps no replicas "
+        "field at ",
+        opts.api_version));
+  }
+  FieldManagerOptions so;
+  so.api_version = std::string(internal::kScaleApiVersion);
+  so.kind = std::string(internal::kScaleKind);
+  so.subresource = opts.subresource;
+  so.clock = opts.clock;
+  so.max_update_managers = opts.max_update_managers;
+  so.track_on_create = opts.track_on_create;
+  so.apply_defaults = false;
+  so.validate_live = opts.validate_live;
+  so.limits = opts.limits;
+  absl::StatusOr<Type> scale_type =
+      Type::Named(type.shared_schema(), "io.k8s.api.autoscaling.v1.Scale");
+  FieldManager fm(std::move(type), std::move(opts));
+  fm.scale_ = std::shared_ptr<const FieldManager>(new FieldManager(
+      scale_type.ok() ? *std::move(scale_type) : Type::Deduced(),
+      std::move(so)));
+  return fm;
+}
+
+absl::Time FieldManager::Now() const {
+  const Clock& clock = opts_.clock != nullptr ? *opts_.clock : SystemClock();
+  // managedFields keep whole seconds.
+  return absl::FromUnixSeconds(absl::ToUnixSeconds(clock.Now()));
+}
+
+std::string FieldManager::Identity(absl::string_view name, bool apply) const {
+  return EncodeManagerIdentity(
+      ManagerIdentity{std::string(name), apply ? "Apply" : "Update",
+                      opts_.api_version, opts_.subresource});
+}
+
+void FieldManager::StripUntracked(ManagedFields* fields,
+                                  const std::string& key) const {
+  auto it = fields->find(key);
+  if (it == fields->end()) return;
+  Set rest = it->second.set().Difference(UntrackedFields());
+  if (rest.Empty()) {
+    fields->erase(it);
+  } else {
+    it->second = VersionedSet(std::move(rest), it->second.api_version(),
+                              it->second.applied());
+  }
+}
+
+// Keeps at most max_update_managers Update entries. The oldest entries of an
+// apiVersion are merged into that version's "ancient-changes" entry; the
+// oldest entry of each version stays until a second one of that version is
+// merged, and then becomes the bucket. This is the apiserver's algorithm,
+// quirks included: an existing bucket that sorts after another entry of its
+// version is merged into itself and dropped.
+void FieldManager::CapUpdateManagers(ManagedState* state) const {
+  std::vector<std::string> updaters;
+  for (const auto& [key, vs] : state->fields) {
+    if (!vs.applied()) updaters.push_back(key);
+  }
+  const size_t cap = static_cast<size_t>(opts_.max_update_managers);
+  if (updaters.size() <= cap) return;
+  auto seconds = [&](const std::string& key) {
+    auto t = state->times.find(key);
+    return t == state->times.end() ? int64_t{0}
+                                   : absl::ToUnixSeconds(t->second);
+  };
+  std::sort(updaters.begin(), updaters.end(),
+            [&](const std::string& a, const std::string& b) {
+              int64_t sa = seconds(a), sb = seconds(b);
+              return sa != sb ? sa < sb : a < b;
+            });
+  std::map<std::string, std::string> first_of_version;
+  size_t length = updaters.size();
+  for (size_t i = 0; i < updaters.size() && length > cap; ++i) {
+    const std::string& key = updaters[i];
+    VersionedSet vs = state->fields.at(key);
+    std::optional<absl::Time> time;
+    if (auto t = state->times.find(key); t != state->times.end())
+      time = t->second;
+    const std::string& version = vs.api_version();
+    auto first = first_of_version.find(version);
+    if (first == first_of_version.end()) {
+      first_of_version.emplace(version, key);
+      continue;
+    }
+    std::string bucket = EncodeManagerIdentity(
+        ManagerIdentity{std::string(kAncientChanges), "Update", version, ""});
+    if (state->fields.count(bucket) == 0) {
+      VersionedSet moved = state->fields.at(first->second);
+      state->fields.erase(first->second);
+      state->fields.emplace(bucket, std::move(moved));
+    }
+    state->fields[bucket] =
+        VersionedSet(vs.set().Union(state->fields.at(bucket).set()),
+                     vs.api_version(), vs.applied());
+    state->fields.erase(key);
+    --length;
+    // The merged entry is the more recent one: the bucket takes its time.
+    if (time) {
+      state->times[bucket] = *time;
+    } else {
+      state->times.erase(bucket);
+    }
+  }
+  DropStaleTimes(state);
+}
+
+FieldManager::Step FieldManager::ApplyFields(const Value& live,
+                                             const Value& config,
+                                             ManagedState state,
+                                             const std::string& key, bool force,
+                                             absl::Time now) const {
+  Step step;
+  OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
+                               key, force);
+  if (!r.ok()) {
+    static_cast<OpOutcome&>(step.result) = std::move(r);
+    return step;
+  }
+  state.fields = std::move(r.managers);
+  StripUntracked(&state.fields, key);
+  // Only an apply that changed the object stamps the applier's entry: one
+  // that changes no value leaves its time as it was, or without one when
+  // the entry is new (apimachinery v0.37's managedFieldsUpdater stamps a
+  // non-nil result, and SMD returns nil when nothing changed).
+  if (r.changed && state.fields.count(key) != 0) state.times[key] = now;
+  DropStaleTimes(&state);
+  step.object = r.changed ? std::move(r.object) : live;
+  step.state = std::move(state);
+  return step;
+}
+
+FieldManager::Step FieldManager::UpdateFields(
+    const Value& live, const Value& object, ManagedState state,
+    absl::string_view name, absl::Time now, bool plain) const {
+  Step step;
+  const std::string working(kCurrentOperation);
+  OpResult r =
+      (plain ? plain_updater_ : updater_)
+          ->Update(live, object, opts_.api_version, state.fields, working);
+  if (!r.ok()) {
+    static_cast<OpOutcome&>(step.result) = std::move(r);
+    return step;
+  }
+  state.fields = std::move(r.managers);
+  StripUntracked(&state.fields, working);
+  // What the update changed joins the manager's earlier Update entry; only
+  // then does that entry get a new time and apiVersion.
+  if (auto it = state.fields.find(working); it != state.fields.end()) {
+    Set changed = it->second.set();
+    state.fields.erase(it);
+    std::string key = Identity(name, /*apply=*/false);
+    if (auto prev = state.fields.find(key); prev != state.fields.end())
+      changed = changed.Union(prev->second.set());
+    state.fields[key] =
+        VersionedSet(std::move(changed), opts_.api_version, /*applied=*/false);
+    state.times[key] = now;
+  }
+  CapUpdateManagers(&state);
+  DropStaleTimes(&state);
+  step.object = std::move(r.object);
+  step.state = std::move(state);
+  return step;
+}
+
+FieldManager::Step FieldManager::ApplyWithUpgrade(
+    const Value& live, const Value& config, const ManagedState& state,
+    absl::string_view name, bool force, absl::Time now) const {
+  const std::string key = Identity(name, /*apply=*/true);
+  Step step = ApplyFields(live, config, state, key, force, now);
+  if (step.result.kind != ErrorKind::kConflict || name != kKubectl) return step;
+  // kubectl taking over from its own client-side apply: what the
+  // last-applied annotation set, with the value still live, was kubectl's.
+  std::optional<Set> owned =
+      internal::FieldsFromLastApplied(type_, live, opts_.api_version);
+  if (!owned) return step;
+  Conflicts rest;
+  for (const Conflict& c : step.result.conflicts.list()) {
+    if (!owned->Has(c.path)) rest.Add(c);
+  }
+  if (rest.empty()) {
+    return ApplyFields(live, config, state, key, /*force=*/true, now);
+  }
+  step.result.status = absl::AbortedError(rest.ToString());
+  step.result.conflicts = std::move(rest);
+  return step;
+}
+
+namespace {
+
+absl::Status NoLiveObjectError() {
+  return absl::NotFoundError(
+      "the object does not exist: a request to a subresource needs a live "
+      "object");
+}
+
+}  // namespace
+
+Value FieldManager::KeepResetFields(const Value& live_body,
+                                    Value result) const {
+  if (!opts_.changed_fields_only.empty() && live_body.IsMap()) {
+    Value out = live_body;
+    for (const std::vector<std::string>& p : opts_.changed_fields_only)
+      internal::SetValueAt(&out, p, internal::ValueAt(result, p));
+    return out;
+  }
+  for (const std::vector<std::string>& p : opts_.kept_fields) {
+    const Value* kept =
+        live_body.IsMap() ? internal::ValueAt(live_body, p) : nullptr;
+    internal::SetValueAt(&result, p, kept);
+  }
+  return result;
+}
+
+FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
+                                       absl::string_view manager,
+                                       bool force) const {
+  if (scale_ != nullptr) {
+    return ScaleRequest(live, config, manager, /*apply=*/true, force);
+  }
+  if (!config.IsMap()) {
+    return Failed(ErrorKind::kBadRequest,
+                  absl::InvalidArgumentError(
+                      "the applied configuration must be an object (a map)"));
+  }
+  const std::string av = StringAt(config, "apiVersion");
+  const std::string kind = StringAt(config, "kind");
+  if (av != opts_.api_version || kind != opts_.kind) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        // The apiserver's message, word for word (its versionCheckManager).
+        absl::InvalidArgumentError(
+            absl::StrCat("invalid object type: ", GvkString(av, kind))));
+  }
+  if (const Value* mf = FindManagedFields(config);
+      mf != nullptr && !mf->IsNull()) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError("metadata.managedFields must be nil"));
+  }
+  if (std::string bad = CheckManagerName(manager, /*apply=*/true);
+      !bad.empty()) {
+    return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
+  }
+  absl::StatusOr<ManagedState> decoded =
+      DecodeManagedFields(live, opts_.limits);
+  if (IsOverALimit(decoded.status())) {
+    return Failed(ErrorKind::kInvalid, decoded.status());
+  }
+  if (!decoded.ok()) {
+    return Failed(ErrorKind::kInvalid,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      "the live object's managedFields are invalid: ",
+                      decoded.status().message())));
+  }
+  if (!opts_.subresource.empty() && live.IsNull()) {
+    return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  }
+  const std::string name =
+      manager.empty() ? std::string(kUnknownManager) : std::string(manager);
+  const absl::Time now = Now();
+  Value body = StripManagedFields(live);
+  ManagedState state = *std::move(decoded);
+  // A built-in kind's create applies to the Go type's zero object.
+  const bool create = body.IsNull();
+  if (builtin_ != nullptr && create) body = builtin_->NewObject();
+
+  if (state.empty() && !body.IsNull()) {
+    // Record who had the existing fields before the first apply: an update
+    // from the empty object by "before-first-apply".
+    Value empty = Value::MakeMap();
+    empty.map().Set("apiVersion", Value(opts_.api_version));
+    empty.map().Set("kind", Value(opts_.kind));
+    if (builtin_ != nullptr) empty = builtin_->NewObject();
+    Step first = UpdateFields(empty, body, std::move(state), kBeforeFirstApply,
+                              now, /*plain=*/true);
+    if (!first.result.ok()) return std::move(first.result);
+    state = std::move(first.state);
+  }
+
+  Step step = ApplyWithUpgrade(body, config, state, name, force, now);
+  if (!step.result.ok()) return std::move(step.result);
+
+  FieldManagerResult r;
+  r.object = std::move(step.object);
+  if (name == kKubectl && internal::LastAppliedOf(r.object) != nullptr) {
+    internal::SetLastApplied(&r.object, internal::BuildLastApplied(config));
+  }
+  r.managed = std::move(step.state);
+  if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
+    return Failed(ErrorKind::kInvalid, st);
+  r.object = KeepResetFields(body, std::move(r.object));
+  // The apiserver defaults the merged object (its structured-merge
+  // manager), after the managed fields were computed. The fields the
+  // strategy then resets come from the live object, defaulted already, so
+  // they are reset first and decoding skips them.
+  if (builtin_ != nullptr)
+    r.object = builtin_->Decode(std::move(r.object), &body);
+  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
+  return r;
+}
+
+FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
+                                        absl::string_view manager) const {
+  if (scale_ != nullptr) {
+    return ScaleRequest(live, object, manager, /*apply=*/false,
+                        /*force=*/false);
+  }
+  if (!object.IsMap()) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError("the written object must be a map"));
+  }
+  if (std::string bad = CheckManagerName(manager, /*apply=*/false);
+      !bad.empty()) {
+    return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
+  }
+  if (!opts_.subresource.empty() && live.IsNull()) {
+    return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  }
+  // Whose managed fields count: a body may set them (or reset them with []
+  // or [{}]); without any, or on a subresource, the live object's do.
+  const Value* body_mf = FindManagedFields(object);
+  // As the apiserver, entries that do not decode are ignored rather than
+  // lost or fatal: the body's give way to the live object's, and invalid
+  // live entries to none. The result says so in its warnings.
+  ManagedState state;
+  std::vector<std::string> warnings;
+  bool from_live = true;
+  if (opts_.subresource.empty() && body_mf != nullptr && !body_mf->IsNull()) {
+    if (IsManagedFieldsReset(*body_mf)) {
+      from_live = false;
+    } else {
+      absl::StatusOr<ManagedState> d =
+          DecodeManagedFieldsList(*body_mf, opts_.limits);
+      if (IsOverALimit(d.status()))
+        return Failed(ErrorKind::kInvalid, d.status());
+      if (d.ok()) {
+        state = *std::move(d);
+        from_live = state.empty();
+      } else {
+        warnings.push_back(absl::StrCat(
+            "ignored the written object's invalid managedFields (the live "
+            "object's are kept): ",
+            d.status().message()));
+      }
+    }
+  }
+  if (from_live) {
+    absl::StatusOr<ManagedState> d = DecodeManagedFields(live, opts_.limits);
+    if (IsOverALimit(d.status()))
+      return Failed(ErrorKind::kInvalid, d.status());
+    if (d.ok()) {
+      state = *std::move(d);
+    } else {
+      warnings.push_back(
+          absl::StrCat("ignored the live object's invalid managedFields: ",
+                       d.status().message()));
+    }
+  }
+  const std::string name =
+      manager.empty() ? std::string(kUnknownManager) : std::string(manager);
+  Value live_body = StripManagedFields(live);
+  Value body = StripManagedFields(object);
+  const bool create = live_body.IsNull();
+  if (builtin_ != nullptr) {
+    // The body as the apiserver decoded and defaulted it; a create starts
+    // from the Go type's zero object (the registry's New).
+    body = builtin_->Decode(std::move(body));
+    if (create) live_body = builtin_->NewObject();
+  }
+
+  Step step =
+      UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
+  if (!step.result.ok()) return std::move(step.result);
+  FieldManagerResult r;
+  r.warnings = std::move(warnings);
+  r.object = std::move(step.object);
+  // An existing object that nobody tracked is not tracked from an update
+  // on; a create is, unless creates are not tracked either.
+  r.managed = state.empty() && (HasUid(live) || !opts_.track_on_create)
+                  ? ManagedState{}
+                  : std::move(step.state);
+  if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
+    return Failed(ErrorKind::kInvalid, st);
+  r.object = KeepResetFields(live_body, std::move(r.object));
+  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
+  return r;
+}
+
+Value FieldManager::Created(Value object) const {
+  // What the registry and admission set on a created object, then the
+  // object as the storage's decoder defaults it when read back.
+  return builtin_->Decode(builtin_->PrepareForCreate(std::move(object)));
+}
+
+Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,
+                              bool apply) const {
+  if (!body.IsMap() || StringAt(body, "apiVersion") != opts_.api_version ||
+      StringAt(body, "kind") != opts_.kind) {
+    return body;  // a Scale, or what the Scale's field manager refuses
+  }
+  const std::vector<std::string>& replicas =
+      opts_.scale_replicas_paths.at(opts_.api_version);
+  const Value* n = internal::ValueAt(body, replicas);
+  if (!apply) {
+    Value scale = live_scale;
+    internal::SetValueAt(&scale, {"spec", "replicas"}, n);
+    return scale;
+  }
+  Map meta;
+  if (const Value* bm = Find(body, "metadata"); bm != nullptr && bm->IsMap()) {
+    for (const char* f : {"name", "namespace", "managedFields"}) {
+      if (const Value* v = bm->map().Find(f)) meta.Set(f, *v);
+    }
+  }
+  Map scale;
+  scale.Append("apiVersion", Value(internal::kScaleApiVersion));
+  scale.Append("kind", Value(internal::kScaleKind));
+  scale.Append("metadata", Value(std::move(meta)));
+  if (n != nullptr) {
+    Map spec;
+    spec.Set("replicas", *n);
+    scale.Append("spec", Value(std::move(spec)));
+  }
+  return Value(std::move(scale));
+}
+
+FieldManagerResult FieldManager::ScaleRequest(const Value& live,
+                                              const Value& body,
+                                              absl::string_view manager,
+                                              bool apply, bool force) const {
+  if (live.IsNull()) return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  absl::StatusOr<ManagedState> parent = DecodeManagedFields(live, opts_.limits);
+  if (!parent.ok()) {
+    return Failed(ErrorKind::kInvalid,
+                  IsOverALimit(parent.status())
+                      ? parent.status()
+                      : absl::InvalidArgumentError(absl::StrCat(
+                            "the live object's managedFields are invalid: ",
+                            parent.status().message())));
+  }
+  const ReplicasPaths& paths = opts_.scale_replicas_paths;
+  const std::vector<std::string>& replicas = paths.at(opts_.api_version);
+  absl::StatusOr<Value> live_scale =
+      internal::ScaleOf(live, replicas, opts_.kind);
+  if (!live_scale.ok()) {
+    return Failed(ErrorKind::kInternal, live_scale.status());
+  }
+  Value request = ScaleBody(body, *live_scale, apply);
+  // A written Scale is decoded into the typed Scale; an applied one is
+  // merged as it is.
+  if (!apply) request = internal::AsTypedScale(std::move(request));
+  Value scale = *std::move(live_scale);
+  SetObjectManagedFields(&scale, internal::ScaleEntries(*parent, paths));
+  FieldManagerResult done = apply
+                                ? scale_->Apply(scale, request, manager, force)
+                                : scale_->Update(scale, request, manager);
+  if (!done.ok()) return done;
+  if (apply && opts_.custom_resource &&
+      !Equals(StripManagedFields(done.object), StripManagedFields(scale))) {
+    // The apiextensions-apiserver's converter takes the Scale the apply
+    // made (unstructured, not its typed Scale) for a custom resource of
+    // another version (scale.h).
+    const Value* md = Find(live, "metadata");
+    const std::string ns = md != nullptr ? StringAt(*md, "namespace") : "";
+    const std::string name = md != nullptr ? StringAt(*md, "name") : "";
+    return Failed(
+        ErrorKind::kInternal,
+        absl::InternalError(absl::StrCat(
+            "failed to convert new object (", ns, "/", name,
+            "; autoscaling/v1, Kind=Scale) to proper version: request to "
+            "convert CR to an invalid group/version: autoscaling/v1")));
+  }
+
+  // The registry's checks of the new Scale, then the replicas go back.
+  const Value* n = internal::ValueAt(done.object, {"spec", "replicas"});
+  const int64_t count = n != nullptr && n->IsInt() ? n->AsInt() : 0;
+  if (count < 0) {
+    const Value* md = Find(live, "metadata");
+    return Failed(
+        ErrorKind::kInvalid,
+        absl::InvalidArgumentError(absl::StrCat(
+            "Scale.autoscaling \"", md != nullptr ? StringAt(*md, "name") : "",
+            "\" is invalid: spec.replicas: Invalid value: ", count,
+            ": must be greater than or equal to 0")));
+  }
+  FieldManagerResult r;
+  r.warnings = std::move(done.warnings);
+  r.object = StripManagedFields(live);
+  // A built-in kind's registry sets its typed object's field (a null spec
+  // is the typed zero spec); a custom resource's sets the unstructured
+  // field, which fails on a value that is not a map on the way
+  // (unstructured.SetNestedField).
+  Value* at = &r.object;
+  for (size_t i = 0; i + 1 < replicas.size(); ++i) {
+    Value* next = at->IsMap() ? at->map().Find(replicas[i]) : nullptr;
+    if (next != nullptr && !next->IsMap() && opts_.custom_resource) {
+      std::string path;
+      for (size_t j = 0; j <= i; ++j) absl::StrAppend(&path, ".", replicas[j]);
+      return Failed(ErrorKind::kInternal,
+                    absl::InternalError(
+                        absl::StrCat("value cannot be set because ", path,
+                                     " is not a map[string]interface{}")));
+    }
+    if (next == nullptr || !next->IsMap()) {
+      at->map().Set(replicas[i], Value::MakeMap());
+      next = at->map().Find(replicas[i]);
+    }
+    at = next;
+  }
+  at->map().Set(replicas.back(), Value(count));
+  r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
+                                          opts_.api_version);
+  SetObjectManagedFields(&r.object, r.managed);
+  r.changed = !Equals(r.object, live);
+  return r;
+}
+
+}  // namespace smdx

@@ -1,0 +1,265 @@
+// FieldManager: server-side apply and updates exactly as the Kubernetes
+// apiserver performs them, without a cluster.
+//
+// merge/updater.h implements structured-merge-diff's rules on bare objects
+// and field sets. The apiserver wraps more around it, and a tool that wants
+// to predict what the server stores (a GitOps diff, a CI check, an admission
+// simulator, a controller that saves round trips) needs all of it:
+//
+//  - objects carry their ownership in `metadata.managedFields`; entries are
+//    decoded and validated (operation Apply or Update, a non-empty
+//    apiVersion, fieldsType FieldsV1, a valid fieldsV1, an RFC 3339 time;
+//    errors name the entry and field) and written back in the apiserver's
+//    order (operation, time in seconds, manager, apiVersion, subresource),
+//    stamped with the time their fields last changed (from an injectable
+//    Clock). An entry's identity is manager + operation + subresource, plus
+//    the apiVersion for Update entries;
+//  - an update may rewrite managedFields itself, or reset them with
+//    `managedFields: []` (or `[{}]`); on a subresource the body's entries
+//    are ignored;
+//  - apiVersion, kind, metadata and the metadata fields the server sets
+//    (name, namespace, uid, resourceVersion, generation, creationTimestamp,
+//    selfLink, clusterName, managedFields) are never owned;
+//  - an applied object must have the resource's apiVersion and kind and no
+//    managedFields;
+//  - the first apply to an object that has no managedFields first records
+//    its existing fields as an Update by "before-first-apply";
+//  - an update of an existing object that has no managedFields does not
+//    start tracking (a create does, unless track_on_create is off);
+//  - an update's fields join the manager's earlier Update entry, which is
+//    stamped only when the update changed what it owns; an apply stamps
+//    its entry only when it changed the object (a manager that co-owns by
+//    applying what is there keeps no time until it changes something, and
+//    entries without a time sort first);
+//  - at most `max_update_managers` Update entries are kept: the oldest are
+//    merged into "ancient-changes" entries, one per apiVersion;
+//  - `kubectl` moving from client-side to server-side apply: conflicts on
+//    fields its last-applied-configuration annotation covers (with the live
+//    value) are forgiven, and the annotation is kept in sync afterwards;
+//  - results are defaulted from the schema's defaults, as the apiserver
+//    defaults what it decodes and what an apply produces; defaulted fields
+//    belong to nobody;
+//  - requests to the scale subresource of a kind that has one (see
+//    scale_replicas_paths) run, as in the apiserver, on the Scale
+//    (autoscaling/v1) the object stands for, with the entries that own its
+//    replicas field, through the Scale's own field manager; the replicas
+//    and the Scale's entries then go back into the object
+//    (fieldmanager/scale.h says how);
+//  - the registry strategy's resets: fields a request to this endpoint may
+//    not change keep their live values and belong to nobody (.status on
+//    the main resource, everything but .status on the status subresource),
+//    as FieldManagerOptions' ignored_fields, kept_fields and
+//    changed_fields_only say;
+//  - with builtin_defaults, objects of built-in kinds as the apiserver holds
+//    them (kubetypes/builtin_kind.h): bodies decoded through their Go types
+//    and Kubernetes' defaulters, apply results defaulted after ownership is
+//    settled, creates started from the Go type's zero object and given what
+//    the registry and admission set; and a write that changes nothing but
+//    managedFields times keeps the live times.
+//
+// The apiserver's behaviour is followed in every rule, the request checks
+// of its handlers included (an apply needs a manager name; names are at
+// most 128 printable bytes). Invalid managedFields entries in the live
+// object fail an apply (kInvalid, naming the entry and field); an update
+// ignores invalid entries as the apiserver does (the body's give way to the
+// live object's, invalid live ones to none) and says so in `warnings`.
+// Without builtin_defaults, objects are treated like custom resources: the
+// empty object a first apply starts from is {apiVersion, kind}.
+//
+// Thread safety: a FieldManager is immutable after Create; concurrent calls
+// are safe (the clock must be safe to share, see clock.h).
+//
+// Example:
+//   FieldManagerOptions opts;
+//   opts.api_version = "apps/v1";
+//   opts.kind = "Deployment";
+//   absl::StatusOr<FieldManager> fm = FieldManager::Create(type, opts);
+//   FieldManagerResult r = fm->Apply(live, manifest, "my-controller",
+//                                    /*force=*/false);
+//   if (r.kind == ErrorKind::kConflict) {
+//     std::cerr << KubernetesConflictMessage(r.conflicts);
+//   } else if (r.ok()) {
+//     Store(r.object);  // with its new metadata.managedFields
+//   }
+#ifndef SMDX_FIELDMANAGER_FIELD_MANAGER_H_
+#define SMDX_FIELDMANAGER_FIELD_MANAGER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "smdx/fieldmanager/clock.h"
+#include "smdx/fieldmanager/kubectl.h"
+#include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/kubetypes/builtin_kind.h"
+#include "smdx/merge/conflict.h"
+#include "smdx/merge/updater.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/limits.h"
+
+namespace smdx {
+
+struct FieldManagerOptions {
+  // The resource the requests go to: group/version ("apps/v1", "v1") and
+  // kind ("Deployment"). Required.
+  std::string api_version;
+  std::string kind;
+  // The subresource ("status", "scale"), or empty for the main resource. A
+  // request to a subresource needs a live object (kBadRequest without).
+  std::string subresource;
+  // Where timestamps come from; the system clock when null. Not owned; must
+  // outlive the FieldManager.
+  const Clock* clock = nullptr;
+  // Update entries kept before the oldest merge into "ancient-changes".
+  int max_update_managers = 10;
+  // Whether a create (an update of an object without a uid) that nobody
+  // tracked starts tracking: the apiserver's track-on-create probability,
+  // 1 by default (DefaultTrackOnCreateProbability). False is its
+  // NewSkipNonAppliedManager, which tracks nothing before the first apply.
+  bool track_on_create = true;
+  // Default the result of an apply and the body of an update from the
+  // schema's defaults (OpenAPI `default`), as the apiserver does.
+  bool apply_defaults = true;
+  // Treat objects of a built-in kind as the apiserver does around its
+  // field manager (kubetypes/builtin_kind.h): an update's body and an
+  // apply's result are decoded through the kind's Go types and defaulted
+  // by Kubernetes 1.37's defaulters, a create starts from the Go type's
+  // zero object (so a create by update owns the defaulted fields), and a
+  // created object gets what the registry and admission set. Kinds whose
+  // root type is not one of Kubernetes' Go types (custom resources) are
+  // unaffected. With it, for every kind, the registry store's rule holds
+  // too: a write whose only change is to managedFields times keeps the live
+  // times (IgnoreManagedFieldsTimestampsTransformer). Off here, as
+  // apimachinery's field manager alone; the embedding API
+  // (embed/catalog.h) turns it on.
+  bool builtin_defaults = false;
+  // Per apiVersion, paths no manager owns (the apiserver's reset fields,
+  // e.g. .status on the main resource of a type with a status subresource).
+  std::map<std::string, Set> ignored_fields;
+  // The values the registry strategy keeps from the live object whatever a
+  // request sends (its PrepareForUpdate), as paths of field names: on the
+  // main resource of a kind with a status subresource, {"status"}. A
+  // create drops them (PrepareForCreate).
+  std::vector<std::vector<std::string>> kept_fields;
+  // When not empty, the only values a request changes; everything else
+  // keeps its live value (the status subresource changes {"status"}
+  // alone).
+  std::vector<std::vector<std::string>> changed_fields_only;
+  // ResetFieldsFor and SetResetFields (fieldmanager/reset_fields.h) give
+  // the apiserver's three for built-in kinds and custom resources.
+  // Converts objects between apiVersions for managers recorded at another
+  // version; identity when null. Not owned.
+  const Converter* converter = nullptr;
+  // For requests to the scale subresource: per apiVersion of the resource,
+  // the field names of its replicas field (an empty path: that version has
+  // no scale subresource). Entries recorded at an apiVersion not listed are
+  // dropped by a write to /scale, as the apiserver's ScaleHandler drops
+  // them. BuiltinReplicasPaths (fieldmanager/scale.h) gives the built-in
+  // kinds' mappings. When empty, a request to "scale" runs on the object
+  // itself, as apimachinery's field manager alone (without the registry's
+  // Scale) runs it.
+  std::map<std::string, std::vector<std::string>> scale_replicas_paths;
+  // Whether the resource is a custom resource (served by the
+  // apiextensions-apiserver), for the one place its scale subresource
+  // differs (fieldmanager/scale.h).
+  bool custom_resource = false;
+  // Check the live object against the schema (as the apiserver types it).
+  // Callers whose live objects are known to be valid (they came from this
+  // layer or from a server) may turn it off; an invalid live object then
+  // gives unspecified (but memory-safe) results.
+  bool validate_live = true;
+  // The limits managedFields are held to, in the live object and in a
+  // request body (entries, and each fieldsV1's bytes and depth). Objects
+  // come as Values, already held to the readers' limits (value/parse.h).
+  Limits limits;
+};
+
+// The outcome (OpOutcome: kind, status, and with kConflict the conflicts,
+// whose managers are identity keys that DisplayManager and
+// KubernetesConflictMessage print; with kImmutable the violating paths),
+// and on success what the server stores.
+struct FieldManagerResult : OpOutcome {
+  // The object the server would store, with its metadata.managedFields.
+  Value object;
+  // The same managed fields, decoded.
+  ManagedState managed;
+  // Whether `object` differs from the live object (managedFields included).
+  bool changed = false;
+  // What a successful operation ignored (invalid managedFields an update
+  // passed over), for people.
+  std::vector<std::string> warnings;
+};
+
+class FieldManager {
+ public:
+  // REQUIRES: `type` is the root type of the resource's objects.
+  static absl::StatusOr<FieldManager> Create(Type type,
+                                             FieldManagerOptions opts);
+
+  // Server-side apply of `config` by `manager` onto
+  // `live`, the stored object with its managedFields (null: it does not
+  // exist yet). Nothing is changed when it fails. As in the apiserver, the
+  // manager name is required, at most 128 bytes and printable (kInvalid).
+  FieldManagerResult Apply(const Value& live, const Value& config,
+                           absl::string_view manager, bool force) const;
+
+  // A write (create, update or the result of a non-apply patch) of `object`
+  // by `manager` ("unknown" when empty) over `live` (null for a create).
+  FieldManagerResult Update(const Value& live, const Value& object,
+                            absl::string_view manager) const;
+
+  const Type& type() const { return type_; }
+  const FieldManagerOptions& options() const { return opts_; }
+
+ private:
+  struct Step;
+  FieldManager(Type type, FieldManagerOptions opts);
+
+  absl::Time Now() const;
+  // The structured-merge part of an apply by identity `key`.
+  Step ApplyFields(const Value& live, const Value& config, ManagedState state,
+                   const std::string& key, bool force, absl::Time now) const;
+  // The structured-merge part of an update by manager `name`; `plain`
+  // skips defaulting (the before-first-apply record).
+  Step UpdateFields(const Value& live, const Value& object, ManagedState state,
+                    absl::string_view name, absl::Time now, bool plain) const;
+  // Applies with the client-side-apply upgrade of `kubectl`.
+  Step ApplyWithUpgrade(const Value& live, const Value& config,
+                        const ManagedState& state, absl::string_view name,
+                        bool force, absl::Time now) const;
+  std::string Identity(absl::string_view name, bool apply) const;
+  // `result` with the values the strategy keeps (kept_fields,
+  // changed_fields_only) taken from `live_body`.
+  Value KeepResetFields(const Value& live_body, Value result) const;
+  void StripUntracked(ManagedFields* fields, const std::string& key) const;
+  void CapUpdateManagers(ManagedState* state) const;
+  // A request to the scale subresource (fieldmanager/scale.h): an apply of
+  // `body` when `apply`, else an update.
+  FieldManagerResult ScaleRequest(const Value& live, const Value& body,
+                                  absl::string_view manager, bool apply,
+                                  bool force) const;
+  // A created object of a built-in kind as the server stores it (REQUIRES:
+  // builtin_).
+  Value Created(Value object) const;
+  // The request body as a Scale (see fieldmanager/scale.h).
+  Value ScaleBody(const Value& body, const Value& live_scale,
+                  bool apply) const;
+
+  Type type_;
+  FieldManagerOptions opts_;
+  // With defaulting as configured, and without (for before-first-apply).
+  std::shared_ptr<const Updater> updater_;
+  std::shared_ptr<const Updater> plain_updater_;
+  // For the scale subresource: the Scale endpoint's field manager.
+  std::shared_ptr<const FieldManager> scale_;
+  // With builtin_defaults, the kind's Go types and defaulters; else null.
+  std::shared_ptr<const BuiltinKind> builtin_;
+};
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDMANAGER_FIELD_MANAGER_H_

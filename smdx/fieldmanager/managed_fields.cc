@@ -1,0 +1,322 @@
+#include "smdx/fieldmanager/managed_fields.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
+
+namespace smdx {
+
+namespace {
+
+std::string Quote(absl::string_view s) {
+  std::string out;
+  AppendJsonString(&out, s);
+  return out;
+}
+
+constexpr absl::string_view kEntryFields[] = {
+    "manager",    "operation", "apiVersion", "time",
+    "fieldsType", "fieldsV1",  "subresource"};
+
+// One decoded entry, before it joins the state.
+struct Entry {
+  ManagerIdentity id;
+  std::optional<absl::Time> time;
+  Set set;
+};
+
+absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
+                                  const Limits& limits) {
+  auto fail = [&](absl::string_view field, absl::string_view what) {
+    return absl::InvalidArgumentError(
+        field.empty() ? absl::StrCat(where, ": ", what)
+                      : absl::StrCat(where, ".", field, ": ", what));
+  };
+  if (!e.IsMap()) return fail("", "expected a map (a managedFields entry)");
+  for (const MapEntry& f : e.map()) {
+    if (std::find(std::begin(kEntryFields), std::end(kEntryFields), f.key) ==
+        std::end(kEntryFields)) {
+      return fail(f.key, "unknown field of a managedFields entry");
+    }
+  }
+  Entry out;
+  // String fields; null counts as absent, as in Go's decoder.
+  std::string strs[5];
+  const char* names[5] = {"manager", "operation", "apiVersion", "fieldsType",
+                          "subresource"};
+  for (int i = 0; i < 5; ++i) {
+    const Value* v = e.map().Find(names[i]);
+    if (v == nullptr || v->IsNull()) continue;
+    if (!v->IsString()) return fail(names[i], "expected a string");
+    strs[i] = v->AsString();
+  }
+  out.id = ManagerIdentity{strs[0], strs[1], strs[2], strs[4]};
+  if (out.id.operation != "Apply" && out.id.operation != "Update") {
+    return fail("operation", absl::StrCat("must be Apply or Update, got ",
+                                          Quote(out.id.operation)));
+  }
+  if (out.id.api_version.empty())
+    return fail("apiVersion", "must not be empty");
+  if (strs[3].empty()) return fail("fieldsType", "missing (must be FieldsV1)");
+  if (strs[3] != "FieldsV1") {
+    return fail("fieldsType",
+                absl::StrCat("must be FieldsV1, got ", Quote(strs[3])));
+  }
+  if (const Value* t = e.map().Find("time"); t != nullptr && !t->IsNull()) {
+    if (!t->IsString()) return fail("time", "expected an RFC 3339 time");
+    absl::StatusOr<absl::Time> parsed = ParseManagedTime(t->AsString());
+    if (!parsed.ok()) return fail("time", parsed.status().message());
+    out.time = *parsed;
+  }
+  if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
+    absl::StatusOr<Set> s = FieldsV1FromValue(*f, limits);
+    if (!s.ok()) {
+      return absl::Status(
+          s.status().code(),
+          absl::StrCat(where, ".fieldsV1: ", s.status().message()));
+    }
+    out.set = *std::move(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string EncodeManagerIdentity(const ManagerIdentity& id) {
+  std::string out = "{";
+  auto field = [&](absl::string_view name, const std::string& v) {
+    if (v.empty()) return;
+    if (out.size() > 1) out += ",";
+    absl::StrAppend(&out, Quote(name), ":", Quote(v));
+  };
+  field("manager", id.manager);
+  field("operation", id.operation);
+  if (id.operation != "Apply") field("apiVersion", id.api_version);
+  field("subresource", id.subresource);
+  return out + "}";
+}
+
+absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
+  absl::StatusOr<Value> v = ParseJson(std::string(key));
+  if (!v.ok() || !v->IsMap())
+    return absl::InvalidArgumentError("not a manager identity");
+  ManagerIdentity id;
+  auto str = [&](absl::string_view k) {
+    const Value* f = v->map().Find(k);
+    return f != nullptr && f->IsString() ? f->AsString() : std::string();
+  };
+  id.manager = str("manager");
+  id.operation = str("operation");
+  id.api_version = str("apiVersion");
+  id.subresource = str("subresource");
+  return id;
+}
+
+std::string DisplayManager(absl::string_view key) {
+  absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+  if (!id.ok()) return Quote(key);
+  std::string out = Quote(id->manager);
+  if (!id->subresource.empty())
+    absl::StrAppend(&out, " with subresource ", Quote(id->subresource));
+  if (id->operation == "Update")
+    absl::StrAppend(&out, " using ", id->api_version);
+  return out;
+}
+
+absl::Status ValidateManagerNames(const ManagedState& state) {
+  std::vector<std::string> order = CanonicalOrder(state);
+  for (size_t i = 0; i < order.size(); ++i) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(order[i]);
+    if (!id.ok() || id->manager.size() <= kMaxManagerNameLength) continue;
+    return absl::InvalidArgumentError(
+        absl::StrCat(".metadata.managedFields[", i,
+                     "].manager: Too long: must have at most ",
+                     kMaxManagerNameLength, " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+const Value* FindManagedFields(const Value& object) {
+  const Value* meta = Find(object, "metadata");
+  return meta != nullptr ? Find(*meta, "managedFields") : nullptr;
+}
+
+bool IsManagedFieldsReset(const Value& list) {
+  if (!list.IsList()) return false;
+  if (list.list().empty()) return true;
+  return list.list().size() == 1 && list.list()[0].IsMap() &&
+         list.list()[0].map().empty();
+}
+
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
+                                                     const Limits& limits) {
+  ManagedState out;
+  if (list.IsNull()) return out;
+  if (!list.IsList()) {
+    return absl::InvalidArgumentError(
+        ".metadata.managedFields: expected a list");
+  }
+  if (list.list().size() > limits.max_managed_fields_entries) {
+    return LimitError(
+        absl::StrCat(".metadata.managedFields: ", list.list().size(),
+                     " entries"),
+        "max_managed_fields_entries", limits.max_managed_fields_entries);
+  }
+  for (size_t i = 0; i < list.list().size(); ++i) {
+    std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
+    absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where, limits);
+    if (!e.ok()) return e.status();
+    // A later entry with the same identity replaces an earlier one, as in
+    // the apiserver (which never writes two).
+    std::string key = EncodeManagerIdentity(e->id);
+    out.fields[key] = VersionedSet(std::move(e->set), e->id.api_version,
+                                   e->id.operation == "Apply");
+    out.times.erase(key);
+    if (e->time) out.times.emplace(key, *e->time);
+  }
+  return out;
+}
+
+absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object,
+                                                 const Limits& limits) {
+  const Value* list = FindManagedFields(object);
+  if (list == nullptr) return ManagedState{};
+  return DecodeManagedFieldsList(*list, limits);
+}
+
+namespace {
+
+// An entry as it is written: the identity completed from its set.
+struct Row {
+  const std::string* key;
+  ManagerIdentity id;
+  std::optional<absl::Time> time;
+  const Set* set;
+};
+
+// The entries of `state` in the apiserver's order: operation, then time in
+// whole seconds (none counts as 0), manager, apiVersion, subresource.
+std::vector<Row> SortedRows(const ManagedState& state) {
+  std::vector<Row> rows;
+  rows.reserve(state.fields.size());
+  for (const auto& [key, vs] : state.fields) {
+    absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+    // Keys made by this library always decode; a plain name (an SMD-level
+    // caller's manager) is kept as the manager name.
+    Row row{&key, id.ok() ? *id : ManagerIdentity{key, "", "", ""},
+            std::nullopt, &vs.set()};
+    row.id.api_version = vs.api_version();
+    if (vs.applied()) row.id.operation = "Apply";
+    if (row.id.operation.empty()) row.id.operation = "Update";
+    if (auto t = state.times.find(key); t != state.times.end())
+      row.time = t->second;
+    rows.push_back(std::move(row));
+  }
+  auto seconds = [](const Row& r) {
+    return r.time ? absl::ToUnixSeconds(*r.time) : int64_t{0};
+  };
+  std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    if (a.id.operation != b.id.operation)
+      return a.id.operation < b.id.operation;
+    if (seconds(a) != seconds(b)) return seconds(a) < seconds(b);
+    if (a.id.manager != b.id.manager) return a.id.manager < b.id.manager;
+    if (a.id.api_version != b.id.api_version)
+      return a.id.api_version < b.id.api_version;
+    return a.id.subresource < b.id.subresource;
+  });
+  return rows;
+}
+
+}  // namespace
+
+std::vector<std::string> CanonicalOrder(const ManagedState& state) {
+  std::vector<std::string> keys;
+  for (const Row& r : SortedRows(state)) keys.push_back(*r.key);
+  return keys;
+}
+
+Value EncodeManagedFields(const ManagedState& state) {
+  std::vector<Row> rows = SortedRows(state);
+  List out;
+  out.reserve(rows.size());
+  for (const Row& r : rows) {
+    Map m;
+    if (!r.id.manager.empty()) m.Append("manager", Value(r.id.manager));
+    m.Append("operation", Value(r.id.operation));
+    m.Append("apiVersion", Value(r.id.api_version));
+    if (r.time) m.Append("time", Value(FormatManagedTime(*r.time)));
+    m.Append("fieldsType", Value("FieldsV1"));
+    m.Append("fieldsV1", FieldsV1ToValue(*r.set));
+    if (!r.id.subresource.empty())
+      m.Append("subresource", Value(r.id.subresource));
+    out.push_back(Value(std::move(m)));
+  }
+  return Value(std::move(out));
+}
+
+void SetObjectManagedFields(Value* object, const ManagedState& state) {
+  if (!object->IsMap()) *object = Value::MakeMap();
+  Value* meta = object->map().Find("metadata");
+  if (state.empty()) {
+    if (meta != nullptr && meta->IsMap()) meta->map().Erase("managedFields");
+    return;
+  }
+  if (meta == nullptr || !meta->IsMap()) {
+    object->map().Set("metadata", Value::MakeMap());
+    meta = object->map().Find("metadata");
+  }
+  meta->map().Set("managedFields", EncodeManagedFields(state));
+}
+
+Value StripManagedFields(Value object) {
+  if (object.IsMap()) {
+    const Value* meta_view = Find(object, "metadata");
+    if (meta_view != nullptr && meta_view->IsMap() &&
+        meta_view->map().Find("managedFields") != nullptr) {
+      Value* meta = object.map().Find("metadata");
+      meta->map().Erase("managedFields");
+      if (meta->map().empty()) object.map().Erase("metadata");
+    }
+  }
+  return object;
+}
+
+std::string FormatManagedTime(absl::Time t) {
+  // RFC 3339 as Go writes it: four-digit years, 0001 included.
+  return absl::FormatTime("%E4Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s) {
+  absl::Time t;
+  std::string err;
+  if (!absl::ParseTime(absl::RFC3339_full, s, &t, &err)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an RFC 3339 time: ", Quote(s)));
+  }
+  return absl::FromUnixSeconds(absl::ToUnixSeconds(t));
+}
+
+std::string KubernetesConflictMessage(const Conflicts& conflicts) {
+  if (conflicts.size() == 1) {
+    const Conflict& c = conflicts.list()[0];
+    return absl::StrCat("Apply failed with 1 conflict: conflict with ",
+                        DisplayManager(c.manager), ": ", PathString(c.path));
+  }
+  std::map<std::string, std::vector<const Path*>> by;
+  for (const Conflict& c : conflicts.list()) by[c.manager].push_back(&c.path);
+  std::string msg;
+  for (const auto& [m, paths] : by) {
+    if (!msg.empty()) msg += "\n";
+    absl::StrAppend(&msg, "conflicts with ", DisplayManager(m), ":");
+    for (const Path* p : paths) absl::StrAppend(&msg, "\n- ", PathString(*p));
+  }
+  return absl::StrCat("Apply failed with ", conflicts.size(),
+                      " conflicts: ", msg);
+}
+
+}  // namespace smdx

@@ -1,0 +1,205 @@
+#include "smdx/fieldmanager/managed_fields.h"
+
+#include "absl/strings/str_cat.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+Value Object(const std::string& entries) {
+  return Yaml("metadata:\n  name: x\n  managedFields:\n" + entries);
+}
+
+TEST(ManagedFieldsTest, DecodesEntriesByIdentity) {
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(Object(R"(
+  - manager: kubectl
+    operation: Apply
+    apiVersion: apps/v1
+    time: "2026-01-02T03:04:05Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:replicas": {}}}
+  - manager: kubectl
+    operation: Update
+    apiVersion: apps/v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:metadata": {"f:labels": {}}}
+    subresource: status
+)"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->fields.size(), 2u);
+  const std::string apply = R"({"manager":"kubectl","operation":"Apply"})";
+  const std::string update =
+      R"({"manager":"kubectl","operation":"Update","apiVersion":"apps/v1","subresource":"status"})";
+  ASSERT_EQ(m->fields.count(apply), 1u);
+  ASSERT_EQ(m->fields.count(update), 1u);
+  EXPECT_TRUE(m->fields.at(apply).applied());
+  EXPECT_EQ(m->fields.at(apply).api_version(), "apps/v1");
+  EXPECT_EQ(SerializeFieldsV1(m->fields.at(apply).set()),
+            R"({"f:spec":{"f:replicas":{}}})");
+  EXPECT_EQ(FormatManagedTime(m->times.at(apply)), "2026-01-02T03:04:05Z");
+  EXPECT_EQ(m->times.count(update), 0u);  // no time: none invented
+  EXPECT_EQ(DisplayManager(update),
+            R"("kubectl" with subresource "status" using apps/v1)");
+}
+
+TEST(ManagedFieldsTest, TimesKeepFourDigitYearsAsGoWritesThem) {
+  // Kubernetes' capmanagers tests stamp entries at time.Time{} + N hours:
+  // year 1, which Go's RFC 3339 writes as 0001.
+  absl::StatusOr<absl::Time> t = ParseManagedTime("0001-01-01T02:00:00Z");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(FormatManagedTime(*t), "0001-01-01T02:00:00Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("0999-12-31T23:59:59Z")),
+            "0999-12-31T23:59:59Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2026-01-02T03:04:05Z")),
+            "2026-01-02T03:04:05Z");
+}
+
+TEST(ManagedFieldsTest, InvalidEntriesNameTheEntryAndField) {
+  struct Case {
+    std::string entry, want;
+  } cases[] = {
+      {"  - {manager: a, operation: Patch, apiVersion: v1, fieldsType: "
+       "FieldsV1}\n",
+       ".metadata.managedFields[0].operation: must be Apply or Update, got "
+       "\"Patch\""},
+      {"  - {manager: a, operation: Apply, fieldsType: FieldsV1}\n",
+       ".metadata.managedFields[0].apiVersion: must not be empty"},
+      {"  - {manager: a, operation: Apply, apiVersion: v1}\n",
+       ".metadata.managedFields[0].fieldsType: missing (must be FieldsV1)"},
+      {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+       "FieldsV2}\n",
+       ".metadata.managedFields[0].fieldsType: must be FieldsV1, got "
+       "\"FieldsV2\""},
+      {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+       "FieldsV1, time: yesterday}\n",
+       ".metadata.managedFields[0].time: not an RFC 3339 time: \"yesterday\""},
+      {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+       "FieldsV1, fieldsV1: {\"x:y\": {}}}\n",
+       ".metadata.managedFields[0].fieldsV1: "},
+      {"  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+       "FieldsV1, colour: red}\n",
+       ".metadata.managedFields[0].colour: unknown field"},
+      {"  - 3\n", ".metadata.managedFields[0]: expected a map"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<ManagedState> m = DecodeManagedFields(Object(c.entry));
+    ASSERT_FALSE(m.ok()) << c.entry;
+    EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(std::string(m.status().message()).rfind(c.want, 0), 0u)
+        << m.status().message() << "\nwant prefix: " << c.want;
+  }
+}
+
+TEST(ManagedFieldsTest, EncodesInTheApiserversOrder) {
+  ManagedState s;
+  auto add = [&](ManagerIdentity id, const char* time, bool applied) {
+    std::string key = EncodeManagerIdentity(id);
+    Set set;
+    set.Insert({PathElement::Field("spec")});
+    s.fields[key] = VersionedSet(set, id.api_version, applied);
+    if (time != nullptr) s.times[key] = *ParseManagedTime(time);
+  };
+  add({"zed", "Update", "v1", ""}, "2026-01-01T00:00:01Z", false);
+  add({"amy", "Update", "v1", ""}, "2026-01-01T00:00:02+01:00", false);
+  add({"bob", "Apply", "v1", ""}, "2026-01-01T00:00:09Z", true);
+  add({"amy", "Update", "v2", ""}, "2026-01-01T00:00:01.9Z", false);
+  add({"old", "Update", "v1", ""}, nullptr, false);
+  Value list = EncodeManagedFields(s);
+  ASSERT_TRUE(list.IsList());
+  std::vector<std::string> got;
+  for (const Value& e : list.list()) {
+    const Value* t = e.map().Find("time");
+    got.push_back(e.map().Find("manager")->AsString() + "@" +
+                  e.map().Find("apiVersion")->AsString() + "@" +
+                  (t ? t->AsString() : "-"));
+  }
+  // Apply first; then by time (seconds; none = 0), manager, apiVersion.
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "bob@v1@2026-01-01T00:00:09Z",
+                     "old@v1@-",
+                     "amy@v1@2025-12-31T23:00:02Z",
+                     "amy@v2@2026-01-01T00:00:01Z",
+                     "zed@v1@2026-01-01T00:00:01Z",
+                 }));
+  absl::StatusOr<ManagedState> back = DecodeManagedFieldsList(list);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->fields.size(), s.fields.size());
+  EXPECT_EQ(back->times, s.times);
+}
+
+TEST(ManagedFieldsTest, LongManagerNamesDecodeButDoNotValidate) {
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(
+      Object("  - {manager: " + std::string(129, 'm') +
+             ", operation: Apply, apiVersion: v1, fieldsType: FieldsV1}\n"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(ValidateManagerNames(*m).message(),
+            ".metadata.managedFields[0].manager: Too long: must have at most "
+            "128 bytes");
+}
+
+TEST(ManagedFieldsTest, ALaterEntryWithTheSameIdentityWins) {
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(
+      Object("  - {manager: a, operation: Apply, apiVersion: v1, fieldsType: "
+             "FieldsV1, time: \"2026-01-01T00:00:00Z\", fieldsV1: {f:x: {}}}\n"
+             "  - {manager: a, operation: Apply, apiVersion: v2, fieldsType: "
+             "FieldsV1, fieldsV1: {f:y: {}}}\n"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->fields.size(), 1u);
+  const VersionedSet& vs = m->fields.begin()->second;
+  EXPECT_EQ(vs.api_version(), "v2");
+  EXPECT_EQ(SerializeFieldsV1(vs.set()), R"({"f:y":{}})");
+  EXPECT_TRUE(m->times.empty());
+}
+
+TEST(ManagedFieldsTest, ResetForms) {
+  EXPECT_TRUE(IsManagedFieldsReset(Yaml("[]")));
+  EXPECT_TRUE(IsManagedFieldsReset(Yaml("[{}]")));
+  EXPECT_FALSE(IsManagedFieldsReset(Yaml("[{}, {}]")));
+  EXPECT_FALSE(IsManagedFieldsReset(Yaml("[{manager: a}]")));
+  EXPECT_FALSE(IsManagedFieldsReset(Yaml("null")));
+}
+
+std::string Entries(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&out, "  - {manager: m", i,
+                    ", operation: Apply, apiVersion: v1, fieldsType: FieldsV1,"
+                    " fieldsV1: {\"f:data\": {\"f:k\": {}}}}\n");
+  }
+  return out;
+}
+
+TEST(ManagedFieldsTest, EntriesStopAtTheLimit) {
+  Limits l;
+  l.max_managed_fields_entries = 3;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(3)), l).ok());
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(4)), l).status().message(),
+            ".metadata.managedFields: 4 entries is over the "
+            "max_managed_fields_entries limit of 3");
+}
+
+TEST(ManagedFieldsTest, FieldsV1BytesAndDepthStopAtTheLimits) {
+  // {"f:data":{"f:k":{}}} is 21 bytes of compact JSON.
+  Limits l;
+  l.max_fields_v1_bytes = 21;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(1)), l).ok());
+  l.max_fields_v1_bytes = 20;
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(1)), l).status().message(),
+            ".metadata.managedFields[0].fieldsV1: fieldsV1[\"f:data\"]: field "
+            "set of at least 21 bytes is over the max_fields_v1_bytes limit "
+            "of 20");
+  l = Limits();
+  l.max_depth = 2;
+  EXPECT_TRUE(DecodeManagedFields(Object(Entries(1)), l).ok());
+  l.max_depth = 1;
+  EXPECT_EQ(DecodeManagedFields(Object(Entries(1)), l).status().message(),
+            ".metadata.managedFields[0].fieldsV1: fieldsV1[\"f:data\"]: "
+            "nesting at level 2 is over the max_depth limit of 1");
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,113 @@
+#include "smdx/fieldmanager/reset_fields.h"
+
+#include <vector>
+
+#include "absl/strings/str_split.h"
+
+namespace smdx {
+
+namespace {
+
+// One strategy's GetResetFields: the kind, by API group, the endpoint, the
+// apiVersions it names and the dotted paths it resets in each.
+struct Rule {
+  const char* group;
+  const char* kind;
+  const char* subresource;  // "" or "status"
+  const char* versions;     // space-separated apiVersions
+  const char* paths;        // space-separated dotted paths
+};
+
+// Kubernetes v1.27, pkg/registry/*/*/strategy.go.
+constexpr Rule kRules[] = {
+#include "smdx/fieldmanager/reset_fields_table.inc"
+};
+
+std::vector<std::string> Dotted(absl::string_view path) {
+  return absl::StrSplit(path, '.');
+}
+
+Set SetOf(const std::vector<std::vector<std::string>>& paths) {
+  Set s;
+  for (const std::vector<std::string>& p : paths) {
+    std::vector<PathElement> path;
+    for (const std::string& name : p) path.push_back(PathElement::Field(name));
+    s.Insert(path);
+  }
+  return s;
+}
+
+absl::string_view GroupOf(absl::string_view api_version) {
+  size_t slash = api_version.find('/');
+  return slash == absl::string_view::npos ? absl::string_view()
+                                          : api_version.substr(0, slash);
+}
+
+}  // namespace
+
+ResetFields BuiltinResetFields(absl::string_view api_version,
+                               absl::string_view kind,
+                               absl::string_view subresource) {
+  ResetFields out;
+  absl::string_view group = GroupOf(api_version);
+  std::vector<std::vector<std::string>> here;
+  for (const Rule& r : kRules) {
+    if (r.group != group || r.kind != kind || r.subresource != subresource)
+      continue;
+    std::vector<std::vector<std::string>> paths;
+    for (absl::string_view p : absl::StrSplit(r.paths, ' ', absl::SkipEmpty()))
+      paths.push_back(Dotted(p));
+    for (absl::string_view v :
+         absl::StrSplit(r.versions, ' ', absl::SkipEmpty())) {
+      out.ignored_fields[std::string(v)] = SetOf(paths);
+      if (v == api_version) here = paths;
+    }
+  }
+  // The built-in strategies' PrepareForUpdate resets what GetResetFields
+  // names (a Deployment's status endpoint takes annotation changes, say).
+  out.kept_fields = std::move(here);
+  return out;
+}
+
+ResetFields CustomResourceResetFields(absl::string_view api_version,
+                                      bool status_subresource,
+                                      absl::string_view subresource) {
+  ResetFields out;
+  if (!status_subresource) return out;
+  // apiextensions-apiserver's customresource strategies (v0.37): the main
+  // resource resets .status, the status subresource .metadata and .spec
+  // (and keeps everything but .status).
+  std::vector<std::vector<std::string>> paths =
+      subresource == "status"
+          ? std::vector<std::vector<std::string>>{{"metadata"}, {"spec"}}
+          : std::vector<std::vector<std::string>>{{"status"}};
+  out.ignored_fields[std::string(api_version)] = SetOf(paths);
+  if (subresource == "status") {
+    // statusStrategy.PrepareForUpdate copies the old object and sets only
+    // the new status.
+    out.changed_fields_only = {{"status"}};
+  } else {
+    out.kept_fields = std::move(paths);
+  }
+  return out;
+}
+
+ResetFields ResetFieldsFor(absl::string_view api_version,
+                           absl::string_view kind,
+                           absl::string_view subresource,
+                           std::optional<bool> custom_resource_status) {
+  if (custom_resource_status.has_value()) {
+    return CustomResourceResetFields(api_version, *custom_resource_status,
+                                     subresource);
+  }
+  return BuiltinResetFields(api_version, kind, subresource);
+}
+
+void SetResetFields(const ResetFields& r, FieldManagerOptions* opts) {
+  for (const auto& [version, set] : r.ignored_fields)
+    opts->ignored_fields[version] = set;
+  opts->kept_fields = r.kept_fields;
+  opts->changed_fields_only = r.changed_fields_only;
+}
+
+}  // namespace smdx

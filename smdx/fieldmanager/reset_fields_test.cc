@@ -1,0 +1,249 @@
+#include "smdx/fieldmanager/reset_fields.h"
+
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+#include "smdx/schema/builtin.h"
+#include "smdx/schema/schema.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+using testing::Yaml;
+
+FieldManager Manager(const std::string& subresource) {
+  FieldManagerOptions o;
+  o.api_version = "apps/v1";
+  o.kind = "Deployment";
+  o.subresource = subresource;
+  SetResetFields(BuiltinResetFields("apps/v1", "Deployment", subresource), &o);
+  const char* name = "io.k8s.api.apps.v1.Deployment";
+  return *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name),
+                               o);
+}
+
+// obj1 and obj2 differ in one spec field and one status field, as in
+// Kubernetes' TestApplyResetFields.
+constexpr char kObj1[] = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, labels: {a: b}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: "nginx:1"}]
+status: {replicas: 1}
+)";
+constexpr char kObj2[] = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, labels: {a: c}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: "nginx:2"}]
+status: {replicas: 2}
+)";
+
+const Value* At(const Value& v, std::initializer_list<const char*> path) {
+  const Value* at = &v;
+  for (const char* p : path) {
+    at = at->IsMap() ? at->map().Find(p) : nullptr;
+    if (at == nullptr) return nullptr;
+  }
+  return at;
+}
+
+std::string FieldsOf(const FieldManagerResult& r, const std::string& manager) {
+  for (const auto& [key, vs] : r.managed.fields) {
+    if (key.find("\"" + manager + "\"") != std::string::npos)
+      return SerializeFieldsV1(vs.set());
+  }
+  return "";
+}
+
+TEST(ResetFieldsTest, MainResourceNeitherStoresNorOwnsStatus) {
+  FieldManager main = Manager("");
+  FieldManagerResult created = main.Apply(Value(), Yaml(kObj1), "m1", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  // PrepareForCreate: no status.
+  EXPECT_EQ(At(created.object, {"status"}), nullptr);
+  EXPECT_EQ(FieldsOf(created, "m1").find("f:status"), std::string::npos);
+
+  // A live status (the controller's) survives an apply that sends another.
+  Value live = created.object;
+  live.map().Set("status", Yaml("{replicas: 7}"));
+  FieldManagerResult again = main.Apply(live, Yaml(kObj2), "m1", false);
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_EQ(At(again.object, {"status", "replicas"})->AsInt(), 7);
+  EXPECT_EQ(At(again.object, {"spec", "template", "spec", "containers"})
+                ->list()[0]
+                .map()
+                .Find("image")
+                ->AsString(),
+            "nginx:2");
+  FieldManagerResult update = main.Update(live, Yaml(kObj2), "writer");
+  ASSERT_TRUE(update.ok()) << update.status;
+  EXPECT_EQ(At(update.object, {"status", "replicas"})->AsInt(), 7);
+  EXPECT_EQ(FieldsOf(update, "writer").find("f:status"), std::string::npos);
+}
+
+TEST(ResetFieldsTest, StatusEndpointResetsSpecAndLabelsWithoutConflicts) {
+  // As TestApplyResetFields: obj1 to the main endpoint by m1, obj2 to the
+  // status endpoint by m2: no conflict, each owns only its part.
+  FieldManager main = Manager("");
+  FieldManager status = Manager("status");
+  FieldManagerResult r1 = main.Apply(Value(), Yaml(kObj1), "m1", false);
+  ASSERT_TRUE(r1.ok()) << r1.status;
+  FieldManagerResult r2 = status.Apply(r1.object, Yaml(kObj2), "m2", false);
+  ASSERT_TRUE(r2.ok()) << r2.status;
+  EXPECT_EQ(At(r2.object, {"status", "replicas"})->AsInt(), 2);
+  EXPECT_EQ(At(r2.object, {"metadata", "labels", "a"})->AsString(), "b");
+  EXPECT_EQ(At(r2.object, {"spec", "template", "spec", "containers"})
+                ->list()[0]
+                .map()
+                .Find("image")
+                ->AsString(),
+            "nginx:1");
+  EXPECT_EQ(FieldsOf(r2, "m2"), R"({"f:status":{"f:replicas":{}}})");
+  // obj2 on the main endpoint by m2 now conflicts with m1 on the spec.
+  FieldManagerResult r3 = main.Apply(r2.object, Yaml(kObj2), "m2", false);
+  EXPECT_EQ(r3.kind, ErrorKind::kConflict);
+  // A status request needs the object.
+  FieldManagerResult none = status.Apply(Value(), Yaml(kObj2), "m2", false);
+  EXPECT_EQ(none.kind, ErrorKind::kBadRequest);
+}
+
+TEST(ResetFieldsTest, TheTableCoversTheIssuesKinds) {
+  const std::pair<const char*, const char*> kinds[] = {
+      {"apps/v1", "Deployment"},
+      {"apps/v1", "StatefulSet"},
+      {"apps/v1", "DaemonSet"},
+      {"apps/v1", "ReplicaSet"},
+      {"batch/v1", "Job"},
+      {"batch/v1", "CronJob"},
+      {"v1", "Pod"},
+      {"v1", "Service"},
+      {"v1", "Node"},
+      {"v1", "Namespace"},
+      {"v1", "PersistentVolume"},
+      {"v1", "PersistentVolumeClaim"},
+      {"autoscaling/v2", "HorizontalPodAutoscaler"},
+      {"policy/v1", "PodDisruptionBudget"},
+      {"networking.k8s.io/v1", "Ingress"},
+  };
+  for (const auto& [av, kind] : kinds) {
+    ResetFields main = BuiltinResetFields(av, kind, "");
+    ASSERT_EQ(main.ignored_fields.count(av), 1u) << kind;
+    EXPECT_EQ(SerializeFieldsV1(main.ignored_fields.at(av)),
+              R"({"f:status":{}})")
+        << kind;
+    ResetFields status = BuiltinResetFields(av, kind, "status");
+    ASSERT_EQ(status.ignored_fields.count(av), 1u) << kind;
+    EXPECT_TRUE(status.ignored_fields.at(av).Has({PathElement::Field("spec")}))
+        << kind;
+  }
+  EXPECT_TRUE(BuiltinResetFields("v1", "ConfigMap", "").empty());
+  EXPECT_TRUE(CustomResourceResetFields("example.com/v1", false, "").empty());
+}
+
+TEST(ResetFieldsTest, CustomResourceStatusEndpointResetsMetadataAndSpec) {
+  // registry/customresource/status_strategy.go (v0.37): GetResetFields is
+  // {metadata, spec}; the main resource's is {status}.
+  ResetFields status =
+      CustomResourceResetFields("example.com/v1", true, "status");
+  const Set& s = status.ignored_fields.at("example.com/v1");
+  EXPECT_TRUE(s.Has({PathElement::Field("metadata")}));
+  EXPECT_TRUE(s.Has({PathElement::Field("spec")}));
+  EXPECT_FALSE(s.Has({PathElement::Field("status")}));
+  ResetFields main = CustomResourceResetFields("example.com/v1", true, "");
+  const Set& m = main.ignored_fields.at("example.com/v1");
+  EXPECT_TRUE(m.Has({PathElement::Field("status")}));
+  EXPECT_FALSE(m.Has({PathElement::Field("metadata")}));
+}
+
+TEST(ResetFieldsTest, CustomResourceStatusSubresource) {
+  // The schema the apiextensions-apiserver builds for such a CRD (the
+  // CRD's conversion is openapi/'s; here it is written out).
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      Schema::ParseSmd(R"(types:
+- name: com.example.v1.Widget
+  map:
+    fields:
+    - name: apiVersion
+      type: {scalar: string}
+    - name: kind
+      type: {scalar: string}
+    - name: metadata
+      type: {namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta}
+    - name: spec
+      type:
+        map:
+          fields:
+          - name: size
+            type: {scalar: numeric}
+    - name: status
+      type:
+        map:
+          fields:
+          - name: ready
+            type: {scalar: boolean}
+- name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: annotations
+      type:
+        map:
+          elementType: {scalar: string}
+)");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  auto manager = [&](const std::string& sub) {
+    FieldManagerOptions o;
+    o.api_version = "example.com/v1";
+    o.kind = "Widget";
+    o.subresource = sub;
+    SetResetFields(CustomResourceResetFields("example.com/v1", true, sub), &o);
+    return *FieldManager::Create(*Type::Named(*schema, "com.example.v1.Widget"),
+                                 o);
+  };
+  Value w1 = Yaml(R"(apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, annotations: {a: "1"}}
+spec: {size: 1}
+status: {ready: true}
+)");
+  Value w2 = Yaml(R"(apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, annotations: {a: "1"}}
+spec: {size: 2}
+status: {ready: false}
+)");
+  FieldManagerResult created = manager("").Apply(Value(), w1, "m1", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_EQ(At(created.object, {"status"}), nullptr);
+  Value live = created.object;
+  live.map().Set("status", Yaml("{ready: true}"));
+  // The status endpoint changes .status alone: not the spec (no conflict
+  // with m1 over it either), not metadata.
+  FieldManagerResult s = manager("status").Apply(live, w2, "m2", false);
+  ASSERT_TRUE(s.ok()) << ErrorKindName(s.kind) << " " << s.status;
+  EXPECT_EQ(At(s.object, {"status", "ready"})->AsBool(), false);
+  EXPECT_EQ(At(s.object, {"spec", "size"})->AsInt(), 1);
+  // .metadata and .spec are the status endpoint's reset fields (v0.37):
+  // the annotation it sent with the live value is not recorded as its.
+  EXPECT_EQ(FieldsOf(s, "m2"), R"({"f:status":{"f:ready":{}}})");
+  // The main endpoint keeps the live status.
+  FieldManagerResult m = manager("").Apply(s.object, w2, "m1", false);
+  ASSERT_TRUE(m.ok()) << ErrorKindName(m.kind) << " " << m.status;
+  EXPECT_EQ(At(m.object, {"status", "ready"})->AsBool(), false);
+  EXPECT_EQ(At(m.object, {"spec", "size"})->AsInt(), 2);
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,298 @@
+#include "smdx/fieldmanager/scale.h"
+
+#include <string>
+
+#include "smdx/fieldmanager/field_manager.h"
+#include "gtest/gtest.h"
+#include "smdx/schema/builtin.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+// Label selectors print as metav1.LabelSelectorAsSelector(...).String():
+// sorted by key, In/NotIn values sorted, matchLabels before an expression
+// of the same key (labels/selector_test.go's TestRequirementSelectorMatching
+// and TestSetSelectorParser show the same shapes).
+TEST(LabelSelectorStringTest, PrintsAsTheApiserver) {
+  EXPECT_EQ(*internal::LabelSelectorString(Value()), "");
+  EXPECT_EQ(*internal::LabelSelectorString(Yaml("{}")), "");
+  EXPECT_EQ(*internal::LabelSelectorString(
+                Yaml("{matchLabels: {tier: web, app: shop}}")),
+            "app=shop,tier=web");
+  EXPECT_EQ(*internal::LabelSelectorString(Yaml(R"({
+    matchLabels: {b: x},
+    matchExpressions: [
+      {key: env, operator: In, values: [prod, dev]},
+      {key: b, operator: NotIn, values: [old]},
+      {key: a, operator: Exists},
+      {key: c, operator: DoesNotExist}]})")),
+            "a,b=x,b notin (old),!c,env in (dev,prod)");
+  absl::StatusOr<std::string> bad = internal::LabelSelectorString(
+      Yaml("{matchExpressions: [{key: a, operator: Like}]}"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "\"Like\" is not a valid label selector operator");
+}
+
+// scaleFromDeployment, as the typed autoscaling/v1 Scale encodes it.
+TEST(ScaleOfTest, MakesTheScaleTheRegistryMakes) {
+  Value d = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, namespace: ns, uid: u1, labels: {a: b}},
+    spec: {replicas: 3, selector: {matchLabels: {app: web}}},
+    status: {replicas: 2, readyReplicas: 1}})");
+  absl::StatusOr<Value> s =
+      internal::ScaleOf(d, {"spec", "replicas"}, "Deployment");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(ToJson(*s),
+            ToJson(Yaml(R"({apiVersion: autoscaling/v1, kind: Scale,
+    metadata: {name: web, namespace: ns, uid: u1},
+    spec: {replicas: 3}, status: {replicas: 2, selector: app=web}})")));
+  // replicas 0 is left out (omitempty); status.replicas is always there.
+  Value zero = Yaml(
+      "{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, "
+      "spec: {replicas: 0}}");
+  s = internal::ScaleOf(zero, {"spec", "replicas"}, "Deployment");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(ToJson(*s),
+            ToJson(Yaml("{apiVersion: autoscaling/v1, kind: Scale, metadata: "
+                        "{name: web}, spec: {}, status: {replicas: 0}}")));
+}
+
+constexpr char kDeploymentType[] = "io.k8s.api.apps.v1.Deployment";
+
+class ScaleRequestTest : public ::testing::Test {
+ protected:
+  ScaleRequestTest()
+      : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")),
+        type_(*Type::Named(*KubernetesSchemaFor(kDeploymentType),
+                           kDeploymentType)) {
+    FieldManagerOptions o;
+    o.api_version = "apps/v1";
+    o.kind = "Deployment";
+    o.clock = &clock_;
+    o.apply_defaults = false;
+    main_ = std::make_unique<FieldManager>(*FieldManager::Create(type_, o));
+    o.subresource = "scale";
+    o.scale_replicas_paths = BuiltinReplicasPaths("apps/v1", "Deployment");
+    scale_ = std::make_unique<FieldManager>(*FieldManager::Create(type_, o));
+  }
+
+  // "manager/Operation[/subresource] apiVersion fieldsV1" per entry.
+  static std::vector<std::string> Entries(const Value& object) {
+    std::vector<std::string> out;
+    const Value* md = Find(object, "metadata");
+    const Value* mf = md != nullptr ? Find(*md, "managedFields") : nullptr;
+    if (mf == nullptr) return out;
+    for (const Value& e : mf->list()) {
+      std::string s = StringAt(e, "manager") + "/" + StringAt(e, "operation");
+      if (!StringAt(e, "subresource").empty())
+        s += "/" + StringAt(e, "subresource");
+      s += " " + StringAt(e, "apiVersion") + " " +
+           ToJson(*Find(e, "fieldsV1"));
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  static int64_t Replicas(const Value& object) {
+    return Find(*Find(object, "spec"), "replicas")->AsInt();
+  }
+
+  ManualClock clock_;
+  Type type_;
+  std::unique_ptr<FieldManager> main_;
+  std::unique_ptr<FieldManager> scale_;
+};
+
+constexpr char kCreated[] = R"({apiVersion: apps/v1, kind: Deployment,
+  metadata: {name: web},
+  spec: {replicas: 2, selector: {matchLabels: {app: web}}}})";
+
+constexpr char kScaleTo4[] = R"({apiVersion: autoscaling/v1, kind: Scale,
+  metadata: {name: web}, spec: {replicas: 4}})";
+
+// A Scale apply takes the replicas from the main resource's applier, which
+// keeps its other fields; the new entry owns .spec.replicas at apps/v1.
+TEST_F(ScaleRequestTest, ApplyTakesTheReplicasField) {
+  FieldManagerResult created =
+      main_->Apply(Value(), Yaml(kCreated), "deployer", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  FieldManagerResult conflict =
+      scale_->Apply(created.object, Yaml(kScaleTo4), "hpa", false);
+  ASSERT_EQ(conflict.kind, ErrorKind::kConflict);
+  FieldManagerResult r =
+      scale_->Apply(created.object, Yaml(kScaleTo4), "hpa", true);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Replicas(r.object), 4);
+  EXPECT_EQ(Entries(r.object),
+            (std::vector<std::string>{
+                "hpa/Apply/scale apps/v1 {\"f:spec\":{\"f:replicas\":{}}}",
+                "deployer/Apply apps/v1 "
+                "{\"f:spec\":{\"f:selector\":{}}}"}));
+}
+
+// When no entry owns the replicas field, the Scale has no managedFields, so
+// its field manager first records its fields as before-first-apply's: an
+// apply of other replicas conflicts with that, and a forced one leaves
+// before-first-apply only the Scale's status, which ToParent drops.
+TEST_F(ScaleRequestTest, AScaleWithoutEntriesRecordsBeforeFirstApply) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [{manager: m, operation: Update,
+      apiVersion: apps/v1, fieldsType: FieldsV1,
+      fieldsV1: {"f:metadata": {"f:labels": {}}}}]},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}}}})");
+  FieldManagerResult r = scale_->Apply(live, Yaml(kScaleTo4), "hpa",
+                                       /*force=*/false);
+  ASSERT_EQ(r.kind, ErrorKind::kConflict);
+  EXPECT_EQ(KubernetesConflictMessage(r.conflicts),
+            "Apply failed with 1 conflict: conflict with "
+            "\"before-first-apply\" with subresource \"scale\" using "
+            "autoscaling/v1: .spec.replicas");
+  r = scale_->Apply(live, Yaml(kScaleTo4), "hpa", /*force=*/true);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Replicas(r.object), 4);
+  EXPECT_EQ(Entries(r.object),
+            (std::vector<std::string>{
+                "hpa/Apply/scale apps/v1 {\"f:spec\":{\"f:replicas\":{}}}",
+                "m/Update apps/v1 {\"f:metadata\":{\"f:labels\":{}}}"}));
+}
+
+// Entries at an apiVersion the resource does not map are dropped by a
+// write to /scale (ToParent's "Drop the entry if the APIVersion is
+// unknown"); apps/v1beta2 is mapped and stays.
+TEST_F(ScaleRequestTest, EntriesAtUnmappedVersionsAreDropped) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [
+      {manager: old, operation: Update, apiVersion: extensions/v1beta1,
+       fieldsType: FieldsV1, fieldsV1: {"f:metadata": {"f:labels": {}}}},
+      {manager: beta, operation: Update, apiVersion: apps/v1beta2,
+       fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:replicas": {}}}}]},
+    spec: {replicas: 2}})");
+  Value body = Yaml(
+      "{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}, "
+      "spec: {replicas: 5}, status: {replicas: 0}}");
+  FieldManagerResult r = scale_->Update(live, body, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Entries(r.object),
+            (std::vector<std::string>{"hpa/Update/scale apps/v1 "
+                                      "{\"f:spec\":{\"f:replicas\":{}}}"}));
+  EXPECT_EQ(Replicas(r.object), 5);
+}
+
+// An applier that stops applying the replicas removes them from the Scale:
+// the resource gets 0, as the typed Scale's missing replicas read.
+TEST_F(ScaleRequestTest, ReplicasLeftOutBecomeZero) {
+  FieldManagerResult created =
+      main_->Update(Value(), Yaml(kCreated), "creator");
+  FieldManagerResult set =
+      scale_->Apply(created.object, Yaml(kScaleTo4), "hpa", true);
+  ASSERT_TRUE(set.ok()) << set.status;
+  FieldManagerResult dropped = scale_->Apply(
+      set.object,
+      Yaml("{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}}"),
+      "hpa", false);
+  ASSERT_TRUE(dropped.ok()) << dropped.status;
+  EXPECT_EQ(Replicas(dropped.object), 0);
+}
+
+// The registry's ValidateScale: replicas must not be negative.
+TEST_F(ScaleRequestTest, NegativeReplicasAreInvalid) {
+  FieldManagerResult created =
+      main_->Update(Value(), Yaml(kCreated), "creator");
+  FieldManagerResult r = scale_->Apply(
+      created.object,
+      Yaml("{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}, "
+           "spec: {replicas: -1}}"),
+      "hpa", true);
+  ASSERT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_EQ(r.status.message(),
+            "Scale.autoscaling \"web\" is invalid: spec.replicas: Invalid "
+            "value: -1: must be greater than or equal to 0");
+}
+
+// An unknown selector operator fails the request (scaleFromDeployment's
+// error) and changes nothing.
+TEST_F(ScaleRequestTest, AnUnknownSelectorOperatorFails) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web},
+    spec: {replicas: 2,
+           selector: {matchExpressions: [{key: a, operator: x}]}}})");
+  FieldManagerResult r = scale_->Apply(live, Yaml(kScaleTo4), "hpa", true);
+  ASSERT_EQ(r.kind, ErrorKind::kInternal);
+  EXPECT_EQ(r.status.message(), "\"x\" is not a valid label selector operator");
+}
+
+// Without replicas paths a request to "scale" runs on the object itself, as
+// apimachinery's field manager alone runs it (fieldmanager_test.go's
+// TestUpdateViaSubresources on Pods); a kind without a scale subresource
+// has none.
+TEST_F(ScaleRequestTest, WithoutReplicasPathsTheObjectItselfIsWritten) {
+  EXPECT_TRUE(BuiltinReplicasPaths("v1", "Pod").empty());
+  EXPECT_EQ(BuiltinReplicasPaths("apps/v1", "ReplicaSet").size(), 2u);
+  EXPECT_EQ(BuiltinReplicasPaths("v1", "ReplicationController").size(), 1u);
+  FieldManagerOptions o = main_->options();
+  o.subresource = "scale";
+  FieldManager plain = *FieldManager::Create(type_, o);
+  FieldManagerResult r =
+      plain.Update(Value(), Yaml(kCreated), "writer");  // no live object
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  o.scale_replicas_paths = {{"apps/v1beta2", {"spec", "replicas"}}};
+  EXPECT_FALSE(FieldManager::Create(type_, o).ok());  // none at apps/v1
+}
+
+// A custom resource's scale subresource refuses an apply that changes the
+// Scale, as Kubernetes 1.37 does (scale.h); one that changes nothing and
+// an update pass.
+TEST_F(ScaleRequestTest, ACustomResourcesScaleRefusesAChangingApply) {
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  FieldManagerResult created =
+      main_->Apply(Value(), Yaml(kCreated), "deployer", false);
+  ASSERT_TRUE(created.ok());
+  FieldManagerResult r = cr.Apply(created.object, Yaml(kScaleTo4), "hpa", true);
+  ASSERT_EQ(r.kind, ErrorKind::kInternal);
+  EXPECT_EQ(r.status.message(),
+            "failed to convert new object (/web; autoscaling/v1, Kind=Scale) "
+            "to proper version: request to convert CR to an invalid "
+            "group/version: autoscaling/v1");
+  Value same = Yaml(
+      "{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}, "
+      "spec: {replicas: 2}}");
+  EXPECT_TRUE(cr.Apply(created.object, same, "deployer", false).ok());
+  Value written = *internal::ScaleOf(created.object, {"spec", "replicas"},
+                                     "Deployment");
+  written.map().Find("spec")->map().Set("replicas", Value(int64_t{6}));
+  FieldManagerResult u = cr.Update(created.object, written, "hpa");
+  ASSERT_TRUE(u.ok()) << u.status;
+  EXPECT_EQ(Replicas(u.object), 6);
+}
+
+// The registry sets the replicas on a built-in kind's typed object, whose
+// null spec is the zero spec; a custom resource's unstructured object fails
+// there (unstructured.SetNestedField).
+TEST_F(ScaleRequestTest, ReplicasGoThroughANullSpecOfABuiltInKindOnly) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, namespace: ns}, spec: null})");
+  Value written = *internal::ScaleOf(live, {"spec", "replicas"}, "Deployment");
+  written.map().Find("spec")->map().Set("replicas", Value(int64_t{3}));
+  FieldManagerResult r = scale_->Update(live, written, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Replicas(r.object), 3);
+
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  FieldManagerResult refused = cr.Update(live, written, "hpa");
+  ASSERT_EQ(refused.kind, ErrorKind::kInternal);
+  EXPECT_EQ(refused.status.message(),
+            "value cannot be set because .spec is not a "
+            "map[string]interface{}");
+}
+
+}  // namespace
+}  // namespace smdx

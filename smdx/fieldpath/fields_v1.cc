@@ -1,0 +1,824 @@
+#include "smdx/fieldpath/fields_v1.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/json_fast.h"
+#include "smdx/value/parse.h"
+
+namespace smdx {
+
+namespace {
+
+void AppendPathElementRaw(std::string* out, const PathElement& pe) {
+  switch (pe.kind()) {
+    case PathElement::Kind::kField:
+      out->append("f:");
+      out->append(pe.field_name().data(), pe.field_name().size());
+      return;
+    case PathElement::Kind::kKey: {
+      out->append("k:{");
+      bool first = true;
+      for (const KeyField& f : pe.key()) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendJsonString(out, f.name);
+        out->push_back(':');
+        AppendJson(out, f.value);
+      }
+      out->push_back('}');
+      return;
+    }
+    case PathElement::Kind::kValue:
+      out->append("v:");
+      AppendJson(out, pe.value());
+      return;
+    case PathElement::Kind::kIndex:
+      absl::StrAppend(out, "i:", pe.index());
+      return;
+  }
+}
+
+// Copies `n` bytes, inline for the few of a field name (two overlapping
+// loads and stores): a call to memcpy costs more than the copy.
+inline void CopyShort(char* to, const char* from, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t a, b;
+    std::memcpy(&a, from, 8);
+    std::memcpy(&b, from + n - 8, 8);
+    std::memcpy(to, &a, 8);
+    std::memcpy(to + n - 8, &b, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t a, b;
+    std::memcpy(&a, from, 4);
+    std::memcpy(&b, from + n - 4, 4);
+    std::memcpy(to, &a, 4);
+    std::memcpy(to + n - 4, &b, 4);
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
+// An output buffer written through a raw cursor: the encoding is thousands
+// of tiny appends, and std::string::append's checks and call cost more than
+// the copying itself.
+class Out {
+ public:
+  Out() = default;
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+
+  // The cursor, with room for `n` more bytes: write them through it, then
+  // Commit the advanced cursor. (Members are touched once per write: the
+  // bytes written through char pointers could alias them otherwise.)
+  char* Room(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) Grow(n);
+    return p_;
+  }
+  void Commit(char* p) { p_ = p; }
+  void Put(char c) {
+    char* p = Room(1);
+    *p = c;
+    p_ = p + 1;
+  }
+  void Put(absl::string_view s) {
+    char* p = Room(s.size());
+    std::memcpy(p, s.data(), s.size());
+    p_ = p + s.size();
+  }
+  std::string Finish() const {
+    return std::string(buf_, static_cast<size_t>(p_ - buf_));
+  }
+
+ private:
+  // Output is written into uninitialized space (on the stack while it
+  // fits) and copied into the string once at the end: a string sized up
+  // front would be zero-filled first, which costs as much as the writing
+  // for small sets.
+  static constexpr size_t kStack = 4096;
+  void Grow(size_t n) {
+    size_t len = static_cast<size_t>(p_ - buf_);
+    size_t cap = std::max(2 * static_cast<size_t>(end_ - buf_), len + n);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    std::memcpy(bigger.get(), buf_, len);
+    heap_ = std::move(bigger);
+    buf_ = heap_.get();
+    p_ = buf_ + len;
+    end_ = buf_ + cap;
+  }
+
+  char stack_[kStack];
+  std::unique_ptr<char[]> heap_;
+  char* buf_ = stack_;
+  char* p_ = stack_;
+  char* end_ = stack_ + kStack;
+};
+
+// Writes `"k:{\"name\":value,...}":` and then `tail` for a key whose names
+// and string values need no escaping and whose values are strings or
+// integers (nearly all keys), straight into `out`: the general path builds
+// the element's JSON and then escapes it once more. Returns false, having
+// written nothing, for other keys.
+bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
+                   absl::string_view tail) {
+  size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
+  for (const KeyField& f : key) {
+    if (!JsonStringIsPlain(f.name)) return false;
+    n += f.name.size() + 6;  // \"name\": and a comma
+    if (f.value.IsString()) {
+      if (!JsonStringIsPlain(f.value.AsString())) return false;
+      n += f.value.AsString().size() + 4;
+    } else if (f.value.IsInt()) {
+      n += 20;
+    } else {
+      return false;
+    }
+  }
+  char* const begin = out->Room(n);
+  char* p = begin;
+  auto put = [&](absl::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  if (comma) *p++ = ',';
+  put("\"k:{");
+  bool first = true;
+  for (const KeyField& f : key) {
+    if (!first) *p++ = ',';
+    first = false;
+    put("\\\"");
+    put(f.name);
+    put("\\\":");
+    if (f.value.IsString()) {
+      put("\\\"");
+      put(f.value.AsString());
+      put("\\\"");
+    } else {
+      p = std::to_chars(p, begin + n, f.value.AsInt()).ptr;
+    }
+  }
+  put("}\":");
+  put(tail);
+  out->Commit(p);
+  return true;
+}
+
+// Writes the contents of `set` (without braces). `include_self` adds the "."
+// marker, used when the node is itself a member.
+void WriteContents(Out* out, const Set& set, bool include_self,
+                   std::string* scratch, std::string* quoted) {
+  bool first = true;
+  if (include_self && !set.entries().empty()) {
+    out->Put("\".\":{}");
+    first = false;
+  }
+  // Writes a comma unless first, `"<key>":` and then `tail`.
+  // Inlined at both calls: as a call, saving and restoring its registers
+  // cost as much as writing a short name.
+  auto write_key = [&](const PathElement& pe, absl::string_view tail)
+      __attribute__((always_inline)) {
+    const bool comma = !first;
+    first = false;
+    if (pe.IsField()) {
+      // The common case: a plain field name goes straight to the output.
+      // An interned name knows whether it is plain; another is checked as
+      // it is copied (one pass, and no call).
+      const absl::string_view name = pe.field_name();
+      const size_t n = name.size();
+      char* p = out->Room(n + 8);
+      if (comma) *p++ = ',';
+      std::memcpy(p, "\"f:", 3);
+      p += 3;
+      bool plain;
+      if (const std::string* interned = pe.interned_name()) {
+        plain = InternedNameIsPlain(interned);
+        CopyShort(p, name.data(), n);
+      } else {
+        bool needs = false;
+        for (size_t i = 0; i < n; ++i) {
+          const unsigned char c = static_cast<unsigned char>(name[i]);
+          p[i] = static_cast<char>(c);
+          needs |= internal::kJsonEscape.needs[c];
+        }
+        plain = !needs;
+      }
+      if (plain) {
+        p += n;
+        // The tail is "{}" or "{": written as constants (a copy of a known
+        // size is a store, not a call).
+        std::memcpy(p, "\":{}", 4);
+        out->Commit(p + 2 + tail.size());
+        return;
+      }
+      // Nothing committed: the general path below writes over it.
+    }
+    if (pe.IsKey() && WritePlainKey(out, comma, pe.key(), tail)) return;
+    scratch->clear();
+    AppendPathElementRaw(scratch, pe);
+    quoted->clear();
+    if (comma) quoted->push_back(',');
+    AppendJsonString(quoted, *scratch);
+    quoted->push_back(':');
+    quoted->append(tail.data(), tail.size());
+    out->Put(*quoted);
+  };
+  for (const SetEntry& e : set.entries()) {
+    if (e.children.entries().empty()) {
+      // A member with nothing below (a normalized set has no entry that
+      // holds nothing).
+      if (e.member) write_key(e.pe, "{}");
+      continue;
+    }
+    write_key(e.pe, "{");
+    WriteContents(out, e.children, e.member, scratch, quoted);
+    out->Put('}');
+  }
+}
+
+// The `{}` of every leaf: one node, shared (values are copy-on-write, so a
+// writer unshares it), instead of an allocation per leaf.
+const Value& EmptyObject() {
+  static const Value* const kEmpty = new Value(Value::MakeMap());
+  return *kEmpty;
+}
+
+Value ContentsToValue(const Set& set, bool include_self) {
+  Map out;
+  absl::Span<const SetEntry> entries = set.entries();
+  out.Reserve(1 + entries.size());
+  if (include_self && !entries.empty()) out.Append(".", EmptyObject());
+  for (const SetEntry& e : entries) {
+    if (e.children.entries().empty()) {
+      if (e.member) out.Append(SerializePathElement(e.pe), EmptyObject());
+      continue;
+    }
+    out.Append(SerializePathElement(e.pe),
+               ContentsToValue(e.children, e.member));
+  }
+  return Value(std::move(out));
+}
+
+// Reads the encoding from a value (a managedFields entry's fieldsV1 as an
+// object holds it) straight into a Set.
+class FieldsV1ValueReader {
+ public:
+  explicit FieldsV1ValueReader(const Limits& limits) : limits_(limits) {}
+
+  // Reads one node's object into `children`; `*member` says whether the
+  // node itself is a member ("." present, or no children at all).
+  absl::Status Node(const Value& v, int depth, Set* children, bool* member) {
+    if (!v.IsMap()) {
+      return Error(
+          absl::StrCat("expected an object, got ", KindName(v.kind())));
+    }
+    if (static_cast<size_t>(depth) >= limits_.max_depth) {
+      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
+                              "max_depth", limits_.max_depth));
+    }
+    const Map& m = v.map();
+    *member = m.empty();
+    // What the object takes in compact JSON (as if no key needed escapes):
+    // braces, commas, and per entry the quoted key, a colon and, for a leaf,
+    // its {}; objects below count themselves.
+    bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
+    for (const MapEntry& e : m) {
+      bytes_ += e.key.size() + 3;
+      if (e.value.IsMap() && e.value.map().empty()) bytes_ += 2;
+    }
+    if (bytes_ > limits_.max_fields_v1_bytes) {
+      return Error(
+          LimitError(absl::StrCat("field set of at least ", bytes_, " bytes"),
+                     "max_fields_v1_bytes", limits_.max_fields_v1_bytes));
+    }
+    // A map says up front how many entries it has: the node is sized once
+    // and filled in place.
+    children->Reserve(m.size());
+    for (const MapEntry& e : m) {
+      if (e.key == ".") {
+        if (!e.value.IsMap() || !e.value.map().empty())
+          return Error("\".\" must map to {}");
+        *member = true;
+        continue;
+      }
+      PathElement pe;
+      if (e.key.size() >= 2 && e.key[0] == 'f' && e.key[1] == ':') {
+        pe = PathElement::FieldInternedIfKnown(
+            absl::string_view(e.key).substr(2));
+      } else {
+        absl::StatusOr<PathElement> other = ParsePathElement(e.key);
+        if (!other.ok()) {
+          return Error(absl::StrCat("bad key \"", e.key,
+                                    "\": ", other.status().message()));
+        }
+        pe = *std::move(other);
+      }
+      if (e.value.IsMap() && e.value.map().empty()) {
+        children->AppendMemberUnsorted(std::move(pe));  // a leaf
+        continue;
+      }
+      // Built in place: the node has room for all its entries, so the
+      // entry stays where it is while its children are read.
+      keys_.push_back(&e.key);
+      SetEntry& entry = children->AppendEntry(std::move(pe));
+      if (absl::Status st =
+              Node(e.value, depth + 1, &entry.children, &entry.member);
+          !st.ok()) {
+        return st;
+      }
+      keys_.pop_back();
+    }
+    children->Normalize();
+    return absl::OkStatus();
+  }
+
+ private:
+  // The error names the keys that lead to the problem, built only now.
+  absl::Status Error(
+      absl::string_view what,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
+    std::string where;
+    for (const std::string* k : keys_)
+      absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
+    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what));
+  }
+  absl::Status Error(const absl::Status& limit) const {
+    return Error(limit.message(), limit.code());
+  }
+
+  const Limits& limits_;
+  size_t bytes_ = 0;
+  std::vector<const std::string*> keys_;  // above the current node
+};
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Bytes that end the plain run of a JSON string: its closing quote, an
+// escape, and anything the general reader must check (control characters,
+// and bytes beyond ASCII, whose UTF-8 it validates).
+struct StringStopTable {
+  bool stop[256] = {};
+  constexpr StringStopTable() {
+    for (int c = 0; c < 256; ++c)
+      stop[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+  }
+};
+constexpr StringStopTable kStringStop;
+
+// The end of the plain run starting at `p` (at most `end`). Sixteen bytes
+// at a time (SSE2, part of every x86-64) or eight (anywhere) while they
+// last: a field name is a word or two, and a loop per byte costs a
+// mispredicted branch at its end all the same.
+inline const char* PlainRun(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // As signed bytes, both the control characters and the bytes beyond
+    // ASCII are below 0x20.
+    const __m128i stops = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+        _mm_cmplt_epi8(x, space));
+    const int mask = _mm_movemask_epi8(stops);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHighs = 0x8080808080808080ull;
+  // The high bit of each byte of `x` that is zero (exact up to the first
+  // one: a borrow may mark bytes after it, which are never looked at).
+  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    const uint64_t stops = (x & kHighs) |                        // beyond ASCII
+                           ((x - 0x20 * kOnes) & ~x & kHighs) |  // < 0x20
+                           zero_bytes(x ^ ('"' * kOnes)) |
+                           zero_bytes(x ^ ('\\' * kOnes));
+    if (stops != 0) return p + __builtin_ctzll(stops) / 8;
+    p += 8;
+  }
+  while (p < end && !kStringStop.stop[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
+
+// Reads the JSON string at `s[*pos]` (its opening quote) into `*out`:
+// without copying when it has no escapes (as nearly all keys have none),
+// else decoded into `*storage`. The escapes of `k:` elements, `\"` and
+// `\\`, are decoded here; anything else goes to the full string reader.
+bool ReadString(absl::string_view s, size_t* pos, std::string* storage,
+                absl::string_view* out) {
+  if (*pos >= s.size() || s[*pos] != '"') return false;
+  const char* const end = s.data() + s.size();
+  const char* begin = s.data() + *pos + 1;
+  const char* p = PlainRun(begin, end);
+  if (p < end && *p == '"') {
+    *out = absl::string_view(begin, static_cast<size_t>(p - begin));
+    *pos = static_cast<size_t>(p + 1 - s.data());
+    return true;
+  }
+  // Escapes: find the closing quote first, then decode in one pass into
+  // `storage` (its capacity is reused from key to key).
+  const char* q = p;
+  while (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\\')) {
+    q = PlainRun(q + 2, end);
+    if (q < end && *q == '"') {
+      storage->resize(static_cast<size_t>(q - begin));
+      char* w = storage->data();
+      for (const char* r = begin; r < q; ++w) {
+        if (*r == '\\') ++r;
+        *w = *r++;
+      }
+      storage->resize(static_cast<size_t>(w - storage->data()));
+      *out = *storage;
+      *pos = static_cast<size_t>(q + 1 - s.data());
+      return true;
+    }
+  }
+  if (!internal::ReadJsonString(s, pos, storage)) return false;
+  *out = *storage;
+  return true;
+}
+
+// Reads a JSON string or integer spanning `s[*pos]` up to the next ',' or
+// '}' (or the end), as the general parser would read it: integers only as
+// JSON writes them (no leading zeros, no "-0", which the general parser may
+// read as a float, nothing fractional). False for anything else.
+bool ParsePlainScalar(absl::string_view s, size_t* pos, std::string* storage,
+                      Value* out) {
+  if (*pos >= s.size()) return false;
+  if (s[*pos] == '"') {
+    absl::string_view str;
+    if (!ReadString(s, pos, storage, &str)) return false;
+    *out = Value(str);
+    return true;
+  }
+  size_t begin = *pos, p = *pos;
+  if (s[p] == '-') ++p;
+  if (p >= s.size() || !IsDigit(s[p])) return false;
+  if (s[p] == '0' &&
+      ((p + 1 < s.size() && IsDigit(s[p + 1])) || s[begin] == '-')) {
+    return false;
+  }
+  while (p < s.size() && IsDigit(s[p])) ++p;
+  int64_t i = 0;
+  auto [ptr, ec] = std::from_chars(s.data() + begin, s.data() + p, i);
+  if (ec != std::errc() || ptr != s.data() + p) return false;
+  *out = Value(i);
+  *pos = p;
+  return true;
+}
+
+// Key fields of a `k:` element, collected without allocating for the usual
+// one or two.
+using KeyScratch = absl::InlinedVector<KeyField, 2>;
+
+// Reads the JSON object of a `k:` element when it has the usual shape: no
+// whitespace, distinct string names, string or integer values. Returns
+// false for anything else, and the general JSON parser decides (errors
+// included), so what is accepted and how it reads does not change.
+bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
+  if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
+  size_t pos = 1;
+  std::string storage;
+  while (true) {
+    absl::string_view name;
+    if (!ReadString(s, &pos, &storage, &name)) return false;
+    if (pos >= s.size() || s[pos] != ':') return false;
+    ++pos;
+    for (const KeyField& f : *out) {
+      if (f.name == name) return false;
+    }
+    // Built in place; the name is copied out of `storage` before the value
+    // may reuse it.
+    KeyField& f = out->emplace_back();
+    f.name.assign(name.data(), name.size());
+    if (!ParsePlainScalar(s, &pos, &storage, &f.value)) return false;
+    if (pos < s.size() && s[pos] == ',') {
+      ++pos;
+      continue;
+    }
+    return pos + 1 == s.size() && s[pos] == '}';
+  }
+}
+
+// Parses the JSON of a `k:` or `v:` element. The reference reads every
+// number there as a float64, objects' ints included; smdx keeps ints, which
+// only differ for `-0`: as an int it would lose its sign, and the `-0` the
+// writer emits for a float -0.0 would read back as 0 and write as "0".
+// Such tokens are read as -0.0.
+absl::StatusOr<Value> ParseElementJson(absl::string_view text) {
+  std::string rewritten;
+  size_t copied = 0;  // text before this is in `rewritten`
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '-' || i + 1 >= text.size() || text[i + 1] != '0') continue;
+    size_t end = i + 2;
+    if (end < text.size() && (IsDigit(text[end]) || text[end] == '.' ||
+                              text[end] == 'e' || text[end] == 'E')) {
+      continue;
+    }
+    absl::StrAppend(&rewritten, text.substr(copied, i - copied), "-0.0");
+    copied = end;
+  }
+  if (copied == 0) return ParseJson(text);
+  absl::StrAppend(&rewritten, text.substr(copied));
+  return ParseJson(rewritten);
+}
+
+}  // namespace
+
+std::string SerializePathElement(const PathElement& pe) {
+  std::string out;
+  AppendPathElementRaw(&out, pe);
+  return out;
+}
+
+absl::StatusOr<PathElement> ParsePathElement(absl::string_view s) {
+  if (s.size() < 2 || s[1] != ':') {
+    return absl::InvalidArgumentError(
+        "a path element starts with f:, k:, v: or i:");
+  }
+  absl::string_view rest = s.substr(2);
+  switch (s[0]) {
+    case 'f':
+      return PathElement::FieldInternedIfKnown(rest);
+    case 'v': {
+      size_t pos = 0;
+      std::string storage;
+      if (Value v;
+          ParsePlainScalar(rest, &pos, &storage, &v) && pos == rest.size())
+        return PathElement::OfValue(std::move(v));
+      absl::StatusOr<Value> v = ParseElementJson(rest);
+      if (!v.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("value: ", v.status().message()));
+      return PathElement::OfValue(*std::move(v));
+    }
+    case 'k': {
+      if (KeyScratch fields; ParsePlainKey(rest, &fields))
+        return PathElement::KeyFrom(absl::MakeSpan(fields));
+      absl::StatusOr<Value> v = ParseElementJson(rest);
+      if (!v.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("key: ", v.status().message()));
+      if (!v->IsMap())
+        return absl::InvalidArgumentError("key: expected a JSON object");
+      KeyFields fields;
+      for (MapEntry& e : v->map().entries())
+        fields.push_back(KeyField{e.key, std::move(e.value)});
+      return PathElement::Key(std::move(fields));
+    }
+    case 'i': {
+      int64_t i = 0;
+      const char* b = rest.data();
+      const char* e = rest.data() + rest.size();
+      if (!rest.empty() && *b == '+') ++b;
+      auto [ptr, ec] = std::from_chars(b, e, i);
+      if (rest.empty() || ec != std::errc() || ptr != e) {
+        return absl::InvalidArgumentError("index: expected an integer");
+      }
+      return PathElement::Index(i);
+    }
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown path element type '", s.substr(0, 1), ":'"));
+  }
+}
+
+std::string SerializeFieldsV1(const Set& set) {
+  Out out;
+  std::string scratch, quoted;
+  out.Put('{');
+  WriteContents(&out, set, false, &scratch, &quoted);
+  out.Put('}');
+  return out.Finish();
+}
+
+Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
+
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits) {
+  Set out;
+  bool is_member = false;
+  if (absl::Status st =
+          FieldsV1ValueReader(limits).Node(v, 0, &out, &is_member);
+      !st.ok()) {
+    return st;
+  }
+  return out;
+}
+
+namespace {
+
+// Reads the encoding straight into a Set, without building a Value first.
+class FieldsV1Reader {
+ public:
+  FieldsV1Reader(absl::string_view text, const Limits& limits)
+      : t_(text), max_depth_(static_cast<int>(limits.max_depth)) {
+    scratch_.reserve(16);  // deeper sets are rare
+  }
+
+  absl::StatusOr<Set> Read() {
+    Set out;
+    bool member = false;
+    SkipSpace();
+    if (absl::Status st = Node(&out, &member, 0); !st.ok()) return st;
+    SkipSpace();
+    if (pos_ != t_.size()) return Error("unexpected data after the object");
+    return out;
+  }
+
+ private:
+  // The error names the keys that lead to the problem, built only now.
+  absl::Status Error(
+      absl::string_view what,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
+    std::string where;
+    for (size_t at : keys_) {
+      std::string k;
+      internal::ReadJsonString(t_, &at, &k);
+      absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
+    }
+    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what,
+                                           " (at byte ", pos_, ")"));
+  }
+  absl::Status Error(const absl::Status& limit) const {
+    return Error(limit.message(), limit.code());
+  }
+  void SkipSpace() {
+    while (pos_ < t_.size() && (t_[pos_] == ' ' || t_[pos_] == '\n' ||
+                                t_[pos_] == '\t' || t_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  bool Eat(char c) {
+    // Encoders write no whitespace: the byte is nearly always right here.
+    if (pos_ < t_.size() && t_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    SkipSpace();
+    if (pos_ < t_.size() && t_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  // `*out` views the text, or `key_storage_` when the key has escapes (valid
+  // until the next key is read).
+  absl::Status Key(absl::string_view* out, size_t* at) {
+    SkipSpace();
+    *at = pos_;
+    if (pos_ >= t_.size() || t_[pos_] != '"')
+      return Error("expected a string key");
+    if (!ReadString(t_, &pos_, &key_storage_, out))
+      return Error("malformed string key");
+    return absl::OkStatus();
+  }
+
+  // Reads one node's object: `children` gets what is below it; `member`
+  // says whether the node itself is a member.
+  absl::Status Node(Set* children, bool* member, int depth) {
+    if (depth >= max_depth_) {
+      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
+                              "max_depth", static_cast<size_t>(max_depth_)));
+    }
+    if (!Eat('{')) return Error("expected an object");
+    *member = false;
+    if (Eat('}')) {
+      *member = true;  // no children: the node is a member
+    } else {
+      // The node's entries collect in this depth's scratch space and move
+      // into the set at the end, exactly sized.
+      if (scratch_.size() <= static_cast<size_t>(depth))
+        scratch_.resize(static_cast<size_t>(depth) + 1);
+      absl::string_view key;
+      // Whether the entries so far are fields named in the text itself (no
+      // escapes), in strictly ascending order: encoders write them so, and
+      // the node then needs no Normalize. Their keys compare as the names
+      // do, without touching the elements.
+      bool ordered = true;
+      absl::string_view last_key;
+      while (true) {
+        size_t at = 0;
+        if (absl::Status st = Key(&key, &at); !st.ok()) return st;
+        if (!Eat(':')) return Error("expected ':'");
+        if (key == ".") {
+          if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
+          *member = true;
+        } else {
+          if (ordered) {
+            ordered = key.size() >= 2 && key[0] == 'f' && key[1] == ':' &&
+                      key.data() >= t_.data() &&
+                      key.data() < t_.data() + t_.size() &&
+                      (last_key.empty() || last_key < key);
+            last_key = key;
+          }
+          bool ok = true;
+          PathElement pe =
+              key.size() >= 2 && key[0] == 'f' && key[1] == ':'
+                  ? PathElement::FieldInternedIfKnown(key.substr(2))
+                  : OtherElement(key, &ok);
+          if (!ok) {
+            return Error(
+                absl::StrCat("bad key \"", key,
+                             "\": ", ParsePathElement(key).status().message()));
+          }
+          // A leaf ("{}", most keys) is a member with nothing below.
+          const size_t before = pos_;
+          if (Eat('{') && Eat('}')) {
+            scratch_[static_cast<size_t>(depth)].emplace_back(std::move(pe),
+                                                              true, Set());
+            if (Eat(',')) continue;
+            if (Eat('}')) break;
+            return Error("expected ',' or '}'");
+          }
+          pos_ = before;
+          keys_.push_back(at);
+          SetEntry entry{std::move(pe), false, Set()};
+          absl::Status st = Node(&entry.children, &entry.member, depth + 1);
+          if (!st.ok()) return st;
+          keys_.pop_back();
+          // Deeper nodes may have grown scratch_: looked up again.
+          scratch_[static_cast<size_t>(depth)].push_back(std::move(entry));
+        }
+        if (Eat(',')) continue;
+        if (Eat('}')) break;
+        return Error("expected ',' or '}'");
+      }
+      Scratch& sc = scratch_[static_cast<size_t>(depth)];
+      children->AppendMoved(absl::MakeSpan(sc));
+      sc.clear();
+      if (!ordered) children->Normalize();
+    }
+    return absl::OkStatus();
+  }
+
+  // The element a key that is not a field names (field names, nearly all
+  // keys, are read in place by the caller, without the status wrapper);
+  // `*ok` false when it names none (ParsePathElement then says why).
+  PathElement OtherElement(absl::string_view key, bool* ok) {
+    // Keys of the usual shape are read here, into scratch space that keeps
+    // its room from key to key.
+    if (key.size() >= 2 && key[0] == 'k' && key[1] == ':') {
+      key_fields_.clear();
+      if (ParsePlainKey(key.substr(2), &key_fields_))
+        return PathElement::KeyFrom(absl::MakeSpan(key_fields_));
+    }
+    absl::StatusOr<PathElement> pe = ParsePathElement(key);
+    if (!pe.ok()) {
+      *ok = false;
+      return PathElement();
+    }
+    return *std::move(pe);
+  }
+
+  // Inline room for the entries of a typical node, so that most nodes
+  // collect without allocating.
+  using Scratch = absl::InlinedVector<SetEntry, 8>;
+
+  absl::string_view t_;
+  const int max_depth_;
+  size_t pos_ = 0;
+  // Where the keys above the current object start (decoded for errors only).
+  std::vector<size_t> keys_;
+  std::vector<Scratch> scratch_;  // per depth
+  std::string key_storage_;
+  KeyScratch key_fields_;
+};
+
+}  // namespace
+
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
+                                  const Limits& limits) {
+  if (json.size() > limits.max_fields_v1_bytes) {
+    return LimitError(absl::StrCat("fieldsV1 of ", json.size(), " bytes"),
+                      "max_fields_v1_bytes", limits.max_fields_v1_bytes);
+  }
+  return FieldsV1Reader(json, limits).Read();
+}
+
+}  // namespace smdx

@@ -1,0 +1,45 @@
+// The Kubernetes `fieldsV1` encoding of a field set (metadata.managedFields).
+//
+// A set is a JSON object whose keys are path elements: `f:<name>` for a
+// field, `k:<json object>` for an associative-list key (fields sorted by
+// name), `v:<json>` for a set item, `i:<n>` for a list index. A key's value
+// is the object for the children below it; `{}` marks a member with no
+// children and `".": {}` marks a node that is both a member and a parent.
+//
+// Serialization is byte-identical to what Kubernetes writes. Parsing accepts
+// any valid encoding in any key order and rejects malformed input (unknown
+// prefixes, bad JSON in keys, non-object children) with an error that names
+// where in the encoding the problem is.
+#ifndef SMDX_FIELDPATH_FIELDS_V1_H_
+#define SMDX_FIELDPATH_FIELDS_V1_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "smdx/fieldpath/path.h"
+#include "smdx/fieldpath/set.h"
+#include "smdx/value/limits.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+// Compact JSON, as found in managedFields[].fieldsV1.
+std::string SerializeFieldsV1(const Set& set);
+// The same encoding as a Value (a map), for embedding in an object.
+Value FieldsV1ToValue(const Set& set);
+
+// Both hold the encoding to limits.max_fields_v1_bytes (for a Value: the
+// bytes of its compact JSON) and limits.max_depth (value/limits.h).
+absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
+                                  const Limits& limits = Limits());
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v,
+                                      const Limits& limits = Limits());
+
+// One path element in its `f:`/`k:`/`v:`/`i:` string form, and back.
+std::string SerializePathElement(const PathElement& pe);
+absl::StatusOr<PathElement> ParsePathElement(absl::string_view s);
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDPATH_FIELDS_V1_H_

@@ -1,0 +1,239 @@
+#include "smdx/fieldpath/fields_v1.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+TEST(FieldsV1Test, RoundTripsByteIdentically) {
+  const std::string text =
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})";
+  absl::StatusOr<Set> s = ParseFieldsV1(text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s), text);
+  EXPECT_TRUE(
+      s->Has({PathElement::Field("spec"), PathElement::Field("finalizers"),
+              PathElement::OfValue(Value(int64_t{1}))}));
+}
+
+TEST(FieldsV1Test, AcceptsAnyKeyOrderAndSortsOnOutput) {
+  absl::StatusOr<Set> s =
+      ParseFieldsV1(R"({"f:b":{},"f:a":{"f:y":{},".":{},"f:x":{}}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s),
+            R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{}})");
+}
+
+TEST(FieldsV1Test, KeyFieldsAreSortedAndEscapedAsKubernetesWritesThem) {
+  Set s;
+  s.Insert({PathElement::Field("ports"),
+            PathElement::Key({KeyField{"protocol", Value("TCP")},
+                              KeyField{"port", Value(int64_t{80})}})});
+  s.Insert({PathElement::Field("a<b>&")});
+  EXPECT_EQ(
+      SerializeFieldsV1(s),
+      R"({"f:a\u003cb\u003e\u0026":{},"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{}}})");
+}
+
+TEST(FieldsV1Test, NamesASchemaInternedAreReadInterned) {
+  const std::string* known = InternName("fields-v1-test-known");
+  // A name that needs escapes, interned: written escaped all the same.
+  const std::string* odd = InternName("fields-v1-test-<odd>");
+  absl::StatusOr<Set> s = ParseFieldsV1(
+      R"({"f:fields-v1-test-known":{},"f:fields-v1-test-unknown":{},)"
+      R"("f:fields-v1-test-\u003codd\u003e":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->entries().size(), 3u);
+  EXPECT_EQ(s->entries()[0].pe.interned_name(), odd);
+  EXPECT_EQ(s->entries()[1].pe.interned_name(), known);
+  EXPECT_EQ(s->entries()[2].pe.interned_name(), nullptr);
+  EXPECT_EQ(s->entries()[2].pe.field_name(), "fields-v1-test-unknown");
+  EXPECT_EQ(
+      SerializeFieldsV1(*s),
+      R"({"f:fields-v1-test-\u003codd\u003e":{},"f:fields-v1-test-known":{},)"
+      R"("f:fields-v1-test-unknown":{}})");
+}
+
+TEST(FieldsV1Test, NamesWithSpecialBytesAnywhereRoundTrip) {
+  // The reader scans names eight bytes at a time: a byte that needs care
+  // must be found at every offset, in every name length.
+  for (const std::string special :
+       {"\"", "\\", "\x01", "\n", "\xc3\xa9", "<", "\x7f"}) {
+    for (size_t len = 0; len < 20; ++len) {
+      for (size_t at = 0; at <= len; ++at) {
+        std::string name(len, 'a');
+        name.insert(at, special);
+        Set s;
+        s.Insert({PathElement::Field(name), PathElement::Field("x")});
+        s.Insert({PathElement::Field(name + name)});
+        const std::string text = SerializeFieldsV1(s);
+        absl::StatusOr<Set> back = ParseFieldsV1(text);
+        ASSERT_TRUE(back.ok()) << text << ": " << back.status();
+        ASSERT_EQ(*back, s) << text;
+      }
+    }
+  }
+}
+
+TEST(FieldsV1Test, InternedNamesOfEveryLengthAreWrittenWhole) {
+  // Interned names are copied inline in word-sized pieces.
+  for (size_t len = 0; len <= 24; ++len) {
+    std::string name;
+    for (size_t i = 0; i < len; ++i) name.push_back(static_cast<char>('a' + i));
+    Set s;
+    s.Insert({PathElement::InternedField(InternName(name)),
+              PathElement::InternedField(InternName("x" + name))});
+    s.Insert({PathElement::InternedField(InternName(name + "z"))});
+    const std::string text = SerializeFieldsV1(s);
+    EXPECT_EQ(text, "{\"f:" + name + "\":{\"f:x" + name + "\":{}},\"f:" + name +
+                        "z\":{}}");
+    absl::StatusOr<Set> back = ParseFieldsV1(text);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, s);
+  }
+}
+
+TEST(FieldsV1Test, RejectsMalformedInput) {
+  for (const char* bad :
+       {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})", R"({"i:z":{}})",
+        R"({"v:{":{}})", R"({"f:a":{}} trailing)", R"([])",
+        R"({"f:a":{".":1}})", R"({"a":{}})", "", "{"}) {
+    absl::StatusOr<Set> s = ParseFieldsV1(bad);
+    EXPECT_FALSE(s.ok()) << bad;
+  }
+  absl::StatusOr<Set> s = ParseFieldsV1(R"({"f:spec":{"f:a":[]}})");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.status().message()).find("f:spec"), std::string::npos)
+      << s.status();
+}
+
+TEST(FieldsV1Test, DecodesEscapesInKeys) {
+  absl::StatusOr<Set> s =
+      ParseFieldsV1(R"({"f:a\u003cb\u00e9":{},"f:q\"x":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->Has({PathElement::Field("a<b\xc3\xa9")}));
+  EXPECT_TRUE(s->Has({PathElement::Field("q\"x")}));
+  EXPECT_FALSE(ParseFieldsV1(R"({"f:\ud800":{}})").ok());  // lone surrogate
+}
+
+TEST(FieldsV1Test, EmptyObjectIsEmptySet) {
+  absl::StatusOr<Set> s = ParseFieldsV1("{}");
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->Empty());
+  EXPECT_EQ(SerializeFieldsV1(Set()), "{}");
+}
+
+TEST(FieldsV1Test, RealFieldSetsRoundTrip) {
+  for (const char* f : {"podset.json", "nodeset.json", "endpointsset.json",
+                        "prometheus-crdset.json"}) {
+    std::string text = testing::ReadTestFile(
+        testing::SharedPath(std::string("testdata/smd/") + f));
+    absl::StatusOr<Set> s = ParseFieldsV1(text);
+    ASSERT_TRUE(s.ok()) << f << ": " << s.status();
+    EXPECT_EQ(SerializeFieldsV1(*s), text) << f;
+    EXPECT_EQ(ToJson(FieldsV1ToValue(*s)), text) << f;
+  }
+}
+
+TEST(FieldsV1Test, ValuesDecodeAsTheirText) {
+  // managedFields entries hold fieldsV1 as an object: decoded from the
+  // value, it is the set the text decodes to.
+  for (const char* f : {"podset.json", "nodeset.json", "endpointsset.json",
+                        "prometheus-crdset.json"}) {
+    std::string text = testing::ReadTestFile(
+        testing::SharedPath(std::string("testdata/smd/") + f));
+    absl::StatusOr<Set> from_text = ParseFieldsV1(text);
+    absl::StatusOr<Set> from_value = FieldsV1FromValue(testing::Yaml(text));
+    ASSERT_TRUE(from_text.ok() && from_value.ok()) << f;
+    EXPECT_EQ(*from_value, *from_text) << f;
+  }
+  absl::StatusOr<Set> s = FieldsV1FromValue(testing::Yaml(
+      R"({"f:b":{},"f:a":{"f:y":{},".":{},"f:x":{}},"f:c":{".":{}}})"));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s),
+            R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{},"f:c":{}})");
+}
+
+// A float key value of -0.0 is written "-0", as the reference writes it;
+// reading that back must give -0.0 again, not the int 0 (which writes "0").
+// Found by fields_v1_fuzzer.
+TEST(FieldsV1Test, NegativeZeroSurvivesRoundTrips) {
+  for (const char* text :
+       {"{\"k:{\\\"\\\":-0e785}\":{\"f:ay\\n'oww,w\":{}}}",
+        R"({"k:{\"a\":-0.0}":{}})", R"({"k:{\"a\":-0}":{}})",
+        R"({"v:[-0,\"-0\",{\"-0\":-0}]":{}})", R"({"v:-0":{}})"}) {
+    absl::StatusOr<Set> s = ParseFieldsV1(text);
+    ASSERT_TRUE(s.ok()) << text << ": " << s.status();
+    std::string once = SerializeFieldsV1(*s);
+    EXPECT_NE(once.find("-0"), std::string::npos) << once;
+    absl::StatusOr<Set> again = ParseFieldsV1(once);
+    ASSERT_TRUE(again.ok()) << once << ": " << again.status();
+    EXPECT_EQ(*again, *s) << text;
+    EXPECT_EQ(SerializeFieldsV1(*again), once) << text;
+  }
+  absl::StatusOr<Set> s = ParseFieldsV1(R"({"v:[-0,\"-0\",-0.5,-01]":{}})");
+  EXPECT_FALSE(s.ok());  // -01 is not JSON
+  s = ParseFieldsV1(R"({"v:[-0,\"-0\",-0.5,-0e1]":{}})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s), R"({"v:[-0,\"-0\",-0.5,-0]":{}})");
+}
+
+TEST(FieldsV1Test, BadValuesNameTheirPath) {
+  for (const char* bad :
+       {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})",
+        R"({"f:a":{".":1}})", R"([])", R"({"f:s":{"i:z":{}}})"}) {
+    EXPECT_FALSE(FieldsV1FromValue(testing::Yaml(bad)).ok()) << bad;
+  }
+  absl::StatusOr<Set> s =
+      FieldsV1FromValue(testing::Yaml(R"({"f:spec":{"f:a":{"f:b":[]}}})"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(
+      s.status().message(),
+      "fieldsV1[\"f:spec\"][\"f:a\"][\"f:b\"]: expected an object, got list");
+  // Nesting deeper than any parser lets through is an error, not a crash.
+  Value deep = Value::MakeMap();
+  for (int i = 0; i < 5000; ++i) {
+    Map m;
+    m.Append("f:a", std::move(deep));
+    deep = Value(std::move(m));
+  }
+  s = FieldsV1FromValue(deep);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.status().message())
+                .find("nesting at level 1001 is over the max_depth limit of "
+                      "1000"),
+            std::string::npos)
+      << s.status();
+}
+
+TEST(FieldsV1Test, BytesAndDepthStopAtTheLimits) {
+  const std::string text = R"({"f:a":{"f:b":{}},"f:c":{}})";  // 27 bytes
+  Limits l;
+  l.max_fields_v1_bytes = 27;
+  l.max_depth = 2;
+  absl::StatusOr<Set> parsed = ParseFieldsV1(text, l);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  // The value form counts the bytes of its compact JSON: the same 27.
+  Value v = FieldsV1ToValue(*parsed);
+  EXPECT_TRUE(FieldsV1FromValue(v, l).ok());
+  l.max_fields_v1_bytes = 26;
+  EXPECT_EQ(ParseFieldsV1(text, l).status().message(),
+            "fieldsV1 of 27 bytes is over the max_fields_v1_bytes limit of 26");
+  EXPECT_EQ(FieldsV1FromValue(v, l).status().message(),
+            "fieldsV1[\"f:a\"]: field set of at least 27 bytes is over the "
+            "max_fields_v1_bytes limit of 26");
+  l = Limits();
+  l.max_depth = 1;
+  EXPECT_THAT(std::string(ParseFieldsV1(text, l).status().message()),
+              ::testing::StartsWith("fieldsV1[\"f:a\"]: nesting at level 2 is "
+                                    "over the max_depth limit of 1"));
+  EXPECT_EQ(FieldsV1FromValue(v, l).status().message(),
+            "fieldsV1[\"f:a\"]: nesting at level 2 is over the max_depth "
+            "limit of 1");
+}
+
+}  // namespace
+}  // namespace smdx

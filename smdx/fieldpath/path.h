@@ -1,0 +1,222 @@
+// PathElement and Path: how smdx names a field inside an object.
+//
+// A path element is one step down into a value: a map field by name, an
+// associative-list item by its key fields, a set item by its value, or an
+// atomic-list item by index. A Path is a sequence of them from the root.
+//
+// Elements are totally ordered as in sigs.k8s.io/structured-merge-diff
+// (field names < keys < values < indexes, then by content); field sets keep
+// their members in that order, which is also the order of the `fieldsV1`
+// encoding.
+//
+// fieldpath/ depends only on value/ (value.h and intern.h).
+#ifndef SMDX_FIELDPATH_PATH_H_
+#define SMDX_FIELDPATH_PATH_H_
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "smdx/value/intern.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+// One key field of an associative-list item: `name=value`.
+struct KeyField {
+  std::string name;
+  Value value;
+};
+// Key fields, sorted by name.
+using KeyFields = std::vector<KeyField>;
+
+namespace internal {
+
+// The header of the reference-counted blocks path elements share between
+// copies: a long field name, a key's fields, a set item's value. Sets copy
+// elements freely (unions, differences), and a copy is then a count
+// increment instead of strings and vectors. Immutable once built; the count
+// is atomic because sets are shared between threads.
+struct SharedBlock {
+  std::atomic<uint32_t> refs;
+  uint32_t size;  // name bytes, or key fields, that follow the header
+};
+
+}  // namespace internal
+
+// A path element is 16 bytes and moves as bytes: a field name of up to 15
+// bytes sits inline, an interned name is a pointer, and everything else is
+// a pointer to a shared block (or an index). Sets hold one per entry, so
+// their size and the cost of moving them is what sets cost.
+class PathElement {
+ public:
+  enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
+
+  static PathElement Field(std::string name) { return FieldFrom(name); }
+  // The same, from a view of the name.
+  static PathElement FieldFrom(absl::string_view name);
+  // A field whose name is interned for good (see value/intern.h): the
+  // element holds the pointer, so making and copying it costs no string
+  // copy, and two interned names compare by address.
+  // REQUIRES: `*name` is never destroyed or changed.
+  static PathElement InternedField(const std::string* name);
+  // A field named by text read from outside (a fieldsV1 key): interned when
+  // a schema interned that name (FindInternedName), else owning a copy.
+  // Readers use it so that sets read back compare and encode as fast as
+  // sets built against a schema.
+  static PathElement FieldInternedIfKnown(absl::string_view name);
+  // Sorts `fields` by name.
+  static PathElement Key(KeyFields fields);
+  // The same, moving the fields out of `fields` (which may live anywhere,
+  // e.g. in a reader's scratch space).
+  static PathElement KeyFrom(absl::Span<KeyField> fields);
+  static PathElement OfValue(Value v);
+  static PathElement Index(int64_t i);
+
+  // The field with the empty name.
+  PathElement() noexcept { b_[0] = 0; }
+  PathElement(const PathElement& o) noexcept {
+    std::memcpy(b_, o.b_, sizeof(b_));
+    Ref();
+  }
+  PathElement(PathElement&& o) noexcept {
+    std::memcpy(b_, o.b_, sizeof(b_));
+    o.b_[0] = 0;
+  }
+  PathElement& operator=(const PathElement& o) noexcept {
+    if (this != &o) {
+      o.Ref();
+      Unref();
+      std::memcpy(b_, o.b_, sizeof(b_));
+    }
+    return *this;
+  }
+  PathElement& operator=(PathElement&& o) noexcept {
+    if (this != &o) {
+      Unref();
+      std::memcpy(b_, o.b_, sizeof(b_));
+      o.b_[0] = 0;
+    }
+    return *this;
+  }
+  ~PathElement() { Unref(); }
+
+  Kind kind() const {
+    const uint8_t t = tag();
+    if (t <= kOwnedName) return Kind::kField;
+    return t == kKeyTag ? Kind::kKey
+                        : (t == kValueTag ? Kind::kValue : Kind::kIndex);
+  }
+  bool IsField() const { return tag() <= kOwnedName; }
+  bool IsKey() const { return tag() == kKeyTag; }
+  bool IsValue() const { return tag() == kValueTag; }
+  bool IsIndex() const { return tag() == kIndexTag; }
+
+  // REQUIRES: the element has that kind.
+  absl::string_view field_name() const {
+    const uint8_t t = tag();
+    if (t <= kMaxInline)
+      return absl::string_view(reinterpret_cast<const char*>(b_ + 1), t);
+    if (t == kInternedName) return *static_cast<const std::string*>(ptr());
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return absl::string_view(reinterpret_cast<const char*>(h + 1), h->size);
+  }
+  // The interned name of a field, or null when the element owns its name.
+  const std::string* interned_name() const {
+    return tag() == kInternedName ? static_cast<const std::string*>(ptr())
+                                  : nullptr;
+  }
+  absl::Span<const KeyField> key() const {
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return absl::Span<const KeyField>(reinterpret_cast<const KeyField*>(h + 1),
+                                      h->size);
+  }
+  const Value& value() const {
+    const auto* h = static_cast<const internal::SharedBlock*>(ptr());
+    return *reinterpret_cast<const Value*>(h + 1);
+  }
+  int64_t index() const {
+    int64_t i;
+    std::memcpy(&i, b_ + 8, 8);
+    return i;
+  }
+
+  // The human form SMD prints: `.name`, `[k1="a",k2=1]`, `[="v"]`, `[3]`.
+  std::string ToString() const;
+  void AppendTo(std::string* out) const;
+
+ private:
+  // Byte 0 tells what the element holds: up to kMaxInline, a field name of
+  // that many bytes in bytes 1 to 15; else a pointer (or the index) in
+  // bytes 8 to 15.
+  static constexpr uint8_t kMaxInline = 15;
+  static constexpr uint8_t kInternedName = 16;  // const std::string*
+  static constexpr uint8_t kOwnedName = 17;     // SharedBlock + bytes
+  static constexpr uint8_t kKeyTag = 18;        // SharedBlock + KeyFields
+  static constexpr uint8_t kValueTag = 19;      // SharedBlock + Value
+  static constexpr uint8_t kIndexTag = 20;      // int64_t
+
+  uint8_t tag() const { return b_[0]; }
+  const void* ptr() const {
+    const void* p;
+    std::memcpy(&p, b_ + 8, sizeof(p));
+    return p;
+  }
+  void SetPointer(uint8_t tag, const void* p) {
+    b_[0] = tag;
+    std::memcpy(b_ + 8, &p, sizeof(p));
+  }
+  bool Shared() const { return tag() >= kOwnedName && tag() <= kValueTag; }
+  void Ref() const {
+    if (Shared()) {
+      static_cast<internal::SharedBlock*>(const_cast<void*>(ptr()))
+          ->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  void Unref() {
+    if (Shared()) Release();
+  }
+  // Drops this element's count on its block, freeing it with the last.
+  void Release();
+
+  alignas(8) unsigned char b_[16];
+};
+
+int Compare(const PathElement& a, const PathElement& b);
+bool operator==(const PathElement& a, const PathElement& b);
+inline bool operator!=(const PathElement& a, const PathElement& b) {
+  return !(a == b);
+}
+inline bool operator<(const PathElement& a, const PathElement& b) {
+  return Compare(a, b) < 0;
+}
+
+using Path = std::vector<PathElement>;
+
+// `.spec.containers[name="web"].image`; the empty path prints as "".
+std::string PathString(const Path& p);
+
+// Human rendering of a scalar or compound value inside a key, as SMD prints
+// it (strings quoted, numbers plain, compound values as JSON).
+std::string ValueString(const Value& v);
+
+// Hashing support so path elements can key absl containers.
+template <typename H>
+H AbslHashValue(H h, const PathElement& pe);
+size_t HashPathElement(const PathElement& pe);
+size_t HashValue(const Value& v);
+
+template <typename H>
+H AbslHashValue(H h, const PathElement& pe) {
+  return H::combine(std::move(h), HashPathElement(pe));
+}
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDPATH_PATH_H_

@@ -1,0 +1,244 @@
+#include "smdx/fieldpath/set.h"
+
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "smdx/fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+
+namespace smdx {
+namespace {
+
+PathElement F(const char* n) { return PathElement::Field(n); }
+PathElement K(const char* n, const char* v) {
+  return PathElement::Key({KeyField{n, Value(v)}});
+}
+
+Set Of(std::initializer_list<Path> paths) {
+  Set s;
+  for (const Path& p : paths) s.Insert(p);
+  return s;
+}
+
+TEST(PathElementTest, OrdersFieldsBeforeKeysBeforeValuesBeforeIndexes) {
+  PathElement f = F("z"), k = K("name", "a"),
+              v = PathElement::OfValue(Value(int64_t{1}));
+  PathElement i = PathElement::Index(0);
+  EXPECT_LT(f, k);
+  EXPECT_LT(k, v);
+  EXPECT_LT(v, i);
+  EXPECT_LT(F("a"), F("b"));
+}
+
+TEST(PathElementTest, KeysAreSortedByFieldName) {
+  PathElement a = PathElement::Key({KeyField{"protocol", Value("TCP")},
+                                    KeyField{"port", Value(int64_t{80})}});
+  EXPECT_EQ(a.key()[0].name, "port");
+  EXPECT_EQ(PathString({F("spec"), F("ports"), a}),
+            ".spec.ports[port=80,protocol=\"TCP\"]");
+}
+
+TEST(PathElementTest, PrintsLikeSmd) {
+  EXPECT_EQ(PathString({F("a"), PathElement::OfValue(Value("x")),
+                        PathElement::Index(3)}),
+            ".a[=\"x\"][3]");
+}
+
+TEST(SetTest, InsertAndHas) {
+  Set s = Of({{F("spec"), F("replicas")}});
+  EXPECT_TRUE(s.Has({F("spec"), F("replicas")}));
+  EXPECT_FALSE(s.Has({F("spec")}));
+  EXPECT_FALSE(s.Has({}));
+  EXPECT_EQ(s.Size(), 1u);
+  s.Insert(Path{});
+  EXPECT_EQ(s.Size(), 1u);
+}
+
+TEST(SetTest, UnionIntersectionDifference) {
+  Set a = Of({{F("a")}, {F("b"), F("c")}, {F("b"), F("d")}});
+  Set b = Of({{F("b"), F("c")}, {F("e")}});
+  EXPECT_EQ(a.Union(b),
+            Of({{F("a")}, {F("b"), F("c")}, {F("b"), F("d")}, {F("e")}}));
+  EXPECT_EQ(a.Intersection(b), Of({{F("b"), F("c")}}));
+  EXPECT_EQ(a.Difference(b), Of({{F("a")}, {F("b"), F("d")}}));
+  EXPECT_TRUE(a.Difference(a).Empty());
+}
+
+TEST(SetTest, IsSubsetOfAgreesWithAnEmptyDifference) {
+  const std::vector<Set> sets = {
+      Set(),
+      Of({{F("a")}}),
+      Of({{F("a")}, {F("b")}}),
+      Of({{F("a"), F("b")}}),
+      Of({{F("a")}, {F("a"), F("b")}}),
+      Of({{F("a")}, {F("a"), F("b")}, {F("a"), F("c")}, {F("d")}}),
+      Of({{F("a"), F("c")}, {F("d"), F("e"), F("f")}}),
+      Of({{F("d"), F("e")}, {F("d"), F("e"), F("f")}}),
+  };
+  for (size_t i = 0; i < sets.size(); ++i) {
+    for (size_t j = 0; j < sets.size(); ++j) {
+      EXPECT_EQ(sets[i].IsSubsetOf(sets[j]),
+                sets[i].Difference(sets[j]).Empty())
+          << i << " " << j;
+    }
+  }
+  EXPECT_TRUE(sets[4].IsSubsetOf(sets[5]));
+  EXPECT_FALSE(sets[5].IsSubsetOf(sets[4]));
+}
+
+TEST(SetTest, DifferenceKeepsChildrenButRecursiveDifferenceDropsThem) {
+  Set a = Of({{F("a")}, {F("a"), F("b")}});
+  Set b = Of({{F("a")}});
+  EXPECT_EQ(a.Difference(b), Of({{F("a"), F("b")}}));
+  EXPECT_TRUE(a.RecursiveDifference(b).Empty());
+}
+
+TEST(SetTest, LeavesDropMembersWithChildren) {
+  Set a = Of({{F("a")}, {F("a"), F("b")}, {F("c")}});
+  EXPECT_EQ(a.Leaves(), Of({{F("a"), F("b")}, {F("c")}}));
+}
+
+TEST(SetTest, WithPrefixAndIterationOrder) {
+  Set a = Of({{F("b")},
+              {F("a"), K("name", "x"), F("image")},
+              {F("a"), K("name", "x")}});
+  EXPECT_EQ(a.WithPrefix(F("a")),
+            Of({{K("name", "x"), F("image")}, {K("name", "x")}}));
+  EXPECT_TRUE(a.WithPrefix(F("zzz")).Empty());
+  EXPECT_EQ(a.ToString(), ".b\n.a[name=\"x\"]\n.a[name=\"x\"].image\n");
+}
+
+TEST(SetTest, NormalizeSortsAndMerges) {
+  Set s;
+  s.AppendMemberUnsorted(F("b"));
+  s.AppendMemberUnsorted(F("a"));
+  s.AppendMemberUnsorted(F("b"));
+  s.AppendEntry(F("c")).children = Of({{F("x")}});
+  s.AppendEntry(F("c")).children = Of({{F("y")}});
+  s.Normalize();
+  EXPECT_EQ(s, Of({{F("a")}, {F("b")}, {F("c"), F("x")}, {F("c"), F("y")}}));
+}
+
+TEST(SetTest, ChildrenBuiltInPlace) {
+  Set s;
+  s.AppendEntry(F("a")).children.AppendMemberUnsorted(F("x"));
+  s.AppendEntry(F("b"));
+  EXPECT_EQ(s.PopLastEntry(), F("b"));
+  EXPECT_EQ(s, Of({{F("a"), F("x")}}));
+}
+
+TEST(SetTest, NodesMoveBetweenThreadsAndOutliveThem) {
+  // Node blocks are recycled per thread: a set built on one thread and
+  // dropped on another, or a thread_local set dropped after its thread's
+  // cache, must still be freed correctly.
+  Set moved;
+  std::thread t([&moved] {
+    thread_local Set kept;
+    kept.Insert({F("kept"), F("x")});
+    for (int i = 0; i < 100; ++i) {
+      Set s = Of({{F("a"), F("b")}, {F("a"), F("c")}, {F("d")}});
+      moved = moved.Union(s);
+    }
+  });
+  t.join();
+  EXPECT_EQ(moved, Of({{F("a"), F("b")}, {F("a"), F("c")}, {F("d")}}));
+  moved = Set();
+  EXPECT_TRUE(moved.Empty());
+}
+
+// The set operations against a model that keeps every path on its own (a
+// std::set of paths), on random sets whose paths share prefixes a lot.
+class SetModelTest : public ::testing::Test {
+ protected:
+  using Model = std::set<Path>;
+
+  Path RandomPath() {
+    static const PathElement kElements[] = {F("a"),
+                                            F("b"),
+                                            F("spec"),
+                                            K("name", "x"),
+                                            K("name", "y"),
+                                            PathElement::OfValue(Value("v")),
+                                            PathElement::Index(0),
+                                            PathElement::Index(1)};
+    Path p(1 + rng_() % 4);
+    for (PathElement& pe : p) pe = kElements[rng_() % 8];
+    return p;
+  }
+  Model RandomModel() {
+    Model m;
+    const size_t n = rng_() % 12;
+    for (size_t i = 0; i < n; ++i) m.insert(RandomPath());
+    return m;
+  }
+  static Set ToSet(const Model& m) {
+    Set s;
+    for (const Path& p : m) s.Insert(p);
+    return s;
+  }
+  static Model ToModel(const Set& s) {
+    Model m;
+    s.Iterate([&](const Path& p) { m.insert(p); });
+    return m;
+  }
+  static bool HasPrefixIn(const Path& p, const Model& m) {
+    for (size_t n = 1; n <= p.size(); ++n) {
+      if (m.count(Path(p.begin(), p.begin() + static_cast<ptrdiff_t>(n))))
+        return true;
+    }
+    return false;
+  }
+
+  std::mt19937 rng_{20261123};
+};
+
+TEST_F(SetModelTest, OperationsAgreeWithTheModel) {
+  for (int round = 0; round < 2000; ++round) {
+    const Model ma = RandomModel(), mb = RandomModel();
+    const Set a = ToSet(ma), b = ToSet(mb);
+    ASSERT_EQ(ToModel(a), ma);
+    ASSERT_EQ(a.Size(), ma.size());
+    ASSERT_EQ(a.Empty(), ma.empty());
+
+    Model uni = ma, inter, diff, rdiff, leaves;
+    uni.insert(mb.begin(), mb.end());
+    for (const Path& p : ma) {
+      if (mb.count(p)) {
+        inter.insert(p);
+      } else {
+        diff.insert(p);
+      }
+      if (!HasPrefixIn(p, mb)) rdiff.insert(p);
+      bool extended = false;
+      for (const Path& q : ma) {
+        extended = extended || (q.size() > p.size() &&
+                                std::equal(p.begin(), p.end(), q.begin()));
+      }
+      if (!extended) leaves.insert(p);
+    }
+    ASSERT_EQ(ToModel(a.Union(b)), uni);
+    ASSERT_EQ(a.Union(b), b.Union(a));
+    ASSERT_EQ(ToModel(a.Intersection(b)), inter);
+    ASSERT_EQ(a.Intersection(b), b.Intersection(a));
+    ASSERT_EQ(ToModel(a.Difference(b)), diff);
+    ASSERT_EQ(ToModel(a.RecursiveDifference(b)), rdiff);
+    ASSERT_EQ(ToModel(a.Leaves()), leaves);
+    ASSERT_EQ(a.IsSubsetOf(b), diff.empty());
+    for (const Path& p : mb) ASSERT_EQ(a.Has(p), ma.count(p) == 1);
+    // Results are normalized: equal sets compare equal however built.
+    ASSERT_EQ(a.Union(b).Difference(b), ToSet(diff));
+    ASSERT_EQ(a.Intersection(b), ToSet(inter));
+
+    absl::StatusOr<Set> back = ParseFieldsV1(SerializeFieldsV1(a));
+    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_EQ(*back, a);
+    absl::StatusOr<Set> from_value = FieldsV1FromValue(FieldsV1ToValue(a));
+    ASSERT_TRUE(from_value.ok()) << from_value.status();
+    ASSERT_EQ(*from_value, a);
+  }
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,362 @@
+#include "smdx/kubetypes/builtin_kind.h"
+
+#include <deque>
+#include <mutex>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/go_types.h"
+#include "smdx/kubetypes/internal/quantity.h"
+#include "smdx/kubetypes/internal/times.h"
+#include "smdx/kubetypes/internal/registry.h"
+#include "smdx/value/parse.h"
+
+namespace smdx {
+
+namespace internal {
+
+// What happens at the map nodes of one named type.
+struct NodePlan {
+  const GoStruct* go = nullptr;
+  // Per declared field of the schema's map (by index), its Go field.
+  std::vector<const GoField*> by_field;
+  // The Go fields whose zero value is encoded (not omitted): a value that
+  // lacks them gets their zero value.
+  std::vector<const GoField*> present;
+  // Per declared field of the schema's map, what scalar it holds that its
+  // Go type writes back in a form of its own.
+  enum class Scalar : uint8_t {
+    kOther,
+    kQuantity,
+    kResourceQuantity,  // a value of a resource list
+    kTime,
+    kMicroTime
+  };
+  std::vector<Scalar> scalar;
+  std::vector<DefaultRuleFn> rules;
+  // Field defaults: the field, its Go kind, the value.
+  struct Field {
+    std::string name;
+    GoKind kind;
+    Value value;
+  };
+  std::vector<Field> defaults;
+};
+
+struct KindPlan {
+  absl::flat_hash_map<const Atom*, NodePlan> nodes;
+  // Maps whose values are quantities (resource lists).
+  absl::flat_hash_set<const Atom*> resource_lists;
+};
+
+constexpr absl::string_view kQuantity =
+    "io.k8s.apimachinery.pkg.api.resource.Quantity";
+constexpr absl::string_view kTime = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
+constexpr absl::string_view kMicroTime =
+    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
+
+namespace {
+
+// The defaulters by type name, built once.
+struct DefaulterIndex {
+  absl::flat_hash_map<std::string, std::vector<DefaultRuleFn>> rules;
+  absl::flat_hash_map<std::string, std::vector<std::pair<std::string, Value>>>
+      fields;
+};
+
+const DefaulterIndex& Defaulters() {
+  static const DefaulterIndex* const index = [] {
+    auto* idx = new DefaulterIndex();
+    for (const DefaultRule& r : DefaultRules())
+      idx->rules[r.type].push_back(r.fn);
+    for (const FieldDefault& d : FieldDefaults()) {
+      absl::StatusOr<Value> v = ParseJson(d.value);
+      idx->fields[d.type].emplace_back(d.field, v.ok() ? *v : Value());
+    }
+    return idx;
+  }();
+  return *index;
+}
+
+bool Omitted(const GoField& f, const Value& v);
+
+class PlanBuilder {
+ public:
+  explicit PlanBuilder(KindPlan* plan) : plan_(plan) {}
+
+  void Visit(const Atom* atom, const std::string& name) {
+    if (atom == nullptr || !seen_.insert(atom).second) return;
+    if (!name.empty()) Named(atom, name);
+    if (atom->map && atom->map->element_type &&
+        atom->map->element_type->named_type == kQuantity) {
+      plan_->resource_lists.insert(atom);
+    }
+    if (atom->map) {
+      for (const StructField& f : atom->map->fields) {
+        Visit(f.type.resolved, f.type.named_type);
+      }
+      if (atom->map->element_type) {
+        Visit(atom->map->element_type->resolved,
+              atom->map->element_type->named_type);
+      }
+    }
+    if (atom->list) {
+      Visit(atom->list->element_type.resolved,
+            atom->list->element_type.named_type);
+    }
+  }
+
+  // Whether every Go struct met has each of its fields declared in the
+  // schema: a schema of another Kubernetes release does not.
+  bool compatible() const { return compatible_; }
+
+ private:
+  void Named(const Atom* atom, const std::string& name) {
+    const GoStruct* go = FindGoStruct(name);
+    if (go == nullptr || !atom->map) return;
+    for (const GoField& f : go->fields) {
+      if (atom->map->FindField(f.name) == nullptr) compatible_ = false;
+    }
+    NodePlan& node = plan_->nodes[atom];
+    node.go = go;
+    node.by_field.resize(atom->map->fields.size());
+    node.scalar.resize(atom->map->fields.size());
+    for (size_t i = 0; i < atom->map->fields.size(); ++i) {
+      node.by_field[i] = go->Find(atom->map->fields[i].name);
+      const std::string& t = atom->map->fields[i].type.named_type;
+      node.scalar[i] = t == kQuantity    ? NodePlan::Scalar::kQuantity
+                       : t == kTime      ? NodePlan::Scalar::kTime
+                       : t == kMicroTime ? NodePlan::Scalar::kMicroTime
+                                         : NodePlan::Scalar::kOther;
+    }
+    for (const GoField& f : go->fields) {
+      if (!Omitted(f, f.zero)) node.present.push_back(&f);
+    }
+    const DefaulterIndex& d = Defaulters();
+    if (auto r = d.rules.find(name); r != d.rules.end()) node.rules = r->second;
+    if (auto f = d.fields.find(name); f != d.fields.end()) {
+      for (const auto& [field, value] : f->second) {
+        const GoField* gf = go->Find(field);
+        if (gf == nullptr) continue;
+        node.defaults.push_back({field, gf->kind, value});
+      }
+    }
+  }
+
+  KindPlan* plan_;
+  absl::flat_hash_set<const Atom*> seen_;
+  bool compatible_ = true;
+};
+
+// Whether a field holding `v` is dropped by the encoding.
+bool Omitted(const GoField& f, const Value& v) {
+  return (f.omitempty && IsGoEmpty(f.kind, v)) ||
+         (f.omitzero && Equals(v, f.zero));
+}
+
+bool Nilable(GoKind k) {
+  return k == GoKind::kPointer || k == GoKind::kSlice || k == GoKind::kMap ||
+         k == GoKind::kInterface;
+}
+
+// The Go field of the entry `key` of a map of type `mt` (nullptr: the Go
+// type has none).
+const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
+                         absl::string_view key, size_t* hint) {
+  const StructField* sf = mt.FindFieldFrom(key, hint);
+  if (sf == nullptr) return nullptr;
+  return np.by_field[static_cast<size_t>(sf - mt.fields.data())];
+}
+
+// The fields of one struct as its Go type decodes and encodes them:
+// undeclared fields dropped, nulls of value types their zero values,
+// empty omitempty (and zero omitzero) fields dropped, and the fields whose
+// zero value is encoded present. With `dropped_only`, only the dropping of
+// empty fields (after the defaulters).
+void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
+                   bool dropped_only = false) {
+  std::vector<MapEntry>& entries = m.entries();
+  size_t out = 0;
+  size_t hint = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    Value& v = entries[i].value;
+    if (!dropped_only || IsZeroLike(v)) {
+      const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
+      if (f == nullptr) continue;  // undeclared: the decoder drops it
+      if (IsZeroLike(v)) {
+        if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
+        if (Omitted(*f, v)) continue;
+      } else if (f->omitzero && Omitted(*f, v)) {
+        continue;
+      }
+    }
+    if (out != i) entries[out] = std::move(entries[i]);
+    ++out;
+  }
+  entries.resize(out);
+  if (dropped_only) return;
+  for (const GoField* f : np.present) {
+    if (m.Find(f->name) == nullptr) m.Append(f->name, f->zero);
+  }
+}
+
+class Decoder {
+ public:
+  explicit Decoder(const KindPlan& plan) : plan_(plan) {}
+
+  // Top-down, as the generated defaulters: a struct's fields through its Go
+  // type, its defaulters, then what it holds.
+  void Walk(const Atom* atom, Value& v, const Value* prev, int depth) {
+    if (atom == nullptr || depth > kMaxValueDepth) return;
+    if (prev != nullptr && SameNode(v, *prev)) return;
+    if (atom->map && v.IsMap()) {
+      const MapType& mt = *atom->map;
+      auto node = plan_.nodes.find(atom);
+      const NodePlan* plan = node != plan_.nodes.end() ? &node->second : nullptr;
+      if (plan != nullptr) {
+        const NodePlan& np = *plan;
+        Map& m = v.map();
+        ThroughGoType(np, mt, m);
+        if (!np.rules.empty() || !np.defaults.empty()) {
+          for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
+          for (const NodePlan::Field& f : np.defaults) {
+            if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
+          }
+          ThroughGoType(np, mt, m, /*dropped_only=*/true);
+        }
+      }
+      const Map* pm = prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
+      Map& m = v.map();
+      const bool resource_list = plan_.resource_lists.contains(atom);
+      size_t hint = 0;
+      for (MapEntry& e : m.entries()) {
+        const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+        NodePlan::Scalar scalar = NodePlan::Scalar::kOther;
+        if (resource_list && sf == nullptr) {
+          scalar = NodePlan::Scalar::kResourceQuantity;
+        } else if (sf != nullptr && plan != nullptr) {
+          scalar = plan->scalar[static_cast<size_t>(sf - mt.fields.data())];
+        }
+        if (scalar != NodePlan::Scalar::kOther) {
+          // The previous version's value was written back already.
+          const Value* pv = pm != nullptr ? pm->Find(e.key) : nullptr;
+          if (pv == nullptr || !Equals(*pv, e.value)) WriteBack(e.value, scalar);
+          continue;
+        }
+        if (!e.value.IsMap() && !e.value.IsList()) continue;
+        const Atom* child = sf != nullptr ? sf->type.resolved
+                            : mt.element_type ? mt.element_type->resolved
+                                              : nullptr;
+        Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
+             depth + 1);
+      }
+      return;
+    }
+    if (atom->list && v.IsList()) {
+      const Atom* elem = atom->list->element_type.resolved;
+      if (elem == nullptr || (!elem->map && !elem->list)) return;
+      const List* pl =
+          prev != nullptr && prev->IsList() ? &prev->list() : nullptr;
+      List& l = v.list();
+      for (size_t i = 0; i < l.size(); ++i) {
+        Walk(elem, l[i], pl != nullptr && i < pl->size() ? &(*pl)[i] : nullptr,
+             depth + 1);
+      }
+    }
+  }
+
+ private:
+  // A quantity or time as its Go type writes it back; values that are
+  // none stay (validation has the last word on them).
+  static void WriteBack(Value& v, NodePlan::Scalar scalar) {
+    if (v.IsNull()) return;
+    std::optional<Value> c;
+    switch (scalar) {
+      case NodePlan::Scalar::kQuantity:
+      case NodePlan::Scalar::kResourceQuantity:
+        // SetDefaults_ResourceList rounds a list's values up to a thousandth.
+        if (std::optional<std::string> q = CanonicalQuantity(
+                v, scalar == NodePlan::Scalar::kResourceQuantity)) {
+          c = Value(*std::move(q));
+        }
+        break;
+      case NodePlan::Scalar::kTime:
+      case NodePlan::Scalar::kMicroTime:
+        c = CanonicalTime(v, scalar == NodePlan::Scalar::kMicroTime);
+        break;
+      case NodePlan::Scalar::kOther:
+        break;
+    }
+    if (c && !Equals(*c, v)) v = *std::move(c);
+  }
+
+  const KindPlan& plan_;
+};
+
+}  // namespace
+
+}  // namespace internal
+
+std::shared_ptr<const BuiltinKind> BuiltinKind::For(
+    const Type& type, absl::string_view api_version, absl::string_view kind) {
+  if (type.root() == nullptr || internal::FindGoStruct(type.name()) == nullptr)
+    return nullptr;
+  // The last kinds made, by schema, type, apiVersion and kind: a command
+  // over many objects makes a field manager per object, and the plan of a
+  // kind (a walk over every type it reaches) is the same each time. A few
+  // entries only: each keeps its schema alive.
+  static std::mutex mu;
+  static auto* const recent =
+      new std::deque<std::pair<std::string, std::shared_ptr<const BuiltinKind>>>();
+  const std::string key = absl::StrCat(type.schema().id(), " ", type.name(), " ",
+                                       api_version, " ", kind);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [k, v] : *recent) {
+      if (k == key) return v;
+    }
+  }
+  std::shared_ptr<const BuiltinKind> made = Make(type, api_version, kind);
+  std::lock_guard<std::mutex> lock(mu);
+  recent->emplace_front(key, made);
+  if (recent->size() > 16) recent->pop_back();
+  return made;
+}
+
+std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
+    const Type& type, absl::string_view api_version, absl::string_view kind) {
+  auto plan = std::make_shared<internal::KindPlan>();
+  internal::PlanBuilder builder(plan.get());
+  builder.Visit(type.root(), type.name());
+  if (!builder.compatible()) return nullptr;
+  std::shared_ptr<BuiltinKind> k(new BuiltinKind());
+  k->api_version_ = std::string(api_version);
+  k->kind_ = std::string(kind);
+  k->type_ = type;
+  k->plan_ = std::move(plan);
+  Map m;
+  m.Set("apiVersion", Value(k->api_version_));
+  m.Set("kind", Value(k->kind_));
+  Value zero(std::move(m));
+  // The zero object goes through the Go type only (no defaulters).
+  if (auto node = k->plan_->nodes.find(type.root());
+      node != k->plan_->nodes.end()) {
+    internal::ThroughGoType(node->second, *type.root()->map, zero.map());
+  }
+  k->new_object_ = std::move(zero);
+  return k;
+}
+
+Value BuiltinKind::Decode(Value object, const Value* previous) const {
+  internal::Decoder(*plan_).Walk(type_.root(), object, previous, 0);
+  return object;
+}
+
+Value BuiltinKind::PrepareForCreate(Value object) const {
+  return internal::PrepareForCreate(api_version_, kind_, std::move(object));
+}
+
+}  // namespace smdx

@@ -1,0 +1,97 @@
+// Kubernetes' built-in kinds as the apiserver holds them around its field
+// manager. The apiserver decodes a request body for a built-in kind into
+// its Go type and runs the Go defaulters on it before the field manager
+// computes an update's ownership, and defaults an apply's result the same
+// way; a create starts from the Go type's zero object; the registry and
+// admission then change a created object (a status the strategy resets,
+// finalizers an admission plugin adds) without recording an owner. A
+// BuiltinKind does the same to Values:
+//
+//   - Decode: the object through its Go types (fields that are not
+//     omitempty get their zero values, omitempty fields with empty values
+//     go, undeclared fields go) and then Kubernetes 1.37's defaulters of
+//     built-in types (kubetypes/internal/defaulters.h: the SetDefaults_*
+//     functions and the +default markers, as data and rules);
+//   - NewObject: the zero object a create starts from;
+//   - PrepareForCreate: what the registry strategy and the admission
+//     plugins of a default apiserver set on a created object that depends
+//     on nothing but the object.
+//
+// Nothing here guesses cluster state: allocated cluster IPs and node
+// ports, IP families, a ServiceAccount's token, priorities from
+// PriorityClasses and default storage classes stay unset (README.md lists
+// them).
+//
+// Example:
+//   std::shared_ptr<const BuiltinKind> k =
+//       BuiltinKind::For(deployment_type, "apps/v1", "Deployment");
+//   Value stored = k->Decode(manifest);  // spec.revisionHistoryLimit: 10, ...
+//
+// Thread-safe: a BuiltinKind is immutable once made.
+#ifndef SMDX_KUBETYPES_BUILTIN_KIND_H_
+#define SMDX_KUBETYPES_BUILTIN_KIND_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "smdx/typed/typed.h"
+
+namespace smdx {
+
+namespace internal {
+struct GoStruct;
+struct KindPlan;
+}  // namespace internal
+
+class BuiltinKind {
+ public:
+  // The built-in kind whose objects have root type `type` (a type of the
+  // embedded Kubernetes schema, or of one converted from the apiserver's
+  // OpenAPI: types are matched by their OpenAPI names). Null when the root
+  // type is not one of Kubernetes' Go types (a custom resource), or when
+  // the schema is of another Kubernetes release: a Go type it meets has a
+  // field the schema does not declare (the defaulters would set fields the
+  // schema refuses).
+  static std::shared_ptr<const BuiltinKind> For(const Type& type,
+                                                absl::string_view api_version,
+                                                absl::string_view kind);
+
+  // `object` decoded and defaulted as the apiserver does with a request
+  // body. `previous`, when given, is an object this kind already decoded
+  // (the live object of an apply): the subtrees `object` shares with it
+  // (the same node at the same place) are taken as they are, so the cost
+  // follows the size of the change. Values that do not fit their Go type
+  // (a string where the type has a struct) are left as they are.
+  Value Decode(Value object, const Value* previous = nullptr) const;
+
+  // The zero object of the kind, with apiVersion and kind, as the field
+  // manager sees the object a create starts from.
+  const Value& NewObject() const { return new_object_; }
+
+  // `object` (a created object, after the field manager) with what the
+  // registry strategy's PrepareForCreate and the admission plugins set.
+  Value PrepareForCreate(Value object) const;
+
+  const std::string& api_version() const { return api_version_; }
+  const std::string& kind() const { return kind_; }
+
+ private:
+  BuiltinKind() = default;
+  // For without the cache of recent kinds.
+  static std::shared_ptr<const BuiltinKind> Make(const Type& type,
+                                                 absl::string_view api_version,
+                                                 absl::string_view kind);
+
+  std::string api_version_;
+  std::string kind_;
+  Type type_ = Type::Deduced();
+  std::shared_ptr<const internal::KindPlan> plan_;
+  Value new_object_;
+};
+
+}  // namespace smdx
+
+#endif  // SMDX_KUBETYPES_BUILTIN_KIND_H_

@@ -1,0 +1,765 @@
+#include "smdx/kubetypes/builtin_kind.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/go_types.h"
+#include "smdx/kubetypes/internal/quantity.h"
+#include "smdx/kubetypes/internal/registry.h"
+#include "smdx/schema/builtin.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+std::shared_ptr<const BuiltinKind> KindOf(const std::string& api_version,
+                                          const std::string& kind) {
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+  EXPECT_TRUE(schema.ok());
+  absl::StatusOr<std::string> name =
+      KubernetesTypeName(**schema, api_version, kind);
+  EXPECT_TRUE(name.ok()) << name.status();
+  absl::StatusOr<Type> type = Type::Named(*schema, *name);
+  EXPECT_TRUE(type.ok());
+  return BuiltinKind::For(*type, api_version, kind);
+}
+
+// `yaml` decoded as an object of api_version/kind.
+Value Decoded(const std::string& api_version, const std::string& kind,
+              const std::string& yaml) {
+  std::shared_ptr<const BuiltinKind> k = KindOf(api_version, kind);
+  EXPECT_NE(k, nullptr);
+  return k == nullptr ? Value() : k->Decode(Yaml(yaml));
+}
+
+// The value at a dotted path ("spec.template.spec.dnsPolicy"; "containers.0"
+// indexes a list), or "<absent>", as JSON.
+std::string At(const Value& v, const std::string& path) {
+  const Value* at = &v;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    std::string part = path.substr(
+        start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (at->IsList()) {
+      size_t i = std::stoul(part);
+      if (i >= at->list().size()) return "<absent>";
+      at = &at->list()[i];
+    } else {
+      at = Find(*at, part);
+      if (at == nullptr) return "<absent>";
+    }
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return ToJsonSorted(*at);
+}
+
+// `json` with its maps' keys sorted, to compare with At; "<absent>" as is.
+std::string Canon(const std::string& json) {
+  return json == "<absent>" ? json : ToJsonSorted(Yaml(json));
+}
+
+// ---- The Go types ---------------------------------------------------------
+
+TEST(GoTypesTest, KnowsTheBuiltInStructs) {
+  const internal::GoStruct* spec =
+      internal::FindGoStruct("io.k8s.api.apps.v1.DeploymentSpec");
+  ASSERT_NE(spec, nullptr);
+  const internal::GoField* replicas = spec->Find("replicas");
+  ASSERT_NE(replicas, nullptr);
+  EXPECT_EQ(replicas->kind, internal::GoKind::kPointer);
+  EXPECT_TRUE(replicas->omitempty);
+  const internal::GoField* tmpl = spec->Find("template");
+  ASSERT_NE(tmpl, nullptr);
+  EXPECT_EQ(tmpl->kind, internal::GoKind::kStruct);
+  EXPECT_FALSE(tmpl->omitempty);
+  // ObjectMeta's creationTimestamp is omitzero: a zero time is left out.
+  const internal::GoField* ts =
+      internal::FindGoStruct("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+          ->Find("creationTimestamp");
+  ASSERT_NE(ts, nullptr);
+  EXPECT_TRUE(ts->omitzero);
+  EXPECT_EQ(internal::FindGoStruct("com.example.v1.Widget"), nullptr);
+}
+
+TEST(GoTypesTest, EmptinessFollowsEncodingJson) {
+  using internal::GoKind;
+  using internal::IsGoEmpty;
+  EXPECT_TRUE(IsGoEmpty(GoKind::kString, Value("")));
+  EXPECT_TRUE(IsGoEmpty(GoKind::kInt, Value(0)));
+  EXPECT_TRUE(IsGoEmpty(GoKind::kBool, Value(false)));
+  EXPECT_TRUE(IsGoEmpty(GoKind::kSlice, Value::MakeList()));
+  EXPECT_TRUE(IsGoEmpty(GoKind::kMap, Value::MakeMap()));
+  // A pointer is empty only when nil; a struct never is.
+  EXPECT_FALSE(IsGoEmpty(GoKind::kPointer, Value(0)));
+  EXPECT_FALSE(IsGoEmpty(GoKind::kPointer, Value::MakeMap()));
+  EXPECT_TRUE(IsGoEmpty(GoKind::kPointer, Value()));
+  EXPECT_FALSE(IsGoEmpty(GoKind::kStruct, Value::MakeMap()));
+  EXPECT_FALSE(IsGoEmpty(GoKind::kMarshaler, Value()));
+}
+
+// Through the Go type: fields that are not omitempty get their zero values
+// (a struct's zero object, null for slices and pointers, null for a zero
+// metav1.Time), omitempty fields with empty values and undeclared fields
+// go, nulls of value types become zeros.
+TEST(BuiltinKindTest, DecodesThroughTheGoTypes) {
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    metadata: {name: p, labels: {}, annotations: null, generateName: ""},
+    spec: {containers: [{name: a, image: "nginx:1", args: [], ports: null}],
+           nodeName: "", hostNetwork: false},
+    status: {conditions: [{type: Ready, status: "True"}]}})");
+  EXPECT_EQ(At(pod, "metadata"), Canon(R"({"name":"p"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.args"), Canon("<absent>"));
+  EXPECT_EQ(At(pod, "spec.containers.0.ports"), Canon("<absent>"));
+  EXPECT_EQ(At(pod, "spec.containers.0.resources"), Canon("{}"));
+  EXPECT_EQ(At(pod, "spec.nodeName"), Canon("<absent>"));
+  EXPECT_EQ(At(pod, "spec.hostNetwork"), Canon("<absent>"));
+  EXPECT_EQ(At(pod, "status.conditions.0.lastProbeTime"), Canon("null"));
+  EXPECT_EQ(At(pod, "status.conditions.0.lastTransitionTime"), Canon("null"));
+
+  // A Deployment's spec.template and status are structs: always there.
+  Value d =
+      Decoded("apps/v1", "Deployment",
+              "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}}");
+  EXPECT_EQ(At(d, "spec.template.spec.containers"), Canon("null"));
+  EXPECT_EQ(At(d, "spec.selector"), Canon("null"));
+  EXPECT_EQ(At(d, "status"), Canon("{}"));
+}
+
+TEST(BuiltinKindTest, NewObjectIsTheGoZeroObject) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("apps/v1", "Deployment");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(ToJsonSorted(k->NewObject()),
+            ToJsonSorted(Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+      metadata: {}, status: {},
+      spec: {selector: null, strategy: {},
+             template: {metadata: {}, spec: {containers: null}}}})")));
+}
+
+TEST(BuiltinKindTest, CustomResourcesAndOtherReleasesAreNotBuiltIn) {
+  absl::StatusOr<Type> deduced = Type::Named(DeducedSchema(), kDeducedTypeName);
+  ASSERT_TRUE(deduced.ok());
+  EXPECT_EQ(BuiltinKind::For(*deduced, "example.com/v1", "Widget"), nullptr);
+  // A Job type without v1.37's fields (as an older cluster's OpenAPI has
+  // it): the Go types do not fit it.
+  absl::StatusOr<std::shared_ptr<const Schema>> old = Schema::ParseSmd(R"(
+types:
+- name: io.k8s.api.batch.v1.Job
+  map:
+    fields:
+    - name: apiVersion
+      type: {scalar: string}
+    - name: kind
+      type: {scalar: string}
+)");
+  ASSERT_TRUE(old.ok()) << old.status();
+  absl::StatusOr<Type> job = Type::Named(*old, "io.k8s.api.batch.v1.Job");
+  ASSERT_TRUE(job.ok());
+  EXPECT_EQ(BuiltinKind::For(*job, "batch/v1", "Job"), nullptr);
+}
+
+// ---- The defaulters, one test per rule, after Kubernetes' defaults_test.go
+
+TEST(DefaultersTest, ImagePullPolicyFollowsTheTag) {
+  // core/v1 TestSetDefaults_Volume and the Container defaulter's cases.
+  EXPECT_EQ(internal::ImageTag("nginx"), "latest");
+  EXPECT_EQ(internal::ImageTag("nginx:latest"), "latest");
+  EXPECT_EQ(internal::ImageTag("nginx:1.27"), "1.27");
+  EXPECT_EQ(internal::ImageTag("localhost:5000/nginx"), "latest");
+  EXPECT_EQ(internal::ImageTag("registry.example.com:5000/team/app:v2"), "v2");
+  EXPECT_EQ(
+      internal::ImageTag(
+          "nginx@sha256:"
+          "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+      "");
+  // References that do not parse (uppercase repository, empty) default as
+  // a tag would: IfNotPresent.
+  EXPECT_EQ(internal::ImageTag("Nginx"), "");
+  EXPECT_EQ(internal::ImageTag(""), "");
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: nginx}, {name: b, image: "nginx:1.2"},
+                        {name: c, image: "nginx:latest"},
+                        {name: d, image: "nginx:1.2", imagePullPolicy: Always}],
+           initContainers: [{name: i, image: busybox}],
+           volumes: [{name: v, image: {reference: "image:v1"}},
+                     {name: w, image: {reference: "image"}}]}})");
+  EXPECT_EQ(At(pod, "spec.containers.0.imagePullPolicy"), Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.containers.1.imagePullPolicy"),
+            Canon(R"("IfNotPresent")"));
+  EXPECT_EQ(At(pod, "spec.containers.2.imagePullPolicy"), Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.containers.3.imagePullPolicy"), Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.initContainers.0.imagePullPolicy"),
+            Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.volumes.0.image.pullPolicy"),
+            Canon(R"("IfNotPresent")"));
+  EXPECT_EQ(At(pod, "spec.volumes.1.image.pullPolicy"), Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePath"),
+            Canon(R"("/dev/termination-log")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.terminationMessagePolicy"),
+            Canon(R"("File")"));
+}
+
+TEST(DefaultersTest, PodSpecAndPod) {
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {serviceAccount: legacy, hostNetwork: true,
+           containers: [{name: a, image: "a:1", ports: [{containerPort: 8080}],
+                         resources: {limits: {cpu: "1"}},
+                         livenessProbe: {httpGet: {port: 80}}}]}})");
+  EXPECT_EQ(At(pod, "spec.dnsPolicy"), Canon(R"("ClusterFirst")"));
+  EXPECT_EQ(At(pod, "spec.restartPolicy"), Canon(R"("Always")"));
+  EXPECT_EQ(At(pod, "spec.securityContext"), Canon("{}"));
+  EXPECT_EQ(At(pod, "spec.terminationGracePeriodSeconds"), Canon("30"));
+  EXPECT_EQ(At(pod, "spec.schedulerName"), Canon(R"("default-scheduler")"));
+  // TestSetDefaultServiceAccountAlias: the deprecated name fills the new.
+  EXPECT_EQ(At(pod, "spec.serviceAccountName"), Canon(R"("legacy")"));
+  EXPECT_EQ(At(pod, "spec.serviceAccount"), Canon(R"("legacy")"));
+  // A Pod's own: service links, requests from limits, host ports on the
+  // host network (the probe's HTTP protocol waits for H2CContainerProbe,
+  // alpha in 1.37).
+  EXPECT_EQ(At(pod, "spec.enableServiceLinks"), Canon("true"));
+  EXPECT_EQ(At(pod, "spec.containers.0.resources.requests"),
+            Canon(R"({"cpu":"1"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.ports.0.hostPort"), Canon("8080"));
+  EXPECT_EQ(At(pod, "spec.containers.0.ports.0.protocol"), Canon(R"("TCP")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.httpGet"),
+            Canon(R"({"port":80,"path":"/","scheme":"HTTP"})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.timeoutSeconds"),
+            Canon("1"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.periodSeconds"),
+            Canon("10"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.successThreshold"),
+            Canon("1"));
+  EXPECT_EQ(At(pod, "spec.containers.0.livenessProbe.failureThreshold"),
+            Canon("3"));
+
+  // TestDefaultRequestIsNotSetForReplicationController: templates keep
+  // their requests unset, and get no service links.
+  Value rc = Decoded("v1", "ReplicationController", R"({apiVersion: v1,
+    kind: ReplicationController, metadata: {name: rc},
+    spec: {template: {metadata: {labels: {app: a}},
+           spec: {containers: [{name: a, image: "a:1",
+                                resources: {limits: {cpu: "1"}}}]}}}})");
+  EXPECT_EQ(At(rc, "spec.template.spec.containers.0.resources.requests"),
+            Canon("<absent>"));
+  EXPECT_EQ(At(rc, "spec.template.spec.enableServiceLinks"), Canon("<absent>"));
+  // TestSetDefaultReplicationController: selector and labels from the
+  // template; replicas 1.
+  EXPECT_EQ(At(rc, "spec.selector"), Canon(R"({"app":"a"})"));
+  EXPECT_EQ(At(rc, "metadata.labels"), Canon(R"({"app":"a"})"));
+  EXPECT_EQ(At(rc, "spec.replicas"), Canon("1"));
+
+  // TestSetDefaultPodTerminationGracePeriodSeconds: negative becomes 1.
+  Value neg = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {terminationGracePeriodSeconds: -5, containers: []}})");
+  EXPECT_EQ(At(neg, "spec.terminationGracePeriodSeconds"), Canon("1"));
+}
+
+TEST(DefaultersTest, PodStatusIPsAndVolumes) {
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [], volumes: [
+      {name: empty}, {name: s, secret: {secretName: x}},
+      {name: c, configMap: {name: x}}, {name: d, downwardAPI: {items: [
+        {path: p, fieldRef: {fieldPath: metadata.name}}]}},
+      {name: h, hostPath: {path: /x}},
+      {name: pr, projected: {sources: [{serviceAccountToken: {path: t}}]}}]},
+    status: {podIP: 10.0.0.1}})");
+  EXPECT_EQ(At(pod, "spec.volumes.0.emptyDir"), Canon("{}"));
+  EXPECT_EQ(At(pod, "spec.volumes.1.secret.defaultMode"), Canon("420"));
+  EXPECT_EQ(At(pod, "spec.volumes.2.configMap.defaultMode"), Canon("420"));
+  EXPECT_EQ(At(pod, "spec.volumes.3.downwardAPI.defaultMode"), Canon("420"));
+  EXPECT_EQ(At(pod, "spec.volumes.3.downwardAPI.items.0.fieldRef.apiVersion"),
+            Canon(R"("v1")"));
+  EXPECT_EQ(At(pod, "spec.volumes.4.hostPath.type"), Canon(R"("")"));
+  EXPECT_EQ(At(pod, "spec.volumes.5.projected.defaultMode"), Canon("420"));
+  EXPECT_EQ(At(pod,
+               "spec.volumes.5.projected.sources.0.serviceAccountToken."
+               "expirationSeconds"),
+            Canon("3600"));
+  EXPECT_EQ(At(pod, "status.podIPs"), Canon(R"([{"ip":"10.0.0.1"}])"));
+  Value from_list = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: []}, status: {podIPs: [{ip: 10.0.0.2}, {ip: "fd00::2"}]}})");
+  EXPECT_EQ(At(from_list, "status.podIP"), Canon(R"("10.0.0.2")"));
+}
+
+TEST(DefaultersTest, Service) {
+  // TestSetDefaultService, ...TargetPort, ...ExternalTraffic,
+  // ...InternalTrafficPolicy, ...SessionAffinityConfig.
+  Value svc = Decoded("v1", "Service", R"({apiVersion: v1, kind: Service,
+    spec: {ports: [{port: 80}, {port: 443, targetPort: https}]}})");
+  EXPECT_EQ(At(svc, "spec.type"), Canon(R"("ClusterIP")"));
+  EXPECT_EQ(At(svc, "spec.sessionAffinity"), Canon(R"("None")"));
+  EXPECT_EQ(At(svc, "spec.internalTrafficPolicy"), Canon(R"("Cluster")"));
+  EXPECT_EQ(At(svc, "spec.externalTrafficPolicy"), Canon("<absent>"));
+  EXPECT_EQ(At(svc, "spec.ports.0.targetPort"), Canon("80"));
+  EXPECT_EQ(At(svc, "spec.ports.0.protocol"), Canon(R"("TCP")"));
+  EXPECT_EQ(At(svc, "spec.ports.1.targetPort"), Canon(R"("https")"));
+
+  Value lb = Decoded("v1", "Service", R"({apiVersion: v1, kind: Service,
+    spec: {type: LoadBalancer, sessionAffinity: ClientIP, ports: [{port: 80}]},
+    status: {loadBalancer: {ingress: [{ip: 1.2.3.4}, {hostname: lb.example}]}}})");
+  EXPECT_EQ(At(lb, "spec.externalTrafficPolicy"), Canon(R"("Cluster")"));
+  EXPECT_EQ(At(lb, "spec.allocateLoadBalancerNodePorts"), Canon("true"));
+  EXPECT_EQ(At(lb, "spec.sessionAffinityConfig"),
+            Canon(R"({"clientIP":{"timeoutSeconds":10800}})"));
+  EXPECT_EQ(At(lb, "status.loadBalancer.ingress.0.ipMode"), Canon(R"("VIP")"));
+  EXPECT_EQ(At(lb, "status.loadBalancer.ingress.1.ipMode"), Canon("<absent>"));
+
+  // ExternalName gets no internal traffic policy; None drops the config.
+  Value ext = Decoded("v1", "Service", R"({apiVersion: v1, kind: Service,
+    spec: {type: ExternalName, externalName: db.example,
+           sessionAffinityConfig: {clientIP: {timeoutSeconds: 5}}}})");
+  EXPECT_EQ(At(ext, "spec.internalTrafficPolicy"), Canon("<absent>"));
+  EXPECT_EQ(At(ext, "spec.sessionAffinityConfig"), Canon("<absent>"));
+}
+
+TEST(DefaultersTest, NamespaceNodeVolumesAndLimits) {
+  Value ns =
+      Decoded("v1", "Namespace",
+              "{apiVersion: v1, kind: Namespace, metadata: {name: team}}");
+  EXPECT_EQ(At(ns, "metadata.labels"),
+            Canon(R"({"kubernetes.io/metadata.name":"team"})"));
+  EXPECT_EQ(At(ns, "status.phase"), Canon(R"("Active")"));
+
+  Value node = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
+    status: {capacity: {cpu: "4"}}})");
+  EXPECT_EQ(At(node, "status.allocatable"), Canon(R"({"cpu":"4"})"));
+
+  Value pv = Decoded("v1", "PersistentVolume", R"({apiVersion: v1,
+    kind: PersistentVolume, spec: {hostPath: {path: /x},
+    rbd: {monitors: [m], image: i}}})");
+  EXPECT_EQ(At(pv, "spec.persistentVolumeReclaimPolicy"), Canon(R"("Retain")"));
+  EXPECT_EQ(At(pv, "spec.volumeMode"), Canon(R"("Filesystem")"));
+  EXPECT_EQ(At(pv, "status.phase"), Canon(R"("Pending")"));
+  EXPECT_EQ(At(pv, "spec.rbd.pool"), Canon(R"("rbd")"));
+  EXPECT_EQ(At(pv, "spec.rbd.user"), Canon(R"("admin")"));
+  EXPECT_EQ(At(pv, "spec.rbd.keyring"), Canon(R"("/etc/ceph/keyring")"));
+
+  Value pvc = Decoded("v1", "PersistentVolumeClaim",
+                      "{apiVersion: v1, kind: PersistentVolumeClaim}");
+  EXPECT_EQ(At(pvc, "spec.volumeMode"), Canon(R"("Filesystem")"));
+  EXPECT_EQ(At(pvc, "status.phase"), Canon(R"("Pending")"));
+
+  // TestSetDefaultLimitRangeItem: Default from Max, DefaultRequest from
+  // Default, then Min.
+  Value lr = Decoded("v1", "LimitRange", R"({apiVersion: v1, kind: LimitRange,
+    spec: {limits: [{type: Container, max: {cpu: "2"}, min: {memory: 1Mi}},
+                    {type: Pod, max: {cpu: "4"}}]}})");
+  EXPECT_EQ(At(lr, "spec.limits.0.default"), Canon(R"({"cpu":"2"})"));
+  EXPECT_EQ(At(lr, "spec.limits.0.defaultRequest"),
+            Canon(R"({"cpu":"2","memory":"1Mi"})"));
+  EXPECT_EQ(At(lr, "spec.limits.1.default"), Canon("<absent>"));
+
+  Value secret = Decoded("v1", "Secret", "{apiVersion: v1, kind: Secret}");
+  EXPECT_EQ(At(secret, "type"), Canon(R"("Opaque")"));
+  Value ep = Decoded("v1", "Endpoints", R"({apiVersion: v1, kind: Endpoints,
+    subsets: [{ports: [{port: 80}]}]})");
+  EXPECT_EQ(At(ep, "subsets.0.ports.0.protocol"), Canon(R"("TCP")"));
+}
+
+TEST(DefaultersTest, Apps) {
+  // apps/v1 TestSetDefaultDeployment.
+  Value d = Decoded("apps/v1", "Deployment",
+                    "{apiVersion: apps/v1, kind: Deployment}");
+  EXPECT_EQ(At(d, "spec.replicas"), Canon("1"));
+  EXPECT_EQ(
+      At(d, "spec.strategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}})"));
+  EXPECT_EQ(At(d, "spec.revisionHistoryLimit"), Canon("10"));
+  EXPECT_EQ(At(d, "spec.progressDeadlineSeconds"), Canon("600"));
+  Value recreate = Decoded("apps/v1", "Deployment", R"({apiVersion: apps/v1,
+    kind: Deployment, spec: {strategy: {type: Recreate}, replicas: 0}})");
+  EXPECT_EQ(At(recreate, "spec.strategy"), Canon(R"({"type":"Recreate"})"));
+  EXPECT_EQ(At(recreate, "spec.replicas"), Canon("0"));
+
+  Value ds =
+      Decoded("apps/v1", "DaemonSet", "{apiVersion: apps/v1, kind: DaemonSet}");
+  EXPECT_EQ(
+      At(ds, "spec.updateStrategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}})"));
+  EXPECT_EQ(At(ds, "spec.revisionHistoryLimit"), Canon("10"));
+  EXPECT_EQ(At(ds, "metadata.annotations"),
+            Canon(R"({"deprecated.daemonset.template.generation":"0"})"));
+
+  Value sts = Decoded("apps/v1", "StatefulSet",
+                      "{apiVersion: apps/v1, kind: StatefulSet}");
+  EXPECT_EQ(At(sts, "spec.podManagementPolicy"), Canon(R"("OrderedReady")"));
+  EXPECT_EQ(
+      At(sts, "spec.updateStrategy"),
+      Canon(
+          R"({"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1}})"));
+  EXPECT_EQ(At(sts, "spec.persistentVolumeClaimRetentionPolicy"),
+            Canon(R"({"whenDeleted":"Retain","whenScaled":"Retain"})"));
+  // OnDelete gets no rolling update.
+  Value on_delete = Decoded("apps/v1", "StatefulSet", R"({apiVersion: apps/v1,
+    kind: StatefulSet, spec: {updateStrategy: {type: OnDelete}}})");
+  EXPECT_EQ(At(on_delete, "spec.updateStrategy"),
+            Canon(R"({"type":"OnDelete"})"));
+
+  Value rs = Decoded("apps/v1", "ReplicaSet",
+                     "{apiVersion: apps/v1, kind: ReplicaSet}");
+  EXPECT_EQ(At(rs, "spec.replicas"), Canon("1"));
+}
+
+TEST(DefaultersTest, Batch) {
+  // batch/v1 TestSetDefaultJob.
+  Value job = Decoded("batch/v1", "Job", R"({apiVersion: batch/v1, kind: Job,
+    spec: {template: {metadata: {labels: {app: a}}, spec: {containers: []}}}})");
+  EXPECT_EQ(At(job, "spec.completions"), Canon("1"));
+  EXPECT_EQ(At(job, "spec.parallelism"), Canon("1"));
+  EXPECT_EQ(At(job, "spec.backoffLimit"), Canon("6"));
+  EXPECT_EQ(At(job, "spec.completionMode"), Canon(R"("NonIndexed")"));
+  EXPECT_EQ(At(job, "spec.suspend"), Canon("false"));
+  EXPECT_EQ(At(job, "spec.podReplacementPolicy"),
+            Canon(R"("TerminatingOrFailed")"));
+  EXPECT_EQ(At(job, "spec.manualSelector"), Canon("false"));
+  EXPECT_EQ(At(job, "metadata.labels"), Canon(R"({"app":"a"})"));
+  Value indexed = Decoded("batch/v1", "Job", R"({apiVersion: batch/v1,
+    kind: Job, spec: {parallelism: 3, backoffLimitPerIndex: 1,
+    podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: X}]}]}}})");
+  EXPECT_EQ(At(indexed, "spec.completions"), Canon("<absent>"));
+  EXPECT_EQ(At(indexed, "spec.backoffLimit"), Canon("2147483647"));
+  EXPECT_EQ(At(indexed, "spec.podReplacementPolicy"), Canon(R"("Failed")"));
+  EXPECT_EQ(
+      At(indexed, "spec.podFailurePolicy.rules.0.onPodConditions.0.status"),
+      Canon(R"("True")"));
+
+  Value cj =
+      Decoded("batch/v1", "CronJob", "{apiVersion: batch/v1, kind: CronJob}");
+  EXPECT_EQ(At(cj, "spec.concurrencyPolicy"), Canon(R"("Allow")"));
+  EXPECT_EQ(At(cj, "spec.suspend"), Canon("false"));
+  EXPECT_EQ(At(cj, "spec.successfulJobsHistoryLimit"), Canon("3"));
+  EXPECT_EQ(At(cj, "spec.failedJobsHistoryLimit"), Canon("1"));
+}
+
+TEST(DefaultersTest, OtherGroups) {
+  Value np = Decoded("networking.k8s.io/v1", "NetworkPolicy", R"({
+    apiVersion: networking.k8s.io/v1, kind: NetworkPolicy,
+    spec: {egress: [{ports: [{port: 53}]}]}})");
+  EXPECT_EQ(At(np, "spec.policyTypes"), Canon(R"(["Ingress","Egress"])"));
+  EXPECT_EQ(At(np, "spec.egress.0.ports.0.protocol"), Canon(R"("TCP")"));
+
+  Value hpa = Decoded("autoscaling/v2", "HorizontalPodAutoscaler", R"({
+    apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler,
+    spec: {behavior: {scaleDown: {stabilizationWindowSeconds: 60}}}})");
+  EXPECT_EQ(At(hpa, "spec.minReplicas"), Canon("1"));
+  EXPECT_EQ(
+      At(hpa, "spec.metrics"),
+      Canon(
+          R"([{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}])"));
+  EXPECT_EQ(
+      At(hpa, "spec.behavior.scaleUp"),
+      Canon(
+          R"({"stabilizationWindowSeconds":0,"selectPolicy":"Max","policies":[{"type":"Pods","value":4,"periodSeconds":15},{"type":"Percent","value":100,"periodSeconds":15}]})"));
+  EXPECT_EQ(
+      At(hpa, "spec.behavior.scaleDown"),
+      Canon(
+          R"({"selectPolicy":"Max","policies":[{"type":"Percent","value":100,"periodSeconds":15}],"stabilizationWindowSeconds":60})"));
+
+  Value crb = Decoded("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", R"({
+    apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding,
+    roleRef: {kind: ClusterRole, name: view},
+    subjects: [{kind: User, name: a}, {kind: ServiceAccount, name: b, namespace: c}]})");
+  EXPECT_EQ(At(crb, "roleRef.apiGroup"),
+            Canon(R"("rbac.authorization.k8s.io")"));
+  EXPECT_EQ(At(crb, "subjects.0.apiGroup"),
+            Canon(R"("rbac.authorization.k8s.io")"));
+  EXPECT_EQ(At(crb, "subjects.1.apiGroup"), Canon("<absent>"));
+
+  Value sc = Decoded("storage.k8s.io/v1", "StorageClass",
+                     "{apiVersion: storage.k8s.io/v1, kind: StorageClass}");
+  EXPECT_EQ(At(sc, "reclaimPolicy"), Canon(R"("Delete")"));
+  EXPECT_EQ(At(sc, "volumeBindingMode"), Canon(R"("Immediate")"));
+
+  Value vwc = Decoded("admissionregistration.k8s.io/v1",
+                      "ValidatingWebhookConfiguration", R"({
+    apiVersion: admissionregistration.k8s.io/v1,
+    kind: ValidatingWebhookConfiguration,
+    webhooks: [{name: w, clientConfig: {service: {name: s, namespace: n}},
+                rules: [{operations: [CREATE], apiGroups: [""],
+                         apiVersions: [v1], resources: [pods]}]}]})");
+  EXPECT_EQ(At(vwc, "webhooks.0.failurePolicy"), Canon(R"("Fail")"));
+  EXPECT_EQ(At(vwc, "webhooks.0.matchPolicy"), Canon(R"("Equivalent")"));
+  EXPECT_EQ(At(vwc, "webhooks.0.namespaceSelector"), Canon("{}"));
+  EXPECT_EQ(At(vwc, "webhooks.0.timeoutSeconds"), Canon("10"));
+  EXPECT_EQ(At(vwc, "webhooks.0.rules.0.scope"), Canon(R"("*")"));
+  EXPECT_EQ(At(vwc, "webhooks.0.clientConfig.service.port"), Canon("443"));
+
+  Value pc = Decoded("scheduling.k8s.io/v1", "PriorityClass",
+                     "{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass}");
+  EXPECT_EQ(At(pc, "preemptionPolicy"), Canon(R"("PreemptLowerPriority")"));
+
+  Value plc = Decoded("flowcontrol.apiserver.k8s.io/v1",
+                      "PriorityLevelConfiguration", R"({
+    apiVersion: flowcontrol.apiserver.k8s.io/v1,
+    kind: PriorityLevelConfiguration,
+    spec: {type: Limited, limited: {limitResponse: {type: Queue, queuing: {}}}}})");
+  EXPECT_EQ(At(plc, "spec.limited.nominalConcurrencyShares"), Canon("30"));
+  EXPECT_EQ(At(plc, "spec.limited.lendablePercent"), Canon("0"));
+  EXPECT_EQ(At(plc, "spec.limited.limitResponse.queuing"),
+            Canon(R"({"handSize":8,"queues":64,"queueLengthLimit":50})"));
+
+  Value claim = Decoded("resource.k8s.io/v1", "ResourceClaim", R"({
+    apiVersion: resource.k8s.io/v1, kind: ResourceClaim,
+    spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu,
+      tolerations: [{key: k}]}}]}}})");
+  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.allocationMode"),
+            Canon(R"("ExactCount")"));
+  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.count"), Canon("1"));
+  EXPECT_EQ(At(claim, "spec.devices.requests.0.exactly.tolerations.0.operator"),
+            Canon(R"("Equal")"));
+}
+
+TEST(DefaultersTest, ClusterKinds) {
+  Value ic = Decoded("networking.k8s.io/v1", "IngressClass", R"({
+    apiVersion: networking.k8s.io/v1, kind: IngressClass,
+    spec: {controller: c, parameters: {kind: K, name: n}}})");
+  EXPECT_EQ(At(ic, "spec.parameters.scope"), Canon(R"("Cluster")"));
+
+  Value csi = Decoded("storage.k8s.io/v1", "CSIDriver",
+                      "{apiVersion: storage.k8s.io/v1, kind: CSIDriver}");
+  EXPECT_EQ(At(csi, "spec"), Canon(R"({"attachRequired":true,
+    "podInfoOnMount":false,"storageCapacity":false,
+    "fsGroupPolicy":"ReadWriteOnceWithFSType",
+    "volumeLifecycleModes":["Persistent"],"requiresRepublish":false,
+    "seLinuxMount":false,"preventPodSchedulingIfMissing":false})"));
+
+  Value mwc = Decoded("admissionregistration.k8s.io/v1",
+                      "MutatingWebhookConfiguration", R"({
+    apiVersion: admissionregistration.k8s.io/v1,
+    kind: MutatingWebhookConfiguration,
+    webhooks: [{name: w, clientConfig: {url: "https://x"}}]})");
+  EXPECT_EQ(At(mwc, "webhooks.0.reinvocationPolicy"), Canon(R"("Never")"));
+  EXPECT_EQ(At(mwc, "webhooks.0.objectSelector"), Canon("{}"));
+
+  Value vap = Decoded("admissionregistration.k8s.io/v1",
+                      "ValidatingAdmissionPolicy", R"({
+    apiVersion: admissionregistration.k8s.io/v1,
+    kind: ValidatingAdmissionPolicy, spec: {matchConstraints: {}}})");
+  EXPECT_EQ(At(vap, "spec.failurePolicy"), Canon(R"("Fail")"));
+  EXPECT_EQ(
+      At(vap, "spec.matchConstraints"),
+      Canon(
+          R"({"matchPolicy":"Equivalent","namespaceSelector":{},"objectSelector":{}})"));
+
+  Value fs = Decoded("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", R"({
+    apiVersion: flowcontrol.apiserver.k8s.io/v1, kind: FlowSchema,
+    spec: {priorityLevelConfiguration: {name: p}}})");
+  EXPECT_EQ(At(fs, "spec.matchingPrecedence"), Canon("1000"));
+  Value exempt = Decoded("flowcontrol.apiserver.k8s.io/v1",
+                         "PriorityLevelConfiguration", R"({
+    apiVersion: flowcontrol.apiserver.k8s.io/v1,
+    kind: PriorityLevelConfiguration, spec: {type: Exempt, exempt: {}}})");
+  EXPECT_EQ(At(exempt, "spec.exempt"),
+            Canon(R"({"nominalConcurrencyShares":0,"lendablePercent":0})"));
+
+  Value first = Decoded("resource.k8s.io/v1", "ResourceClaim", R"({
+    apiVersion: resource.k8s.io/v1, kind: ResourceClaim,
+    spec: {devices: {requests: [{name: r, firstAvailable: [
+      {name: a, deviceClassName: c}, {name: b, deviceClassName: c,
+       allocationMode: All}]}]}}})");
+  EXPECT_EQ(At(first, "spec.devices.requests.0.firstAvailable.0.count"),
+            Canon("1"));
+  EXPECT_EQ(At(first, "spec.devices.requests.0.firstAvailable.1.count"),
+            Canon("<absent>"));
+
+  Value pcr = Decoded("certificates.k8s.io/v1", "PodCertificateRequest", R"({
+    apiVersion: certificates.k8s.io/v1, kind: PodCertificateRequest,
+    spec: {signerName: s}})");
+  EXPECT_EQ(At(pcr, "spec.maxExpirationSeconds"), Canon("86400"));
+
+  Value vol = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [], volumes: [
+      {name: a, azureDisk: {diskName: d, diskURI: u}},
+      {name: i, iscsi: {targetPortal: t, iqn: q, lun: 0}},
+      {name: s, scaleIO: {gateway: g, system: y, secretRef: {name: x}}}]}})");
+  EXPECT_EQ(At(vol, "spec.volumes.0.azureDisk"),
+            Canon(R"({"diskName":"d","diskURI":"u","cachingMode":"ReadWrite",
+      "fsType":"ext4","readOnly":false,"kind":"Shared"})"));
+  EXPECT_EQ(At(vol, "spec.volumes.1.iscsi.iscsiInterface"),
+            Canon(R"("default")"));
+  EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.storageMode"),
+            Canon(R"("ThinProvisioned")"));
+  EXPECT_EQ(At(vol, "spec.volumes.2.scaleIO.fsType"), Canon(R"("xfs")"));
+}
+
+// Quantities as ParseQuantity and Quantity.String leave them (the defaulting
+// differential compares these with Go's own).
+TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
+  auto q = [](const Value& v, bool milli = false) {
+    std::optional<std::string> c = internal::CanonicalQuantity(v, milli);
+    return c ? *c : std::string("<none>");
+  };
+  EXPECT_EQ(q(Value("1000m")), "1");
+  EXPECT_EQ(q(Value("0.5")), "500m");
+  EXPECT_EQ(q(Value("1024Mi")), "1Gi");
+  EXPECT_EQ(q(Value("1.5Gi")), "1536Mi");
+  EXPECT_EQ(q(Value("1.000")), "1");
+  EXPECT_EQ(q(Value("1e-3")), "1e-3");  // kept: an exponent, scale -3
+  EXPECT_EQ(q(Value("1.5e3")), "1500");
+  EXPECT_EQ(q(Value("1000000k")), "1G");
+  // Text already in a printable form is kept as written.
+  EXPECT_EQ(q(Value("5.")), "5.");
+  EXPECT_EQ(q(Value("+2")), "+2");
+  EXPECT_EQ(q(Value("1E3")), "1E3");
+  EXPECT_EQ(q(Value("1Ki")), "1Ki");
+  EXPECT_EQ(q(Value(" 3 ")), "3");
+  // Below a nanounit rounds up; resource lists round up to a thousandth.
+  EXPECT_EQ(q(Value("2e-10")), "1e-9");
+  EXPECT_EQ(q(Value("0.0000000002")), "1n");
+  EXPECT_EQ(q(Value("100u")), "100u");
+  EXPECT_EQ(q(Value("100u"), true), "1m");
+  EXPECT_EQ(q(Value("1n"), true), "1m");
+  // Binary quantities cap at the largest int64.
+  EXPECT_EQ(q(Value("8Ei")), "9223372036854775807");
+  // JSON numbers are quantities too.
+  EXPECT_EQ(q(Value(int64_t{1})), "1");
+  EXPECT_EQ(q(Value(0.5)), "500m");
+  EXPECT_EQ(q(Value("x")), "<none>");
+  EXPECT_EQ(q(Value("1Z")), "<none>");
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: "a:1",
+      resources: {limits: {cpu: 1000m, memory: 1024Mi}, requests: {cpu: 0.25}}}]}})");
+  EXPECT_EQ(
+      At(pod, "spec.containers.0.resources"),
+      Canon(
+          R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
+}
+
+// Times as metav1.Time and MicroTime write them back.
+TEST(TimesTest, UtcToTheSecondOrMicrosecond) {
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: []}, status: {conditions: [
+      {type: A, status: "True", lastTransitionTime: "2026-01-02T03:04:05.9+01:00"},
+      {type: B, status: "True", lastTransitionTime: "0001-01-01T00:00:00Z"},
+      {type: C, status: "True", lastTransitionTime: "not a time"}]}})");
+  EXPECT_EQ(At(pod, "status.conditions.0.lastTransitionTime"),
+            Canon(R"("2026-01-02T02:04:05Z")"));
+  EXPECT_EQ(At(pod, "status.conditions.1.lastTransitionTime"), Canon("null"));
+  EXPECT_EQ(At(pod, "status.conditions.2.lastTransitionTime"),
+            Canon(R"("not a time")"));
+  Value lease = Decoded("coordination.k8s.io/v1", "Lease", R"({
+    apiVersion: coordination.k8s.io/v1, kind: Lease,
+    spec: {renewTime: "2026-01-02T03:04:05.000001-02:00",
+           acquireTime: "2026-01-02T03:04:05Z"}})");
+  EXPECT_EQ(At(lease, "spec.renewTime"),
+            Canon(R"("2026-01-02T05:04:05.000001Z")"));
+  // A MicroTime needs its six digits of fraction; the apiserver refuses
+  // this one, and smdx leaves it to validation.
+  EXPECT_EQ(At(lease, "spec.acquireTime"), Canon(R"("2026-01-02T03:04:05Z")"));
+}
+
+// What the conversion to the internal version and back does to a body
+// (pkg/apis/*/v1/conversion.go); the defaulting differential
+// (conformance/realapi/cmd/defaulting) found each.
+TEST(ConversionsTest, ABodyComesBackFromTheInternalVersion) {
+  Value secret = Decoded("v1", "Secret", R"({apiVersion: v1, kind: Secret,
+    data: {a: YQ==}, stringData: {b: hello, a: x}})");
+  EXPECT_EQ(At(secret, "stringData"), Canon("<absent>"));
+  EXPECT_EQ(At(secret, "data"), Canon(R"({"a":"eA==","b":"aGVsbG8="})"));
+
+  Value node = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
+    spec: {podCIDR: 10.0.0.0/24}})");
+  EXPECT_EQ(At(node, "spec.podCIDRs"), Canon(R"(["10.0.0.0/24"])"));
+  Value node2 = Decoded("v1", "Node", R"({apiVersion: v1, kind: Node,
+    spec: {podCIDRs: [10.0.1.0/24, "fd00::/64"]}})");
+  EXPECT_EQ(At(node2, "spec.podCIDR"), Canon(R"("10.0.1.0/24")"));
+
+  Value sts = Decoded("apps/v1", "StatefulSet", R"({apiVersion: apps/v1,
+    kind: StatefulSet, spec: {volumeClaimTemplates: [{metadata: {name: data}}]}})");
+  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.apiVersion"),
+            Canon(R"("v1")"));
+  EXPECT_EQ(At(sts, "spec.volumeClaimTemplates.0.kind"),
+            Canon(R"("PersistentVolumeClaim")"));
+
+  // A rolling update of another strategy type keeps its values: zeros.
+  Value d = Decoded("apps/v1", "Deployment", R"({apiVersion: apps/v1,
+    kind: Deployment, spec: {strategy: {type: Recreate, rollingUpdate: {}},
+    template: {spec: {containers: []}}},
+    metadata: {annotations: {deprecated.deployment.rollback.to: "007"}}})");
+  EXPECT_EQ(At(d, "spec.strategy.rollingUpdate"),
+            Canon(R"({"maxSurge":0,"maxUnavailable":0})"));
+  EXPECT_EQ(At(d, "metadata.annotations"),
+            Canon(R"({"deprecated.deployment.rollback.to":"7"})"));
+
+  Value hpa = Decoded("autoscaling/v1", "HorizontalPodAutoscaler", R"({
+    apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler,
+    spec: {maxReplicas: 3}})");
+  EXPECT_EQ(At(hpa, "spec.targetCPUUtilizationPercentage"), Canon("80"));
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: "a:1",
+      readinessProbe: {grpc: {port: 9000}},
+      env: [{name: E, valueFrom: {fileKeyRef: {path: p, key: k, volumeName: v}}}]}]}})");
+  EXPECT_EQ(At(pod, "spec.containers.0.readinessProbe.grpc.service"),
+            Canon(R"("")"));
+  EXPECT_EQ(At(pod, "spec.containers.0.env.0.valueFrom.fileKeyRef.optional"),
+            Canon("false"));
+}
+
+// ---- What a create gets from the registry and admission --------------------
+
+TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
+  std::shared_ptr<const BuiltinKind> pod = KindOf("v1", "Pod");
+  Value p = pod->PrepareForCreate(Yaml(R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, resources: {requests: {cpu: 1, memory: 1Gi},
+                                              limits: {cpu: 1, memory: 1Gi}}}]}})"));
+  EXPECT_EQ(At(p, "status"),
+            Canon(R"({"phase":"Pending","qosClass":"Guaranteed"})"));
+  EXPECT_EQ(internal::PodQosClass(
+                Yaml("{spec: {containers: [{name: a}, {name: b, resources: "
+                     "{requests: {cpu: 100m}}}]}}")),
+            "Burstable");
+  EXPECT_EQ(internal::PodQosClass(Yaml("{spec: {containers: [{name: a}]}}")),
+            "BestEffort");
+  // 1000m and 1 are the same quantity.
+  EXPECT_EQ(internal::PodQosClass(
+                Yaml("{spec: {containers: [{name: a, resources: {requests: "
+                     "{cpu: 1000m, memory: 1024Mi}, limits: {cpu: '1', memory: "
+                     "1Gi}}}]}}")),
+            "Guaranteed");
+
+  Value ns = KindOf("v1", "Namespace")
+                 ->PrepareForCreate(Yaml("{apiVersion: v1, kind: Namespace}"));
+  EXPECT_EQ(At(ns, "spec.finalizers"), Canon(R"(["kubernetes"])"));
+  Value pvc = KindOf("v1", "PersistentVolumeClaim")
+                  ->PrepareForCreate(Yaml(R"({apiVersion: v1,
+    kind: PersistentVolumeClaim, metadata: {finalizers: [a]}})"));
+  EXPECT_EQ(At(pvc, "metadata.finalizers"),
+            Canon(R"(["a","kubernetes.io/pvc-protection"])"));
+  Value job = KindOf("batch/v1", "Job")
+                  ->PrepareForCreate(Yaml(R"({apiVersion: batch/v1, kind: Job,
+    metadata: {name: j}, spec: {template: {metadata: {labels: {app: a}}}}})"));
+  EXPECT_EQ(
+      At(job, "spec.template.metadata.labels"),
+      Canon(
+          R"({"app":"a","job-name":"j","batch.kubernetes.io/job-name":"j"})"));
+  Value pv =
+      KindOf("v1", "PersistentVolume")
+          ->PrepareForCreate(Yaml("{apiVersion: v1, kind: PersistentVolume}"));
+  EXPECT_EQ(At(pv, "metadata.finalizers"),
+            Canon(R"(["kubernetes.io/pv-protection"])"));
+  // The DaemonSet strategy's first template generation.
+  Value ds =
+      KindOf("apps/v1", "DaemonSet")
+          ->PrepareForCreate(Yaml("{apiVersion: apps/v1, kind: DaemonSet}"));
+  EXPECT_EQ(At(ds, "metadata.annotations"),
+            Canon(R"({"deprecated.daemonset.template.generation":"1"})"));
+  Value manual =
+      KindOf("batch/v1", "Job")
+          ->PrepareForCreate(
+              Yaml("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, "
+                   "spec: {manualSelector: true}}"));
+  EXPECT_EQ(At(manual, "spec.template"), Canon("<absent>"));
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,71 @@
+// What the apiserver's Go types do to an object they decode: for each
+// struct type of the built-in API (by its OpenAPI name), each JSON field's
+// Go kind, its omitempty and omitzero options, and the value the
+// unstructured converter gives its zero value. The facts are data
+// (schema/data/kubernetes-v1.37-go-types.json, from reflection over the
+// Go types: conformance/realapi/cmd/gotypes); builtin_kind.h uses them.
+#ifndef SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_
+#define SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "smdx/value/value.h"
+
+namespace smdx::internal {
+
+// A field's Go kind.
+enum class GoKind : char {
+  kString = 's',
+  kInt = 'i',
+  kFloat = 'f',
+  kBool = 'b',
+  kPointer = 'p',
+  kSlice = 'l',
+  kMap = 'm',
+  kStruct = 't',
+  kMarshaler = 'x',  // a struct with its own JSON form (Time, Quantity, ...)
+  kInterface = 'a',
+};
+
+struct GoField {
+  std::string name;
+  GoKind kind = GoKind::kString;
+  bool omitempty = false;
+  bool omitzero = false;
+  // The unstructured form of the field's zero value.
+  Value zero;
+};
+
+struct GoStruct {
+  std::vector<GoField> fields;
+  absl::flat_hash_map<std::string, size_t> index;
+
+  const GoField* Find(absl::string_view name) const {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &fields[it->second];
+  }
+};
+
+// The struct type named `openapi_name`, or nullptr when the built-in API
+// has none. Thread-safe; each type is parsed once per process.
+const GoStruct* FindGoStruct(absl::string_view openapi_name);
+
+// Whether `v` is an empty or zero value in any Go kind's encoding: null,
+// "", 0, false, [] or {}.
+bool IsZeroLike(const Value& v);
+
+// Go's notion of an empty value for omitempty (encoding/json isEmptyValue
+// on the unstructured form): "", 0, false, null, and for slices and maps
+// an empty one. Structs are never empty.
+bool IsGoEmpty(GoKind kind, const Value& v);
+
+// Whether a field of `kind` holding `v` (nullptr: absent) is its Go zero
+// value: what a defaulter's "if obj.X == nil" or `== ""` tests.
+bool IsGoUnset(GoKind kind, const Value* v);
+
+}  // namespace smdx::internal
+
+#endif  // SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_

@@ -1,0 +1,212 @@
+#include "smdx/schema/builtin.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "smdx/schema/builtin_data.h"
+
+namespace smdx {
+
+namespace {
+
+// The API group a Kubernetes OpenAPI type name belongs to (`parts`: the
+// name split at dots).
+std::string GroupOf(const std::vector<absl::string_view>& parts) {
+  // io.k8s.apiextensions-apiserver.pkg.apis.<group>.<version>.<Kind>
+  // io.k8s.kube-aggregator.pkg.apis.<group>.<version>.<Kind>
+  // io.k8s.api.<group>.<version>.<Kind>
+  absl::string_view g = parts[parts.size() - 3];
+  if (g == "core") return "";
+  if (g == "apps" || g == "batch" || g == "autoscaling" || g == "extensions" ||
+      g == "policy") {
+    return std::string(g);
+  }
+  if (g == "rbac") return "rbac.authorization.k8s.io";
+  if (g == "flowcontrol") return "flowcontrol.apiserver.k8s.io";
+  if (g == "apiextensions") return "apiextensions.k8s.io";
+  if (g == "apiregistration") return "apiregistration.k8s.io";
+  return absl::StrCat(g, ".k8s.io");
+}
+
+const internal::EmbeddedKind* FindEmbeddedKind(absl::string_view api_version,
+                                               absl::string_view kind) {
+  absl::Span<const internal::EmbeddedKind> kinds =
+      internal::kEmbeddedKubernetes.kinds;
+  auto it = std::lower_bound(
+      kinds.begin(), kinds.end(), std::make_pair(api_version, kind),
+      [](const internal::EmbeddedKind& k,
+         const std::pair<absl::string_view, absl::string_view>& want) {
+        return std::make_pair(absl::string_view(k.api_version),
+                              absl::string_view(k.kind)) < want;
+      });
+  if (it == kinds.end() || it->api_version != api_version || it->kind != kind)
+    return nullptr;
+  return &*it;
+}
+
+// The index of the embedded type `name`, or -1.
+int FindEmbeddedType(absl::string_view name) {
+  static const absl::flat_hash_map<absl::string_view, int>* const kIndex = [] {
+    auto* index = new absl::flat_hash_map<absl::string_view, int>();
+    const auto& types = internal::kEmbeddedKubernetes.types;
+    for (size_t i = 0; i < types.size(); ++i) {
+      (*index)[types[i].name] = static_cast<int>(i);
+    }
+    return index;
+  }();
+  auto it = kIndex->find(name);
+  return it == kIndex->end() ? -1 : it->second;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema() {
+  static const absl::StatusOr<std::shared_ptr<const Schema>>* const kSchema =
+      new absl::StatusOr<std::shared_ptr<const Schema>>(
+          Schema::ParseSmd(internal::kEmbeddedKubernetes.text));
+  return *kSchema;
+}
+
+absl::string_view KubernetesVersion() {
+  return internal::kEmbeddedKubernetes.kubernetes_version;
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
+    absl::string_view type_name) {
+  static std::mutex* const mu = new std::mutex;
+  static auto* const cache =
+      new absl::flat_hash_map<std::string,
+                              absl::StatusOr<std::shared_ptr<const Schema>>>();
+  int root = FindEmbeddedType(type_name);
+  if (root < 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "the built-in Kubernetes schema has no type \"", type_name, "\""));
+  }
+  std::lock_guard<std::mutex> lock(*mu);
+  auto it = cache->find(type_name);
+  if (it != cache->end()) return it->second;
+  // The closure of the root, in the order of the text (that of the whole
+  // schema, so that each type reads exactly as it does there).
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  std::vector<bool> needed(data.types.size());
+  std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
+  needed[root] = true;
+  while (!stack.empty()) {
+    const internal::EmbeddedType& t = data.types[stack.back()];
+    stack.pop_back();
+    for (uint32_t d = t.deps_begin; d < t.deps_end; ++d) {
+      if (!needed[data.deps[d]]) {
+        needed[data.deps[d]] = true;
+        stack.push_back(data.deps[d]);
+      }
+    }
+  }
+  std::string text = "types:\n";
+  for (size_t i = 0; i < data.types.size(); ++i) {
+    if (!needed[i]) continue;
+    const internal::EmbeddedType& t = data.types[i];
+    text.append(data.text.data() + t.begin, t.end - t.begin);
+  }
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = Schema::ParseSmd(text);
+  cache->emplace(std::string(type_name), schema);
+  return schema;
+}
+
+std::vector<KubernetesKind> KubernetesKinds() {
+  std::vector<KubernetesKind> out;
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  for (const internal::EmbeddedKind& k : data.kinds) {
+    out.push_back(
+        KubernetesKind{k.api_version, k.kind, data.types[k.type].name});
+  }
+  return out;
+}
+
+namespace {
+
+TypeRef NamedTypeRef(absl::string_view name) {
+  TypeRef r;
+  r.named_type = std::string(name);
+  return r;
+}
+
+// Anything: an untyped scalar, an atomic list of anything, or a map whose
+// values are of `map_value_type` (`rel` decides whether it is granular).
+Atom UntypedAtom(absl::string_view map_value_type, ElementRelationship rel) {
+  Atom a;
+  a.scalar = ScalarType::kUntyped;
+  a.list = std::make_shared<ListType>();
+  a.list->element_type = NamedTypeRef(kUntypedAtomicTypeName);
+  a.list->element_relationship = ElementRelationship::kAtomic;
+  a.map = std::make_shared<MapType>();
+  a.map->element_type = NamedTypeRef(map_value_type);
+  a.map->element_relationship = rel;
+  return a;
+}
+
+}  // namespace
+
+Atom DeducedAtom() {
+  return UntypedAtom(kDeducedTypeName, ElementRelationship::kSeparable);
+}
+
+std::vector<TypeDef> DeducedTypes() {
+  std::vector<TypeDef> out(2);
+  out[0].name = std::string(kUntypedAtomicTypeName);
+  out[0].atom =
+      UntypedAtom(kUntypedAtomicTypeName, ElementRelationship::kAtomic);
+  out[1].name = std::string(kDeducedTypeName);
+  out[1].atom = DeducedAtom();
+  return out;
+}
+
+std::shared_ptr<const Schema> DeducedSchema() {
+  static const std::shared_ptr<const Schema>* const kSchema =
+      new std::shared_ptr<const Schema>(*Schema::Build(DeducedTypes()));
+  return *kSchema;
+}
+
+absl::StatusOr<std::string> KubernetesTypeName(const Schema& schema,
+                                               absl::string_view api_version,
+                                               absl::string_view kind) {
+  if (const internal::EmbeddedKind* k = FindEmbeddedKind(api_version, kind)) {
+    const char* name = internal::kEmbeddedKubernetes.types[k->type].name;
+    if (schema.Find(name) != nullptr) return std::string(name);
+  }
+  for (const TypeDef& t : schema.types()) {
+    if (!t.atom.map || t.atom.map->FindField("kind") == nullptr ||
+        t.atom.map->FindField("apiVersion") == nullptr) {
+      continue;
+    }
+    std::string av, k;
+    if (KubernetesKindOfTypeName(t.name, &av, &k) && av == api_version &&
+        k == kind) {
+      return t.name;
+    }
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "the schema has no type for apiVersion \"", api_version, "\", kind \"",
+      kind, "\" (pass --schema and --type for other types)"));
+}
+
+bool KubernetesKindOfTypeName(absl::string_view type_name,
+                              std::string* api_version, std::string* kind) {
+  std::vector<absl::string_view> parts = absl::StrSplit(type_name, '.');
+  if (parts.size() < 4 || !absl::StartsWith(type_name, "io.k8s.")) {
+    return false;
+  }
+  std::string group = GroupOf(parts);
+  absl::string_view version = parts[parts.size() - 2];
+  *api_version =
+      group.empty() ? std::string(version) : absl::StrCat(group, "/", version);
+  *kind = std::string(parts.back());
+  return true;
+}
+
+}  // namespace smdx

@@ -1,0 +1,294 @@
+#include "smdx/schema/schema.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/value/same_bytes.h"
+
+namespace smdx {
+
+absl::string_view RelationshipName(ElementRelationship r) {
+  switch (r) {
+    case ElementRelationship::kAtomic:
+      return "atomic";
+    case ElementRelationship::kAssociative:
+      return "associative";
+    case ElementRelationship::kSeparable:
+      return "separable";
+  }
+  return "?";
+}
+
+absl::string_view ScalarTypeName(ScalarType s) {
+  switch (s) {
+    case ScalarType::kNumeric:
+      return "numeric";
+    case ScalarType::kString:
+      return "string";
+    case ScalarType::kBoolean:
+      return "boolean";
+    case ScalarType::kUntyped:
+      return "untyped";
+  }
+  return "?";
+}
+
+namespace {
+
+absl::Status CheckList(const ListType& l, ElementRelationship rel,
+                       absl::string_view where) {
+  if (!l.keys.empty() && rel != ElementRelationship::kAssociative) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": list declares keys but its elementRelationship is ",
+        RelationshipName(rel), ", not associative"));
+  }
+  if (rel == ElementRelationship::kAssociative && !l.keys.empty()) {
+    const Atom* elem = l.element_type.resolved;
+    if (elem == nullptr || !elem->map) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": associative list with keys must have map elements (keys: ",
+          l.keys.front(), ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+namespace {
+
+// A field name's length and first byte, packed (0 for the empty name).
+uint32_t NameTag(absl::string_view name) {
+  if (name.empty()) return 0;
+  return static_cast<uint32_t>(name.size() << 8) |
+         static_cast<unsigned char>(name[0]);
+}
+
+}  // namespace
+
+const StructField* MapType::FindField(absl::string_view name) const {
+  if (!index.empty()) {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &fields[it->second];
+  }
+  for (const StructField& f : fields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+const StructField* MapType::FindFieldFrom(absl::string_view name,
+                                          size_t* hint) const {
+  // Objects skip many declared fields, so the scan reaches far; a step that
+  // cannot match costs a length and a first-byte compare.
+  constexpr size_t kScan = 32;
+  if (name_tags.size() == fields.size() && !name.empty()) {
+    const uint32_t tag = NameTag(name);
+    const size_t end = std::min(fields.size(), *hint + kScan);
+    for (size_t i = *hint; i < end; ++i) {
+      if (name_tags[i] == tag &&
+          internal::SameBytes(fields[i].name.data(), name.data(),
+                              name.size())) {
+        *hint = i + 1;
+        return &fields[i];
+      }
+    }
+  }
+  const StructField* f = FindField(name);
+  if (f != nullptr) *hint = static_cast<size_t>(f - fields.data()) + 1;
+  return f;
+}
+
+const Atom* MapType::EntryAtomFrom(absl::string_view name, size_t* hint) const {
+  if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
+}
+
+const Atom* MapType::EntryAtom(absl::string_view name) const {
+  if (const StructField* f = FindField(name)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
+}
+
+const Atom* Schema::Find(absl::string_view name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : &types_[it->second].atom;
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(
+    std::vector<TypeDef> types) {
+  static std::atomic<uint64_t> next_id{1};
+  std::shared_ptr<Schema> s(new Schema());
+  s->id_ = next_id.fetch_add(1, std::memory_order_relaxed);
+  for (size_t i = 0; i < types.size(); ++i) {
+    TypeDef& t = types[i];
+    if (t.name.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("types[", i, "]: type has no name"));
+    }
+    if (!s->by_name_.emplace(t.name, s->types_.size()).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "types[", i, "]: type \"", t.name, "\" is defined twice"));
+    }
+    s->types_.push_back(std::move(t));
+  }
+  if (absl::Status st = s->Link(); !st.ok()) return st;
+  return std::shared_ptr<const Schema>(std::move(s));
+}
+
+absl::Status Schema::Link() {
+  for (TypeDef& t : types_) {
+    if (t.atom.Empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "type \"", t.name,
+          "\": no scalar, list or map is declared (invalid atom)"));
+    }
+    if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
+  }
+  if (has_immutability_) MarkImmutabilityBelow();
+  return absl::OkStatus();
+}
+
+void Schema::MarkImmutabilityBelow() {
+  // Every map and list of the schema: those of the types and of the types
+  // inlined in them (derived atoms share their base's).
+  std::vector<MapType*> maps;
+  std::vector<ListType*> lists;
+  std::vector<Atom*> stack;
+  for (TypeDef& t : types_) stack.push_back(&t.atom);
+  while (!stack.empty()) {
+    Atom* a = stack.back();
+    stack.pop_back();
+    if (a->map) {
+      maps.push_back(a->map.get());
+      for (StructField& f : a->map->fields) {
+        if (f.type.inlined) stack.push_back(f.type.inlined.get());
+      }
+      if (a->map->element_type && a->map->element_type->inlined)
+        stack.push_back(a->map->element_type->inlined.get());
+    }
+    if (a->list) {
+      lists.push_back(a->list.get());
+      if (a->list->element_type.inlined)
+        stack.push_back(a->list->element_type.inlined.get());
+    }
+  }
+  auto below = [](const TypeRef& ref) {
+    const Atom* a = ref.resolved;
+    return ref.immutability.any() ||
+           (a != nullptr && ((a->map && a->map->markers_below) ||
+                             (a->list && a->list->markers_below)));
+  };
+  // Types refer to each other in cycles: propagate until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (MapType* m : maps) {
+      if (m->markers_below) continue;
+      bool b = m->element_type && below(*m->element_type);
+      for (const StructField& f : m->fields) b = b || below(f.type);
+      if (b) m->markers_below = changed = true;
+    }
+    for (ListType* l : lists) {
+      if (!l->markers_below && below(l->element_type))
+        l->markers_below = changed = true;
+    }
+  }
+}
+
+absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
+  if (atom.list) {
+    if (absl::Status st = LinkRef(atom.list->element_type,
+                                  absl::StrCat(where, ".elementType"));
+        !st.ok()) {
+      return st;
+    }
+    if (absl::Status st =
+            CheckList(*atom.list, atom.list_relationship(), where);
+        !st.ok()) {
+      return st;
+    }
+  }
+  if (atom.map) {
+    MapType& m = *atom.map;
+    for (StructField& f : m.fields) {
+      f.interned_name = InternName(f.name);
+      if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
+          !st.ok())
+        return st;
+      if (f.default_value) has_defaults_ = true;
+    }
+    if (m.element_type) {
+      if (absl::Status st =
+              LinkRef(*m.element_type, absl::StrCat(where, ".elementType"));
+          !st.ok()) {
+        return st;
+      }
+    }
+    for (const StructField& f : m.fields) {
+      if (f.default_value || f.type.default_value)
+        m.defaulted_fields.push_back(&f);
+    }
+    constexpr size_t kIndexThreshold = 8;
+    bool distinct = true;
+    if (m.fields.size() > kIndexThreshold) {
+      for (size_t i = 0; i < m.fields.size(); ++i)
+        distinct = m.index.emplace(m.fields[i].name, i).second && distinct;
+    } else {
+      for (size_t i = 0; i < m.fields.size(); ++i) {
+        for (size_t j = 0; j < i; ++j)
+          distinct = distinct && m.fields[i].name != m.fields[j].name;
+      }
+    }
+    // The forward scan must find what FindField finds: the first field of a
+    // name. Schemas built directly (not parsed) might repeat one; they go
+    // without the scan.
+    m.name_tags.clear();
+    if (distinct) {
+      for (const StructField& f : m.fields)
+        m.name_tags.push_back(NameTag(f.name));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
+  if (ref.default_value) has_defaults_ = true;
+  if (ref.immutability.any()) has_immutability_ = true;
+  const Atom* base = nullptr;
+  if (!ref.named_type.empty()) {
+    base = Find(ref.named_type);
+    if (base == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": no type found matching \"", ref.named_type, "\""));
+    }
+  } else if (ref.inlined) {
+    if (ref.inlined->Empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where,
+          ": inline type declares no scalar, list or map (invalid atom)"));
+    }
+    if (absl::Status st = LinkAtom(*ref.inlined, where); !st.ok()) return st;
+    base = ref.inlined.get();
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": type reference has neither namedType nor an inline type"));
+  }
+  if (ref.element_relationship) {
+    if (!base->map && !base->list) {
+      // SMD ignores an override on a scalar type.
+      ref.resolved = base;
+      return absl::OkStatus();
+    }
+    // Keys of a list overridden to atomic are simply unused.
+    Atom derived = *base;
+    derived.relationship_override = ref.element_relationship;
+    derived_.push_back(std::move(derived));
+    ref.resolved = &derived_.back();
+  } else {
+    ref.resolved = base;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace smdx

@@ -1,0 +1,228 @@
+// Schema: the type system values are checked against.
+//
+// A Schema is a set of named types (TypeDefs). Each type is an Atom: a
+// scalar, a list, a map, or, for untyped data, several of them at once (the
+// value's own kind picks one). Lists are atomic (replaced whole) or
+// associative: keyed by some of their items' fields (`list-type: map`) or,
+// without keys, by the items themselves (`list-type: set`). Maps are
+// granular (merged field by field) or atomic.
+//
+// Types refer to each other by name (TypeRef::named_type), possibly
+// recursively; a reference may override the relationship of the type it
+// names. Linking resolves every reference to an Atom pointer once, when the
+// schema is built, so walking a value never looks a name up.
+//
+// A Schema is immutable after it is built and safe to share across threads.
+// schema/ depends only on value/.
+#ifndef SMDX_SCHEMA_SCHEMA_H_
+#define SMDX_SCHEMA_SCHEMA_H_
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "smdx/value/intern.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+enum class ElementRelationship : uint8_t {
+  kAtomic,       // replaced as a whole
+  kAssociative,  // lists: items identified by key fields or by value
+  kSeparable,    // maps: merged field by field ("granular")
+};
+
+enum class ScalarType : uint8_t { kNumeric, kString, kBoolean, kUntyped };
+
+absl::string_view RelationshipName(ElementRelationship r);
+absl::string_view ScalarTypeName(ScalarType s);
+
+struct Atom;
+
+// Immutability markers of a schema node (the immutable-fields KEP). In
+// OpenAPI they are `x-kubernetes-immutable`, `x-kubernetes-immutable-keys`,
+// `x-kubernetes-addition-only` and `x-kubernetes-deletion-only`; in the SMD
+// YAML format they are the type-reference keys `immutable`,
+// `immutableKeys`, `additionOnly` and `deletionOnly` (each `true`).
+struct Immutability {
+  bool immutable = false;
+  bool immutable_keys = false;
+  bool addition_only = false;
+  bool deletion_only = false;
+
+  bool any() const {
+    return immutable || immutable_keys || addition_only || deletion_only;
+  }
+};
+
+// A reference to a type: by name, or inline. Exactly one of the two is set.
+// The reference is the schema node of one place in an object (a field, the
+// items of a list, the values of a map), so what is specific to that place
+// lives here: a relationship override, the node's default and nullability
+// (for list items and map values; a field's are on its StructField), and
+// its immutability markers.
+struct TypeRef {
+  std::string named_type;
+  std::shared_ptr<Atom> inlined;
+  // A per-reference override of the referenced list's or map's relationship.
+  std::optional<ElementRelationship> element_relationship;
+  std::optional<Value> default_value;
+  bool nullable = false;
+  Immutability immutability;
+  // Filled in by linking; never null in a built Schema.
+  const Atom* resolved = nullptr;
+};
+
+struct StructField {
+  std::string name;
+  TypeRef type;
+  // The schema default (SMD `default`, OpenAPI `default`): completes
+  // associative keys and is what structural defaulting sets.
+  std::optional<Value> default_value;
+  bool nullable = false;
+  // Built by linking: `name` interned (InternName), so that path elements
+  // made for this field point at it instead of copying the name.
+  const std::string* interned_name = nullptr;
+};
+
+struct UnionField {
+  std::string field_name;
+  std::string discriminator_value;
+};
+
+struct Union {
+  std::optional<std::string> discriminator;
+  bool deduce_invalid_discriminator = false;
+  std::vector<UnionField> fields;
+};
+
+struct MapType {
+  std::vector<StructField> fields;
+  // Type of entries that are not declared fields; absent means undeclared
+  // fields are invalid.
+  std::optional<TypeRef> element_type;
+  ElementRelationship element_relationship = ElementRelationship::kSeparable;
+  std::vector<Union> unions;
+
+  // The declared field named `name`, or nullptr.
+  const StructField* FindField(absl::string_view name) const;
+  // Type of the entry `name`: the field's, else the element type, else null.
+  const Atom* EntryAtom(absl::string_view name) const;
+
+  // FindField for a walk over one map's entries in order. `*hint` starts at
+  // 0 and is kept between the calls; objects whose keys follow the order of
+  // the declared fields (both are usually sorted) are then found by a short
+  // forward scan instead of hashing.
+  const StructField* FindFieldFrom(absl::string_view name, size_t* hint) const;
+  const Atom* EntryAtomFrom(absl::string_view name, size_t* hint) const;
+
+  // Built by linking for maps with many fields.
+  absl::flat_hash_map<std::string, size_t> index;
+  // Built by linking: per field, its name's length and first byte, packed,
+  // so FindFieldFrom scans a compact array instead of the fields.
+  std::vector<uint32_t> name_tags;
+  // Built by linking: the fields that declare a default.
+  std::vector<const StructField*> defaulted_fields;
+  // Built by linking: whether an immutability marker sits on a reference
+  // anywhere below (the fields, the element type, and what they contain);
+  // when not, nothing in a value of this map can violate one.
+  bool markers_below = false;
+};
+
+struct ListType {
+  TypeRef element_type;
+  ElementRelationship element_relationship = ElementRelationship::kAtomic;
+  std::vector<std::string> keys;
+  // Built by linking: as MapType::markers_below, for the elements.
+  bool markers_below = false;
+
+  bool IsAssociative() const {
+    return element_relationship == ElementRelationship::kAssociative;
+  }
+};
+
+struct Atom {
+  std::optional<ScalarType> scalar;
+  std::shared_ptr<ListType> list;
+  std::shared_ptr<MapType> map;
+  // Set on atoms derived for a reference that overrides the relationship:
+  // applies to the map when there is one, else to the list.
+  std::optional<ElementRelationship> relationship_override;
+
+  bool Empty() const { return !scalar && !list && !map; }
+  ElementRelationship list_relationship() const {
+    return relationship_override && !map ? *relationship_override
+                                         : list->element_relationship;
+  }
+  ElementRelationship map_relationship() const {
+    return relationship_override ? *relationship_override
+                                 : map->element_relationship;
+  }
+  bool IsAtomicList() const {
+    return list_relationship() == ElementRelationship::kAtomic;
+  }
+  bool IsAssociativeList() const {
+    return list_relationship() == ElementRelationship::kAssociative;
+  }
+  bool IsAtomicMap() const {
+    return map_relationship() == ElementRelationship::kAtomic;
+  }
+};
+
+struct TypeDef {
+  std::string name;
+  Atom atom;
+};
+
+class Schema {
+ public:
+  // Builds a schema from type definitions: checks them and resolves every
+  // reference. Errors name the type and the problem.
+  static absl::StatusOr<std::shared_ptr<const Schema>> Build(
+      std::vector<TypeDef> types);
+
+  // Parses the SMD schema YAML (`types: [...]`, the format of
+  // sigs.k8s.io/structured-merge-diff's typed.NewParser).
+  static absl::StatusOr<std::shared_ptr<const Schema>> ParseSmd(
+      absl::string_view yaml);
+
+  // The named type's atom, or nullptr.
+  const Atom* Find(absl::string_view name) const;
+  const std::deque<TypeDef>& types() const { return types_; }
+
+  // Whether any node declares a default, or an immutability marker; the
+  // operations skip those steps entirely when not.
+  bool has_defaults() const { return has_defaults_; }
+  // Unique among the schemas of this process (never reused).
+  uint64_t id() const { return id_; }
+  bool has_immutability() const { return has_immutability_; }
+
+ private:
+  Schema() = default;
+  absl::Status Link();
+  absl::Status LinkRef(TypeRef& ref, absl::string_view where);
+  absl::Status LinkAtom(Atom& atom, absl::string_view where);
+  void MarkImmutabilityBelow();
+
+  std::deque<TypeDef> types_;
+  absl::flat_hash_map<std::string, size_t> by_name_;
+  // Atoms created for references that override a relationship.
+  std::deque<Atom> derived_;
+  bool has_defaults_ = false;
+  uint64_t id_ = 0;
+  bool has_immutability_ = false;
+};
+
+// Writes the schema back in the SMD YAML format (with smdx's extensions:
+// `nullable`, `default` on type references, immutability markers), so that
+// ParseSmd(SchemaToSmdYaml(s)) describes the same types.
+std::string SchemaToSmdYaml(const Schema& schema);
+
+}  // namespace smdx
+
+#endif  // SMDX_SCHEMA_SCHEMA_H_

@@ -1,0 +1,114 @@
+// Typed operations: values read through a schema.
+//
+// A Type names the root of a value in a schema. With it, a value can be
+// validated, turned into the set of fields it sets (ToFieldSet), compared
+// with another value of the same type (Compare), merged with a partial value
+// the way server-side apply merges a configuration into a live object
+// (Merge), and pruned or projected by a field set (RemoveItems,
+// ExtractItems). The rules are those of sigs.k8s.io/structured-merge-diff:
+//
+//  - granular maps are merged field by field; atomic maps are replaced;
+//  - associative lists are merged item by item, items identified by their
+//    key fields (schema defaults fill missing key fields, KEP-1929) or, for
+//    sets, by their value; atomic lists are replaced; the merged order
+//    follows the applied value for shared items;
+//  - everything else is a leaf: the applied value wins.
+//
+// Except for Validate, the operations REQUIRE values that validated against
+// the type (ValidateOptions decide whether duplicates are allowed).
+//
+// Depends on value/value.h, schema/ and fieldpath/.
+#ifndef SMDX_TYPED_TYPED_H_
+#define SMDX_TYPED_TYPED_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "smdx/fieldpath/set.h"
+#include "smdx/schema/schema.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+// Deepest nesting the typed operations accept (the parsers enforce the same).
+inline constexpr int kMaxValueDepth = 1000;
+
+// A root type in a schema. Cheap to copy; shares the schema.
+class Type {
+ public:
+  // The named type `name` of `schema`.
+  static absl::StatusOr<Type> Named(std::shared_ptr<const Schema> schema,
+                                    absl::string_view name);
+  // The schema-less type: maps granular, lists atomic.
+  static Type Deduced();
+
+  const Schema& schema() const { return *schema_; }
+  const std::shared_ptr<const Schema>& shared_schema() const { return schema_; }
+  const Atom* root() const { return root_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  Type(std::shared_ptr<const Schema> schema, const Atom* root, std::string name)
+      : schema_(std::move(schema)), root_(root), name_(std::move(name)) {}
+  std::shared_ptr<const Schema> schema_;
+  const Atom* root_;
+  std::string name_;
+};
+
+struct ValidateOptions {
+  // Duplicate items in associative lists and sets are errors unless set.
+  // Server-side apply rejects them in applied configurations but tolerates
+  // them in objects written by updates (as SMD's AllowDuplicates).
+  bool allow_duplicates = false;
+};
+
+// Checks `v` against `type`. The error (InvalidArgument) lists every problem
+// as `<path>: <what>`, e.g. `.spec.replicas: expected numeric, got "3"`.
+absl::Status Validate(const Type& type, const Value& v,
+                      ValidateOptions opts = {});
+
+// The fields `v` sets: every leaf, every map field whose value is null or
+// empty, every list item, every atomic list or map as one member.
+Set ToFieldSet(const Type& type, const Value& v);
+
+struct Comparison {
+  Set added;
+  Set removed;
+  Set modified;
+  bool IsSame() const {
+    return added.Empty() && removed.Empty() && modified.Empty();
+  }
+};
+
+// What changed from `lhs` to `rhs`. Either may be null (absent object).
+Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs);
+
+// The apply merge of `rhs` (a partial configuration) into `lhs`.
+// Either may be null; the result is null only when both are.
+absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
+                            const Value* rhs);
+
+// `v` without the fields in `items` (a removed item or field goes with
+// everything below it).
+Value RemoveItems(const Type& type, const Value& v, const Set& items);
+// Only the fields in `items` (and what lies below them).
+Value ExtractItems(const Type& type, const Value& v, const Set& items);
+
+// `set` plus, as members, every struct field (a field declared in the
+// schema) that has children in `set`: owning `.spec.replicas` implies
+// owning the `.spec` field itself, but not map keys or list items.
+Set EnsureNamedFieldsAreMembers(const Type& type, const Set& set);
+
+// A field set recorded under an older schema, adjusted to the current one:
+// paths below a list or map that is now atomic collapse to it. Returns
+// nullopt when nothing changes.
+std::optional<Set> ReconcileFieldSetWithSchema(const Type& type,
+                                               const Set& set);
+
+}  // namespace smdx
+
+#endif  // SMDX_TYPED_TYPED_H_

@@ -1,0 +1,70 @@
+// libFuzzer target for the typed operations: the input chooses a random
+// schema (testing/random_schema.h) and objects that fit it, and the
+// operations must keep their algebra:
+//   merge(a, a) = a;  compare(a, a) is empty;
+//   every field b sets is in merge(a, b);
+//   remove(a, set(a)) keeps none of a's fields;
+// and validating, merging or comparing an object of another schema never
+// crashes. Any broken law aborts.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/schema/schema.h"
+#include "testing/fuzz_check.h"
+#include "testing/nodes.h"
+#include "testing/random_schema.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/emit.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using smdx::Value;
+  smdx::testing::ByteChoices choices(data, size);
+  smdx::testing::RandomSchema random = smdx::testing::MakeSchema(choices);
+  absl::StatusOr<std::shared_ptr<const smdx::Schema>> schema =
+      smdx::Schema::ParseSmd(random.smd_yaml);
+  SMDX_FUZZ_CHECK(schema.ok());
+  absl::StatusOr<smdx::Type> type = smdx::Type::Named(*schema, "root");
+  SMDX_FUZZ_CHECK(type.ok());
+  const Value a = smdx::testing::MakeObject(random, choices);
+  const Value b = smdx::testing::MakeObject(random, choices);
+  smdx::testing::FuzzContext() =
+      absl::StrCat(random.smd_yaml, "--- a:\n", smdx::ToYaml(a), "--- b:\n",
+                   smdx::ToYaml(b));
+  SMDX_FUZZ_CHECK(smdx::Validate(*type, a).ok() &&
+                  smdx::Validate(*type, b).ok());
+
+  absl::StatusOr<Value> aa = smdx::Merge(*type, &a, &a);
+  SMDX_FUZZ_CHECK(aa.ok() && *aa == a);
+  SMDX_FUZZ_CHECK(smdx::CompareFields(*type, &a, &a).IsSame());
+  absl::StatusOr<Value> ab = smdx::Merge(*type, &a, &b);
+  SMDX_FUZZ_CHECK(ab.ok());
+  // Every field b sets is a node of merge(a, b) (an empty map of b merged
+  // into a's full one is no longer a field of its own).
+  SMDX_FUZZ_CHECK(
+      smdx::ToFieldSet(*type, b).IsSubsetOf(smdx::testing::Nodes(*type, *ab)));
+  // What is left has none of a's fields (maps whose every field went stay
+  // behind as null, as in the reference).
+  const smdx::Set set_a = smdx::ToFieldSet(*type, a);
+  Value removed = smdx::RemoveItems(*type, a, set_a);
+  absl::StrAppend(&smdx::testing::FuzzContext(), "--- remove(a, set(a)):\n",
+                  smdx::ToYaml(removed));
+  SMDX_FUZZ_CHECK(smdx::ToFieldSet(*type, removed).Intersection(set_a).Empty());
+  // What a merge produced compares to its inputs without surprises: from b
+  // to merge(a, b) nothing b set is removed.
+  SMDX_FUZZ_CHECK(smdx::CompareFields(*type, &b, &*ab)
+                      .removed.Intersection(smdx::ToFieldSet(*type, b))
+                      .Empty());
+
+  // An object of another schema: errors, never crashes.
+  smdx::testing::RandomSchema other = smdx::testing::MakeSchema(choices);
+  const Value x = smdx::testing::MakeObject(other, choices);
+  (void)smdx::Validate(*type, x);
+  (void)smdx::Merge(*type, &a, &x);
+  (void)smdx::Merge(*type, &x, &a);
+  (void)smdx::CompareFields(*type, &a, &x);
+  (void)smdx::ToFieldSet(*type, x);
+  return 0;
+}

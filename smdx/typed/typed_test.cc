@@ -1,0 +1,289 @@
+#include "smdx/typed/typed.h"
+
+#include "smdx/fieldpath/fields_v1.h"
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+
+namespace smdx {
+namespace {
+
+using testing::Yaml;
+
+constexpr char kSchema[] = R"(types:
+- name: root
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: replicas
+      type: {scalar: numeric}
+    - name: labels
+      type:
+        map:
+          elementType: {scalar: string}
+    - name: selector
+      type:
+        map:
+          elementType: {scalar: string}
+          elementRelationship: atomic
+    - name: args
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: atomic
+    - name: finalizers
+      type:
+        list:
+          elementType: {scalar: string}
+          elementRelationship: associative
+    - name: ports
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: port
+                type: {scalar: numeric}
+              - name: protocol
+                type: {scalar: string}
+                default: TCP
+              - name: name
+                type: {scalar: string}
+          elementRelationship: associative
+          keys: [port, protocol]
+)";
+
+Type RootType() {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(kSchema);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *Type::Named(*s, "root");
+}
+
+std::string Fields(const Set& s) { return SerializeFieldsV1(s); }
+
+TEST(ValidateTest, AcceptsValidObject) {
+  absl::Status st = Validate(
+      RootType(),
+      Yaml("name: a\nreplicas: 3\nports: [{port: 80}]\nfinalizers: [x, w]"));
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(Validate(RootType(), Yaml("replicas: null")).ok());
+}
+
+TEST(ValidateTest, ErrorsNameThePathAndTheProblem) {
+  struct Case {
+    const char* yaml;
+    const char* want;
+  } cases[] = {
+      {"replicas: \"3\"", ".replicas: expected numeric"},
+      {"name: 1", ".name: expected string"},
+      {"unknown: 1", ".unknown: field not declared in schema"},
+      {"ports: [{port: 80}, {port: 80, protocol: TCP}]",
+       ".ports: duplicate entries for key [port=80,protocol=\"TCP\"]"},
+      {"finalizers: [a, a]", ".finalizers: duplicate entries for key [=\"a\"]"},
+      {"labels: [1]", ".labels: expected map"},
+      {"args: {a: 1}", ".args: expected list"},
+  };
+  for (const Case& c : cases) {
+    absl::Status st = Validate(RootType(), Yaml(c.yaml));
+    ASSERT_FALSE(st.ok()) << c.yaml;
+    EXPECT_NE(std::string(st.message()).find(c.want), std::string::npos)
+        << st.message();
+  }
+}
+
+TEST(ValidateTest, KeyFieldsMayBeOmittedWhenOthersIdentifyTheItem) {
+  // protocol defaults to TCP, so {name: x} is keyed by protocol alone.
+  EXPECT_TRUE(Validate(RootType(), Yaml("ports: [{name: x}]")).ok());
+  absl::Status st = Validate(Type::Deduced(), Yaml("a: 1"));
+  EXPECT_TRUE(st.ok());
+}
+
+TEST(ValidateTest, DuplicatesAllowedOnRequest) {
+  EXPECT_TRUE(
+      Validate(RootType(), Yaml("finalizers: [a, a]"), ValidateOptions{true})
+          .ok());
+}
+
+TEST(ValidateTest, RejectsExcessiveDepthWithoutCrashing) {
+  Value v;
+  for (int i = 0; i < 5000; ++i) {
+    List l;
+    l.push_back(std::move(v));
+    v = Value(std::move(l));
+  }
+  Map m;
+  m.Append("x", std::move(v));
+  absl::Status st = Validate(Type::Deduced(), Value(std::move(m)));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("nesting deeper"),
+            std::string::npos);
+}
+
+TEST(ToFieldSetTest, FillsMissingKeyFieldsFromDefaults) {
+  Set s = ToFieldSet(RootType(), Yaml("ports: [{port: 80}]"));
+  EXPECT_EQ(
+      Fields(s),
+      R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}})");
+}
+
+TEST(ToFieldSetTest, AtomicAndSetAndMapFields) {
+  Set s =
+      ToFieldSet(RootType(), Yaml("args: [a]\nselector: {a: b}\nfinalizers: "
+                                  "[x]\nlabels: {app: web}\nname: n"));
+  EXPECT_EQ(
+      Fields(s),
+      R"({"f:args":{},"f:finalizers":{"v:\"x\"":{}},"f:labels":{"f:app":{}},"f:name":{},"f:selector":{}})");
+}
+
+TEST(ToFieldSetTest, DeducedMapsAreGranularAndListsAtomic) {
+  Set s = ToFieldSet(Type::Deduced(), Yaml("a: {b: 1, c: [1, 2]}\nd: {}"));
+  EXPECT_EQ(Fields(s), R"({"f:a":{".":{},"f:b":{},"f:c":{}},"f:d":{}})");
+}
+
+TEST(CompareTest, ReportsAddedRemovedModified) {
+  Value a = Yaml("name: a\nreplicas: 1\nlabels: {x: y}");
+  Value b = Yaml("name: a\nreplicas: 2\nargs: [z]");
+  Comparison c = CompareFields(RootType(), &a, &b);
+  EXPECT_EQ(Fields(c.modified), R"({"f:replicas":{}})");
+  EXPECT_EQ(Fields(c.added), R"({"f:args":{}})");
+  EXPECT_EQ(Fields(c.removed), R"({"f:labels":{".":{},"f:x":{}}})");
+  Comparison same = CompareFields(RootType(), &a, &a);
+  EXPECT_TRUE(same.IsSame());
+}
+
+TEST(MergeTest, MergesByFieldKeyAndValue) {
+  Value live = Yaml(
+      "name: a\nlabels: {x: '1'}\nports: [{port: 80, name: http}, {port: 53, "
+      "protocol: UDP}]\nargs: [a, b]\nfinalizers: [f1]");
+  Value config = Yaml(
+      "labels: {y: '2'}\nports: [{port: 80, name: web}]\nargs: "
+      "[c]\nfinalizers: [f2]");
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(*m,
+            Yaml("name: a\nlabels: {x: '1', y: '2'}\n"
+                 "ports: [{port: 80, name: web}, {port: 53, protocol: UDP}]\n"
+                 "args: [c]\nfinalizers: [f1, f2]"));
+}
+
+TEST(MergeTest, SharedItemsFollowTheAppliedOrder) {
+  Value live = Yaml("finalizers: [a, b, c]");
+  Value config = Yaml("finalizers: [c, a]");
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok());
+  // As SMD: a shared item waits for its turn in the applied order, an item
+  // only on the left stays where it was relative to what precedes it.
+  EXPECT_EQ(*m, Yaml("finalizers: [b, c, a]"));
+}
+
+TEST(MergeTest, AtomicMapReplacedWhole) {
+  Value live = Yaml("selector: {a: '1', b: '2'}");
+  Value config = Yaml("selector: {c: '3'}");
+  EXPECT_EQ(*Merge(RootType(), &live, &config), Yaml("selector: {c: '3'}"));
+}
+
+TEST(MergeTest, UnchangedPartsShareTheLiveObjectsNodes) {
+  // Parsed apart, as a stored object and a request are: what the
+  // configuration leaves unchanged comes out as the live object's nodes.
+  const char* text =
+      "name: a\nlabels: {x: '1'}\nselector: {s: t}\nargs: [a, b]\n"
+      "ports: [{port: 80, name: http}, {port: 53, protocol: UDP}]";
+  Value live = Yaml(text);
+  Value same = Yaml(text);
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &same);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(SameNode(*m, live));
+
+  Value config = Yaml(text);
+  config.map().Find("ports")->list()[1].map().Set("name", Value("dns"));
+  m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(*m, config);
+  for (const char* key : {"labels", "selector", "args"})
+    EXPECT_TRUE(SameNode(*m->map().Find(key), *live.map().Find(key))) << key;
+  const List& ports = m->map().Find("ports")->list();
+  EXPECT_TRUE(SameNode(ports[0], live.map().Find("ports")->list()[0]));
+  EXPECT_FALSE(SameNode(ports[1], live.map().Find("ports")->list()[1]));
+}
+
+TEST(MergeTest, EqualButNotIdenticalLeavesTakeTheConfiguration) {
+  // 1 and 1.0 are equal, and key order does not make maps unequal, but the
+  // result holds what the configuration wrote.
+  Value live = Yaml("replicas: 1\nselector: {a: x, b: y}");
+  Value config = Yaml("replicas: 1.0\nselector: {b: y, a: x}");
+  absl::StatusOr<Value> m = Merge(RootType(), &live, &config);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->map().Find("replicas")->IsFloat());
+  EXPECT_TRUE(
+      SameNode(*m->map().Find("selector"), *config.map().Find("selector")));
+}
+
+TEST(RemoveItemsTest, RemovesFieldsAndItems) {
+  Value v = Yaml(
+      "name: a\nports: [{port: 80, name: x}, {port: 53}]\nlabels: {a: '1', b: "
+      "'2'}");
+  Set s;
+  s.Insert({PathElement::Field("name")});
+  s.Insert({PathElement::Field("labels"), PathElement::Field("a")});
+  s.Insert({PathElement::Field("ports"),
+            PathElement::Key({KeyField{"port", Value(int64_t{53})},
+                              KeyField{"protocol", Value("TCP")}})});
+  EXPECT_EQ(RemoveItems(RootType(), v, s),
+            Yaml("ports: [{port: 80, name: x}]\nlabels: {b: '2'}"));
+  EXPECT_EQ(ExtractItems(RootType(), v, s),
+            Yaml("name: a\nports: [{port: 53}]\nlabels: {a: '1'}"));
+}
+
+TEST(RemoveItemsTest, RemovingEverythingLeavesWhatTheReferenceLeaves) {
+  // sigs.k8s.io/structured-merge-diff v4.1.2, RemoveItems(ToFieldSet(v)):
+  // a map or list whose every item goes becomes null; a root that loses
+  // every field becomes null.
+  for (const auto& [in, want] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"labels: {b: d, c: c}\nname: b", "labels: null"},
+           {"labels: {b: d}\nfinalizers: [a, b]",
+            "labels: null\nfinalizers: null"},
+           {"name: x", "null"},
+       }) {
+    Value v = Yaml(in);
+    EXPECT_EQ(RemoveItems(RootType(), v, ToFieldSet(RootType(), v)), Yaml(want))
+        << in;
+  }
+}
+
+TEST(EnsureNamedFieldsTest, AddsStructFieldsNotMapKeys) {
+  Set s;
+  s.Insert({PathElement::Field("labels"), PathElement::Field("app")});
+  Set out = EnsureNamedFieldsAreMembers(RootType(), s);
+  EXPECT_EQ(Fields(out), R"({"f:labels":{".":{},"f:app":{}}})");
+}
+
+TEST(ReconcileTest, CollapsesPathsBelowANowAtomicList) {
+  Set s;
+  s.Insert({PathElement::Field("args"), PathElement::Index(0)});
+  std::optional<Set> r = ReconcileFieldSetWithSchema(RootType(), s);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(Fields(*r), R"({"f:args":{}})");
+  Set ok;
+  ok.Insert({PathElement::Field("name")});
+  EXPECT_FALSE(ReconcileFieldSetWithSchema(RootType(), ok).has_value());
+}
+
+TEST(RealObjectsTest, PodFieldSetMatchesReference) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(testing::ReadTestFile(
+          testing::SharedPath("testdata/smd/k8s-schema.yaml")));
+  ASSERT_TRUE(s.ok());
+  Type pod = *Type::Named(*s, "io.k8s.api.core.v1.Pod");
+  Value v =
+      Yaml(testing::ReadTestFile(testing::SourcePath("testdata/pod.yaml")));
+  ASSERT_TRUE(Validate(pod, v).ok());
+  Value empty = Value::MakeMap();
+  EXPECT_EQ(
+      SerializeFieldsV1(CompareFields(pod, &empty, &v).added),
+      testing::ReadTestFile(testing::SharedPath("testdata/smd/podset.json")));
+}
+
+}  // namespace
+}  // namespace smdx

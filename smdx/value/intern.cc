@@ -1,0 +1,127 @@
+#include "smdx/value/intern.h"
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <vector>
+
+#include "smdx/value/emit.h"
+#include "smdx/value/same_bytes.h"
+
+namespace smdx {
+
+namespace {
+
+using Interned = internal::InternedName;
+static_assert(std::is_standard_layout_v<Interned>,
+              "a name's address must be its Interned's address");
+
+// Open addressing, linear probing, at most half full. Readers load the
+// current table and probe it without a lock; the writer (under the lock)
+// fills empty slots in place, or builds a table twice the size and
+// publishes it. Old tables are kept, so a reader that loaded one before a
+// publish still reads valid memory.
+struct Table {
+  explicit Table(size_t capacity)
+      : mask(capacity - 1), slots(new std::atomic<const Interned*>[capacity]) {
+    for (size_t i = 0; i < capacity; ++i)
+      slots[i].store(nullptr, std::memory_order_relaxed);
+  }
+  const size_t mask;
+  std::unique_ptr<std::atomic<const Interned*>[]> slots;
+};
+
+struct Interner {
+  std::mutex mu;
+  std::deque<Interned> names;               // guarded by mu; never shrinks
+  std::vector<std::unique_ptr<Table>> all;  // guarded by mu; never shrinks
+  std::atomic<const Table*> current{nullptr};
+};
+
+Interner& GetInterner() {
+  static Interner* const interner = new Interner();
+  return *interner;
+}
+
+// A hash for short names, cheaper than a general one: each word of the
+// name, the last overlapping the one before, multiplied in. Inputs are field
+// names (a lookup per name read), nearly all under 24 bytes.
+inline size_t HashName(absl::string_view name) {
+  using internal::LoadHalfWord;
+  using internal::LoadWord;
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  const char* p = name.data();
+  size_t n = name.size();
+  uint64_t h = n * kMul;
+  if (n >= 8) {
+    for (; n > 8; p += 8, n -= 8) h = (h ^ LoadWord(p)) * kMul;
+    h = (h ^ LoadWord(p + n - 8)) * kMul;
+  } else if (n >= 4) {
+    h = (h ^ (uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4))) *
+        kMul;
+  } else if (n > 0) {
+    const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
+                           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+                           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+    h = (h ^ bytes) * kMul;
+  }
+  return static_cast<size_t>(h ^ (h >> 31));
+}
+
+inline const Interned* Probe(const Table& t, absl::string_view name,
+                             size_t hash) {
+  for (size_t i = hash & t.mask;; i = (i + 1) & t.mask) {
+    const Interned* n = t.slots[i].load(std::memory_order_acquire);
+    if (n == nullptr ||
+        (n->name.size() == name.size() &&
+         internal::SameBytes(n->name.data(), name.data(), name.size()))) {
+      return n;
+    }
+  }
+}
+
+void Place(Table* t, const Interned* n, size_t hash) {
+  size_t i = hash & t->mask;
+  while (t->slots[i].load(std::memory_order_relaxed) != nullptr)
+    i = (i + 1) & t->mask;
+  t->slots[i].store(n, std::memory_order_release);
+}
+
+}  // namespace
+
+const std::string* FindInternedName(absl::string_view name) {
+  const Table* t = GetInterner().current.load(std::memory_order_acquire);
+  if (t == nullptr) return nullptr;
+  const Interned* n = Probe(*t, name, HashName(name));
+  return n == nullptr ? nullptr : &n->name;
+}
+
+const std::string* InternName(absl::string_view name) {
+  Interner& in = GetInterner();
+  std::lock_guard<std::mutex> lock(in.mu);
+  const size_t hash = HashName(name);
+  Table* t = in.all.empty() ? nullptr : in.all.back().get();
+  if (t != nullptr) {
+    if (const Interned* n = Probe(*t, name, hash)) return &n->name;
+  }
+  in.names.push_back(Interned{std::string(name), JsonStringIsPlain(name)});
+  const Interned* added = &in.names.back();
+  constexpr size_t kFirstCapacity = 1024;
+  if (t == nullptr || 2 * in.names.size() > t->mask + 1) {
+    const size_t capacity = t == nullptr ? kFirstCapacity : 2 * (t->mask + 1);
+    auto bigger = std::make_unique<Table>(capacity);
+    for (const Interned& n : in.names)
+      Place(bigger.get(), &n, HashName(n.name));
+    in.all.push_back(std::move(bigger));
+    in.current.store(in.all.back().get(), std::memory_order_release);
+    return &added->name;
+  }
+  Place(t, added, hash);
+  return &added->name;
+}
+
+}  // namespace smdx

@@ -1,0 +1,121 @@
+#include "smdx/value/value.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "testing/test_util.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/utf8.h"
+
+namespace smdx {
+namespace {
+
+using testing::Yaml;
+
+TEST(ValueTest, IntsAndFloatsAreEqualWhenNumericallyEqual) {
+  EXPECT_TRUE(Equals(Value(int64_t{1}), Value(1.0)));
+  EXPECT_FALSE(Equals(Value(int64_t{1}), Value(1.5)));
+  EXPECT_FALSE(Equals(Value(int64_t{1}), Value("1")));
+}
+
+TEST(IdenticalTest, IsEqualityToTheLetter) {
+  const double nan = std::nan("");
+  struct Case {
+    Value a, b;
+    bool equals, identical;
+  } cases[] = {
+      {Value(int64_t{1}), Value(1.0), true, false},
+      {Value(0.0), Value(-0.0), true, false},
+      {Value(nan), Value(nan), false, true},
+      {Value(2.5), Value(2.5), true, true},
+      {Value("abcdefghijklmnopq"), Value("abcdefghijklmnopq"), true, true},
+      {Value("abcdefghijklmnopq"), Value("abcdefghijklmnopr"), false, false},
+      {Yaml("{a: 1, b: 2}"), Yaml("{b: 2, a: 1}"), true, false},
+      {Yaml("{a: [1, {b: x}]}"), Yaml("{a: [1, {b: x}]}"), true, true},
+      {Yaml("[1, 2]"), Yaml("[2, 1]"), false, false},
+      {Yaml("{a: null}"), Yaml("{a: null}"), true, true},
+      {Yaml("{a: null}"), Yaml("{}"), false, false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Equals(c.a, c.b), c.equals) << ToJson(c.a) << " " << ToJson(c.b);
+    EXPECT_EQ(Identical(c.a, c.b), c.identical)
+        << ToJson(c.a) << " " << ToJson(c.b);
+  }
+}
+
+TEST(ValueTest, NullAbsentAndEmptyAreDistinct) {
+  EXPECT_FALSE(Equals(Yaml("a: null"), Yaml("{}")));
+  EXPECT_FALSE(Equals(Yaml("a: {}"), Yaml("a: []")));
+  EXPECT_FALSE(Equals(Yaml("a: {}"), Yaml("a: null")));
+  EXPECT_TRUE(Equals(Yaml("a: 1\nb: 2"), Yaml("b: 2\na: 1")));
+}
+
+TEST(ValueTest, TotalOrderFollowsSmd) {
+  // numbers < strings < booleans < lists < maps < null
+  std::vector<Value> sorted = {
+      Value(int64_t{-3}), Value(0.5),  Value(int64_t{2}),
+      Value("a"),         Value("b"),  Value(false),
+      Value(true),        Yaml("[1]"), Yaml("[1, 2]"),
+      Yaml("{a: 1}"),     Value()};
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    for (size_t j = 0; j < sorted.size(); ++j) {
+      int want = i < j ? -1 : (i > j ? 1 : 0);
+      EXPECT_EQ(Compare(sorted[i], sorted[j]), want) << i << " vs " << j;
+    }
+  }
+}
+
+TEST(ValueTest, MapsCompareByKeysInLexicalOrder) {
+  EXPECT_EQ(Compare(Yaml("{a: 1}"), Yaml("{a: 2}")), -1);
+  EXPECT_EQ(Compare(Yaml("{a: 1}"), Yaml("{a: 1, b: 1}")), -1);
+  EXPECT_EQ(Compare(Yaml("{b: 1}"), Yaml("{a: 1}")), 1);
+  EXPECT_EQ(Compare(Yaml("{b: 1, a: 2}"), Yaml("{a: 2, b: 1}")), 0);
+}
+
+TEST(ValueTest, MapSetReplacesInPlaceAndEraseRemoves) {
+  Map m;
+  m.Set("a", Value(int64_t{1}));
+  m.Set("b", Value(int64_t{2}));
+  m.Set("a", Value(int64_t{3}));
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m.entries()[0].key, "a");
+  EXPECT_EQ(m.Find("a")->AsInt(), 3);
+  EXPECT_TRUE(m.Erase("a"));
+  EXPECT_FALSE(m.Erase("a"));
+  EXPECT_EQ(m.Find("a"), nullptr);
+}
+
+TEST(ValueTest, NodeCountCountsEveryNode) {
+  EXPECT_EQ(Yaml("{a: [1, 2], b: {c: x}}").NodeCount(), 6u);
+}
+
+}  // namespace
+}  // namespace smdx
+
+namespace smdx {
+namespace {
+
+TEST(DecodeUtf8Test, AcceptsWellFormedSequencesOnly) {
+  uint32_t r = 0;
+  EXPECT_EQ(DecodeUtf8("a", 0, &r), 1u);
+  EXPECT_EQ(r, uint32_t{'a'});
+  EXPECT_EQ(DecodeUtf8("\xC3\xA9", 0, &r), 2u);  // é
+  EXPECT_EQ(r, 0xE9u);
+  EXPECT_EQ(DecodeUtf8("\xE2\x82\xAC", 0, &r), 3u);  // €
+  EXPECT_EQ(r, 0x20ACu);
+  EXPECT_EQ(DecodeUtf8("\xF0\x9F\x98\x80", 0, &r), 4u);  // 😀
+  EXPECT_EQ(r, 0x1F600u);
+  r = 7;
+  for (const char* bad :
+       {"\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xED\xA0\x80",
+        "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\x80", "\xC3", "\xE2\x82",
+        "\xC3\x28"}) {
+    EXPECT_EQ(DecodeUtf8(bad, 0, &r), 0u) << ::testing::PrintToString(bad);
+  }
+  EXPECT_EQ(r, 7u);
+}
+
+}  // namespace
+}  // namespace smdx

@@ -1,0 +1,310 @@
+#include "smdx/value/yaml_scalar.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/value/go_format.h"
+
+namespace smdx {
+namespace internal {
+namespace {
+
+// ---------------------------------------------------------------------------
+// YAML scalar resolution (gopkg.in/yaml.v2's resolve()).
+
+// Go's strconv.ParseUint(s, 0, 64): optional 0x/0o/0b prefix or a leading 0
+// for octal, no sign, no underscores (the caller removed them).
+bool ParseGoUint(absl::string_view s, uint64_t* out) {
+  if (s.empty()) return false;
+  int base = 10;
+  if (s[0] == '0') {
+    char p = s.size() >= 3 ? static_cast<char>(s[1] | 0x20) : '\0';
+    if (p == 'x') {
+      base = 16;
+      s.remove_prefix(2);
+    } else if (p == 'o') {
+      base = 8;
+      s.remove_prefix(2);
+    } else if (p == 'b') {
+      base = 2;
+      s.remove_prefix(2);
+    } else {
+      base = 8;
+      s.remove_prefix(1);
+    }
+  }
+  uint64_t n = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+      d = (c | 0x20) - 'a' + 10;
+    } else {
+      return false;
+    }
+    if (d >= base) return false;
+    if (n > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+    n = n * base + d;
+  }
+  *out = n;
+  return true;
+}
+
+// Go's strconv.ParseInt(s, 0, 64).
+bool ParseGoInt(absl::string_view s, int64_t* out) {
+  bool neg = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  uint64_t u;
+  if (!ParseGoUint(s, &u)) return false;
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+  if (neg) {
+    if (u > kMax + 1) return false;
+    *out = u == kMax + 1 ? std::numeric_limits<int64_t>::min()
+                         : -static_cast<int64_t>(u);
+  } else {
+    if (u > kMax) return false;
+    *out = static_cast<int64_t>(u);
+  }
+  return true;
+}
+
+bool AllDigits(absl::string_view s) {
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+bool IsYamlStyleFloat(absl::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  size_t e = s.find_first_of("eE");
+  absl::string_view mant = s.substr(0, e);
+  if (e != absl::string_view::npos) {
+    absl::string_view exp = s.substr(e + 1);
+    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.remove_prefix(1);
+    if (exp.empty() || !AllDigits(exp)) return false;
+  }
+  size_t dot = mant.find('.');
+  if (dot == absl::string_view::npos) return !mant.empty() && AllDigits(mant);
+  absl::string_view whole = mant.substr(0, dot);
+  absl::string_view frac = mant.substr(dot + 1);
+  if (!AllDigits(whole) || !AllDigits(frac)) return false;
+  return whole.empty() ? !frac.empty() : true;
+}
+
+// Go's strconv.ParseFloat(s, 64) for text matching IsYamlStyleFloat: fails
+// on overflow, while underflow quietly yields zero or a subnormal.
+bool ParseGoFloat(absl::string_view s, double* out) {
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  double d;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ptr != s.data() + s.size()) return false;
+  if (ec == std::errc()) {
+    *out = d;
+    return true;
+  }
+  if (ec != std::errc::result_out_of_range) return false;
+  // from_chars does not say which way the range was exceeded. The text is
+  // plain decimal, so strtod cannot be confused by locale-specific forms
+  // other than the decimal point, which the "C" locale programs run in
+  // keeps as '.'.
+  std::string copy(s);
+  d = std::strtod(copy.c_str(), nullptr);
+  if (std::isinf(d)) return false;
+  *out = d;
+  return true;
+}
+
+struct Constant {
+  absl::string_view text;
+  enum { kNull, kTrue, kFalse, kNaN, kPosInf, kNegInf } kind;
+};
+
+constexpr Constant kConstants[] = {
+    {"", Constant::kNull},        {"~", Constant::kNull},
+    {"null", Constant::kNull},    {"Null", Constant::kNull},
+    {"NULL", Constant::kNull},    {"y", Constant::kTrue},
+    {"Y", Constant::kTrue},       {"yes", Constant::kTrue},
+    {"Yes", Constant::kTrue},     {"YES", Constant::kTrue},
+    {"true", Constant::kTrue},    {"True", Constant::kTrue},
+    {"TRUE", Constant::kTrue},    {"on", Constant::kTrue},
+    {"On", Constant::kTrue},      {"ON", Constant::kTrue},
+    {"n", Constant::kFalse},      {"N", Constant::kFalse},
+    {"no", Constant::kFalse},     {"No", Constant::kFalse},
+    {"NO", Constant::kFalse},     {"false", Constant::kFalse},
+    {"False", Constant::kFalse},  {"FALSE", Constant::kFalse},
+    {"off", Constant::kFalse},    {"Off", Constant::kFalse},
+    {"OFF", Constant::kFalse},    {".nan", Constant::kNaN},
+    {".NaN", Constant::kNaN},     {".NAN", Constant::kNaN},
+    {".inf", Constant::kPosInf},  {".Inf", Constant::kPosInf},
+    {".INF", Constant::kPosInf},  {"+.inf", Constant::kPosInf},
+    {"+.Inf", Constant::kPosInf}, {"+.INF", Constant::kPosInf},
+    {"-.inf", Constant::kNegInf}, {"-.Inf", Constant::kNegInf},
+    {"-.INF", Constant::kNegInf},
+};
+
+// Whether a plain scalar surely resolves to a string, decided from its
+// first character and length alone: the constants above are at most five
+// characters long and start with one of a few characters, and numbers
+// start with a sign, a dot or a digit. Most keys and values pass this.
+bool SurelyString(absl::string_view text) {
+  if (text.empty()) return false;
+  char c = text[0];
+  if (c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9')) {
+    return false;
+  }
+  if (text.size() > 5) return true;
+  switch (c) {
+    case '~':
+    case 'n':
+    case 'N':
+    case 'y':
+    case 'Y':
+    case 't':
+    case 'T':
+    case 'o':
+    case 'O':
+    case 'f':
+    case 'F':
+      return false;
+    default:
+      return true;
+  }
+}
+
+// yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
+// represents; `*is_uint` tells the !!int check that it was one.
+Value ResolvePlain(absl::string_view text, bool* is_uint) {
+  *is_uint = false;
+  if (SurelyString(text)) return Value(text);
+  for (const Constant& c : kConstants) {
+    // (Size and first character first: most scalars match none.)
+    if (c.text.size() != text.size() ||
+        (!text.empty() && c.text[0] != text[0]) || c.text != text) {
+      continue;
+    }
+    switch (c.kind) {
+      case Constant::kNull:
+        return Value();
+      case Constant::kTrue:
+        return Value(true);
+      case Constant::kFalse:
+        return Value(false);
+      case Constant::kNaN:
+        return Value(std::numeric_limits<double>::quiet_NaN());
+      case Constant::kPosInf:
+        return Value(std::numeric_limits<double>::infinity());
+      case Constant::kNegInf:
+        return Value(-std::numeric_limits<double>::infinity());
+    }
+  }
+  // Only text starting like a number can be one.
+  char c = text[0];
+  if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'))) {
+    return Value(text);
+  }
+  std::string plain;
+  plain.reserve(text.size());
+  for (char ch : text) {
+    if (ch != '_') plain.push_back(ch);
+  }
+  if (c != '.') {
+    int64_t i;
+    if (ParseGoInt(plain, &i)) return Value(i);
+    uint64_t u;
+    if (ParseGoUint(plain, &u)) {
+      *is_uint = true;
+      return Value(static_cast<double>(u));
+    }
+  }
+  double d;
+  if (IsYamlStyleFloat(plain) && ParseGoFloat(plain, &d)) return Value(d);
+  return Value(text);
+}
+
+// The map key a scalar becomes when Kubernetes converts YAML to JSON
+// (sigs.k8s.io/yaml's convertToJSONableObject): floats use
+// strconv.FormatFloat(f, 'g', -1, 32).
+std::string KeyTextOf(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kString:
+      return v.AsString();
+    case Value::Kind::kInt:
+      return absl::StrCat(v.AsInt());
+    case Value::Kind::kBool:
+      return v.AsBool() ? "true" : "false";
+    case Value::Kind::kFloat: {
+      std::string s;
+      AppendGoFloat(&s, v.AsFloat(), 'g', 32);
+      if (s == "+Inf") return ".inf";
+      if (s == "-Inf") return "-.inf";
+      if (s == "NaN") return ".nan";
+      return s;
+    }
+    default:
+      return "null";
+  }
+}
+
+// How a scalar with yaml-cpp's tag `tag` resolves; nullopt if it cannot be
+// read as the tag's type.
+std::optional<Value> ResolveTagged(absl::string_view tag,
+                                   absl::string_view text) {
+  if (tag == "?") {
+    bool is_uint;
+    return ResolvePlain(text, &is_uint);
+  }
+  if (tag.size() <= kYamlTagPrefix.size() ||
+      tag.substr(0, kYamlTagPrefix.size()) != kYamlTagPrefix) {
+    // "!" (quoted and block scalars) and tags of no meaning to us.
+    return Value(text);
+  }
+  absl::string_view name = tag.substr(kYamlTagPrefix.size());
+  if (name == "null") return Value();
+  if (name != "bool" && name != "int" && name != "float") {
+    return Value(text);  // !!str, !!binary, !!timestamp, ...
+  }
+  bool is_uint = false;
+  Value v = text.empty() ? Value() : ResolvePlain(text, &is_uint);
+  if (name == "bool" && v.IsBool()) return v;
+  if (name == "int" && (v.IsInt() || is_uint)) return v;
+  if (name == "float" && v.IsNumber()) return Value(v.AsNumber());
+  return std::nullopt;
+}
+
+}  // namespace
+
+Value ResolvePlainYamlScalar(absl::string_view text) {
+  bool is_uint;
+  return ResolvePlain(text, &is_uint);
+}
+
+std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
+                                             absl::string_view text) {
+  return ResolveTagged(tag, text);
+}
+
+void YamlPlainKeyText(absl::string_view text, std::string* key) {
+  if (SurelyString(text)) {
+    key->assign(text.data(), text.size());
+    return;
+  }
+  bool is_uint;
+  *key = KeyTextOf(ResolvePlain(text, &is_uint));
+}
+
+std::string YamlKeyText(const Value& v) { return KeyTextOf(v); }
+
+}  // namespace internal
+}  // namespace smdx
