@@ -1,4 +1,7 @@
-"""Builds smdx's native module (python/module.cc) with CMake for pip.
+"""Builds smdx's native module (python/module.cc) with CMake for pip, on
+the offline route: `pip install --no-build-isolation .` with Debian's
+setuptools and pybind11 (python/backend/smdx_backend.py comes here when
+scikit-build-core, the isolated build's backend, is missing).
 
 The metadata is in pyproject.toml. The extension is the CMake target
 smdx_python, built in build-python/cmake (or in SMDX_BUILD_DIR, a configured
