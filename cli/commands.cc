@@ -129,15 +129,25 @@ conflicts.
   --field-manager NAME  the manager (default "kubectl")
   --force-conflicts     as for apply
   --color auto|always|never
+  --html                instead, one self-contained HTML page (on standard
+                        output): the object as the apply would store it,
+                        each line colored by its owners, the lines added,
+                        changed and removed marked in place, the ownership
+                        that moves and the conflicts
   --subresource, --now, --no-defaults, --no-builtin-defaults  as for apply
 
 Exit status: 0 when nothing would change, 1 when something would, 2 on a
 conflict or an error.
 )"},
-    {"blame", R"(usage: smdx blame LIVE...
+    {"blame", R"(usage: smdx blame [--html] LIVE...
 
 The managers of each live object (from metadata.managedFields), then every
 line of the object with the managers that own it.
+
+  --html                instead, one self-contained HTML page (on standard
+                        output; no network needed to view it): a legend of
+                        the managedFields entries and each object with every
+                        line colored by the entries that own it
 
 Exit status: 0, or 1 on an error.
 )"},

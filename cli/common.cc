@@ -40,8 +40,8 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                             "max-managed-fields-entries",
                                             "max-fields-v1-bytes"};
   static const char* const kBoolFlags[] = {
-      "force",       "force-conflicts", "json", "server-side",      "apply",
-      "no-defaults", "recursive",       "help", "no-builtin-defaults"};
+      "force",       "force-conflicts", "json", "server-side",         "apply",
+      "no-defaults", "recursive",       "help", "no-builtin-defaults", "html"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -214,8 +214,8 @@ const SchemaKind* Schemas::KindOf(const Value& object) const {
 }
 
 absl::StatusOr<Type> Schemas::TypeOf(const Value* object) const {
-  absl::StatusOr<Type> t = type_flag_.empty() ? catalog_.TypeOf(object)
-                                              : catalog_.Named(type_flag_);
+  absl::StatusOr<Type> t =
+      type_flag_.empty() ? catalog_.TypeOf(object) : catalog_.Named(type_flag_);
   if (t.ok() || !type_flag_.empty()) return t;
   // Say how to tell the command.
   const char* hint =

@@ -11,11 +11,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/blame_lines.h"
+#include "cli/html_page.h"
 #include "cli/objects.h"
 #include "cli/progress.h"
 #include "cli/text_diff.h"
 #include "smdx/fieldmanager/field_manager.h"
-#include "smdx/typed/internal/typed.h"
 #include "smdx/value/emit.h"
 
 namespace smdx::cli {
@@ -198,31 +199,6 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
 
 namespace {
 
-// The managers' display names: the manager name, with the operation when
-// the same name has entries of both kinds, and the subresource.
-std::map<std::string, std::string> ManagerLabels(const ManagedFields& a,
-                                                 const ManagedFields& b) {
-  std::map<std::string, ManagerIdentity> ids;
-  for (const ManagedFields* m : {&a, &b}) {
-    for (const auto& [key, vs] : *m) {
-      absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
-      ids[key] = id.ok() ? *id : ManagerIdentity{key, "", "", ""};
-      if (id.ok()) ids[key].api_version = vs.api_version();
-    }
-  }
-  std::map<std::string, int> name_count;
-  for (const auto& [key, id] : ids) name_count[id.manager]++;
-  std::map<std::string, std::string> labels;
-  for (const auto& [key, id] : ids) {
-    std::string label = id.manager;
-    if (!id.subresource.empty()) absl::StrAppend(&label, "/", id.subresource);
-    if (name_count[id.manager] > 1)
-      absl::StrAppend(&label, " (", id.operation, ")");
-    labels[key] = label;
-  }
-  return labels;
-}
-
 bool UseColor(const Flags& f, const std::ostream& out) {
   std::string mode = f.Get("color", "auto");
   if (mode == "always") return true;
@@ -248,6 +224,65 @@ std::string Plural(size_t n, absl::string_view word) {
 }  // namespace
 
 namespace {
+
+// What one manager gains and loses in an apply: paths, a gained one with
+// whom it comes from (".spec.replicas  (taken from hpa)").
+struct OwnershipChange {
+  std::string key;
+  std::vector<std::string> gained;
+  std::vector<std::string> lost;
+};
+
+// The managers whose fields an apply by `applier` changes: the applier
+// first, then the others in managedFields order.
+std::vector<OwnershipChange> OwnershipChanges(
+    const std::string& applier, const ManagedState& before,
+    const ManagedState& after,
+    const std::map<std::string, std::string>& labels) {
+  const ManagedFields& was = before.fields;
+  const ManagedFields& now = after.fields;
+  std::vector<std::string> keys = {applier};
+  for (const ManagedState* m : {&after, &before}) {
+    for (const std::string& k : CanonicalOrder(*m)) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  }
+  std::vector<OwnershipChange> changes;
+  static const Set kEmpty;
+  for (const std::string& key : keys) {
+    const Set& a = was.count(key) != 0 ? was.at(key).set() : kEmpty;
+    const Set& b = now.count(key) != 0 ? now.at(key).set() : kEmpty;
+    Set gained = b.Difference(a), lost = a.Difference(b);
+    if (gained.Empty() && lost.Empty()) continue;
+    OwnershipChange c{key, {}, {}};
+    gained.Iterate([&](const Path& p) {
+      std::vector<std::string> from, with;
+      for (const auto& [other, vs] : was) {
+        if (other == key || !vs.set().Has(p)) continue;
+        bool keeps = now.count(other) != 0 && now.at(other).set().Has(p);
+        (keeps ? with : from).push_back(labels.at(other));
+      }
+      std::string line = PathString(p);
+      if (!from.empty())
+        absl::StrAppend(&line, "  (taken from ", absl::StrJoin(from, ", "),
+                        ")");
+      if (!with.empty())
+        absl::StrAppend(&line, "  (shared with ", absl::StrJoin(with, ", "),
+                        ")");
+      c.gained.push_back(std::move(line));
+    });
+    lost.Iterate([&](const Path& p) { c.lost.push_back(PathString(p)); });
+    changes.push_back(std::move(c));
+  }
+  return changes;
+}
+
+std::string ApplierKey(const Flags& f, const std::string& manager) {
+  return EncodeManagerIdentity(
+      ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
+                      f.Get("subresource")});
+}
 
 // The diff of one object; `what` names it when there are several. Returns
 // 0 (no change), 1 (changes) or 2 (conflicts or an error).
@@ -289,53 +324,22 @@ int DiffOne(const Flags& f, const std::string& manager, const Request& q,
       UnifiedDiff(old_text, ToYaml(StripManagedFields(r.object)), dopts);
   out << text;
 
-  // Ownership: what each manager gains and loses.
-  const ManagedFields& was = before->fields;
-  const ManagedFields& now = r.managed.fields;
-  std::map<std::string, std::string> labels = ManagerLabels(was, now);
-  // The applier first, then the others in managedFields order.
-  std::vector<std::string> keys = {EncodeManagerIdentity(
-      ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
-                      f.Get("subresource")})};
-  for (const ManagedState* m : {&r.managed, &*before}) {
-    for (const std::string& k : CanonicalOrder(*m)) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end())
-        keys.push_back(k);
-    }
-  }
+  std::map<std::string, std::string> labels =
+      ManagerLabels(before->fields, r.managed.fields);
   std::string own;
-  static const Set kEmpty;
-  for (const std::string& key : keys) {
-    const Set& a = was.count(key) != 0 ? was.at(key).set() : kEmpty;
-    const Set& b = now.count(key) != 0 ? now.at(key).set() : kEmpty;
-    Set gained = b.Difference(a), lost = a.Difference(b);
-    if (gained.Empty() && lost.Empty()) continue;
-    if (!gained.Empty()) {
-      absl::StrAppend(&own, "  ", labels[key], " gains ",
-                      Plural(gained.Size(), "field"), ":\n");
-      gained.Iterate([&](const Path& p) {
-        std::vector<std::string> from, with;
-        for (const auto& [other, vs] : was) {
-          if (other == key || !vs.set().Has(p)) continue;
-          bool keeps = now.count(other) != 0 && now.at(other).set().Has(p);
-          (keeps ? with : from).push_back(labels[other]);
-        }
-        absl::StrAppend(&own, "    ", PathString(p));
-        if (!from.empty())
-          absl::StrAppend(&own, "  (taken from ", absl::StrJoin(from, ", "),
-                          ")");
-        if (!with.empty())
-          absl::StrAppend(&own, "  (shared with ", absl::StrJoin(with, ", "),
-                          ")");
-        own += "\n";
-      });
+  for (const OwnershipChange& c :
+       OwnershipChanges(ApplierKey(f, manager), *before, r.managed, labels)) {
+    if (!c.gained.empty()) {
+      absl::StrAppend(&own, "  ", labels.at(c.key), " gains ",
+                      Plural(c.gained.size(), "field"), ":\n");
+      for (const std::string& p : c.gained)
+        absl::StrAppend(&own, "    ", p, "\n");
     }
-    if (!lost.Empty()) {
-      absl::StrAppend(&own, "  ", labels[key], " loses ",
-                      Plural(lost.Size(), "field"), ":\n");
-      lost.Iterate([&](const Path& p) {
-        absl::StrAppend(&own, "    ", PathString(p), "\n");
-      });
+    if (!c.lost.empty()) {
+      absl::StrAppend(&own, "  ", labels.at(c.key), " loses ",
+                      Plural(c.lost.size(), "field"), ":\n");
+      for (const std::string& p : c.lost)
+        absl::StrAppend(&own, "    ", p, "\n");
     }
   }
   if (!own.empty()) {
@@ -345,6 +349,192 @@ int DiffOne(const Flags& f, const std::string& manager, const Request& q,
         << own;
   }
   return text.empty() && own.empty() ? 0 : 1;
+}
+
+// The legend row of the entry `key` of `state`.
+HtmlManager LegendRow(const std::string& key, const ManagedState& state,
+                      const std::map<std::string, std::string>& labels) {
+  const VersionedSet& vs = state.fields.at(key);
+  absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(key);
+  HtmlManager m;
+  m.label = labels.at(key);
+  m.manager = id.ok() ? id->manager : key;
+  m.operation = vs.applied() ? "Apply" : "Update";
+  m.api_version = vs.api_version();
+  if (id.ok()) m.subresource = id->subresource;
+  if (auto t = state.times.find(key); t != state.times.end())
+    m.time = FormatManagedTime(t->second);
+  m.fields = vs.set().Size();
+  return m;
+}
+
+// The legend's index of each of `keys` owning `line` (its item's owners
+// too), in the legend's order.
+std::vector<int> OwnerIndices(const BlameLine& line,
+                              const std::map<std::string, int>& index) {
+  std::vector<int> owners;
+  for (const std::vector<std::string>* keys :
+       {&line.item_owners, &line.owners}) {
+    for (const std::string& k : *keys) {
+      auto it = index.find(k);
+      if (it != index.end()) owners.push_back(it->second);
+    }
+  }
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners;
+}
+
+// The object after an apply (`now`) with what the apply removes in place,
+// from the lines before (`was`). Lines are the same when their field and
+// text are; a deleted and an added line of one field make a changed line.
+std::vector<HtmlLine> MarkedLines(const std::vector<BlameLine>& was,
+                                  const std::vector<BlameLine>& now,
+                                  const std::map<std::string, int>& index) {
+  std::vector<std::string> was_keys, now_keys;
+  for (const BlameLine& l : was) was_keys.push_back(l.path + "\n" + l.text);
+  for (const BlameLine& l : now) now_keys.push_back(l.path + "\n" + l.text);
+  std::vector<LineEdit> edits = DiffLines(
+      std::vector<absl::string_view>(was_keys.begin(), was_keys.end()),
+      std::vector<absl::string_view>(now_keys.begin(), now_keys.end()));
+  auto line = [&](const BlameLine& l, HtmlMark mark) {
+    HtmlLine h;
+    h.text = l.text;
+    h.path = l.path;
+    h.owners = OwnerIndices(l, index);
+    h.mark = mark;
+    return h;
+  };
+  auto after = [&](const BlameLine* old, const BlameLine& l, HtmlMark mark) {
+    HtmlLine h = line(l, mark);
+    if (old != nullptr) {
+      std::vector<int> old_owners = OwnerIndices(*old, index);
+      h.owners_changed = old_owners != h.owners;
+      if (h.owners_changed) h.old_owners = std::move(old_owners);
+      if (mark == HtmlMark::kChanged) h.old_text = old->text;
+    }
+    return h;
+  };
+  std::vector<HtmlLine> out;
+  for (size_t i = 0; i < edits.size();) {
+    if (edits[i].op == LineOp::kKeep) {
+      out.push_back(after(&was[edits[i].old_line], now[edits[i].new_line],
+                          HtmlMark::kNone));
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < edits.size() && edits[end].op != LineOp::kKeep) ++end;
+    std::map<std::string, int> deleted;  // path -> its first deleted line
+    for (size_t j = i; j < end; ++j) {
+      if (edits[j].op == LineOp::kDel && !was[edits[j].old_line].path.empty())
+        deleted.emplace(was[edits[j].old_line].path, edits[j].old_line);
+    }
+    std::map<int, int> changed;  // deleted line -> added line
+    std::map<int, int> changed_from;
+    for (size_t j = i; j < end; ++j) {
+      if (edits[j].op != LineOp::kAdd) continue;
+      auto d = deleted.find(now[edits[j].new_line].path);
+      if (d == deleted.end() || changed.count(d->second) != 0) continue;
+      changed[d->second] = edits[j].new_line;
+      changed_from[edits[j].new_line] = d->second;
+    }
+    for (size_t j = i; j < end; ++j) {
+      const LineEdit& e = edits[j];
+      if (e.op == LineOp::kDel) {
+        if (changed.count(e.old_line) == 0)
+          out.push_back(line(was[e.old_line], HtmlMark::kRemoved));
+      } else if (auto c = changed_from.find(e.new_line);
+                 c != changed_from.end()) {
+        out.push_back(
+            after(&was[c->second], now[e.new_line], HtmlMark::kChanged));
+      } else {
+        out.push_back(after(nullptr, now[e.new_line], HtmlMark::kAdded));
+      }
+    }
+    i = end;
+  }
+  return out;
+}
+
+// One object's section of `smdx diff --html`. Returns the exit status as
+// DiffOne does. When the apply conflicts, the section shows what the
+// configuration asks for (the forced apply's object) over the current
+// owners, and marks the conflicts.
+int DiffSection(const Flags& f, const std::string& manager, const Request& q,
+                const std::string& what, HtmlSection* s, std::ostream& err) {
+  FieldManagerResult r =
+      q.fm->Apply(q.live, q.config, manager, f.Bool("force"));
+  const bool conflicts = r.kind == ErrorKind::kConflict;
+  FieldManagerResult forced;
+  if (conflicts) forced = q.fm->Apply(q.live, q.config, manager, true);
+  const FieldManagerResult& applied = conflicts ? forced : r;
+  if (!applied.ok()) {
+    ReportFailure(applied, what, err);
+    return 2;
+  }
+  absl::StatusOr<ManagedState> before = DecodeManagedFields(q.live, f.limits);
+  if (!before.ok()) {
+    err << "error: " << what << ": " << before.status().message() << "\n";
+    return 2;
+  }
+  const ManagedState& now = conflicts ? *before : applied.managed;
+  std::map<std::string, std::string> labels =
+      ManagerLabels(before->fields, now.fields);
+  // The entries after the apply, then those it removes.
+  std::vector<std::string> keys = CanonicalOrder(now);
+  for (const std::string& k : CanonicalOrder(*before)) {
+    if (now.fields.count(k) == 0) keys.push_back(k);
+  }
+  std::map<std::string, int> index;
+  for (const std::string& key : keys) {
+    index[key] = static_cast<int>(s->managers.size());
+    bool kept = now.fields.count(key) != 0;
+    HtmlManager m = LegendRow(key, kept ? now : *before, labels);
+    if (!kept) m.fields = 0;
+    if (auto b = before->fields.find(key); b != before->fields.end())
+      m.fields_before = b->second.set().Size();
+    s->managers.push_back(std::move(m));
+  }
+
+  s->title = what;
+  s->subtitle =
+      absl::StrCat(StringAt(q.live.IsMap() ? q.live : q.config, "apiVersion"),
+                   " \xc2\xb7 ", q.live.IsMap() ? "applied" : "created", " by ",
+                   manager.empty() ? "unknown" : manager,
+                   f.Bool("force") ? " with --force-conflicts" : "");
+  s->diff = true;
+  std::vector<BlameLine> was;
+  if (q.live.IsMap())
+    was = BlameLines(*q.type, before->fields, StripManagedFields(q.live));
+  s->lines = MarkedLines(
+      was, BlameLines(*q.type, now.fields, StripManagedFields(applied.object)),
+      index);
+  if (conflicts) {
+    std::map<std::string, std::vector<std::string>> owners;
+    for (const Conflict& c : r.conflicts.list()) {
+      s->conflicts.push_back(
+          HtmlConflict{PathString(c.path), DisplayManager(c.manager)});
+      auto l = labels.find(c.manager);
+      owners[PathString(c.path)].push_back(
+          l != labels.end() ? l->second : DisplayManager(c.manager));
+    }
+    for (HtmlLine& l : s->lines) {
+      if (auto o = owners.find(l.path); o != owners.end())
+        l.conflict = absl::StrJoin(o->second, ", ");
+    }
+    return 2;
+  }
+  for (const OwnershipChange& c :
+       OwnershipChanges(ApplierKey(f, manager), *before, now, labels)) {
+    s->ownership.push_back(
+        HtmlOwnershipChange{labels.at(c.key), c.gained, c.lost});
+  }
+  bool changed =
+      !s->ownership.empty() ||
+      std::any_of(s->lines.begin(), s->lines.end(),
+                  [](const HtmlLine& l) { return l.mark != HtmlMark::kNone; });
+  return changed ? 1 : 0;
 }
 
 }  // namespace
@@ -372,9 +562,18 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
   int status = 0;
   Batch b = ReadBatch(f, configs, live_arg, in, err, &status, 2);
   LiveObjects live(b.live.objects);
+  const bool html = f.Bool("html");
   const bool color = UseColor(f, out);
   const bool several = b.configs.objects.size() > 1;
   bool first = true;
+  HtmlPage page;
+  page.title = "smdx diff";
+  page.intro = absl::StrCat(
+      "What an apply by ", manager.empty() ? "unknown" : manager,
+      " would store, each line colored by the managedFields entries that "
+      "would own its field (stripes: several). + added, ~ changed (the old "
+      "value struck through), - removed, \xe2\x80\xa2 new owners, ! "
+      "conflict. Click a manager to see only its fields.");
   Progress progress(err, "diff", b.configs.objects.size(),
                     Progress::ShownOn(err));
   for (const InputObject& config : b.configs.objects) {
@@ -383,6 +582,13 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
     std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
     if (req == nullptr) {
       status = 2;
+      continue;
+    }
+    if (html) {
+      HtmlSection s;
+      int st = DiffSection(f, manager, *req, what, &s, err);
+      if (!s.lines.empty()) page.sections.push_back(std::move(s));
+      status = std::max(status, st);
       continue;
     }
     std::stringstream one;
@@ -394,206 +600,84 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
     }
     status = std::max(status, s);
   }
+  if (html) out << RenderHtmlPage(page);
   return status;
 }
 
 namespace {
 
-// Renders an object as YAML with, on every line, the managers that own the
-// field the line shows (or the atomic list or map it lies in).
-class Blamer {
- public:
-  Blamer(const Type& type, const ManagedFields& managers,
-         std::map<std::string, std::string> labels)
-      : type_(type), managers_(managers), labels_(std::move(labels)) {}
-
-  struct Line {
-    std::string owners;
-    std::string text;
-  };
-
-  std::vector<Line> Render(const Value& object) {
-    Path path;
-    Node(type_.root(), object, &path, 0, /*inherited=*/"", "");
-    return std::move(lines_);
-  }
-
- private:
-  std::string OwnersOf(const Path& p) const {
-    std::vector<std::string> names;
-    for (const auto& [key, vs] : managers_) {
-      if (vs.set().Has(p)) names.push_back(labels_.at(key));
-    }
-    return absl::StrJoin(names, ", ");
-  }
-
-  static std::string Scalar(const Value& v) {
-    std::string y = ToYaml(v);
-    while (!y.empty() && y.back() == '\n') y.pop_back();
-    // Block scalars span lines; one line of JSON (valid YAML) keeps the
-    // one-line-one-field layout.
-    if (y.find('\n') != std::string::npos) return ToJson(v);
-    return y;
-  }
-
-  // The owners of a line: an atomic container's owners cover what lies in
-  // it.
-  std::string Owners(const Path& p, const std::string& inherited) const {
-    return inherited.empty() ? OwnersOf(p) : inherited;
-  }
-
-  void Emit(std::string owners, int indent, const std::string& prefix,
-            const std::string& text) {
-    lines_.push_back(
-        Line{std::move(owners), std::string(indent, ' ') + prefix + text});
-  }
-
-  // Writes the entries of map `v` (of type `atom`) at `indent`; the first
-  // line gets `first_prefix` ("- " for a list item) and `first_owners`.
-  void Node(const Atom* atom, const Value& v, Path* path, int indent,
-            const std::string& inherited, const std::string& first_prefix) {
-    internal::Narrowed n =
-        atom != nullptr
-            ? internal::Narrow(atom, &v)
-            : internal::Narrowed{nullptr, internal::Narrowed::kNone};
-    if (v.IsMap()) {
-      bool atomic = n.kind == internal::Narrowed::kMap && n.atom->IsAtomicMap();
-      std::string inner = inherited;
-      if (atomic && inner.empty()) inner = OwnersOf(*path);
-      bool first = true;
-      for (const MapEntry& e : v.map()) {
-        const Atom* child = n.kind == internal::Narrowed::kMap
-                                ? n.atom->map->EntryAtom(e.key)
-                                : nullptr;
-        path->push_back(PathElement::Field(e.key));
-        std::string prefix = first ? first_prefix : "";
-        int ind =
-            first ? indent : indent + static_cast<int>(first_prefix.size());
-        std::string owners = Owners(*path, inner);
-        if (first && !first_prefix.empty() && inherited.empty()) {
-          // The item's own line also stands for the item.
-          Path item(path->begin(), path->end() - 1);
-          std::string item_owners = OwnersOf(item);
-          if (!item_owners.empty() && item_owners != owners)
-            owners = owners.empty() ? item_owners
-                                    : absl::StrCat(item_owners, "; ", owners);
-        }
-        Entry(child, e.key, e.value, path, ind, prefix, owners, inner);
-        path->pop_back();
-        first = false;
-      }
-      return;
-    }
-    Emit(Owners(*path, inherited), indent, first_prefix, Scalar(v));
-  }
-
-  void Entry(const Atom* atom, const std::string& key, const Value& v,
-             Path* path, int indent, const std::string& prefix,
-             const std::string& owners, const std::string& inherited) {
-    std::string k = Scalar(Value(key));
-    if (v.IsMap() && !v.map().empty()) {
-      Emit(owners, indent, prefix, k + ":");
-      Node(atom, v, path, indent + static_cast<int>(prefix.size()) + 2,
-           inherited, "");
-      return;
-    }
-    if (v.IsList() && !v.list().empty()) {
-      Emit(owners, indent, prefix, k + ":");
-      List(atom, v, path, indent + static_cast<int>(prefix.size()), inherited);
-      return;
-    }
-    Emit(owners, indent, prefix,
-         absl::StrCat(k, ": ",
-                      v.IsMap()    ? "{}"
-                      : v.IsList() ? "[]"
-                                   : Scalar(v)));
-  }
-
-  void List(const Atom* atom, const Value& v, Path* path, int indent,
-            const std::string& inherited) {
-    internal::Narrowed n =
-        atom != nullptr
-            ? internal::Narrow(atom, &v)
-            : internal::Narrowed{nullptr, internal::Narrowed::kNone};
-    const bool typed = n.kind == internal::Narrowed::kList;
-    std::string inner = inherited;
-    if (typed && n.atom->IsAtomicList() && inner.empty())
-      inner = OwnersOf(*path);
-    if (!typed && inner.empty()) inner = OwnersOf(*path);
-    const Atom* elem = typed ? n.atom->list->element_type.resolved : nullptr;
-    for (size_t i = 0; i < v.list().size(); ++i) {
-      const Value& item = v.list()[i];
-      PathElement pe = PathElement::Index(static_cast<int64_t>(i));
-      if (typed && !n.atom->IsAtomicList()) {
-        absl::StatusOr<PathElement> e =
-            internal::ListItemElement(*n.atom, item, i);
-        if (e.ok()) pe = *std::move(e);
-      }
-      path->push_back(pe);
-      if (item.IsMap() && !item.map().empty()) {
-        Node(elem, item, path, indent, inner, "- ");
-      } else if (item.IsList() && !item.list().empty()) {
-        Emit(Owners(*path, inner), indent, "- ", "");
-        List(elem, item, path, indent + 2, inner);
-      } else {
-        Emit(Owners(*path, inner), indent, "- ",
-             item.IsMap()    ? "{}"
-             : item.IsList() ? "[]"
-                             : Scalar(item));
-      }
-      path->pop_back();
-    }
-  }
-
-  const Type& type_;
-  const ManagedFields& managers_;
-  std::map<std::string, std::string> labels_;
-  std::vector<Line> lines_;
+// An object's ownership: its managedFields and its lines.
+struct Blame {
+  ManagedState state;
+  std::map<std::string, std::string> labels;
+  std::vector<BlameLine> lines;
 };
 
-}  // namespace
-
-namespace {
-
-absl::Status BlameOne(const Type& type, const Value& live, const Limits& limits,
-                      std::ostream& out) {
+absl::StatusOr<Blame> BlameOf(const Type& type, const Value& live,
+                              const Limits& limits) {
   absl::StatusOr<ManagedState> state = DecodeManagedFields(live, limits);
   if (!state.ok()) return state.status();
   Value body = StripManagedFields(live);
   if (absl::Status st = Validate(type, body, ValidateOptions{true}); !st.ok()) {
     return st;
   }
-  std::map<std::string, std::string> labels =
-      ManagerLabels(state->fields, ManagedFields());
+  Blame b;
+  b.labels = ManagerLabels(state->fields, ManagedFields());
+  b.lines = BlameLines(type, state->fields, body);
+  b.state = *std::move(state);
+  return b;
+}
 
+void PrintBlame(const Blame& b, std::ostream& out) {
   out << "managers:\n";
-  if (state->fields.empty())
+  if (b.state.fields.empty())
     out << "  (none: the object has no managedFields)\n";
   size_t width = 0;
-  for (const auto& [key, label] : labels) width = std::max(width, label.size());
-  for (const std::string& key : CanonicalOrder(*state)) {
-    const VersionedSet& vs = state->fields.at(key);
+  for (const auto& [key, label] : b.labels)
+    width = std::max(width, label.size());
+  for (const std::string& key : CanonicalOrder(b.state)) {
+    const VersionedSet& vs = b.state.fields.at(key);
     std::string op = vs.applied() ? "Apply" : "Update";
     std::string time = "-";
-    if (auto t = state->times.find(key); t != state->times.end())
+    if (auto t = b.state.times.find(key); t != b.state.times.end())
       time = FormatManagedTime(t->second);
-    std::string label = labels[key];
+    const std::string& label = b.labels.at(key);
     out << "  " << label << std::string(width - label.size() + 2, ' ') << op
         << std::string(8 - op.size(), ' ') << vs.api_version() << "  " << time
         << "  " << Plural(vs.set().Size(), "field") << "\n";
   }
   out << "\n";
-  std::vector<Blamer::Line> lines =
-      Blamer(type, state->fields, labels).Render(body);
+  std::vector<std::string> owners;
   size_t col = 0;
-  for (const Blamer::Line& l : lines) col = std::max(col, l.owners.size());
-  col = std::min<size_t>(col, 40);
-  for (const Blamer::Line& l : lines) {
-    std::string owners = l.owners;
-    if (owners.size() < col) owners += std::string(col - owners.size(), ' ');
-    out << owners << " | " << l.text << "\n";
+  for (const BlameLine& l : b.lines) {
+    owners.push_back(OwnerColumn(l, b.labels));
+    col = std::max(col, owners.back().size());
   }
-  return absl::OkStatus();
+  col = std::min<size_t>(col, 40);
+  for (size_t i = 0; i < b.lines.size(); ++i) {
+    std::string& o = owners[i];
+    if (o.size() < col) o += std::string(col - o.size(), ' ');
+    out << o << " | " << b.lines[i].text << "\n";
+  }
+}
+
+HtmlSection BlameSection(const Blame& b, const InputObject& o) {
+  HtmlSection s;
+  s.title = Describe(o);
+  s.subtitle = StringAt(o.value, "apiVersion");
+  std::map<std::string, int> index;
+  for (const std::string& key : CanonicalOrder(b.state)) {
+    index[key] = static_cast<int>(s.managers.size());
+    s.managers.push_back(LegendRow(key, b.state, b.labels));
+  }
+  for (const BlameLine& l : b.lines) {
+    HtmlLine h;
+    h.text = l.text;
+    h.path = l.path;
+    h.owners = OwnerIndices(l, index);
+    s.lines.push_back(std::move(h));
+  }
+  return s;
 }
 
 }  // namespace
@@ -610,24 +694,35 @@ int CmdBlame(const Flags& f, std::istream& in, std::ostream& out,
       ReadObjects(f.positional, f.Bool("recursive"), f.limits, in);
   int status = 0;
   for (const absl::Status& e : objects.errors) status = Fail(err, e);
+  const bool html = f.Bool("html");
   const bool several = objects.objects.size() > 1;
   bool first = true;
+  HtmlPage page;
+  page.title = "smdx blame";
+  page.intro =
+      "Each line of the object is colored by the managedFields entries that "
+      "own its field (stripes: several). Click a manager to see only its "
+      "fields.";
   for (const InputObject& o : objects.objects) {
     std::string what = Describe(o);
     absl::StatusOr<Type> type = schemas->TypeOf(&o.value);
-    std::stringstream one;
-    absl::Status st =
-        type.ok() ? BlameOne(*type, o.value, f.limits, one) : type.status();
-    if (!st.ok()) {
-      err << "error: " << what << ": " << st.message() << "\n";
+    absl::StatusOr<Blame> b =
+        type.ok() ? BlameOf(*type, o.value, f.limits) : type.status();
+    if (!b.ok()) {
+      err << "error: " << what << ": " << b.status().message() << "\n";
       status = 1;
+      continue;
+    }
+    if (html) {
+      page.sections.push_back(BlameSection(*b, o));
       continue;
     }
     if (!first) out << "\n";
     first = false;
     if (several) out << "# " << what << "\n";
-    out << one.str();
+    PrintBlame(*b, out);
   }
+  if (html) out << RenderHtmlPage(page);
   return status;
 }
 

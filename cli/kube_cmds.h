@@ -3,13 +3,15 @@
 //
 //   smdx apply  --field-manager NAME [--force-conflicts] [--live LIVE] CONFIG
 //   smdx update --field-manager NAME [--live LIVE] OBJECT
-//   smdx diff   --field-manager NAME [--force-conflicts] [LIVE] CONFIG
-//   smdx blame  LIVE
+//   smdx diff   --field-manager NAME [--force-conflicts] [--html] [LIVE] CONFIG
+//   smdx blame  [--html] LIVE
 //
 // apply and update print the object the server would store. diff prints
 // what an apply would change: a unified diff of the object (without
 // managedFields, as `kubectl diff` shows it), the ownership that moves, and
 // the conflicts. blame prints every field of an object with its owners.
+// With --html, diff and blame write one self-contained page instead
+// (cli/html_page.h).
 #ifndef SMDX_CLI_KUBE_CMDS_H_
 #define SMDX_CLI_KUBE_CMDS_H_
 

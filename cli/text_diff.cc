@@ -13,14 +13,6 @@ namespace {
 // algorithm grows with edits times length.
 constexpr int kMaxEdits = 1000;
 
-enum class Op : char { kKeep = ' ', kDel = '-', kAdd = '+' };
-
-struct Edit {
-  Op op;
-  int old_line;  // index into the old lines (kKeep, kDel)
-  int new_line;  // index into the new lines (kKeep, kAdd)
-};
-
 std::vector<absl::string_view> Lines(absl::string_view text) {
   std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
   if (!lines.empty() && lines.back().empty()) lines.pop_back();
@@ -31,7 +23,7 @@ std::vector<absl::string_view> Lines(absl::string_view text) {
 // false when it needs more than kMaxEdits edits.
 bool Myers(const std::vector<absl::string_view>& a,
            const std::vector<absl::string_view>& b, int lo_a, int hi_a,
-           int lo_b, int hi_b, std::vector<Edit>* out) {
+           int lo_b, int hi_b, std::vector<LineEdit>* out) {
   const int n = hi_a - lo_a, m = hi_b - lo_b;
   const int max = std::min(n + m, kMaxEdits);
   const int offset = max + 1;
@@ -58,7 +50,7 @@ bool Myers(const std::vector<absl::string_view>& a,
   }
   if (found < 0) return false;
   // Walk the trace back from (n, m).
-  std::vector<Edit> rev;
+  std::vector<LineEdit> rev;
   int x = n, y = m;
   for (int d = found; d > 0; --d) {
     const std::vector<int>& pv = trace[d];
@@ -72,27 +64,29 @@ bool Myers(const std::vector<absl::string_view>& a,
     while (x > prev_x && y > prev_y) {
       --x;
       --y;
-      rev.push_back({Op::kKeep, lo_a + x, lo_b + y});
+      rev.push_back({LineOp::kKeep, lo_a + x, lo_b + y});
     }
     if (x == prev_x) {
       --y;
-      rev.push_back({Op::kAdd, lo_a + x, lo_b + y});
+      rev.push_back({LineOp::kAdd, lo_a + x, lo_b + y});
     } else {
       --x;
-      rev.push_back({Op::kDel, lo_a + x, lo_b + y});
+      rev.push_back({LineOp::kDel, lo_a + x, lo_b + y});
     }
   }
   while (x > 0 && y > 0) {
     --x;
     --y;
-    rev.push_back({Op::kKeep, lo_a + x, lo_b + y});
+    rev.push_back({LineOp::kKeep, lo_a + x, lo_b + y});
   }
   out->insert(out->end(), rev.rbegin(), rev.rend());
   return true;
 }
 
-std::vector<Edit> Diff(const std::vector<absl::string_view>& a,
-                       const std::vector<absl::string_view>& b) {
+}  // namespace
+
+std::vector<LineEdit> DiffLines(const std::vector<absl::string_view>& a,
+                                const std::vector<absl::string_view>& b) {
   int pre = 0;
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
   while (pre < na && pre < nb && a[pre] == b[pre]) ++pre;
@@ -101,26 +95,26 @@ std::vector<Edit> Diff(const std::vector<absl::string_view>& a,
          a[na - 1 - suf] == b[nb - 1 - suf]) {
     ++suf;
   }
-  std::vector<Edit> edits;
-  for (int i = 0; i < pre; ++i) edits.push_back({Op::kKeep, i, i});
+  std::vector<LineEdit> edits;
+  for (int i = 0; i < pre; ++i) edits.push_back({LineOp::kKeep, i, i});
   if (!Myers(a, b, pre, na - suf, pre, nb - suf, &edits)) {
-    for (int i = pre; i < na - suf; ++i) edits.push_back({Op::kDel, i, pre});
+    for (int i = pre; i < na - suf; ++i)
+      edits.push_back({LineOp::kDel, i, pre});
     for (int j = pre; j < nb - suf; ++j)
-      edits.push_back({Op::kAdd, na - suf, j});
+      edits.push_back({LineOp::kAdd, na - suf, j});
   }
   for (int i = 0; i < suf; ++i)
-    edits.push_back({Op::kKeep, na - suf + i, nb - suf + i});
+    edits.push_back({LineOp::kKeep, na - suf + i, nb - suf + i});
   return edits;
 }
-
-}  // namespace
 
 std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
                         const UnifiedDiffOptions& opts) {
   std::vector<absl::string_view> a = Lines(old_text), b = Lines(new_text);
-  std::vector<Edit> edits = Diff(a, b);
-  const bool any = std::any_of(edits.begin(), edits.end(),
-                               [](const Edit& e) { return e.op != Op::kKeep; });
+  std::vector<LineEdit> edits = DiffLines(a, b);
+  const bool any =
+      std::any_of(edits.begin(), edits.end(),
+                  [](const LineEdit& e) { return e.op != LineOp::kKeep; });
   if (!any) return "";
   auto paint = [&](const char* code, absl::string_view s) {
     return opts.color ? absl::StrCat("\033[", code, "m", s, "\033[0m")
@@ -133,16 +127,16 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
   const int ctx = std::max(0, opts.context);
   int i = 0;
   while (i < n) {
-    while (i < n && edits[i].op == Op::kKeep) ++i;
+    while (i < n && edits[i].op == LineOp::kKeep) ++i;
     if (i == n) break;
     // A hunk: from `ctx` lines before this change to `ctx` lines after the
     // last change that is at most 2*ctx unchanged lines from the next.
     int start = std::max(0, i - ctx);
     int end = i;
     while (true) {
-      while (end < n && edits[end].op != Op::kKeep) ++end;
+      while (end < n && edits[end].op != LineOp::kKeep) ++end;
       int run = end;
-      while (run < n && edits[run].op == Op::kKeep) ++run;
+      while (run < n && edits[run].op == LineOp::kKeep) ++run;
       if (run < n && run - end <= 2 * ctx) {
         end = run;
         continue;
@@ -152,11 +146,11 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
     }
     int old_start = -1, new_start = -1, old_count = 0, new_count = 0;
     for (int j = start; j < end; ++j) {
-      if (edits[j].op != Op::kAdd) {
+      if (edits[j].op != LineOp::kAdd) {
         if (old_start < 0) old_start = edits[j].old_line;
         ++old_count;
       }
-      if (edits[j].op != Op::kDel) {
+      if (edits[j].op != LineOp::kDel) {
         if (new_start < 0) new_start = edits[j].new_line;
         ++new_count;
       }
@@ -170,16 +164,16 @@ std::string UnifiedDiff(absl::string_view old_text, absl::string_view new_text,
                                  new_start + 1, ",", new_count, " @@")),
         "\n");
     for (int j = start; j < end; ++j) {
-      const Edit& e = edits[j];
+      const LineEdit& e = edits[j];
       switch (e.op) {
-        case Op::kKeep:
+        case LineOp::kKeep:
           absl::StrAppend(&out, " ", a[e.old_line], "\n");
           break;
-        case Op::kDel:
+        case LineOp::kDel:
           absl::StrAppend(&out, paint("31", absl::StrCat("-", a[e.old_line])),
                           "\n");
           break;
-        case Op::kAdd:
+        case LineOp::kAdd:
           absl::StrAppend(&out, paint("32", absl::StrCat("+", b[e.new_line])),
                           "\n");
           break;

@@ -18,6 +18,20 @@ struct UnifiedDiffOptions {
   bool color = false;
 };
 
+enum class LineOp : char { kKeep = ' ', kDel = '-', kAdd = '+' };
+
+struct LineEdit {
+  LineOp op;
+  int old_line;  // index into the old lines (kKeep, kDel)
+  int new_line;  // index into the new lines (kKeep, kAdd)
+};
+
+// The edits that turn lines `a` into lines `b`, in order: every line of
+// each appears once, kept or deleted (of `a`), kept or added (of `b`).
+// Minimal up to a few thousand changed lines, as UnifiedDiff's.
+std::vector<LineEdit> DiffLines(const std::vector<absl::string_view>& a,
+                                const std::vector<absl::string_view>& b);
+
 // The unified diff from `old_text` to `new_text` (compared line by line),
 // or "" when they are equal. Edits are minimal (Myers' algorithm) up to a
 // few thousand changed lines; beyond that the differing middle is shown as
