@@ -23,8 +23,8 @@ absl::StatusOr<Catalog> Catalog::FromDocuments(
   for (size_t i = 0; i < documents.size(); ++i) {
     if (absl::Status st = builder.Add(documents[i]); !st.ok()) {
       if (documents.size() == 1) return st;
-      return absl::Status(st.code(), absl::StrCat("document ", i + 1, ": ",
-                                                  st.message()));
+      return absl::Status(st.code(),
+                          absl::StrCat("document ", i + 1, ": ", st.message()));
     }
   }
   absl::StatusOr<SchemaSet> set = std::move(builder).Build();
@@ -58,13 +58,11 @@ absl::StatusOr<Type> BuiltinType(std::string name,
                                  const std::string& api_version,
                                  const std::string& kind) {
   if (name.empty()) {
-    for (const KubernetesKind& k : KubernetesKinds()) {
-      if (k.api_version == api_version && k.kind == kind) name = k.type_name;
-    }
+    name = std::string(KubernetesKindTypeName(api_version, kind));
     if (name.empty()) {
-      return absl::NotFoundError(absl::StrCat(
-          "the built-in Kubernetes schema has no kind \"", kind,
-          "\" in apiVersion \"", api_version, "\""));
+      return absl::NotFoundError(
+          absl::StrCat("the built-in Kubernetes schema has no kind \"", kind,
+                       "\" in apiVersion \"", api_version, "\""));
     }
   }
   absl::StatusOr<std::shared_ptr<const Schema>> schema =
@@ -87,8 +85,7 @@ absl::StatusOr<Type> Catalog::Named(const std::string& name) const {
 
 absl::StatusOr<Type> Catalog::TypeOf(const Value* object) const {
   if (object == nullptr) return TypeOfKind("", "");
-  return TypeOfKind(StringAt(*object, "apiVersion"),
-                    StringAt(*object, "kind"));
+  return TypeOfKind(StringAt(*object, "apiVersion"), StringAt(*object, "kind"));
 }
 
 absl::StatusOr<Type> Catalog::TypeOfKind(const std::string& api_version,

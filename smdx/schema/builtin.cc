@@ -83,6 +83,13 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   static auto* const cache =
       new absl::flat_hash_map<std::string,
                               absl::StatusOr<std::shared_ptr<const Schema>>>();
+  // Each embedded type's definition, parsed the first time a closure needs
+  // it: kinds share most of their types (ObjectMeta, PodSpec, ...), so a
+  // process that handles many kinds parses each type once and copies it
+  // into the schema of every kind that holds it.
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  static auto* const parsed =
+      new std::vector<std::unique_ptr<const TypeDef>>(data.types.size());
   int root = FindEmbeddedType(type_name);
   if (root < 0) {
     return absl::NotFoundError(absl::StrCat(
@@ -93,7 +100,6 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   if (it != cache->end()) return it->second;
   // The closure of the root, in the order of the text (that of the whole
   // schema, so that each type reads exactly as it does there).
-  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
   std::vector<bool> needed(data.types.size());
   std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
   needed[root] = true;
@@ -107,15 +113,45 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
       }
     }
   }
+  // The types of the closure not parsed yet, in one text.
   std::string text = "types:\n";
+  std::vector<size_t> missing;
   for (size_t i = 0; i < data.types.size(); ++i) {
-    if (!needed[i]) continue;
+    if (!needed[i] || (*parsed)[i] != nullptr) continue;
     const internal::EmbeddedType& t = data.types[i];
     text.append(data.text.data() + t.begin, t.end - t.begin);
+    missing.push_back(i);
   }
-  absl::StatusOr<std::shared_ptr<const Schema>> schema = Schema::ParseSmd(text);
+  absl::StatusOr<std::shared_ptr<const Schema>> schema;
+  absl::StatusOr<std::vector<TypeDef>> defs =
+      missing.empty() ? std::vector<TypeDef>() : Schema::ParseSmdTypes(text);
+  if (defs.ok() && defs->size() != missing.size()) {
+    defs = absl::InternalError(absl::StrCat("the embedded schema's text holds ",
+                                            defs->size(), " types where ",
+                                            missing.size(), " were expected"));
+  }
+  if (!defs.ok()) {
+    schema = defs.status();
+  } else {
+    for (size_t j = 0; j < missing.size(); ++j) {
+      (*parsed)[missing[j]] =
+          std::make_unique<const TypeDef>(std::move((*defs)[j]));
+    }
+    std::vector<TypeDef> types;
+    for (size_t i = 0; i < data.types.size(); ++i) {
+      if (needed[i]) types.push_back(CopyTypeDef(*(*parsed)[i]));
+    }
+    schema = Schema::Build(std::move(types));
+  }
   cache->emplace(std::string(type_name), schema);
   return schema;
+}
+
+absl::string_view KubernetesKindTypeName(absl::string_view api_version,
+                                         absl::string_view kind) {
+  const internal::EmbeddedKind* k = FindEmbeddedKind(api_version, kind);
+  if (k == nullptr) return "";
+  return internal::kEmbeddedKubernetes.types[k->type].name;
 }
 
 std::vector<KubernetesKind> KubernetesKinds() {

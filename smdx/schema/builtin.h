@@ -34,6 +34,12 @@ absl::string_view KubernetesVersion();
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
     absl::string_view type_name);
 
+// The root type's name of a built-in kind ("io.k8s.api.apps.v1.Deployment"
+// for apps/v1 Deployment), or empty when there is no such kind; as
+// KubernetesKinds() says, without building the list.
+absl::string_view KubernetesKindTypeName(absl::string_view api_version,
+                                         absl::string_view kind);
+
 // The built-in kinds: every `x-kubernetes-group-version-kind` of the v1.37
 // schemas and the older kinds, with their root types' names.
 struct KubernetesKind {

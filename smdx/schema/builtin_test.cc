@@ -2,6 +2,7 @@
 
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -12,8 +13,8 @@ namespace {
 // Every kind the v1.37 schemas declare, as (apiVersion, kind) -> type.
 std::set<std::pair<std::string, std::string>> SwaggerKinds(
     std::map<std::pair<std::string, std::string>, std::string>* types) {
-  Value doc = testing::Yaml(testing::ReadTestFile(
-      testing::SourcePath("smdx/schema/data/kubernetes-v1.37-openapi-v3.json")));
+  Value doc = testing::Yaml(testing::ReadTestFile(testing::SourcePath(
+      "smdx/schema/data/kubernetes-v1.37-openapi-v3.json")));
   std::set<std::pair<std::string, std::string>> out;
   for (const MapEntry& d :
        doc.map().Find("components")->map().Find("schemas")->map().entries()) {
@@ -119,8 +120,8 @@ TEST(KubernetesSchemaTest, OnlyListMapKeysKeepTheirDefaults) {
     const Atom* a = (*s)->Find(type);
     return a != nullptr && a->map ? a->map->FindField(name) : nullptr;
   };
-  const StructField* protocol = field("io.k8s.api.core.v1.ContainerPort",
-                                      "protocol");
+  const StructField* protocol =
+      field("io.k8s.api.core.v1.ContainerPort", "protocol");
   ASSERT_NE(protocol, nullptr);
   ASSERT_TRUE(protocol->default_value.has_value());
   EXPECT_EQ(protocol->default_value->AsString(), "TCP");
@@ -135,6 +136,56 @@ TEST(KubernetesSchemaTest, OnlyListMapKeysKeepTheirDefaults) {
   ASSERT_NE(spec, nullptr);
   EXPECT_FALSE(spec->default_value.has_value());
   EXPECT_EQ(KubernetesVersion(), "v1.37.2");
+}
+
+TEST(KubernetesSchemaTest, KindTypeNamesAreTheTablesWithoutTheTable) {
+  size_t n = 0;
+  for (const KubernetesKind& k : KubernetesKinds()) {
+    EXPECT_EQ(KubernetesKindTypeName(k.api_version, k.kind), k.type_name)
+        << k.api_version << " " << k.kind;
+    ++n;
+  }
+  EXPECT_GT(n, 300u);
+  EXPECT_EQ(KubernetesKindTypeName("apps/v1", "Deployment"),
+            "io.k8s.api.apps.v1.Deployment");
+  EXPECT_EQ(KubernetesKindTypeName("apps/v1", "Nothing"), "");
+  EXPECT_EQ(KubernetesKindTypeName("", "Deployment"), "");
+}
+
+// Kinds share their types' parsed definitions (each embedded type is
+// parsed once): a kind's schema, made after others that share its types,
+// holds each of its types as the whole schema does, and its own copies.
+TEST(KubernetesSchemaTest, KindsThatShareTypesEachGetTheirOwnCopies) {
+  absl::StatusOr<std::shared_ptr<const Schema>> full = KubernetesSchema();
+  ASSERT_TRUE(full.ok()) << full.status();
+  std::vector<std::shared_ptr<const Schema>> kinds;
+  for (const char* root :
+       {"io.k8s.api.apps.v1.Deployment", "io.k8s.api.apps.v1.StatefulSet",
+        "io.k8s.api.batch.v1.CronJob", "io.k8s.api.core.v1.Pod"}) {
+    absl::StatusOr<std::shared_ptr<const Schema>> s = KubernetesSchemaFor(root);
+    ASSERT_TRUE(s.ok()) << root << ": " << s.status();
+    // The same types, written as the whole schema's are.
+    std::vector<TypeDef> same;
+    for (const TypeDef& t : (*s)->types()) {
+      const Atom* whole = (*full)->Find(t.name);
+      ASSERT_NE(whole, nullptr) << t.name;
+      same.push_back(CopyTypeDef(TypeDef{t.name, *whole}));
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> rebuilt =
+        Schema::Build(std::move(same));
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+    EXPECT_EQ(SchemaToSmdYaml(**s), SchemaToSmdYaml(**rebuilt)) << root;
+    kinds.push_back(*s);
+  }
+  // ObjectMeta is in all four, in four copies.
+  std::set<const MapType*> metas;
+  for (const auto& s : kinds) {
+    const Atom* meta =
+        s->Find("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+    ASSERT_NE(meta, nullptr);
+    metas.insert(meta->map.get());
+  }
+  EXPECT_EQ(metas.size(), 4u);
 }
 
 }  // namespace

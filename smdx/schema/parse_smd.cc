@@ -385,7 +385,7 @@ class SmdReader {
 
 }  // namespace
 
-absl::StatusOr<std::shared_ptr<const Schema>> Schema::ParseSmd(
+absl::StatusOr<std::vector<TypeDef>> Schema::ParseSmdTypes(
     absl::string_view yaml) {
   absl::StatusOr<Value> root = ParseYaml(yaml, SchemaDocumentLimits());
   if (!root.ok())
@@ -393,6 +393,13 @@ absl::StatusOr<std::shared_ptr<const Schema>> Schema::ParseSmd(
   absl::StatusOr<std::vector<TypeDef>> types = SmdReader().ReadSchema(*root);
   if (!types.ok())
     return InvalidArgumentError(StrCat("schema: ", types.status().message()));
+  return types;
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> Schema::ParseSmd(
+    absl::string_view yaml) {
+  absl::StatusOr<std::vector<TypeDef>> types = ParseSmdTypes(yaml);
+  if (!types.ok()) return types.status();
   absl::StatusOr<std::shared_ptr<const Schema>> s = Build(*std::move(types));
   if (!s.ok())
     return InvalidArgumentError(StrCat("schema: ", s.status().message()));

@@ -68,6 +68,48 @@ uint32_t NameTag(absl::string_view name) {
 
 }  // namespace
 
+namespace {
+
+Atom CopyAtom(const Atom& atom);
+
+// The copies leave out what linking builds (it is built again for them).
+TypeRef CopyTypeRef(const TypeRef& ref) {
+  TypeRef out = ref;
+  out.resolved = nullptr;
+  if (ref.inlined) out.inlined = std::make_shared<Atom>(CopyAtom(*ref.inlined));
+  return out;
+}
+
+Atom CopyAtom(const Atom& atom) {
+  Atom out = atom;
+  if (atom.list) {
+    out.list = std::make_shared<ListType>(*atom.list);
+    out.list->element_type = CopyTypeRef(atom.list->element_type);
+    out.list->markers_below = false;
+  }
+  if (atom.map) {
+    auto map = std::make_shared<MapType>();
+    map->fields = atom.map->fields;
+    for (StructField& f : map->fields) {
+      f.type = CopyTypeRef(f.type);
+      f.interned_name = nullptr;
+    }
+    if (atom.map->element_type) {
+      map->element_type = CopyTypeRef(*atom.map->element_type);
+    }
+    map->element_relationship = atom.map->element_relationship;
+    map->unions = atom.map->unions;
+    out.map = std::move(map);
+  }
+  return out;
+}
+
+}  // namespace
+
+TypeDef CopyTypeDef(const TypeDef& def) {
+  return TypeDef{def.name, CopyAtom(def.atom)};
+}
+
 const StructField* MapType::FindField(absl::string_view name) const {
   if (!index.empty()) {
     auto it = index.find(name);

@@ -179,6 +179,11 @@ struct TypeDef {
   Atom atom;
 };
 
+// A copy of a type definition that shares nothing with it (its lists, maps
+// and inline types are copied too) and is not linked (what linking built
+// is left out), to go into another schema through Schema::Build.
+TypeDef CopyTypeDef(const TypeDef& def);
+
 class Schema {
  public:
   // Builds a schema from type definitions: checks them and resolves every
@@ -189,6 +194,10 @@ class Schema {
   // Parses the SMD schema YAML (`types: [...]`, the format of
   // sigs.k8s.io/structured-merge-diff's typed.NewParser).
   static absl::StatusOr<std::shared_ptr<const Schema>> ParseSmd(
+      absl::string_view yaml);
+
+  // The type definitions of SMD schema YAML, not linked: what Build takes.
+  static absl::StatusOr<std::vector<TypeDef>> ParseSmdTypes(
       absl::string_view yaml);
 
   // The named type's atom, or nullptr.

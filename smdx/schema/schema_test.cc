@@ -1,5 +1,7 @@
 #include "smdx/schema/schema.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "smdx/schema/builtin.h"
 #include "testing/test_util.h"
@@ -63,6 +65,60 @@ TEST(SchemaTest, FieldLevelOverrideChangesOnlyThatReference) {
   const MapType& root = *(*s)->Find("root")->map;
   EXPECT_TRUE(root.FindField("a")->type.resolved->IsAtomicMap());
   EXPECT_FALSE(root.FindField("b")->type.resolved->IsAtomicMap());
+}
+
+// CopyTypeDef: a linked type copied into another schema shares no list,
+// map or inline type with it, and links anew there.
+TEST(SchemaTest, CopiedTypesShareNothingAndLinkAnew) {
+  const char* text = R"(types:
+- name: root
+  map:
+    fields:
+    - name: items
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: name
+                type:
+                  scalar: string
+          elementRelationship: associative
+          keys: [name]
+    - name: m
+      type:
+        namedType: m
+        elementRelationship: atomic
+- name: m
+  map:
+    elementType:
+      scalar: string
+)";
+  absl::StatusOr<std::vector<TypeDef>> defs = Schema::ParseSmdTypes(text);
+  ASSERT_TRUE(defs.ok()) << defs.status();
+  ASSERT_EQ(defs->size(), 2u);
+  absl::StatusOr<std::shared_ptr<const Schema>> a = Schema::ParseSmd(text);
+  ASSERT_TRUE(a.ok()) << a.status();
+  std::vector<TypeDef> copies;
+  for (const TypeDef& t : (*a)->types()) copies.push_back(CopyTypeDef(t));
+  absl::StatusOr<std::shared_ptr<const Schema>> b =
+      Schema::Build(std::move(copies));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(SchemaToSmdYaml(**a), SchemaToSmdYaml(**b));
+  const MapType& ra = *(*a)->Find("root")->map;
+  const MapType& rb = *(*b)->Find("root")->map;
+  EXPECT_NE(&ra, &rb);
+  const TypeRef& items_a = ra.FindField("items")->type;
+  const TypeRef& items_b = rb.FindField("items")->type;
+  EXPECT_NE(items_a.inlined.get(), items_b.inlined.get());
+  EXPECT_NE(items_a.inlined->list.get(), items_b.inlined->list.get());
+  EXPECT_NE(items_a.inlined->list->element_type.resolved,
+            items_b.inlined->list->element_type.resolved);
+  // The override resolves to an atom of b, atomic, over b's m.
+  const Atom* m_b = rb.FindField("m")->type.resolved;
+  EXPECT_TRUE(m_b->IsAtomicMap());
+  EXPECT_EQ(m_b->map.get(), (*b)->Find("m")->map.get());
+  EXPECT_NE(m_b->map.get(), (*a)->Find("m")->map.get());
 }
 
 TEST(SchemaTest, ErrorsNameTheProblem) {
