@@ -306,8 +306,10 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::For(
     return nullptr;
   // The last kinds made, by schema, type, apiVersion and kind: a command
   // over many objects makes a field manager per object, and the plan of a
-  // kind (a walk over every type it reaches) is the same each time. A few
-  // entries only: each keeps its schema alive.
+  // kind (a walk over every type it reaches) is the same each time. Room
+  // for the kinds of a whole cluster's manifests (with 16, a stream that
+  // cycles through 34 kinds made a plan for nearly every object), and no
+  // more: each entry keeps its schema alive.
   static std::mutex mu;
   static auto* const recent =
       new std::deque<std::pair<std::string, std::shared_ptr<const BuiltinKind>>>();
@@ -322,7 +324,7 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::For(
   std::shared_ptr<const BuiltinKind> made = Make(type, api_version, kind);
   std::lock_guard<std::mutex> lock(mu);
   recent->emplace_front(key, made);
-  if (recent->size() > 16) recent->pop_back();
+  if (recent->size() > 64) recent->pop_back();
   return made;
 }
 
