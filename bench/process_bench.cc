@@ -151,14 +151,20 @@ void MakeInputs() {
   inputs->dir28 = dir28.string();
 }
 
-// Runs `argv` to its end; its standard output goes to /dev/null, its
-// standard error to `err_path`. Returns 0, or -1 and the reason in *error.
-long RunOnce(const std::vector<std::string>& args, const std::string& err_path,
-             std::string* error) {
+// The null-terminated argument vector of `args` (which must outlive it).
+std::vector<char*> Argv(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (const std::string& a : args)
     argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  return argv;
+}
+
+// Runs `argv` to its end; its standard output goes to /dev/null, its
+// standard error to `err_path`. Returns 0, or -1 and the reason in *error.
+long RunOnce(const std::vector<std::string>& args, const std::string& err_path,
+             std::string* error) {
+  std::vector<char*> argv = Argv(args);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -194,10 +200,7 @@ long RunOnce(const std::vector<std::string>& args, const std::string& err_path,
 // it stops as it exits, while its memory is still there, and its VmHWM,
 // which counts only what it mapped after the exec, is read then.
 long TracedPeakRss(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
+  std::vector<char*> argv = Argv(args);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
