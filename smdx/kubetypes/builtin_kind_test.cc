@@ -1,6 +1,8 @@
 #include "smdx/kubetypes/builtin_kind.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "smdx/kubetypes/internal/defaulters.h"
@@ -8,8 +10,8 @@
 #include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/registry.h"
 #include "smdx/schema/builtin.h"
-#include "testing/test_util.h"
 #include "smdx/value/emit.h"
+#include "testing/test_util.h"
 
 namespace smdx {
 namespace {
@@ -759,6 +761,43 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
               Yaml("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, "
                    "spec: {manualSelector: true}}"));
   EXPECT_EQ(At(manual, "spec.template"), Canon("<absent>"));
+}
+
+// A command over a whole cluster's manifests makes a field manager per
+// object; the kinds' plans are kept for at least 40 kinds, so a stream that
+// cycles through them makes each plan once (with room for 16 only, nearly
+// every object made its kind's plan again).
+TEST(BuiltinKindTest, PlansOfManyKindsAreKept) {
+  std::vector<std::pair<std::string, std::string>> kinds;
+  std::vector<Type> types;
+  for (const KubernetesKind& k : KubernetesKinds()) {
+    if (kinds.size() == 40) break;
+    if (k.api_version != "v1" && k.api_version != "apps/v1" &&
+        k.api_version != "batch/v1" &&
+        k.api_version != "networking.k8s.io/v1" &&
+        k.api_version != "rbac.authorization.k8s.io/v1") {
+      continue;
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> schema =
+        KubernetesSchemaFor(k.type_name);
+    ASSERT_TRUE(schema.ok()) << schema.status();
+    absl::StatusOr<Type> type = Type::Named(*schema, k.type_name);
+    ASSERT_TRUE(type.ok()) << type.status();
+    if (BuiltinKind::For(*type, k.api_version, k.kind) == nullptr) continue;
+    kinds.emplace_back(k.api_version, k.kind);
+    types.push_back(*type);
+  }
+  ASSERT_GE(kinds.size(), 30u);
+  std::vector<std::shared_ptr<const BuiltinKind>> first;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    first.push_back(
+        BuiltinKind::For(types[i], kinds[i].first, kinds[i].second));
+  }
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_EQ(BuiltinKind::For(types[i], kinds[i].first, kinds[i].second),
+              first[i])
+        << kinds[i].first << " " << kinds[i].second;
+  }
 }
 
 }  // namespace
