@@ -250,6 +250,13 @@ void FieldManager::StripUntracked(ManagedFields* fields,
                                   const std::string& key) const {
   auto it = fields->find(key);
   if (it == fields->end()) return;
+  // The operating manager's set was just built: the few paths go in place
+  // instead of in a copy of the whole set.
+  if (Set* own = it->second.MutableSetIfUnshared()) {
+    own->Subtract(UntrackedFields());
+    if (own->Empty()) fields->erase(it);
+    return;
+  }
   Set rest = it->second.set().Difference(UntrackedFields());
   if (rest.Empty()) {
     fields->erase(it);

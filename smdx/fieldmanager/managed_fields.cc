@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/civil_time.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
@@ -28,6 +29,8 @@ struct Entry {
   ManagerIdentity id;
   std::optional<absl::Time> time;
   Set set;
+  // The fieldsV1 value, when it is the canonical encoding of `set`.
+  std::optional<Value> canonical;
 };
 
 absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
@@ -74,13 +77,15 @@ absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
     out.time = *parsed;
   }
   if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
-    absl::StatusOr<Set> s = FieldsV1FromValue(*f, limits);
+    bool canonical = false;
+    absl::StatusOr<Set> s = FieldsV1FromValue(*f, limits, &canonical);
     if (!s.ok()) {
       return absl::Status(
           s.status().code(),
           absl::StrCat(where, ".fieldsV1: ", s.status().message()));
     }
     out.set = *std::move(s);
+    if (canonical) out.canonical = *f;
   }
   return out;
 }
@@ -101,7 +106,54 @@ std::string EncodeManagerIdentity(const ManagerIdentity& id) {
   return out + "}";
 }
 
+namespace {
+
+// Reads a key of the shape EncodeManagerIdentity writes when no string
+// needs an escape: {"name":"value",...} with the four names, each at most
+// once. False for anything else (the JSON reader then decides).
+bool DecodePlainIdentity(absl::string_view key, ManagerIdentity* id) {
+  if (key.size() < 2 || key.front() != '{' || key.back() != '}') return false;
+  size_t pos = 1;
+  const size_t end = key.size() - 1;
+  // A plain string at `pos` (its opening quote), moved past.
+  auto str = [&](absl::string_view* out) {
+    if (pos >= end || key[pos] != '"') return false;
+    const size_t start = ++pos;
+    while (pos < end && key[pos] != '"') {
+      const unsigned char c = static_cast<unsigned char>(key[pos]);
+      if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+      ++pos;
+    }
+    if (pos >= end) return false;
+    *out = key.substr(start, pos - start);
+    ++pos;
+    return true;
+  };
+  bool seen[4] = {false, false, false, false};
+  while (pos < end) {
+    absl::string_view name, value;
+    if (!str(&name) || pos >= end || key[pos++] != ':' || !str(&value))
+      return false;
+    int i = name == "manager"       ? 0
+            : name == "operation"   ? 1
+            : name == "apiVersion"  ? 2
+            : name == "subresource" ? 3
+                                    : -1;
+    if (i < 0 || seen[i]) return false;
+    seen[i] = true;
+    std::string* fields[4] = {&id->manager, &id->operation, &id->api_version,
+                              &id->subresource};
+    fields[i]->assign(value.data(), value.size());
+    if (pos < end && key[pos++] != ',') return false;
+    if (pos == end && key[pos - 1] == ',') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key) {
+  if (ManagerIdentity id; DecodePlainIdentity(key, &id)) return id;
   absl::StatusOr<Value> v = ParseJson(std::string(key));
   if (!v.ok() || !v->IsMap())
     return absl::InvalidArgumentError("not a manager identity");
@@ -129,6 +181,12 @@ std::string DisplayManager(absl::string_view key) {
 }
 
 absl::Status ValidateManagerNames(const ManagedState& state) {
+  // A name is part of its identity key: with every key short enough, so
+  // is every name.
+  bool short_keys = true;
+  for (const auto& entry : state.fields)
+    short_keys = short_keys && entry.first.size() <= kMaxManagerNameLength;
+  if (short_keys) return absl::OkStatus();
   std::vector<std::string> order = CanonicalOrder(state);
   for (size_t i = 0; i < order.size(); ++i) {
     absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(order[i]);
@@ -174,10 +232,15 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
     // A later entry with the same identity replaces an earlier one, as in
     // the apiserver (which never writes two).
     std::string key = EncodeManagerIdentity(e->id);
-    out.fields[key] = VersionedSet(std::move(e->set), e->id.api_version,
-                                   e->id.operation == "Apply");
+    VersionedSet& vs = out.fields[key] = VersionedSet(
+        std::move(e->set), e->id.api_version, e->id.operation == "Apply");
     out.times.erase(key);
     if (e->time) out.times.emplace(key, *e->time);
+    out.decoded.erase(key);
+    if (e->canonical) {
+      out.decoded.emplace(
+          key, DecodedFieldsV1{vs.shared_set(), *std::move(e->canonical)});
+    }
   }
   return out;
 }
@@ -232,6 +295,17 @@ std::vector<Row> SortedRows(const ManagedState& state) {
   return rows;
 }
 
+// The encoding of `set`, the entry `key` has: the value it was decoded
+// from while the set is the same.
+Value FieldsV1Of(const ManagedState& state, const std::string& key,
+                 const Set& set) {
+  if (auto d = state.decoded.find(key); d != state.decoded.end()) {
+    const Set& read = *d->second.set;
+    if (&read == &set || read == set) return d->second.value;
+  }
+  return FieldsV1ToValue(set);
+}
+
 }  // namespace
 
 std::vector<std::string> CanonicalOrder(const ManagedState& state) {
@@ -251,7 +325,7 @@ Value EncodeManagedFields(const ManagedState& state) {
     m.Append("apiVersion", Value(r.id.api_version));
     if (r.time) m.Append("time", Value(FormatManagedTime(*r.time)));
     m.Append("fieldsType", Value("FieldsV1"));
-    m.Append("fieldsV1", FieldsV1ToValue(*r.set));
+    m.Append("fieldsV1", FieldsV1Of(state, *r.key, *r.set));
     if (!r.id.subresource.empty())
       m.Append("subresource", Value(r.id.subresource));
     out.push_back(Value(std::move(m)));
@@ -288,10 +362,61 @@ Value StripManagedFields(Value object) {
 
 std::string FormatManagedTime(absl::Time t) {
   // RFC 3339 as Go writes it: four-digit years, 0001 included.
-  return absl::FormatTime("%E4Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+  const absl::CivilSecond c =
+      absl::ToCivilSecond(t, absl::UTCTimeZone());
+  if (c.year() < 1 || c.year() > 9999)
+    return absl::FormatTime("%E4Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+  // Written digit by digit: absl::FormatTime goes through strftime, which
+  // costs more than the rest of encoding an entry.
+  std::string out = "0000-00-00T00:00:00Z";
+  auto put = [&](size_t at, int width, int64_t v) {
+    for (int i = width - 1; i >= 0; --i, v /= 10)
+      out[at + static_cast<size_t>(i)] = static_cast<char>('0' + v % 10);
+  };
+  put(0, 4, c.year());
+  put(5, 2, c.month());
+  put(8, 2, c.day());
+  put(11, 2, c.hour());
+  put(14, 2, c.minute());
+  put(17, 2, c.second());
+  return out;
 }
 
+namespace {
+
+// The time of exactly "YYYY-MM-DDTHH:MM:SSZ" (what the apiserver writes),
+// with a day of the month that every month has; false for anything else.
+bool ParsePlainManagedTime(absl::string_view s, absl::Time* t) {
+  if (s.size() != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+      s[13] != ':' || s[16] != ':' || s[19] != 'Z') {
+    return false;
+  }
+  bool ok = true;
+  auto num = [&](size_t at, int width) {
+    int v = 0;
+    for (int i = 0; i < width; ++i) {
+      const char c = s[at + static_cast<size_t>(i)];
+      ok = ok && c >= '0' && c <= '9';
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  };
+  const int year = num(0, 4), month = num(5, 2), day = num(8, 2);
+  const int hour = num(11, 2), minute = num(14, 2), second = num(17, 2);
+  if (!ok || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 ||
+      minute > 59 || second > 59) {
+    return false;
+  }
+  *t = absl::FromCivil(
+      absl::CivilSecond(year, month, day, hour, minute, second),
+      absl::UTCTimeZone());
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<absl::Time> ParseManagedTime(absl::string_view s) {
+  if (absl::Time plain; ParsePlainManagedTime(s, &plain)) return plain;
   absl::Time t;
   std::string err;
   if (!absl::ParseTime(absl::RFC3339_full, s, &t, &err)) {

@@ -22,6 +22,7 @@
 #define SMDX_FIELDMANAGER_MANAGED_FIELDS_H_
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,11 +54,23 @@ absl::StatusOr<ManagerIdentity> DecodeManagerIdentity(absl::string_view key);
 // `"kubelet" with subresource "status" using v1`.
 std::string DisplayManager(absl::string_view key);
 
+// An entry's fieldsV1 as it was decoded, with the set read from it. Kept
+// only when the value is exactly what encoding that set writes.
+struct DecodedFieldsV1 {
+  std::shared_ptr<const Set> set;
+  Value value;
+};
+
 // Managed fields with their times, keyed by identity. An identity without a
 // time has none (the apiserver writes such entries without `time`).
 struct ManagedState {
   ManagedFields fields;
   std::map<std::string, absl::Time> times;
+  // The fieldsV1 values decoding read, by identity: encoding writes an
+  // entry's value again while its set is still equal to the one read from
+  // it (most entries of most writes), instead of building the same value
+  // anew. Stale or missing ones only cost that building.
+  std::map<std::string, DecodedFieldsV1> decoded;
 
   bool empty() const { return fields.empty(); }
 };

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldpath/fields_v1.h"
+#include "smdx/value/emit.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 
@@ -129,6 +130,94 @@ TEST(ManagedFieldsTest, EncodesInTheApiserversOrder) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->fields.size(), s.fields.size());
   EXPECT_EQ(back->times, s.times);
+}
+
+// Encoding writes an entry's fieldsV1 as it was read while its set is
+// unchanged, and that is only kept when it is the canonical encoding: the
+// output is the same as encoding every set anew.
+TEST(ManagedFieldsTest, EncodingMatchesFreshEncodingWhateverWasRead) {
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(Object(R"(
+  - manager: canonical
+    operation: Apply
+    apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:metadata": {"f:labels": {".": {}, "f:a": {}}}, "f:spec": {}}
+  - manager: unordered
+    operation: Apply
+    apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {}, "f:metadata": {"f:labels": {"f:a": {}, ".": {}}}}
+)"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  const std::string canonical = R"({"manager":"canonical","operation":"Apply"})";
+  const std::string unordered = R"({"manager":"unordered","operation":"Apply"})";
+  EXPECT_EQ(m->decoded.count(canonical), 1u);
+  EXPECT_EQ(m->decoded.count(unordered), 0u);
+  auto fresh = [](const ManagedState& state) {
+    ManagedState copy = state;
+    copy.decoded.clear();
+    return EncodeManagedFields(copy);
+  };
+  EXPECT_EQ(ToJson(EncodeManagedFields(*m)), ToJson(fresh(*m)));
+  // A changed set (an equal one built anew, and a different one).
+  Set same = m->fields.at(canonical).set();
+  m->fields[canonical] = VersionedSet(std::move(same), "v1", true);
+  EXPECT_EQ(ToJson(EncodeManagedFields(*m)), ToJson(fresh(*m)));
+  Set more = m->fields.at(canonical).set();
+  more.Insert({PathElement::Field("spec"), PathElement::Field("replicas")});
+  m->fields[canonical] = VersionedSet(std::move(more), "v1", true);
+  const std::string out = ToJson(EncodeManagedFields(*m));
+  EXPECT_EQ(out, ToJson(fresh(*m)));
+  EXPECT_NE(out.find(R"("f:spec":{".":{},"f:replicas":{}})"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ManagedFieldsTest, IdentitiesDecodeWithAndWithoutEscapes) {
+  const ManagerIdentity ids[] = {
+      {"kubectl", "Apply", "", ""},
+      {"kube-controller-manager", "Update", "apps/v1", "status"},
+      {"with \"quotes\" and \\", "Update", "v1", ""},
+      {"caf\u00e9", "Apply", "", "scale"},
+      {"", "Update", "v1", ""},
+  };
+  for (const ManagerIdentity& id : ids) {
+    absl::StatusOr<ManagerIdentity> back =
+        DecodeManagerIdentity(EncodeManagerIdentity(id));
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->manager, id.manager);
+    EXPECT_EQ(back->operation, id.operation);
+    EXPECT_EQ(back->api_version, id.operation == "Apply" ? "" : id.api_version);
+    EXPECT_EQ(back->subresource, id.subresource);
+  }
+  // Other shapes go through the JSON reader: fields in any order, unknown
+  // ones ignored, spaces allowed; a key that is not an object fails.
+  absl::StatusOr<ManagerIdentity> odd = DecodeManagerIdentity(
+      R"({ "operation" : "Update", "x": 1, "manager":"m\u0041"})");
+  ASSERT_TRUE(odd.ok()) << odd.status();
+  EXPECT_EQ(odd->manager, "mA");
+  EXPECT_EQ(odd->operation, "Update");
+  EXPECT_FALSE(DecodeManagerIdentity(R"({"manager":"a",})").ok());
+  EXPECT_FALSE(DecodeManagerIdentity("kubectl").ok());
+}
+
+TEST(ManagedFieldsTest, TimesOfEveryShapeParseAsRfc3339) {
+  // The apiserver's own shape, and others the general reader takes.
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2024-02-29T12:00:00Z")),
+            "2024-02-29T12:00:00Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2026-03-31T23:59:59Z")),
+            "2026-03-31T23:59:59Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2026-01-01T00:00:00+02:00")),
+            "2025-12-31T22:00:00Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("2026-01-01T00:00:00.75Z")),
+            "2026-01-01T00:00:00Z");
+  EXPECT_EQ(FormatManagedTime(*ParseManagedTime("9999-12-31T23:59:59Z")),
+            "9999-12-31T23:59:59Z");
+  for (const char* bad : {"2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
+                          "2026-01-01T24:00:00Z", "2026-01-01 00:00:00Z",
+                          "20x6-01-01T00:00:00Z"}) {
+    EXPECT_FALSE(ParseManagedTime(bad).ok()) << bad;
+  }
 }
 
 TEST(ManagedFieldsTest, LongManagerNamesDecodeButDoNotValidate) {

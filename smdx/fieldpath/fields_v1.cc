@@ -268,97 +268,6 @@ Value ContentsToValue(const Set& set, bool include_self) {
   return Value(std::move(out));
 }
 
-// Reads the encoding from a value (a managedFields entry's fieldsV1 as an
-// object holds it) straight into a Set.
-class FieldsV1ValueReader {
- public:
-  explicit FieldsV1ValueReader(const Limits& limits) : limits_(limits) {}
-
-  // Reads one node's object into `children`; `*member` says whether the
-  // node itself is a member ("." present, or no children at all).
-  absl::Status Node(const Value& v, int depth, Set* children, bool* member) {
-    if (!v.IsMap()) {
-      return Error(
-          absl::StrCat("expected an object, got ", KindName(v.kind())));
-    }
-    if (static_cast<size_t>(depth) >= limits_.max_depth) {
-      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
-                              "max_depth", limits_.max_depth));
-    }
-    const Map& m = v.map();
-    *member = m.empty();
-    // What the object takes in compact JSON (as if no key needed escapes):
-    // braces, commas, and per entry the quoted key, a colon and, for a leaf,
-    // its {}; objects below count themselves.
-    bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
-    for (const MapEntry& e : m) {
-      bytes_ += e.key.size() + 3;
-      if (e.value.IsMap() && e.value.map().empty()) bytes_ += 2;
-    }
-    if (bytes_ > limits_.max_fields_v1_bytes) {
-      return Error(
-          LimitError(absl::StrCat("field set of at least ", bytes_, " bytes"),
-                     "max_fields_v1_bytes", limits_.max_fields_v1_bytes));
-    }
-    // A map says up front how many entries it has: the node is sized once
-    // and filled in place.
-    children->Reserve(m.size());
-    for (const MapEntry& e : m) {
-      if (e.key == ".") {
-        if (!e.value.IsMap() || !e.value.map().empty())
-          return Error("\".\" must map to {}");
-        *member = true;
-        continue;
-      }
-      PathElement pe;
-      if (e.key.size() >= 2 && e.key[0] == 'f' && e.key[1] == ':') {
-        pe = PathElement::FieldInternedIfKnown(
-            absl::string_view(e.key).substr(2));
-      } else {
-        absl::StatusOr<PathElement> other = ParsePathElement(e.key);
-        if (!other.ok()) {
-          return Error(absl::StrCat("bad key \"", e.key,
-                                    "\": ", other.status().message()));
-        }
-        pe = *std::move(other);
-      }
-      if (e.value.IsMap() && e.value.map().empty()) {
-        children->AppendMemberUnsorted(std::move(pe));  // a leaf
-        continue;
-      }
-      // Built in place: the node has room for all its entries, so the
-      // entry stays where it is while its children are read.
-      keys_.push_back(&e.key);
-      SetEntry& entry = children->AppendEntry(std::move(pe));
-      if (absl::Status st =
-              Node(e.value, depth + 1, &entry.children, &entry.member);
-          !st.ok()) {
-        return st;
-      }
-      keys_.pop_back();
-    }
-    children->Normalize();
-    return absl::OkStatus();
-  }
-
- private:
-  // The error names the keys that lead to the problem, built only now.
-  absl::Status Error(
-      absl::string_view what,
-      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
-    std::string where;
-    for (const std::string* k : keys_)
-      absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
-    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what));
-  }
-  absl::Status Error(const absl::Status& limit) const {
-    return Error(limit.message(), limit.code());
-  }
-
-  const Limits& limits_;
-  size_t bytes_ = 0;
-  std::vector<const std::string*> keys_;  // above the current node
-};
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -489,10 +398,21 @@ using KeyScratch = absl::InlinedVector<KeyField, 2>;
 // whitespace, distinct string names, string or integer values. Returns
 // false for anything else, and the general JSON parser decides (errors
 // included), so what is accepted and how it reads does not change.
-bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
+//
+// `*spelled_so`, when given, says whether the text is spelled exactly as the
+// encoder writes the key read (fields in name order, strings without
+// escapes that need none): a false there only means "not known".
+bool ParsePlainKey(absl::string_view s, KeyScratch* out,
+                   bool* spelled_so = nullptr) {
   if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
   size_t pos = 1;
   std::string storage;
+  bool so = true;
+  // Whether `str` was read in place and is written the same way.
+  auto as_written = [&](absl::string_view str) {
+    return str.data() >= s.data() && str.data() <= s.data() + s.size() &&
+           JsonStringIsPlain(str);
+  };
   while (true) {
     absl::string_view name;
     if (!ReadString(s, &pos, &storage, &name)) return false;
@@ -501,11 +421,18 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out) {
     for (const KeyField& f : *out) {
       if (f.name == name) return false;
     }
+    so = so && as_written(name) && (out->empty() || out->back().name < name);
     // Built in place; the name is copied out of `storage` before the value
     // may reuse it.
     KeyField& f = out->emplace_back();
     f.name.assign(name.data(), name.size());
+    const size_t value_at = pos;
     if (!ParsePlainScalar(s, &pos, &storage, &f.value)) return false;
+    if (f.value.IsString()) {
+      so = so && pos - value_at == f.value.AsString().size() + 2 &&
+           JsonStringIsPlain(f.value.AsString());
+    }
+    if (spelled_so != nullptr) *spelled_so = so;
     if (pos < s.size() && s[pos] == ',') {
       ++pos;
       continue;
@@ -619,14 +546,170 @@ std::string SerializeFieldsV1(const Set& set) {
 
 Value FieldsV1ToValue(const Set& set) { return ContentsToValue(set, false); }
 
-absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits) {
+namespace {
+
+// Reads the encoding from a value (a managedFields entry's fieldsV1 as an
+// object holds it) straight into a Set.
+class FieldsV1ValueReader {
+ public:
+  explicit FieldsV1ValueReader(const Limits& limits) : limits_(limits) {}
+
+  // Reads one node's object into `children`; `*member` says whether the
+  // node itself is a member ("." present, or no children at all).
+  absl::Status Node(const Value& v, int depth, Set* children, bool* member) {
+    if (!v.IsMap()) {
+      return Error(
+          absl::StrCat("expected an object, got ", KindName(v.kind())));
+    }
+    if (static_cast<size_t>(depth) >= limits_.max_depth) {
+      return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
+                              "max_depth", limits_.max_depth));
+    }
+    const Map& m = v.map();
+    *member = m.empty();
+    // What the object takes in compact JSON (as if no key needed escapes):
+    // braces, commas, and per entry the quoted key, a colon and, for a leaf,
+    // its {}; objects below count themselves.
+    bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
+    for (const MapEntry& e : m) {
+      bytes_ += e.key.size() + 3;
+      if (e.value.IsMap() && e.value.map().empty()) bytes_ += 2;
+    }
+    if (bytes_ > limits_.max_fields_v1_bytes) {
+      return Error(
+          LimitError(absl::StrCat("field set of at least ", bytes_, " bytes"),
+                     "max_fields_v1_bytes", limits_.max_fields_v1_bytes));
+    }
+    // A map says up front how many entries it has: the node is sized once
+    // and filled in place.
+    children->Reserve(m.size());
+    bool first = true;
+    // Whether the entries so far are fields in strictly ascending order
+    // (their keys then compare as the names do): encoders write them so,
+    // and the node needs no Normalize.
+    bool ordered = true;
+    const std::string* last_key = nullptr;
+    for (const MapEntry& e : m) {
+      if (e.key.size() == 1 && e.key[0] == '.') {
+        if (!e.value.IsMap() || !e.value.map().empty())
+          return Error("\".\" must map to {}");
+        *member = true;
+        // The encoder writes "." first, below the top, and only beside
+        // other keys (a member with nothing below is a bare {}).
+        if (!first || depth == 0 || m.size() == 1) canonical_ = false;
+        first = false;
+        continue;
+      }
+      first = false;
+      PathElement pe;
+      const bool field =
+          e.key.size() >= 2 && e.key[0] == 'f' && e.key[1] == ':';
+      if (ordered) {
+        ordered = field && (last_key == nullptr || *last_key < e.key);
+        last_key = &e.key;
+      }
+      if (field) {
+        pe = PathElement::FieldInternedIfKnown(
+            absl::string_view(e.key).substr(2));
+      } else if (absl::Status st = OtherElement(e.key, &pe); !st.ok()) {
+        return st;
+      }
+      if (e.value.IsMap() && e.value.map().empty()) {
+        children->AppendMemberUnsorted(std::move(pe));  // a leaf
+        continue;
+      }
+      // Built in place: the node has room for all its entries, so the
+      // entry stays where it is while its children are read.
+      keys_.push_back(&e.key);
+      SetEntry& entry = children->AppendEntry(std::move(pe));
+      if (absl::Status st =
+              Node(e.value, depth + 1, &entry.children, &entry.member);
+          !st.ok()) {
+        return st;
+      }
+      keys_.pop_back();
+    }
+    if (!ordered && !children->Normalize()) canonical_ = false;
+    return absl::OkStatus();
+  }
+
+  // Whether everything read so far is exactly what FieldsV1ToValue writes
+  // for the set read (keys in order, each once, in their one spelling).
+  bool canonical() const { return canonical_; }
+
+ private:
+  // The error names the keys that lead to the problem, built only now.
+  absl::Status Error(
+      absl::string_view what,
+      absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
+    std::string where;
+    for (const std::string* k : keys_)
+      absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
+    return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what));
+  }
+  absl::Status Error(const absl::Status& limit) const {
+    return Error(limit.message(), limit.code());
+  }
+
+  // The element of a key that is not a field (`k:`, `v:`, `i:`), and
+  // whether it is spelled as the encoder writes it: keys and values have
+  // more than one spelling in JSON.
+  absl::Status OtherElement(const std::string& key, PathElement* pe) {
+    bool spelled_so = false;
+    const absl::string_view rest = absl::string_view(key).substr(2);
+    if (key.size() >= 2 && key[0] == 'k' && key[1] == ':') {
+      key_fields_.clear();
+      if (ParsePlainKey(rest, &key_fields_, &spelled_so)) {
+        *pe = PathElement::KeyFrom(absl::MakeSpan(key_fields_));
+        if (!spelled_so) CheckSpelling(key, *pe);
+        return absl::OkStatus();
+      }
+    } else if (key.size() >= 2 && key[0] == 'v' && key[1] == ':') {
+      size_t pos = 0;
+      if (Value v; ParsePlainScalar(rest, &pos, &scratch_, &v) &&
+                   pos == rest.size()) {
+        spelled_so = !v.IsString() || (pos == v.AsString().size() + 2 &&
+                                       JsonStringIsPlain(v.AsString()));
+        *pe = PathElement::OfValue(std::move(v));
+        if (!spelled_so) CheckSpelling(key, *pe);
+        return absl::OkStatus();
+      }
+    }
+    absl::StatusOr<PathElement> other = ParsePathElement(key);
+    if (!other.ok()) {
+      return Error(
+          absl::StrCat("bad key \"", key, "\": ", other.status().message()));
+    }
+    *pe = *std::move(other);
+    CheckSpelling(key, *pe);
+    return absl::OkStatus();
+  }
+  void CheckSpelling(const std::string& key, const PathElement& pe) {
+    if (!canonical_) return;
+    scratch_.clear();
+    AppendPathElementRaw(&scratch_, pe);
+    canonical_ = scratch_ == key;
+  }
+
+  const Limits& limits_;
+  size_t bytes_ = 0;
+  bool canonical_ = true;
+  KeyScratch key_fields_;
+  std::string scratch_;  // a key's text decoded, or as the encoder spells it
+  std::vector<const std::string*> keys_;  // above the current node
+};
+
+}  // namespace
+
+absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits,
+                                      bool* canonical) {
   Set out;
   bool is_member = false;
-  if (absl::Status st =
-          FieldsV1ValueReader(limits).Node(v, 0, &out, &is_member);
-      !st.ok()) {
+  FieldsV1ValueReader reader(limits);
+  if (absl::Status st = reader.Node(v, 0, &out, &is_member); !st.ok()) {
     return st;
   }
+  if (canonical != nullptr) *canonical = reader.canonical();
   return out;
 }
 

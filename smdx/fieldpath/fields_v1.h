@@ -33,8 +33,12 @@ Value FieldsV1ToValue(const Set& set);
 // bytes of its compact JSON) and limits.max_depth (value/limits.h).
 absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
                                   const Limits& limits = Limits());
+// `*canonical`, when given, says whether `v` is exactly what
+// FieldsV1ToValue returns for the set read (so that a caller may keep `v`
+// in its place while the set is unchanged).
 absl::StatusOr<Set> FieldsV1FromValue(const Value& v,
-                                      const Limits& limits = Limits());
+                                      const Limits& limits = Limits(),
+                                      bool* canonical = nullptr);
 
 // One path element in its `f:`/`k:`/`v:`/`i:` string form, and back.
 std::string SerializePathElement(const PathElement& pe);

@@ -4,6 +4,7 @@
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 
 namespace smdx {
 namespace {
@@ -25,6 +26,45 @@ TEST(FieldsV1Test, AcceptsAnyKeyOrderAndSortsOnOutput) {
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(SerializeFieldsV1(*s),
             R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{}})");
+}
+
+// FieldsV1FromValue says whether the value is exactly what FieldsV1ToValue
+// writes for the set read: then a caller may keep the value in its place.
+TEST(FieldsV1Test, ValuesReadSayWhetherTheyAreTheCanonicalEncoding) {
+  auto read = [](const std::string& json, bool* canonical) {
+    absl::StatusOr<Value> v = ParseJson(json);
+    EXPECT_TRUE(v.ok()) << v.status();
+    absl::StatusOr<Set> s = FieldsV1FromValue(*v, Limits(), canonical);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return std::make_pair(*v, *s);
+  };
+  const std::string canonical_texts[] = {
+      R"({})",
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{}}}})",
+  };
+  for (const std::string& text : canonical_texts) {
+    bool canonical = false;
+    auto [v, set] = read(text, &canonical);
+    EXPECT_TRUE(canonical) << text;
+    EXPECT_TRUE(Identical(FieldsV1ToValue(set), v)) << text;
+  }
+  // Each reads as a set whose encoding differs from it.
+  const std::string other_texts[] = {
+      R"({"f:b":{},"f:a":{}})",                  // keys out of order
+      R"({"f:a":{"f:x":{},".":{}}})",            // "." not first
+      R"({"f:a":{".":{}}})",                     // "." alone: a bare {}
+      R"({".":{},"f:a":{}})",                    // "." at the top
+      R"({"k:{\"port\":80, \"x\":\"y\"}":{}})",  // a space in a key
+      R"({"k:{\"b\":1,\"a\":2}":{}})",       // key fields out of order
+      R"({"v:\"\\u0061\"":{}})",                 // a value spelled otherwise
+      R"({"f:a":{"f:y":{},"f:x":{}}})",          // out of order below
+  };
+  for (const std::string& text : other_texts) {
+    bool canonical = true;
+    auto [v, set] = read(text, &canonical);
+    EXPECT_FALSE(canonical) << text;
+    EXPECT_FALSE(Identical(FieldsV1ToValue(set), v)) << text;
+  }
 }
 
 TEST(FieldsV1Test, KeyFieldsAreSortedAndEscapedAsKubernetesWritesThem) {

@@ -126,7 +126,7 @@ void SortSmall(internal::CompactVector<T>& v, Less less) {
 
 }  // namespace
 
-void Set::Normalize() {
+bool Set::Normalize() {
   // Builders mostly append in order already, without repeats or empty
   // entries: one pass of three-way comparisons confirms it and nothing
   // else is done.
@@ -136,7 +136,7 @@ void Set::Normalize() {
     clean = Holds(e.member, e.children) &&
             (i == 0 || Compare(entries_[i - 1].pe, e.pe) < 0);
   }
-  if (clean) return;
+  if (clean) return true;
   auto less = [](const SetEntry& a, const SetEntry& b) { return a.pe < b.pe; };
   if (!std::is_sorted(entries_.begin(), entries_.end(), less)) {
     SortSmall(entries_, less);
@@ -156,6 +156,7 @@ void Set::Normalize() {
     }
   }
   entries_.truncate(kept);
+  return false;
 }
 
 Set Set::Union(const Set& other) const {
@@ -237,6 +238,24 @@ Set Set::Difference(const Set& other) const {
     }
   }
   return out;
+}
+
+void Set::Subtract(const Set& other) {
+  const internal::CompactVector<SetEntry>& b = other.entries_;
+  size_t j = 0, kept = 0;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    SetEntry& e = entries_[i];
+    while (j < b.size() && b[j].pe < e.pe) ++j;
+    if (j < b.size() && b[j].pe == e.pe) {
+      // Members below a removed member stay.
+      e.member = e.member && !b[j].member;
+      e.children.Subtract(b[j].children);
+    }
+    if (!Holds(e.member, e.children)) continue;
+    if (kept != i) entries_[kept] = std::move(e);
+    ++kept;
+  }
+  entries_.truncate(kept);
 }
 
 bool Set::IsSubsetOf(const Set& other) const {

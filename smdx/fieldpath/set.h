@@ -44,6 +44,9 @@ class Set {
   Set Difference(const Set& other) const;
   // Like Difference, but a member of `other` also removes everything below it.
   Set RecursiveDifference(const Set& other) const;
+  // Difference in place: removes the members of `other`, copying nothing
+  // (for a few paths removed from a big set).
+  void Subtract(const Set& other);
   // The members that have no members below them.
   Set Leaves() const;
 
@@ -89,7 +92,8 @@ class Set {
   void AppendMoved(absl::Span<SetEntry> entries);
   // Capacity for that many appended entries.
   void Reserve(size_t entries) { entries_.reserve(entries); }
-  void Normalize();
+  // Returns whether the entries were normalized already (nothing changed).
+  bool Normalize();
   // Mutable child, created when missing. Keeps order.
   Set& Descend(const PathElement& pe);
 

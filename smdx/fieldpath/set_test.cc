@@ -1,4 +1,5 @@
 #include "smdx/fieldpath/set.h"
+#include "smdx/fieldpath/versioned_set.h"
 
 #include <random>
 #include <set>
@@ -148,6 +149,22 @@ TEST(SetTest, NodesMoveBetweenThreadsAndOutliveThem) {
   EXPECT_TRUE(moved.Empty());
 }
 
+TEST(VersionedSetTest, ASetIsChangedInPlaceOnlyByItsSoleOwner) {
+  VersionedSet own(Of({{F("a")}, {F("b")}}), "v1", true);
+  ASSERT_NE(own.MutableSetIfUnshared(), nullptr);
+  own.MutableSetIfUnshared()->Subtract(Of({{F("a")}}));
+  EXPECT_EQ(own.set(), Of({{F("b")}}));
+  // A copy shares the set: neither may change it any more.
+  VersionedSet copy = own;
+  EXPECT_EQ(own.MutableSetIfUnshared(), nullptr);
+  EXPECT_EQ(copy.MutableSetIfUnshared(), nullptr);
+  copy = VersionedSet();
+  EXPECT_NE(own.MutableSetIfUnshared(), nullptr);
+  // A set handed in shared may be a const object: never changed.
+  VersionedSet given(std::make_shared<const Set>(Of({{F("a")}})), "v1", true);
+  EXPECT_EQ(given.MutableSetIfUnshared(), nullptr);
+}
+
 // The set operations against a model that keeps every path on its own (a
 // std::set of paths), on random sets whose paths share prefixes a lot.
 class SetModelTest : public ::testing::Test {
@@ -223,6 +240,9 @@ TEST_F(SetModelTest, OperationsAgreeWithTheModel) {
     ASSERT_EQ(ToModel(a.Intersection(b)), inter);
     ASSERT_EQ(a.Intersection(b), b.Intersection(a));
     ASSERT_EQ(ToModel(a.Difference(b)), diff);
+    Set subtracted = a;
+    subtracted.Subtract(b);
+    ASSERT_EQ(subtracted, a.Difference(b));
     ASSERT_EQ(ToModel(a.RecursiveDifference(b)), rdiff);
     ASSERT_EQ(ToModel(a.Leaves()), leaves);
     ASSERT_EQ(a.IsSubsetOf(b), diff.empty());
@@ -234,9 +254,13 @@ TEST_F(SetModelTest, OperationsAgreeWithTheModel) {
     absl::StatusOr<Set> back = ParseFieldsV1(SerializeFieldsV1(a));
     ASSERT_TRUE(back.ok()) << back.status();
     ASSERT_EQ(*back, a);
-    absl::StatusOr<Set> from_value = FieldsV1FromValue(FieldsV1ToValue(a));
+    // What the encoder writes reads back as canonical.
+    bool canonical = false;
+    absl::StatusOr<Set> from_value =
+        FieldsV1FromValue(FieldsV1ToValue(a), Limits(), &canonical);
     ASSERT_TRUE(from_value.ok()) << from_value.status();
     ASSERT_EQ(*from_value, a);
+    ASSERT_TRUE(canonical) << SerializeFieldsV1(a);
   }
 }
 

@@ -21,9 +21,10 @@ class VersionedSet {
  public:
   VersionedSet() : set_(std::make_shared<const Set>()) {}
   VersionedSet(Set set, std::string api_version, bool applied)
-      : set_(std::make_shared<const Set>(std::move(set))),
+      : set_(std::make_shared<Set>(std::move(set))),
         api_version_(std::move(api_version)),
-        applied_(applied) {}
+        applied_(applied),
+        owns_set_(true) {}
   VersionedSet(std::shared_ptr<const Set> set, std::string api_version,
                bool applied)
       : set_(std::move(set)),
@@ -31,6 +32,14 @@ class VersionedSet {
         applied_(applied) {}
 
   const Set& set() const { return *set_; }
+  // The set, to change in place, when this VersionedSet built it and no
+  // copy shares it yet; null otherwise (then make a new one). A change
+  // forgets that the set was reconciled.
+  Set* MutableSetIfUnshared() {
+    if (!owns_set_ || set_.use_count() != 1) return nullptr;
+    reconciled_root_ = nullptr;
+    return const_cast<Set*>(set_.get());
+  }
   const std::shared_ptr<const Set>& shared_set() const { return set_; }
   const std::string& api_version() const { return api_version_; }
   bool applied() const { return applied_; }
@@ -51,6 +60,9 @@ class VersionedSet {
   std::shared_ptr<const Set> set_;
   std::string api_version_;
   bool applied_ = false;
+  // Whether set_ points at a Set made non-const by the constructor (one
+  // taking a shared set may be given a const object).
+  bool owns_set_ = false;
   uint64_t reconciled_schema_ = 0;
   const void* reconciled_root_ = nullptr;
 };
