@@ -59,17 +59,6 @@ absl::Status CheckList(const ListType& l, ElementRelationship rel,
 
 namespace {
 
-// A field name's length and first byte, packed (0 for the empty name).
-uint32_t NameTag(absl::string_view name) {
-  if (name.empty()) return 0;
-  return static_cast<uint32_t>(name.size() << 8) |
-         static_cast<unsigned char>(name[0]);
-}
-
-}  // namespace
-
-namespace {
-
 Atom CopyAtom(const Atom& atom);
 
 // The copies leave out what linking builds (it is built again for them).
@@ -121,31 +110,11 @@ const StructField* MapType::FindField(absl::string_view name) const {
   return nullptr;
 }
 
-const StructField* MapType::FindFieldFrom(absl::string_view name,
-                                          size_t* hint) const {
-  // Objects skip many declared fields, so the scan reaches far; a step that
-  // cannot match costs a length and a first-byte compare.
-  constexpr size_t kScan = 32;
-  if (name_tags.size() == fields.size() && !name.empty()) {
-    const uint32_t tag = NameTag(name);
-    const size_t end = std::min(fields.size(), *hint + kScan);
-    for (size_t i = *hint; i < end; ++i) {
-      if (name_tags[i] == tag &&
-          internal::SameBytes(fields[i].name.data(), name.data(),
-                              name.size())) {
-        *hint = i + 1;
-        return &fields[i];
-      }
-    }
-  }
+const StructField* MapType::FindFieldAfterScan(absl::string_view name,
+                                               size_t* hint) const {
   const StructField* f = FindField(name);
   if (f != nullptr) *hint = static_cast<size_t>(f - fields.data()) + 1;
   return f;
-}
-
-const Atom* MapType::EntryAtomFrom(absl::string_view name, size_t* hint) const {
-  if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
-  return element_type ? element_type->resolved : nullptr;
 }
 
 const Atom* MapType::EntryAtom(absl::string_view name) const {
@@ -288,7 +257,7 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
     m.name_tags.clear();
     if (distinct) {
       for (const StructField& f : m.fields)
-        m.name_tags.push_back(NameTag(f.name));
+        m.name_tags.push_back(internal::NameTag(f.name));
     }
   }
   return absl::OkStatus();

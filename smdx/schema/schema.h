@@ -17,6 +17,8 @@
 #ifndef SMDX_SCHEMA_SCHEMA_H_
 #define SMDX_SCHEMA_SCHEMA_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -27,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "smdx/value/intern.h"
+#include "smdx/value/same_bytes.h"
 #include "smdx/value/value.h"
 
 namespace smdx {
@@ -120,6 +123,9 @@ struct MapType {
   // forward scan instead of hashing.
   const StructField* FindFieldFrom(absl::string_view name, size_t* hint) const;
   const Atom* EntryAtomFrom(absl::string_view name, size_t* hint) const;
+  // FindFieldFrom's lookup when the scan from the hint found nothing.
+  const StructField* FindFieldAfterScan(absl::string_view name,
+                                        size_t* hint) const;
 
   // Built by linking for maps with many fields.
   absl::flat_hash_map<std::string, size_t> index;
@@ -133,6 +139,46 @@ struct MapType {
   // when not, nothing in a value of this map can violate one.
   bool markers_below = false;
 };
+
+namespace internal {
+
+// A field name's length and first byte, packed (0 for the empty name): what
+// MapType::name_tags holds per field.
+inline uint32_t NameTag(absl::string_view name) {
+  if (name.empty()) return 0;
+  return static_cast<uint32_t>(name.size() << 8) |
+         static_cast<unsigned char>(name[0]);
+}
+
+}  // namespace internal
+
+// Inline: walks over an object's entries call them once per entry, and a
+// call's register saving cost as much as the scan.
+inline const StructField* MapType::FindFieldFrom(absl::string_view name,
+                                                 size_t* hint) const {
+  // Objects skip many declared fields, so the scan reaches far; a step that
+  // cannot match costs a length and a first-byte compare.
+  constexpr size_t kScan = 32;
+  if (name_tags.size() == fields.size() && !name.empty()) {
+    const uint32_t tag = internal::NameTag(name);
+    const size_t end = std::min(fields.size(), *hint + kScan);
+    for (size_t i = *hint; i < end; ++i) {
+      if (name_tags[i] == tag &&
+          internal::SameBytes(fields[i].name.data(), name.data(),
+                              name.size())) {
+        *hint = i + 1;
+        return &fields[i];
+      }
+    }
+  }
+  return FindFieldAfterScan(name, hint);
+}
+
+inline const Atom* MapType::EntryAtomFrom(absl::string_view name,
+                                          size_t* hint) const {
+  if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
+  return element_type ? element_type->resolved : nullptr;
+}
 
 struct ListType {
   TypeRef element_type;

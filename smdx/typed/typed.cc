@@ -231,6 +231,25 @@ class Validator {
                                 : absl::StrCat(p, ": ", msg));
   }
 
+  // Whether a node of an atom that is only a scalar (no list or map) holds
+  // a value it accepts: the common leaf, checked without a walk (the walk
+  // finds and words the problem otherwise).
+  static bool PlainScalarFits(const Atom* atom, const Value& v, int depth) {
+    if (!atom->scalar || atom->list || atom->map || depth > kMaxValueDepth)
+      return false;
+    switch (*atom->scalar) {
+      case ScalarType::kString:
+        return v.IsString() || v.IsNull();
+      case ScalarType::kNumeric:
+        return v.IsNumber() || v.IsNull();
+      case ScalarType::kBoolean:
+        return v.IsBool() || v.IsNull();
+      case ScalarType::kUntyped:
+        return true;
+    }
+    return false;
+  }
+
   void Scalar(ScalarType t, const Value& v, const Step* at) {
     if (v.IsNull()) return;
     switch (t) {
@@ -262,6 +281,7 @@ class Validator {
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
       for (size_t i = 0; i < items.size(); ++i) {
+        if (PlainScalarFits(elem, items[i], depth + 1)) continue;
         Step step{at, nullptr, nullptr, nullptr, i};
         Walk(elem, items[i], depth + 1, &step);
       }
@@ -325,8 +345,10 @@ class Validator {
     const MapType& mt = *atom.map;
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
-      Step step{at, &e.key, nullptr, nullptr, 0};
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
+      if (child != nullptr && PlainScalarFits(child, e.value, depth + 1))
+        continue;
+      Step step{at, &e.key, nullptr, nullptr, 0};
       if (child == nullptr) {
         Error(&step, "field not declared in schema");
         return;
@@ -635,28 +657,33 @@ class Reconciler {
 
  private:
   void Collapse() {
-    to_remove.Insert(path_);
-    to_add.Insert(path_);
+    Path path;
+    path.reserve(path_.size());
+    for (const PathElement* pe : path_) path.push_back(*pe);
+    to_remove.Insert(path);
+    to_add.Insert(path);
     changed = true;
   }
 
   void Visit(const Atom* atom, const Set* set) {
+    const MapType* mt =
+        atom->map && n_kind(atom) == Narrowed::kMap ? atom->map.get() : nullptr;
+    size_t hint = 0;  // entries come in name order, as schemas mostly list
     for (const SetEntry& e : set->entries()) {
       const PathElement& pe = e.pe;
       const Atom* child = nullptr;
-      if (atom->map && n_kind(atom) == Narrowed::kMap) {
-        const MapType& mt = *atom->map;
+      if (mt != nullptr) {
         if (pe.IsField()) {
-          child = mt.EntryAtom(pe.field_name());
-        } else if (mt.element_type) {
-          child = mt.element_type->resolved;
+          child = mt->EntryAtomFrom(pe.field_name(), &hint);
+        } else if (mt->element_type) {
+          child = mt->element_type->resolved;
         }
         if (child == nullptr) continue;  // not in the schema: left alone
       } else {
         child = atom->list->element_type.resolved;
       }
       const Set* sub = e.children.entries().empty() ? nullptr : &e.children;
-      path_.push_back(pe);
+      path_.push_back(&pe);
       Walk(child, sub, e.member && sub == nullptr);
       path_.pop_back();
     }
@@ -666,7 +693,9 @@ class Reconciler {
     return internal::Narrow(atom, nullptr).kind;
   }
 
-  Path path_;
+  // The elements down to the current node, in the set being walked (a
+  // Path is only built for a node that collapses).
+  std::vector<const PathElement*> path_;
 };
 
 }  // namespace
