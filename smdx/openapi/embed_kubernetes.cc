@@ -24,9 +24,11 @@
 //    list-map key defaults a v2 document leaves out). One that names no
 //    property stops the build.
 //
-// The output holds the merged schema as SMD YAML text, an index of the
-// types (their spans in the text and the types each refers to, so that a
-// process can parse just one kind's closure) and the apiVersion/kind table.
+// The output holds the merged schema's types in the binary form of
+// schema/typedef_codec.h (checked to give back the schema its SMD YAML
+// describes), an index of the types (their spans in the bytes and the types
+// each refers to, so that a process can read just one kind's closure) and
+// the apiVersion/kind table.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -43,6 +45,7 @@
 #include "smdx/openapi/openapi.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/schema/schema.h"
+#include "smdx/schema/typedef_codec.h"
 #include "smdx/value/parse.h"
 
 namespace smdx {
@@ -303,20 +306,35 @@ int main(int argc, char** argv) {
   if (!schema.ok()) Die(std::string(schema.status().message()));
   std::string text = SchemaToSmdYaml(**schema);
 
-  // Each type's span: from its "- name: " line to the next one.
   std::map<std::string, size_t> index_of;
   const std::deque<TypeDef>& types = (*schema)->types();
   for (size_t i = 0; i < types.size(); ++i) index_of[types[i].name] = i;
-  std::vector<size_t> begins;
-  for (size_t pos = text.find("\n- name: "); pos != std::string::npos;
-       pos = text.find("\n- name: ", pos + 1)) {
-    begins.push_back(pos + 1);
+
+  // The types as the program reads them: in the binary form of
+  // schema/typedef_codec.h, which must give back exactly the schema the
+  // text describes (checked here, so that a build never embeds a schema
+  // that differs from it).
+  absl::StatusOr<std::vector<TypeDef>> reread = Schema::ParseSmdTypes(text);
+  if (!reread.ok()) Die(std::string(reread.status().message()));
+  if (reread->size() != types.size()) Die("the text reads as other types");
+  std::string binary;
+  std::vector<size_t> bin_begins;
+  std::vector<TypeDef> decoded;
+  for (const TypeDef& t : *reread) {
+    bin_begins.push_back(binary.size());
+    const size_t at = binary.size();
+    AppendEncodedTypeDef(t, &binary);
+    absl::StatusOr<TypeDef> back = DecodeTypeDef(
+        absl::string_view(binary).substr(at));
+    if (!back.ok()) Die(std::string(back.status().message()));
+    decoded.push_back(*std::move(back));
   }
-  if (begins.size() != types.size()) {
-    Die(absl::StrCat("found ", begins.size(), " types in the text, expected ",
-                     types.size()));
-  }
-  begins.push_back(text.size());
+  bin_begins.push_back(binary.size());
+  absl::StatusOr<std::shared_ptr<const Schema>> from_binary =
+      Schema::Build(std::move(decoded));
+  if (!from_binary.ok()) Die(std::string(from_binary.status().message()));
+  if (SchemaToSmdYaml(**from_binary) != text)
+    Die("the binary form of the types does not give back the same schema");
 
   std::string out;
   std::string from;
@@ -328,11 +346,11 @@ int main(int argc, char** argv) {
                   from, "; do not edit.\n",
                   "#include \"smdx/schema/builtin_data.h\"\n\n",
                   "namespace smdx::internal {\nnamespace {\n",
-                  "const char kText[] = {");
-  for (size_t i = 0; i < text.size(); ++i) {
+                  "const char kBinary[] = {");
+  for (size_t i = 0; i < binary.size(); ++i) {
     if (i % 24 == 0) out += "\n";
-    absl::StrAppend(&out, static_cast<int>(static_cast<unsigned char>(text[i])),
-                    ",");
+    absl::StrAppend(
+        &out, static_cast<int>(static_cast<unsigned char>(binary[i])), ",");
   }
   out += "0};\n\nconst EmbeddedType kTypes[] = {\n";
   std::vector<uint32_t> deps;
@@ -345,16 +363,24 @@ int main(int argc, char** argv) {
       if (it == index_of.end()) Die(absl::StrCat("dangling reference ", r));
       if (it->second != i) deps.push_back(static_cast<uint32_t>(it->second));
     }
-    absl::StrAppend(&out, "    {", CString(types[i].name), ", ", begins[i],
-                    ", ", begins[i + 1], ", ", first, ", ", deps.size(),
-                    "},\n");
+    absl::StrAppend(&out, "    {", CString(types[i].name), ", ",
+                    bin_begins[i], ", ", bin_begins[i + 1], ", ", first, ", ",
+                    deps.size(), "},\n");
   }
   out += "};\n\nconst uint32_t kDeps[] = {";
   for (size_t i = 0; i < deps.size(); ++i) {
     if (i % 16 == 0) out += "\n";
     absl::StrAppend(&out, deps[i], ",");
   }
-  out += "0};\n\nconst EmbeddedKind kKinds[] = {\n";
+  out += "0};\n\nconst uint32_t kByName[] = {";
+  {
+    size_t i = 0;
+    for (const auto& [name, index] : index_of) {  // a std::map: by name
+      if (i++ % 16 == 0) out += "\n";
+      absl::StrAppend(&out, index, ",");
+    }
+  }
+  out += "};\n\nconst EmbeddedKind kKinds[] = {\n";
   std::stable_sort(gvks.begin(), gvks.end(), [](const Gvk& a, const Gvk& b) {
     return std::tie(a.api_version, a.kind) < std::tie(b.api_version, b.kind);
   });
@@ -370,9 +396,10 @@ int main(int argc, char** argv) {
   }
   absl::StrAppend(&out, "};\n\n}  // namespace\n\n",
                   "const EmbeddedSchema kEmbeddedKubernetes = {\n",
-                  "    absl::string_view(kText, sizeof(kText) - 1),\n",
+                  "    absl::string_view(kBinary, sizeof(kBinary) - 1),\n",
                   "    absl::MakeConstSpan(kTypes),\n",
                   "    absl::MakeConstSpan(kDeps),\n",
+                  "    absl::MakeConstSpan(kByName),\n",
                   "    absl::MakeConstSpan(kKinds),\n",
                   "    ", CString(sources[0].version), ",\n};\n\n",
                   "}  // namespace smdx::internal\n");
@@ -381,6 +408,7 @@ int main(int argc, char** argv) {
   if (!file) Die(absl::StrCat(argv[1], ": cannot write"));
   std::cerr << "embed_kubernetes: " << types.size() << " types ("
             << from_older << " from the older sources), " << gvks.size()
-            << " kinds, " << text.size() << " bytes\n";
+            << " kinds, " << binary.size() << " bytes (" << text.size()
+            << " as SMD YAML)\n";
   return 0;
 }

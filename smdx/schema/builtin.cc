@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "smdx/schema/builtin_data.h"
+#include "smdx/schema/typedef_codec.h"
 
 namespace smdx {
 
@@ -52,16 +53,36 @@ const internal::EmbeddedKind* FindEmbeddedKind(absl::string_view api_version,
 
 // The index of the embedded type `name`, or -1.
 int FindEmbeddedType(absl::string_view name) {
-  static const absl::flat_hash_map<absl::string_view, int>* const kIndex = [] {
-    auto* index = new absl::flat_hash_map<absl::string_view, int>();
-    const auto& types = internal::kEmbeddedKubernetes.types;
-    for (size_t i = 0; i < types.size(); ++i) {
-      (*index)[types[i].name] = static_cast<int>(i);
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  auto it = std::lower_bound(data.by_name.begin(), data.by_name.end(), name,
+                             [&](uint32_t i, absl::string_view n) {
+                               return absl::string_view(data.types[i].name) <
+                                      n;
+                             });
+  if (it == data.by_name.end() || data.types[*it].name != name) return -1;
+  return static_cast<int>(*it);
+}
+
+// The embedded types `needed` says (all when null), read from their binary
+// form, in the schema's order, and built into a schema.
+absl::StatusOr<std::shared_ptr<const Schema>> BuildEmbedded(
+    const std::vector<bool>* needed) {
+  const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
+  std::vector<TypeDef> types;
+  types.reserve(data.types.size());
+  for (size_t i = 0; i < data.types.size(); ++i) {
+    if (needed != nullptr && !(*needed)[i]) continue;
+    const internal::EmbeddedType& t = data.types[i];
+    absl::StatusOr<TypeDef> def =
+        DecodeTypeDef(data.binary.substr(t.begin, t.end - t.begin));
+    if (!def.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "the embedded Kubernetes schema's type ", t.name,
+          " does not read back: ", def.status().message()));
     }
-    return index;
-  }();
-  auto it = kIndex->find(name);
-  return it == kIndex->end() ? -1 : it->second;
+    types.push_back(*std::move(def));
+  }
+  return Schema::Build(std::move(types));
 }
 
 }  // namespace
@@ -69,7 +90,7 @@ int FindEmbeddedType(absl::string_view name) {
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema() {
   static const absl::StatusOr<std::shared_ptr<const Schema>>* const kSchema =
       new absl::StatusOr<std::shared_ptr<const Schema>>(
-          Schema::ParseSmd(internal::kEmbeddedKubernetes.text));
+          BuildEmbedded(nullptr));
   return *kSchema;
 }
 
@@ -83,13 +104,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   static auto* const cache =
       new absl::flat_hash_map<std::string,
                               absl::StatusOr<std::shared_ptr<const Schema>>>();
-  // Each embedded type's definition, parsed the first time a closure needs
-  // it: kinds share most of their types (ObjectMeta, PodSpec, ...), so a
-  // process that handles many kinds parses each type once and copies it
-  // into the schema of every kind that holds it.
   const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
-  static auto* const parsed =
-      new std::vector<std::unique_ptr<const TypeDef>>(data.types.size());
   int root = FindEmbeddedType(type_name);
   if (root < 0) {
     return absl::NotFoundError(absl::StrCat(
@@ -98,8 +113,9 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   std::lock_guard<std::mutex> lock(*mu);
   auto it = cache->find(type_name);
   if (it != cache->end()) return it->second;
-  // The closure of the root, in the order of the text (that of the whole
-  // schema, so that each type reads exactly as it does there).
+  // The closure of the root, read from the binary form (which costs about
+  // what a copy of parsed definitions would, so none are kept between
+  // kinds: kinds that share ObjectMeta or PodSpec each read their own).
   std::vector<bool> needed(data.types.size());
   std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
   needed[root] = true;
@@ -113,36 +129,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
       }
     }
   }
-  // The types of the closure not parsed yet, in one text.
-  std::string text = "types:\n";
-  std::vector<size_t> missing;
-  for (size_t i = 0; i < data.types.size(); ++i) {
-    if (!needed[i] || (*parsed)[i] != nullptr) continue;
-    const internal::EmbeddedType& t = data.types[i];
-    text.append(data.text.data() + t.begin, t.end - t.begin);
-    missing.push_back(i);
-  }
-  absl::StatusOr<std::shared_ptr<const Schema>> schema;
-  absl::StatusOr<std::vector<TypeDef>> defs =
-      missing.empty() ? std::vector<TypeDef>() : Schema::ParseSmdTypes(text);
-  if (defs.ok() && defs->size() != missing.size()) {
-    defs = absl::InternalError(absl::StrCat("the embedded schema's text holds ",
-                                            defs->size(), " types where ",
-                                            missing.size(), " were expected"));
-  }
-  if (!defs.ok()) {
-    schema = defs.status();
-  } else {
-    for (size_t j = 0; j < missing.size(); ++j) {
-      (*parsed)[missing[j]] =
-          std::make_unique<const TypeDef>(std::move((*defs)[j]));
-    }
-    std::vector<TypeDef> types;
-    for (size_t i = 0; i < data.types.size(); ++i) {
-      if (needed[i]) types.push_back(CopyTypeDef(*(*parsed)[i]));
-    }
-    schema = Schema::Build(std::move(types));
-  }
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = BuildEmbedded(&needed);
   cache->emplace(std::string(type_name), schema);
   return schema;
 }

@@ -10,8 +10,8 @@
 
 namespace smdx::internal {
 
-// One type: its definition is text[begin, end) (an item of the SMD
-// `types:` list), and it refers to the types deps[deps_begin, deps_end).
+// One type: its definition is binary[begin, end) (schema/typedef_codec.h),
+// and it refers to the types deps[deps_begin, deps_end).
 struct EmbeddedType {
   const char* name;
   uint32_t begin;
@@ -28,9 +28,10 @@ struct EmbeddedKind {
 };
 
 struct EmbeddedSchema {
-  absl::string_view text;                // SMD YAML, "types:\n- name: ..."
-  absl::Span<const EmbeddedType> types;  // in the order of the text
+  absl::string_view binary;  // the types' definitions, one after another
+  absl::Span<const EmbeddedType> types;  // in the schema's order
   absl::Span<const uint32_t> deps;
+  absl::Span<const uint32_t> by_name;  // the types' indexes, by name
   absl::Span<const EmbeddedKind> kinds;  // sorted by apiVersion, then kind
   // The Kubernetes release of the newest document (its info.version).
   absl::string_view kubernetes_version;

@@ -31,9 +31,17 @@ std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
     f.omitempty = flags.find('e') != std::string::npos;
     f.omitzero = flags.find('z') != std::string::npos;
     f.zero = e.value.list()[2];
-    s->index.emplace(f.name, s->fields.size());
     s->fields.push_back(std::move(f));
   }
+  s->by_name.resize(s->fields.size());
+  for (size_t i = 0; i < s->fields.size(); ++i)
+    s->by_name[i] = static_cast<uint32_t>(i);
+  // Stable: of two fields with one name (never generated), the first wins,
+  // as the hash map's emplace had it.
+  std::stable_sort(s->by_name.begin(), s->by_name.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     return s->fields[a].name < s->fields[b].name;
+                   });
   return s;
 }
 

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "smdx/value/value.h"
@@ -41,11 +44,16 @@ struct GoField {
 
 struct GoStruct {
   std::vector<GoField> fields;
-  absl::flat_hash_map<std::string, size_t> index;
+  // The fields' indexes in name order (cheaper to build than a hash map,
+  // and a struct is looked up only while a kind's plan is made).
+  std::vector<uint32_t> by_name;
 
   const GoField* Find(absl::string_view name) const {
-    auto it = index.find(name);
-    return it == index.end() ? nullptr : &fields[it->second];
+    auto it = std::lower_bound(
+        by_name.begin(), by_name.end(), name,
+        [&](uint32_t i, absl::string_view n) { return fields[i].name < n; });
+    return it == by_name.end() || fields[*it].name != name ? nullptr
+                                                           : &fields[*it];
   }
 };
 
