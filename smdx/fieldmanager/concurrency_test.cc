@@ -155,6 +155,38 @@ TEST(ConcurrencyTest, NameLookupsWhileAnotherThreadLoadsSchemas) {
   EXPECT_NE(FindInternedName("concurrent_59_39"), nullptr);
 }
 
+// The built-in kinds' schemas share one growing set of types: kinds read
+// in one thread while others apply through a kind's schema read earlier.
+TEST(ConcurrencyTest, KindsLoadWhileOtherKindsApply) {
+  const char* name = "io.k8s.api.apps.v1.Deployment";
+  FieldManagerOptions o;
+  o.api_version = "apps/v1";
+  o.kind = "Deployment";
+  absl::StatusOr<FieldManager> fm =
+      FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name), o);
+  ASSERT_TRUE(fm.ok()) << fm.status();
+  std::atomic<bool> done{false};
+  std::thread loader([&] {
+    for (const KubernetesKind& k : KubernetesKinds()) {
+      absl::StatusOr<std::shared_ptr<const Schema>> s =
+          KubernetesSchemaFor(k.type_name);
+      EXPECT_TRUE(s.ok()) << k.type_name << ": " << s.status();
+    }
+    done.store(true);
+  });
+  std::vector<std::thread> appliers;
+  for (int t = 0; t < 2; ++t) {
+    appliers.emplace_back([&, t] {
+      for (int round = 0; !done.load() || round < 20; ++round) {
+        std::vector<std::string> life = Life(*fm, t * 1000 + round);
+        EXPECT_NE(life.back().find("managedFields"), std::string::npos);
+      }
+    });
+  }
+  loader.join();
+  for (std::thread& a : appliers) a.join();
+}
+
 TEST(ConcurrencyTest, SetsBuiltInOneThreadDieInAnother) {
   // Set nodes recycle through a per-thread cache: nodes built here are
   // freed by other threads, whose caches take them.

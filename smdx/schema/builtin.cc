@@ -113,9 +113,11 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   std::lock_guard<std::mutex> lock(*mu);
   auto it = cache->find(type_name);
   if (it != cache->end()) return it->second;
-  // The closure of the root, read from the binary form (which costs about
-  // what a copy of parsed definitions would, so none are kept between
-  // kinds: kinds that share ObjectMeta or PodSpec each read their own).
+  // The types of every kind asked for so far, each read once from the
+  // binary form and shared by the schemas of all kinds that hold it
+  // (ObjectMeta, PodSpec, ...).
+  static GrowingSchema* const pool = new GrowingSchema();
+  // The closure of the root.
   std::vector<bool> needed(data.types.size());
   std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
   needed[root] = true;
@@ -129,7 +131,30 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
       }
     }
   }
-  absl::StatusOr<std::shared_ptr<const Schema>> schema = BuildEmbedded(&needed);
+  // Those the pool lacks join it as one group (closed: what they refer to
+  // is among them or there already).
+  std::vector<TypeDef> missing;
+  std::vector<std::string> names;
+  absl::Status status;
+  for (size_t i = 0; i < data.types.size() && status.ok(); ++i) {
+    if (!needed[i]) continue;
+    const internal::EmbeddedType& t = data.types[i];
+    names.emplace_back(t.name);
+    if (pool->Has(t.name)) continue;
+    absl::StatusOr<TypeDef> def =
+        DecodeTypeDef(data.binary.substr(t.begin, t.end - t.begin));
+    if (!def.ok()) {
+      status = absl::InternalError(
+          absl::StrCat("the embedded Kubernetes schema's type ", t.name,
+                       " does not read back: ", def.status().message()));
+    } else {
+      missing.push_back(*std::move(def));
+    }
+  }
+  if (status.ok()) status = pool->Add(std::move(missing));
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      status.ok() ? pool->View(names)
+                  : absl::StatusOr<std::shared_ptr<const Schema>>(status);
   cache->emplace(std::string(type_name), schema);
   return schema;
 }

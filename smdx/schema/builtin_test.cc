@@ -155,7 +155,7 @@ TEST(KubernetesSchemaTest, KindTypeNamesAreTheTablesWithoutTheTable) {
 // Kinds share their types' parsed definitions (each embedded type is
 // parsed once): a kind's schema, made after others that share its types,
 // holds each of its types as the whole schema does, and its own copies.
-TEST(KubernetesSchemaTest, KindsThatShareTypesEachGetTheirOwnCopies) {
+TEST(KubernetesSchemaTest, KindsThatShareTypesShareTheirDefinitions) {
   absl::StatusOr<std::shared_ptr<const Schema>> full = KubernetesSchema();
   ASSERT_TRUE(full.ok()) << full.status();
   std::vector<std::shared_ptr<const Schema>> kinds;
@@ -175,17 +175,25 @@ TEST(KubernetesSchemaTest, KindsThatShareTypesEachGetTheirOwnCopies) {
         Schema::Build(std::move(same));
     ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
     EXPECT_EQ(SchemaToSmdYaml(**s), SchemaToSmdYaml(**rebuilt)) << root;
+    EXPECT_EQ((*s)->has_defaults(), (*rebuilt)->has_defaults()) << root;
+    EXPECT_EQ((*s)->has_immutability(), (*rebuilt)->has_immutability());
     kinds.push_back(*s);
   }
-  // ObjectMeta is in all four, in four copies.
-  std::set<const MapType*> metas;
+  // ObjectMeta is in all four, once: each kind's schema finds the same
+  // atom, and the schemas are distinct all the same.
+  std::set<const Atom*> metas;
+  std::set<uint64_t> ids;
   for (const auto& s : kinds) {
     const Atom* meta =
         s->Find("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
     ASSERT_NE(meta, nullptr);
-    metas.insert(meta->map.get());
+    metas.insert(meta);
+    ids.insert(s->id());
   }
-  EXPECT_EQ(metas.size(), 4u);
+  EXPECT_EQ(metas.size(), 1u);
+  EXPECT_EQ(ids.size(), 4u);
+  // A kind asked for again is the same schema.
+  EXPECT_EQ(*KubernetesSchemaFor("io.k8s.api.apps.v1.Deployment"), kinds[0]);
 }
 
 }  // namespace

@@ -124,14 +124,25 @@ const Atom* MapType::EntryAtom(absl::string_view name) const {
 
 const Atom* Schema::Find(absl::string_view name) const {
   auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : &types_[it->second].atom;
+  if (it == by_name_.end()) return nullptr;
+  return find_atoms_.empty() ? &types_[it->second].atom
+                             : find_atoms_[it->second];
 }
+
+namespace {
+
+// Unique among the schemas of this process (never reused).
+uint64_t NextSchemaId() {
+  static std::atomic<uint64_t> next_id{1};
+  return next_id.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(
     std::vector<TypeDef> types) {
-  static std::atomic<uint64_t> next_id{1};
   std::shared_ptr<Schema> s(new Schema());
-  s->id_ = next_id.fetch_add(1, std::memory_order_relaxed);
+  s->id_ = NextSchemaId();
   for (size_t i = 0; i < types.size(); ++i) {
     TypeDef& t = types[i];
     if (t.name.empty()) {
@@ -161,13 +172,14 @@ absl::Status Schema::Link() {
   return absl::OkStatus();
 }
 
-void Schema::MarkImmutabilityBelow() {
-  // Every map and list of the schema: those of the types and of the types
-  // inlined in them (derived atoms share their base's).
+void Schema::MarkImmutabilityBelow(size_t first) {
+  // Every map and list of the types from `first`: those of the types and of
+  // the types inlined in them (derived atoms share their base's).
   std::vector<MapType*> maps;
   std::vector<ListType*> lists;
   std::vector<Atom*> stack;
-  for (TypeDef& t : types_) stack.push_back(&t.atom);
+  for (size_t i = first; i < types_.size(); ++i)
+    stack.push_back(&types_[i].atom);
   while (!stack.empty()) {
     Atom* a = stack.back();
     stack.pop_back();
@@ -300,6 +312,122 @@ absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
     ref.resolved = base;
   }
   return absl::OkStatus();
+}
+
+GrowingSchema::GrowingSchema() : all_(new Schema()) {
+  all_->id_ = NextSchemaId();
+}
+
+bool GrowingSchema::Has(absl::string_view name) const {
+  return all_->by_name_.contains(name);
+}
+
+absl::Status GrowingSchema::Add(std::vector<TypeDef> types) {
+  Schema& s = *all_;
+  const size_t first = s.types_.size();
+  const size_t derived_before = s.derived_.size();
+  // Undoes what this call did so far (linking writes only into the types
+  // added now, and appends derived atoms).
+  auto undo = [&](absl::Status st) {
+    for (size_t i = first; i < s.types_.size(); ++i)
+      s.by_name_.erase(s.types_[i].name);
+    s.types_.resize(first);
+    s.derived_.resize(derived_before);
+    has_defaults_.resize(first);
+    has_immutability_.resize(first);
+    refs_.resize(first);
+    return st;
+  };
+  for (size_t i = 0; i < types.size(); ++i) {
+    TypeDef& t = types[i];
+    if (t.name.empty()) {
+      return undo(absl::InvalidArgumentError(
+          absl::StrCat("types[", i, "]: type has no name")));
+    }
+    if (!s.by_name_.emplace(t.name, s.types_.size()).second) {
+      return undo(absl::InvalidArgumentError(absl::StrCat(
+          "types[", i, "]: type \"", t.name, "\" is defined twice")));
+    }
+    s.types_.push_back(std::move(t));
+  }
+  bool any_immutability = false;
+  for (size_t i = first; i < s.types_.size(); ++i) {
+    TypeDef& t = s.types_[i];
+    if (t.atom.Empty()) {
+      return undo(absl::InvalidArgumentError(absl::StrCat(
+          "type \"", t.name,
+          "\": no scalar, list or map is declared (invalid atom)")));
+    }
+    // The schema's flags, read per type.
+    s.has_defaults_ = false;
+    s.has_immutability_ = false;
+    if (absl::Status st = s.LinkAtom(t.atom, t.name); !st.ok())
+      return undo(st);
+    has_defaults_.push_back(s.has_defaults_);
+    has_immutability_.push_back(s.has_immutability_);
+    any_immutability = any_immutability || s.has_immutability_;
+  }
+  if (any_immutability) s.MarkImmutabilityBelow(first);
+  // The types each one names, through its inline types too.
+  for (size_t i = first; i < s.types_.size(); ++i) {
+    std::vector<uint32_t>& refs = refs_.emplace_back();
+    std::vector<const Atom*> stack = {&s.types_[i].atom};
+    auto ref = [&](const TypeRef& r) {
+      if (!r.named_type.empty()) {
+        refs.push_back(static_cast<uint32_t>(s.by_name_.at(r.named_type)));
+      } else if (r.inlined) {
+        stack.push_back(r.inlined.get());
+      }
+    };
+    while (!stack.empty()) {
+      const Atom* a = stack.back();
+      stack.pop_back();
+      if (a->list) ref(a->list->element_type);
+      if (a->map) {
+        for (const StructField& f : a->map->fields) ref(f.type);
+        if (a->map->element_type) ref(*a->map->element_type);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const Schema>> GrowingSchema::View(
+    absl::Span<const std::string> names) const {
+  std::shared_ptr<Schema> view(new Schema());
+  view->id_ = NextSchemaId();
+  view->base_ = all_;
+  view->find_atoms_.reserve(names.size());
+  for (const std::string& name : names) {
+    auto it = all_->by_name_.find(name);
+    if (it == all_->by_name_.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("no type \"", name, "\" was added"));
+    }
+    if (!view->by_name_.emplace(name, view->types_.size()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("type \"", name, "\" is named twice"));
+    }
+    const TypeDef& t = all_->types_[it->second];
+    // The definition shared: the atom's lists and maps are the same objects.
+    view->types_.push_back(TypeDef{t.name, t.atom});
+    view->find_atoms_.push_back(&t.atom);
+    view->has_defaults_ = view->has_defaults_ || has_defaults_[it->second];
+    view->has_immutability_ =
+        view->has_immutability_ || has_immutability_[it->second];
+  }
+  std::vector<bool> in_view(all_->types_.size());
+  for (const std::string& name : names) in_view[all_->by_name_.at(name)] = true;
+  for (const std::string& name : names) {
+    for (uint32_t r : refs_[all_->by_name_.at(name)]) {
+      if (!in_view[r]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("type \"", name, "\" refers to \"",
+                         all_->types_[r].name, "\", which is not named"));
+      }
+    }
+  }
+  return std::shared_ptr<const Schema>(std::move(view));
 }
 
 }  // namespace smdx

@@ -28,6 +28,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "smdx/value/intern.h"
 #include "smdx/value/same_bytes.h"
 #include "smdx/value/value.h"
@@ -248,6 +249,9 @@ class Schema {
 
   // The named type's atom, or nullptr.
   const Atom* Find(absl::string_view name) const;
+  // The type definitions. Those of a schema a GrowingSchema made share
+  // their lists and maps with it: take deep copies (CopyTypeDef) to build
+  // other schemas from them, as from any schema.
   const std::deque<TypeDef>& types() const { return types_; }
 
   // Whether any node declares a default, or an immutability marker; the
@@ -258,19 +262,74 @@ class Schema {
   bool has_immutability() const { return has_immutability_; }
 
  private:
+  friend class GrowingSchema;
+
   Schema() = default;
   absl::Status Link();
   absl::Status LinkRef(TypeRef& ref, absl::string_view where);
   absl::Status LinkAtom(Atom& atom, absl::string_view where);
-  void MarkImmutabilityBelow();
+  // Computes markers_below for the maps and lists of types_[first...] (those
+  // of earlier types are final: a type never refers to a later group).
+  void MarkImmutabilityBelow(size_t first = 0);
 
   std::deque<TypeDef> types_;
   absl::flat_hash_map<std::string, size_t> by_name_;
   // Atoms created for references that override a relationship.
   std::deque<Atom> derived_;
+  // A view's atoms, by the index of their type: those of the GrowingSchema
+  // that made it (`base_` keeps it alive). Empty for other schemas, whose
+  // atoms are their own types'.
+  std::vector<const Atom*> find_atoms_;
+  std::shared_ptr<const Schema> base_;
   bool has_defaults_ = false;
   uint64_t id_ = 0;
   bool has_immutability_ = false;
+};
+
+// A schema that grows by closed groups of types, for a large catalog of
+// which a process uses a few parts that overlap (the embedded Kubernetes
+// schema: kinds share ObjectMeta, PodSpec, ...). Each type is linked once,
+// when its group is added, and never changes after; View makes an ordinary
+// Schema of some of the types that shares their definitions instead of
+// copying them, so that the schemas of many kinds cost about what their
+// union does.
+//
+// A view answers Find with this schema's atoms, so walks through any view
+// reach the same atoms for the same type. Views stay valid as the schema
+// grows, and keep it alive.
+//
+// Thread safety: Add, Has and View must not run concurrently with each
+// other (callers hold a lock); the views are immutable Schemas, safe to use
+// from any thread while the schema grows.
+//
+// Example:
+//   GrowingSchema all;
+//   all.Add(closure_of_deployment);        // every type they refer to is
+//   all.Add(types_of_service_not_added);   // added already or among them
+//   absl::StatusOr<std::shared_ptr<const Schema>> s = all.View(names);
+class GrowingSchema {
+ public:
+  GrowingSchema();
+
+  // Adds `types` (their names new) and links them: each reference must name
+  // a type added before or among them. On an error (as Schema::Build's)
+  // nothing is added.
+  absl::Status Add(std::vector<TypeDef> types);
+  bool Has(absl::string_view name) const;
+  // A schema of the named types (all added, each once), in that order.
+  // The names must be closed: every type they refer to is among them.
+  absl::StatusOr<std::shared_ptr<const Schema>> View(
+      absl::Span<const std::string> names) const;
+
+ private:
+  std::shared_ptr<Schema> all_;
+  // Per type of all_: whether its definition declares a default, or an
+  // immutability marker (a view has one when any of its types does).
+  std::vector<bool> has_defaults_;
+  std::vector<bool> has_immutability_;
+  // Per type: the types its definition names (indexes into all_), for
+  // View to check that its names are closed.
+  std::vector<std::vector<uint32_t>> refs_;
 };
 
 // Writes the schema back in the SMD YAML format (with smdx's extensions:

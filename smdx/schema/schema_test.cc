@@ -121,6 +121,162 @@ TEST(SchemaTest, CopiedTypesShareNothingAndLinkAnew) {
   EXPECT_NE(m_b->map.get(), (*a)->Find("m")->map.get());
 }
 
+// GrowingSchema: groups of types linked once; views share them.
+TEST(GrowingSchemaTest, ViewsShareTheTypesAndReadLikeBuiltSchemas) {
+  const std::string shared = R"(types:
+- name: meta
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: labels
+      type: {map: {elementType: {scalar: string}}}
+)";
+  const std::string a = R"(types:
+- name: a
+  map:
+    fields:
+    - name: metadata
+      type: {namedType: meta}
+    - name: ports
+      type:
+        list:
+          elementType: {namedType: port}
+          elementRelationship: associative
+          keys: [port]
+- name: port
+  map:
+    fields:
+    - name: port
+      type: {scalar: numeric}
+    - name: protocol
+      type: {scalar: string}
+      default: TCP
+)";
+  const std::string b = R"(types:
+- name: b
+  map:
+    fields:
+    - name: metadata
+      type: {namedType: meta}
+    - name: frozen
+      type:
+        scalar: string
+        immutable: true
+)";
+  GrowingSchema all;
+  for (const std::string* text : {&shared, &a, &b}) {
+    absl::StatusOr<std::vector<TypeDef>> types = Schema::ParseSmdTypes(*text);
+    ASSERT_TRUE(types.ok()) << types.status();
+    ASSERT_TRUE(all.Add(*std::move(types)).ok());
+  }
+  EXPECT_TRUE(all.Has("port"));
+  EXPECT_FALSE(all.Has("c"));
+  absl::StatusOr<std::shared_ptr<const Schema>> va =
+      all.View({"a", "meta", "port"});
+  absl::StatusOr<std::shared_ptr<const Schema>> vb = all.View({"b", "meta"});
+  ASSERT_TRUE(va.ok()) << va.status();
+  ASSERT_TRUE(vb.ok()) << vb.status();
+  // Each reads as the schema built from the same types would.
+  for (const auto& [view, texts] :
+       {std::make_pair(*va, std::vector<const std::string*>{&a, &shared}),
+        std::make_pair(*vb, std::vector<const std::string*>{&b, &shared})}) {
+    std::vector<TypeDef> types;
+    for (const std::string* text : texts) {
+      absl::StatusOr<std::vector<TypeDef>> parsed =
+          Schema::ParseSmdTypes(*text);
+      ASSERT_TRUE(parsed.ok()) << parsed.status();
+      for (TypeDef& t : *parsed) types.push_back(std::move(t));
+    }
+    absl::StatusOr<std::shared_ptr<const Schema>> built =
+        Schema::Build(std::move(types));
+    ASSERT_TRUE(built.ok()) << built.status();
+    EXPECT_EQ(view->types().size(), (*built)->types().size());
+    EXPECT_EQ(view->has_defaults(), (*built)->has_defaults());
+    EXPECT_EQ(view->has_immutability(), (*built)->has_immutability());
+    // The built schema's types in the view's order, written out.
+    std::vector<TypeDef> same;
+    for (const TypeDef& t : view->types())
+      same.push_back(CopyTypeDef(TypeDef{t.name, *(*built)->Find(t.name)}));
+    absl::StatusOr<std::shared_ptr<const Schema>> ordered =
+        Schema::Build(std::move(same));
+    ASSERT_TRUE(ordered.ok()) << ordered.status();
+    EXPECT_EQ(SchemaToSmdYaml(*view), SchemaToSmdYaml(**ordered));
+  }
+  EXPECT_TRUE((*va)->has_defaults());
+  EXPECT_FALSE((*va)->has_immutability());
+  EXPECT_FALSE((*vb)->has_defaults());
+  EXPECT_TRUE((*vb)->has_immutability());
+  // One atom per type, whichever view finds it; walks reach it too.
+  EXPECT_EQ((*va)->Find("meta"), (*vb)->Find("meta"));
+  EXPECT_EQ((*va)->Find("a")->map->fields[0].type.resolved,
+            (*vb)->Find("meta"));
+  EXPECT_NE((*va)->id(), (*vb)->id());
+  EXPECT_EQ((*va)->Find("b"), nullptr);
+  // A view's references resolve all the way down.
+  const Atom* ports = (*va)->Find("a")->map->fields[1].type.resolved;
+  ASSERT_NE(ports, nullptr);
+  ASSERT_TRUE(ports->IsAssociativeList());
+  EXPECT_EQ(ports->list->element_type.resolved, (*va)->Find("port"));
+}
+
+TEST(GrowingSchemaTest, AFailedAddAddsNothingAndViewsCheckTheirNames) {
+  GrowingSchema all;
+  ASSERT_TRUE(all.Add(*Schema::ParseSmdTypes(R"(types:
+- name: leaf
+  scalar: string
+- name: lmap
+  map: {elementType: {scalar: string}}
+)")).ok());
+  const char* bad[] = {
+      // A reference to nothing (the first type is fine on its own, and
+      // linking it made an atom for its override).
+      R"(types:
+- name: fine
+  map:
+    fields:
+    - name: fx
+      type: {namedType: lmap, elementRelationship: atomic}
+- name: dangling
+  map: {fields: [{name: fy, type: {namedType: nowhere}}]}
+)",
+      // A name taken already.
+      R"(types:
+- name: fine
+  scalar: numeric
+- name: leaf
+  scalar: numeric
+)",
+      // A keyed list of scalars.
+      R"(types:
+- name: fine
+  list:
+    elementType: {namedType: leaf}
+    elementRelationship: associative
+    keys: [b]
+)",
+  };
+  for (const char* text : bad) {
+    absl::Status st = all.Add(*Schema::ParseSmdTypes(text));
+    EXPECT_FALSE(st.ok()) << text;
+    EXPECT_FALSE(all.Has("fine")) << text;
+    EXPECT_FALSE(all.Has("dangling")) << text;
+    EXPECT_TRUE(all.Has("leaf"));
+  }
+  // The failures left nothing behind: the same names add fine now.
+  ASSERT_TRUE(all.Add(*Schema::ParseSmdTypes(R"(types:
+- name: fine
+  map: {fields: [{name: fx, type: {namedType: leaf}}]}
+)")).ok());
+  EXPECT_TRUE(all.View({"fine", "leaf"}).ok());
+  absl::StatusOr<std::shared_ptr<const Schema>> open = all.View({"fine"});
+  ASSERT_FALSE(open.ok());
+  EXPECT_EQ(open.status().message(),
+            "type \"fine\" refers to \"leaf\", which is not named");
+  EXPECT_FALSE(all.View({"fine", "leaf", "missing"}).ok());
+  EXPECT_FALSE(all.View({"leaf", "leaf"}).ok());
+}
+
 TEST(SchemaTest, ErrorsNameTheProblem) {
   EXPECT_NE(ErrorOf("types:\n- name: a\n  map:\n    fields:\n    - name: x\n   "
                     "   type:\n        namedType: missing\n")
