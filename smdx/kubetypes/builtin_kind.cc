@@ -1,6 +1,7 @@
 #include "smdx/kubetypes/builtin_kind.h"
 
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/times.h"
 #include "smdx/kubetypes/internal/registry.h"
+#include "smdx/schema/builtin.h"
 #include "smdx/value/parse.h"
 
 namespace smdx {
@@ -44,13 +46,30 @@ struct NodePlan {
     Value value;
   };
   std::vector<Field> defaults;
+  // Whether the schema declares every field of the Go struct.
+  bool compatible = true;
 };
 
 struct KindPlan {
-  absl::flat_hash_map<const Atom*, NodePlan> nodes;
+  absl::flat_hash_map<const Atom*, const NodePlan*> nodes;
+  // The nodes only this plan has (those of shared atoms are kept for good,
+  // see SharedNodes).
+  std::vector<std::unique_ptr<NodePlan>> owned;
   // Maps whose values are quantities (resource lists).
   absl::flat_hash_set<const Atom*> resource_lists;
 };
+
+// The plans of the nodes of the embedded schema's shared types
+// (SharesEmbeddedKubernetesTypes), which live as long as the process: made
+// once and kept for every kind that reaches them. Immutable once in.
+struct SharedNodes {
+  std::mutex mu;
+  absl::flat_hash_map<const Atom*, std::unique_ptr<const NodePlan>> nodes;
+};
+SharedNodes& Shared() {
+  static SharedNodes* const shared = new SharedNodes();
+  return *shared;
+}
 
 constexpr absl::string_view kQuantity =
     "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -85,7 +104,8 @@ bool Omitted(const GoField& f, const Value& v);
 
 class PlanBuilder {
  public:
-  explicit PlanBuilder(KindPlan* plan) : plan_(plan) {}
+  // `shared`: the atoms are the embedded schema's shared ones.
+  PlanBuilder(KindPlan* plan, bool shared) : plan_(plan), shared_(shared) {}
 
   void Visit(const Atom* atom, const std::string& name) {
     if (atom == nullptr || !seen_.insert(atom).second) return;
@@ -115,12 +135,35 @@ class PlanBuilder {
 
  private:
   void Named(const Atom* atom, const std::string& name) {
-    const GoStruct* go = FindGoStruct(name);
-    if (go == nullptr || !atom->map) return;
-    for (const GoField& f : go->fields) {
-      if (atom->map->FindField(f.name) == nullptr) compatible_ = false;
+    if (!atom->map) return;
+    const NodePlan* node = nullptr;
+    if (shared_) {
+      SharedNodes& shared = Shared();
+      std::lock_guard<std::mutex> lock(shared.mu);
+      auto it = shared.nodes.find(atom);
+      if (it == shared.nodes.end()) {
+        it = shared.nodes.emplace(atom, Make(atom, name)).first;
+      }
+      node = it->second.get();
+    } else {
+      node = plan_->owned.emplace_back(Make(atom, name)).get();
     }
-    NodePlan& node = plan_->nodes[atom];
+    if (node == nullptr) return;
+    compatible_ = compatible_ && node->compatible;
+    plan_->nodes[atom] = node;
+  }
+
+  // The plan of the map `atom`, of the named type `name`; null when no Go
+  // struct has that name.
+  static std::unique_ptr<NodePlan> Make(const Atom* atom,
+                                        const std::string& name) {
+    const GoStruct* go = FindGoStruct(name);
+    if (go == nullptr) return nullptr;
+    auto made = std::make_unique<NodePlan>();
+    NodePlan& node = *made;
+    for (const GoField& f : go->fields) {
+      if (atom->map->FindField(f.name) == nullptr) node.compatible = false;
+    }
     node.go = go;
     node.by_field.resize(atom->map->fields.size());
     node.scalar.resize(atom->map->fields.size());
@@ -144,9 +187,11 @@ class PlanBuilder {
         node.defaults.push_back({field, gf->kind, value});
       }
     }
+    return made;
   }
 
   KindPlan* plan_;
+  const bool shared_;
   absl::flat_hash_set<const Atom*> seen_;
   bool compatible_ = true;
 };
@@ -215,7 +260,7 @@ class Decoder {
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
-      const NodePlan* plan = node != plan_.nodes.end() ? &node->second : nullptr;
+      const NodePlan* plan = node != plan_.nodes.end() ? node->second : nullptr;
       if (plan != nullptr) {
         const NodePlan& np = *plan;
         Map& m = v.map();
@@ -331,7 +376,8 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::For(
 std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
     const Type& type, absl::string_view api_version, absl::string_view kind) {
   auto plan = std::make_shared<internal::KindPlan>();
-  internal::PlanBuilder builder(plan.get());
+  internal::PlanBuilder builder(plan.get(),
+                                SharesEmbeddedKubernetesTypes(type.schema()));
   builder.Visit(type.root(), type.name());
   if (!builder.compatible()) return nullptr;
   std::shared_ptr<BuiltinKind> k(new BuiltinKind());
@@ -346,7 +392,7 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
   // The zero object goes through the Go type only (no defaulters).
   if (auto node = k->plan_->nodes.find(type.root());
       node != k->plan_->nodes.end()) {
-    internal::ThroughGoType(node->second, *type.root()->map, zero.map());
+    internal::ThroughGoType(*node->second, *type.root()->map, zero.map());
   }
   k->new_object_ = std::move(zero);
   return k;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -98,9 +99,28 @@ absl::string_view KubernetesVersion() {
   return internal::kEmbeddedKubernetes.kubernetes_version;
 }
 
+namespace {
+
+// The ids of the schemas KubernetesSchemaFor made (under its lock).
+std::mutex& SharedMutex() {
+  static std::mutex* const mu = new std::mutex;
+  return *mu;
+}
+absl::flat_hash_set<uint64_t>& SharedIds() {
+  static auto* const ids = new absl::flat_hash_set<uint64_t>();
+  return *ids;
+}
+
+}  // namespace
+
+bool SharesEmbeddedKubernetesTypes(const Schema& schema) {
+  std::lock_guard<std::mutex> lock(SharedMutex());
+  return SharedIds().contains(schema.id());
+}
+
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
     absl::string_view type_name) {
-  static std::mutex* const mu = new std::mutex;
+  std::mutex* const mu = &SharedMutex();
   static auto* const cache =
       new absl::flat_hash_map<std::string,
                               absl::StatusOr<std::shared_ptr<const Schema>>>();
@@ -156,6 +176,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
       status.ok() ? pool->View(names)
                   : absl::StatusOr<std::shared_ptr<const Schema>>(status);
   cache->emplace(std::string(type_name), schema);
+  if (schema.ok()) SharedIds().insert((*schema)->id());
   return schema;
 }
 

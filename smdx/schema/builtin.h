@@ -35,6 +35,12 @@ absl::string_view KubernetesVersion();
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
     absl::string_view type_name);
 
+// Whether `schema` is one KubernetesSchemaFor returned: its types are the
+// embedded schema's shared ones, which live as long as the process (so
+// that what is worked out for one of its atoms may be kept, by the atom,
+// for every kind that holds it).
+bool SharesEmbeddedKubernetesTypes(const Schema& schema);
+
 // The root type's name of a built-in kind ("io.k8s.api.apps.v1.Deployment"
 // for apps/v1 Deployment), or empty when there is no such kind; as
 // KubernetesKinds() says, without building the list.

@@ -51,15 +51,18 @@ const GoStruct* FindGoStruct(absl::string_view openapi_name) {
   static std::mutex mu;
   static auto* const cache =
       new absl::flat_hash_map<std::string, std::unique_ptr<GoStruct>>();
+  std::lock_guard<std::mutex> lock(mu);
+  // Most lookups are of a struct read already.
+  if (auto hit = cache->find(openapi_name); hit != cache->end())
+    return hit->second.get();
   const EmbeddedGoType* begin = kEmbeddedGoTypes;
   const EmbeddedGoType* end = kEmbeddedGoTypes + kEmbeddedGoTypeCount;
   const EmbeddedGoType* it = std::lower_bound(
       begin, end, openapi_name,
       [](const EmbeddedGoType& t, absl::string_view n) { return t.name < n; });
   if (it == end || absl::string_view(it->name) != openapi_name) return nullptr;
-  std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<GoStruct>& slot = (*cache)[openapi_name];
-  if (slot == nullptr) slot = ParseGoStruct(it->fields);
+  slot = ParseGoStruct(it->fields);
   return slot.get();
 }
 
