@@ -173,8 +173,39 @@ bool LooksLikeTimestampOrBase60(absl::string_view s) {
   return colon;
 }
 
+// Bytes of the strings most keys and values are: letters, digits and -_./
+struct PlainSafeTable {
+  bool safe[256] = {};
+  constexpr PlainSafeTable() {
+    for (int c = 0; c < 256; ++c) {
+      safe[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+                c == '/';
+    }
+  }
+};
+constexpr PlainSafeTable kPlainSafe;
+
+// Whether `s` is surely written plain: a letter first, only bytes of
+// kPlainSafe, and not one of the words YAML 1.1 reads as a boolean or null
+// (those begin with one of "nNyYtTfFoO" and have at most 5 bytes). Nothing
+// NeedsQuotes looks for can be in such a string.
+bool SurelyPlain(absl::string_view s) {
+  const unsigned char c0 = static_cast<unsigned char>(s[0]);
+  if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'))) return false;
+  if (s.size() <= 5 && absl::string_view("nNyYtTfFoO").find(static_cast<char>(
+                           c0)) != absl::string_view::npos) {
+    return false;
+  }
+  for (char c : s) {
+    if (!kPlainSafe.safe[static_cast<unsigned char>(c)]) return false;
+  }
+  return true;
+}
+
 bool NeedsQuotes(absl::string_view s) {
   if (s.empty()) return true;
+  if (SurelyPlain(s)) return false;
   // A leading '-' followed by more text ("--port=80") is plain in YAML, and
   // kubectl prints it so; a lone "-", "- x" and "---" are not.
   if (s[0] == '-') {

@@ -963,6 +963,48 @@ TEST(ToYaml, WritesBlockStyleLikeKubectl) {
   EXPECT_TRUE(Same(MustParseYaml(ToYaml(v)), v));
 }
 
+// Strings of letters, digits and -_./ (most keys and values) are written
+// plain unless YAML would read them as something else; either way every
+// one reads back as the same string, as a value and as a key.
+TEST(ToYaml, WordLikeStringsReadBackAsThemselves) {
+  const std::string alphabet = "aNnyYtTfFoOeE0159x.-_/";
+  std::vector<std::string> words = {
+      "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true",
+      "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off",
+      "Off", "OFF", "null", "Null", "NULL", ".nan", ".inf", "-.inf", "0x1F",
+      "1e3", "1_000", "1:20", "2001-12-14", "nothing", "Nonexistent",
+      "falsey", "offset", "apps/v1", "v1", "TCP", "web-0", "a.b_c-d/e"};
+  for (char a : alphabet) {
+    for (char b : alphabet) {
+      for (char c : alphabet) words.push_back({a, b, c});
+      words.push_back({a, b});
+    }
+    words.push_back({a});
+  }
+  std::mt19937 rng(20261127);
+  for (int i = 0; i < 20000; ++i) {
+    std::string w(1 + rng() % 9, ' ');
+    for (char& ch : w) ch = alphabet[rng() % alphabet.size()];
+    words.push_back(w);
+  }
+  for (const std::string& w : words) {
+    Map m;
+    m.Append(w, Value(w));
+    const std::string text = ToYaml(Value(std::move(m)));
+    absl::StatusOr<Value> back = ParseYaml(text);
+    ASSERT_TRUE(back.ok()) << w << "\n" << text << back.status();
+    ASSERT_TRUE(back->IsMap()) << text;
+    ASSERT_EQ(back->map().size(), 1u) << text;
+    const MapEntry& e = *back->map().begin();
+    EXPECT_EQ(e.key, w) << text;
+    ASSERT_TRUE(e.value.IsString()) << w << " -> " << text;
+    EXPECT_EQ(e.value.AsString(), w) << text;
+  }
+  // The common ones are plain.
+  EXPECT_EQ(ToYaml(smdx::testing::Yaml("containerPort: apps/v1\n")),
+            "containerPort: apps/v1\n");
+}
+
 TEST(ToYaml, TopLevelScalarsAndEmptyCollections) {
   EXPECT_EQ(ToYaml(Value()), "null\n");
   EXPECT_EQ(ToYaml(Value::MakeMap()), "{}\n");
