@@ -154,7 +154,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   // Those the pool lacks join it as one group (closed: what they refer to
   // is among them or there already).
   std::vector<TypeDef> missing;
-  std::vector<std::string> names;
+  std::vector<absl::string_view> names;
   absl::Status status;
   for (size_t i = 0; i < data.types.size() && status.ok(); ++i) {
     if (!needed[i]) continue;

@@ -149,11 +149,12 @@ absl::StatusOr<std::shared_ptr<const Schema>> Schema::Build(
       return absl::InvalidArgumentError(
           absl::StrCat("types[", i, "]: type has no name"));
     }
-    if (!s->by_name_.emplace(t.name, s->types_.size()).second) {
+    if (s->by_name_.contains(t.name)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "types[", i, "]: type \"", t.name, "\" is defined twice"));
     }
     s->types_.push_back(std::move(t));
+    s->by_name_.emplace(s->types_.back().name, s->types_.size() - 1);
   }
   if (absl::Status st = s->Link(); !st.ok()) return st;
   return std::shared_ptr<const Schema>(std::move(s));
@@ -344,11 +345,12 @@ absl::Status GrowingSchema::Add(std::vector<TypeDef> types) {
       return undo(absl::InvalidArgumentError(
           absl::StrCat("types[", i, "]: type has no name")));
     }
-    if (!s.by_name_.emplace(t.name, s.types_.size()).second) {
+    if (s.by_name_.contains(t.name)) {
       return undo(absl::InvalidArgumentError(absl::StrCat(
           "types[", i, "]: type \"", t.name, "\" is defined twice")));
     }
     s.types_.push_back(std::move(t));
+    s.by_name_.emplace(s.types_.back().name, s.types_.size() - 1);
   }
   bool any_immutability = false;
   for (size_t i = first; i < s.types_.size(); ++i) {
@@ -393,33 +395,38 @@ absl::Status GrowingSchema::Add(std::vector<TypeDef> types) {
 }
 
 absl::StatusOr<std::shared_ptr<const Schema>> GrowingSchema::View(
-    absl::Span<const std::string> names) const {
+    absl::Span<const absl::string_view> names) const {
   std::shared_ptr<Schema> view(new Schema());
   view->id_ = NextSchemaId();
   view->base_ = all_;
   view->find_atoms_.reserve(names.size());
-  for (const std::string& name : names) {
+  std::vector<size_t> index;  // of each name in all_
+  index.reserve(names.size());
+  std::vector<bool> in_view(all_->types_.size());
+  for (absl::string_view name : names) {
     auto it = all_->by_name_.find(name);
     if (it == all_->by_name_.end()) {
       return absl::InvalidArgumentError(
           absl::StrCat("no type \"", name, "\" was added"));
     }
-    if (!view->by_name_.emplace(name, view->types_.size()).second) {
+    if (in_view[it->second]) {
       return absl::InvalidArgumentError(
           absl::StrCat("type \"", name, "\" is named twice"));
     }
+    in_view[it->second] = true;
+    index.push_back(it->second);
     const TypeDef& t = all_->types_[it->second];
     // The definition shared: the atom's lists and maps are the same objects.
     view->types_.push_back(TypeDef{t.name, t.atom});
+    view->by_name_.emplace(view->types_.back().name, view->types_.size() - 1);
     view->find_atoms_.push_back(&t.atom);
     view->has_defaults_ = view->has_defaults_ || has_defaults_[it->second];
     view->has_immutability_ =
         view->has_immutability_ || has_immutability_[it->second];
   }
-  std::vector<bool> in_view(all_->types_.size());
-  for (const std::string& name : names) in_view[all_->by_name_.at(name)] = true;
-  for (const std::string& name : names) {
-    for (uint32_t r : refs_[all_->by_name_.at(name)]) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    const absl::string_view name = names[i];
+    for (uint32_t r : refs_[index[i]]) {
       if (!in_view[r]) {
         return absl::InvalidArgumentError(
             absl::StrCat("type \"", name, "\" refers to \"",

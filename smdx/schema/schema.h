@@ -233,6 +233,11 @@ TypeDef CopyTypeDef(const TypeDef& def);
 
 class Schema {
  public:
+  // Not copied: handed out as shared_ptr<const Schema> (its index views
+  // its own names).
+  Schema(const Schema&) = delete;
+  Schema& operator=(const Schema&) = delete;
+
   // Builds a schema from type definitions: checks them and resolves every
   // reference. Errors name the type and the problem.
   static absl::StatusOr<std::shared_ptr<const Schema>> Build(
@@ -273,7 +278,8 @@ class Schema {
   void MarkImmutabilityBelow(size_t first = 0);
 
   std::deque<TypeDef> types_;
-  absl::flat_hash_map<std::string, size_t> by_name_;
+  // Keys view the names in types_ (a deque: they stay where they are).
+  absl::flat_hash_map<absl::string_view, size_t> by_name_;
   // Atoms created for references that override a relationship.
   std::deque<Atom> derived_;
   // A view's atoms, by the index of their type: those of the GrowingSchema
@@ -319,7 +325,7 @@ class GrowingSchema {
   // A schema of the named types (all added, each once), in that order.
   // The names must be closed: every type they refer to is among them.
   absl::StatusOr<std::shared_ptr<const Schema>> View(
-      absl::Span<const std::string> names) const;
+      absl::Span<const absl::string_view> names) const;
 
  private:
   std::shared_ptr<Schema> all_;
