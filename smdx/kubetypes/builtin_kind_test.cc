@@ -1,5 +1,7 @@
 #include "smdx/kubetypes/builtin_kind.h"
 
+#include "smdx/kubetypes/internal/go_types_data.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -797,6 +799,49 @@ TEST(BuiltinKindTest, PlansOfManyKindsAreKept) {
     EXPECT_EQ(BuiltinKind::For(types[i], kinds[i].first, kinds[i].second),
               first[i])
         << kinds[i].first << " " << kinds[i].second;
+  }
+}
+
+// The direct reader of the Go types' facts agrees with the JSON reader on
+// every embedded struct, and on texts of other shapes (which it hands over).
+TEST(GoTypesTest, TheDirectReaderAgreesWithTheJsonReader) {
+  auto same = [](const char* text) {
+    std::unique_ptr<internal::GoStruct> a = internal::ParseGoStruct(text);
+    std::unique_ptr<internal::GoStruct> b =
+        internal::ParseGoStructGeneral(text);
+    if (a->fields.size() != b->fields.size()) return false;
+    for (size_t i = 0; i < a->fields.size(); ++i) {
+      const internal::GoField& x = a->fields[i];
+      const internal::GoField& y = b->fields[i];
+      if (x.name != y.name || x.kind != y.kind || x.omitempty != y.omitempty ||
+          x.omitzero != y.omitzero || !Identical(x.zero, y.zero)) {
+        return false;
+      }
+    }
+    return a->by_name == b->by_name;
+  };
+  size_t checked = 0;
+  for (size_t i = 0; i < internal::kEmbeddedGoTypeCount; ++i) {
+    const internal::EmbeddedGoType& t = internal::kEmbeddedGoTypes[i];
+    EXPECT_TRUE(same(t.fields)) << t.name;
+    checked += internal::ParseGoStruct(t.fields)->fields.size();
+  }
+  EXPECT_GT(checked, 4000u);  // 4,985 fields in v1.37
+  for (const char* text : {
+           R"({})",
+           R"({"a":["s","e",""],"b":["i","",0],"c":["t","",{"x":null}]})",
+           R"({"b":["s","e",""],"a":["i","",0]})",   // names out of order
+           R"({"a":["s","e",""],"a":["i","",0]})",   // a name twice
+           R"({"a\u0062":["s","e",""]})",            // an escaped name
+           R"({ "a": ["s", "e", ""] })",             // spaces
+           R"({"a":["ss","e",""],"b":["i","z",-1.5]})",  // a bad kind
+           R"({"a":"s","b":["b","ez",false]})",      // not a list
+           R"({"a":["s","e"]})",                     // two items
+           R"({"a":["l","e",[1,"]",{"k":"}"}]]})",   // brackets in strings
+           R"({"a":["s","e",""]} x)",                // text after the end
+           R"([1,2])",
+       }) {
+    EXPECT_TRUE(same(text)) << text;
   }
 }
 

@@ -12,7 +12,77 @@ namespace smdx::internal {
 
 namespace {
 
-std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
+void IndexByName(GoStruct* s) {
+  s->by_name.resize(s->fields.size());
+  for (size_t i = 0; i < s->fields.size(); ++i)
+    s->by_name[i] = static_cast<uint32_t>(i);
+  // Stable: of two fields with one name (never generated), the first wins,
+  // as the hash map's emplace had it.
+  std::stable_sort(s->by_name.begin(), s->by_name.end(),
+                   [&](uint32_t a, uint32_t b) {
+                     return s->fields[a].name < s->fields[b].name;
+                   });
+}
+
+// The end of the JSON value that starts at `*p` (moved past it), scanning
+// only: brackets, and strings with their escapes. False at a malformed end.
+bool SkipJsonValue(absl::string_view t, size_t* p) {
+  int depth = 0;
+  bool in_string = false;
+  for (; *p < t.size(); ++*p) {
+    const char c = t[*p];
+    if (in_string) {
+      if (c == '\\') {
+        ++*p;
+      } else if (c == '"') {
+        in_string = false;
+        if (depth == 0) {
+          ++*p;
+          return true;
+        }
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return true;  // the container around the value
+      if (--depth == 0) {
+        ++*p;
+        return true;
+      }
+    } else if (c == ',' && depth == 0) {
+      return true;
+    }
+  }
+  return depth == 0 && !in_string;
+}
+
+// The zero values most fields have, made without the JSON reader.
+bool TrivialZero(absl::string_view t, Value* out) {
+  if (t == "null") {
+    *out = Value();
+  } else if (t == "0") {
+    *out = Value(int64_t{0});
+  } else if (t == "false") {
+    *out = Value(false);
+  } else if (t == "\"\"") {
+    *out = Value(std::string());
+  } else if (t == "{}") {
+    *out = Value::MakeMap();
+  } else if (t == "[]") {
+    *out = Value::MakeList();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<GoStruct> ParseGoStructGeneral(const char* text) {
   auto s = std::make_unique<GoStruct>();
   absl::StatusOr<Value> v = ParseJson(text);
   // The data is generated and checked by kubetypes' tests; a type that does
@@ -33,19 +103,74 @@ std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
     f.zero = e.value.list()[2];
     s->fields.push_back(std::move(f));
   }
-  s->by_name.resize(s->fields.size());
-  for (size_t i = 0; i < s->fields.size(); ++i)
-    s->by_name[i] = static_cast<uint32_t>(i);
-  // Stable: of two fields with one name (never generated), the first wins,
-  // as the hash map's emplace had it.
-  std::stable_sort(s->by_name.begin(), s->by_name.end(),
-                   [&](uint32_t a, uint32_t b) {
-                     return s->fields[a].name < s->fields[b].name;
-                   });
+  IndexByName(s.get());
   return s;
 }
 
-}  // namespace
+std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
+  // The shape the generator writes, read directly:
+  // {"name":["k","flags",zero],...} with plain names in ascending order;
+  // anything else goes to the general reader.
+  const absl::string_view t(text);
+  auto s = std::make_unique<GoStruct>();
+  size_t p = 0;
+  auto eat = [&](char c) {
+    if (p < t.size() && t[p] == c) {
+      ++p;
+      return true;
+    }
+    return false;
+  };
+  auto plain = [&](absl::string_view* out) {
+    if (!eat('"')) return false;
+    const size_t begin = p;
+    while (p < t.size() && t[p] != '"') {
+      if (t[p] == '\\' || static_cast<unsigned char>(t[p]) < 0x20) return false;
+      ++p;
+    }
+    if (p >= t.size()) return false;
+    *out = t.substr(begin, p - begin);
+    ++p;
+    return true;
+  };
+  bool ok = eat('{');
+  if (ok && !eat('}')) {
+    absl::string_view last;
+    while (ok) {
+      absl::string_view name, kind, flags;
+      ok = plain(&name) && (s->fields.empty() || last < name) && eat(':') &&
+           eat('[') && plain(&kind) && kind.size() == 1 && eat(',') &&
+           plain(&flags) && eat(',');
+      if (!ok) break;
+      last = name;
+      const size_t zero_begin = p;
+      ok = SkipJsonValue(t, &p) && p > zero_begin;
+      if (!ok) break;
+      const absl::string_view zero = t.substr(zero_begin, p - zero_begin);
+      ok = eat(']');
+      if (!ok) break;
+      GoField f;
+      f.name = std::string(name);
+      f.kind = static_cast<GoKind>(kind[0]);
+      f.omitempty = flags.find('e') != absl::string_view::npos;
+      f.omitzero = flags.find('z') != absl::string_view::npos;
+      if (!TrivialZero(zero, &f.zero)) {
+        absl::StatusOr<Value> z = ParseJson(zero);
+        ok = z.ok();
+        if (!ok) break;
+        f.zero = *std::move(z);
+      }
+      s->fields.push_back(std::move(f));
+      if (eat(',')) continue;
+      ok = eat('}');
+      break;
+    }
+  }
+  if (!ok || p != t.size()) return ParseGoStructGeneral(text);
+  IndexByName(s.get());
+  return s;
+}
+
 
 const GoStruct* FindGoStruct(absl::string_view openapi_name) {
   static std::mutex mu;

@@ -7,6 +7,7 @@
 #ifndef SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_
 #define SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,13 @@ struct GoStruct {
                                                            : &fields[*it];
   }
 };
+
+// A struct's facts from the compact JSON the generator writes
+// ({"field":["kind","flags",zero],...}): read directly in that shape, by
+// ParseGoStructGeneral (through the JSON reader) otherwise; both give the
+// same struct for any text.
+std::unique_ptr<GoStruct> ParseGoStruct(const char* text);
+std::unique_ptr<GoStruct> ParseGoStructGeneral(const char* text);
 
 // The struct type named `openapi_name`, or nullptr when the built-in API
 // has none. Thread-safe; each type is parsed once per process.
