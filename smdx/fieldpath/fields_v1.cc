@@ -407,7 +407,8 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out,
   if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
   size_t pos = 1;
   std::string storage;
-  bool so = true;
+  // Only worked out when asked for.
+  bool so = spelled_so != nullptr;
   // Whether `str` was read in place and is written the same way.
   auto as_written = [&](absl::string_view str) {
     return str.data() >= s.data() && str.data() <= s.data() + s.size() &&
@@ -428,8 +429,8 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out,
     f.name.assign(name.data(), name.size());
     const size_t value_at = pos;
     if (!ParsePlainScalar(s, &pos, &storage, &f.value)) return false;
-    if (f.value.IsString()) {
-      so = so && pos - value_at == f.value.AsString().size() + 2 &&
+    if (so && f.value.IsString()) {
+      so = pos - value_at == f.value.AsString().size() + 2 &&
            JsonStringIsPlain(f.value.AsString());
     }
     if (spelled_so != nullptr) *spelled_so = so;
