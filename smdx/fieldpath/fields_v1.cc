@@ -657,7 +657,10 @@ class FieldsV1ValueReader {
   // more than one spelling in JSON.
   absl::Status OtherElement(const std::string& key, PathElement* pe) {
     bool spelled_so = false;
-    const absl::string_view rest = absl::string_view(key).substr(2);
+    // (A key of fewer than two bytes names no element: ParsePathElement
+    // below says so.)
+    const absl::string_view rest =
+        key.size() >= 2 ? absl::string_view(key).substr(2) : absl::string_view();
     if (key.size() >= 2 && key[0] == 'k' && key[1] == ':') {
       key_fields_.clear();
       if (ParsePlainKey(rest, &key_fields_, &spelled_so)) {

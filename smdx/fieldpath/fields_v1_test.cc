@@ -140,7 +140,8 @@ TEST(FieldsV1Test, RejectsMalformedInput) {
   for (const char* bad :
        {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})", R"({"i:z":{}})",
         R"({"v:{":{}})", R"({"f:a":{}} trailing)", R"([])",
-        R"({"f:a":{".":1}})", R"({"a":{}})", "", "{"}) {
+        R"({"f:a":{".":1}})", R"({"a":{}})", "", "{", R"({"k":{}})",
+        R"({"1":{}})", R"({"":{}})"}) {
     absl::StatusOr<Set> s = ParseFieldsV1(bad);
     EXPECT_FALSE(s.ok()) << bad;
   }
@@ -224,7 +225,10 @@ TEST(FieldsV1Test, NegativeZeroSurvivesRoundTrips) {
 TEST(FieldsV1Test, BadValuesNameTheirPath) {
   for (const char* bad :
        {R"({"x:a":{}})", R"({"f:a":1})", R"({"k:[1]":{}})",
-        R"({"f:a":{".":1}})", R"([])", R"({"f:s":{"i:z":{}}})"}) {
+        R"({"f:a":{".":1}})", R"([])", R"({"f:s":{"i:z":{}}})",
+        // Keys too short to name an element (a fuzzer's find).
+        R"({"1":{}})", R"({"k":{}})", R"({"v":{}})", R"({"f":{}})",
+        R"({"":{}})"}) {
     EXPECT_FALSE(FieldsV1FromValue(testing::Yaml(bad)).ok()) << bad;
   }
   absl::StatusOr<Set> s =
