@@ -64,16 +64,13 @@ int FindEmbeddedType(absl::string_view name) {
   return static_cast<int>(*it);
 }
 
-// The embedded types `needed` says (all when null), read from their binary
-// form, in the schema's order, and built into a schema.
-absl::StatusOr<std::shared_ptr<const Schema>> BuildEmbedded(
-    const std::vector<bool>* needed) {
+// Every embedded type, read from its binary form in the schema's order and
+// built into one schema (KubernetesSchema).
+absl::StatusOr<std::shared_ptr<const Schema>> BuildWholeEmbedded() {
   const internal::EmbeddedSchema& data = internal::kEmbeddedKubernetes;
   std::vector<TypeDef> types;
   types.reserve(data.types.size());
-  for (size_t i = 0; i < data.types.size(); ++i) {
-    if (needed != nullptr && !(*needed)[i]) continue;
-    const internal::EmbeddedType& t = data.types[i];
+  for (const internal::EmbeddedType& t : data.types) {
     absl::StatusOr<TypeDef> def =
         DecodeTypeDef(data.binary.substr(t.begin, t.end - t.begin));
     if (!def.ok()) {
@@ -91,7 +88,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> BuildEmbedded(
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema() {
   static const absl::StatusOr<std::shared_ptr<const Schema>>* const kSchema =
       new absl::StatusOr<std::shared_ptr<const Schema>>(
-          BuildEmbedded(nullptr));
+          BuildWholeEmbedded());
   return *kSchema;
 }
 
