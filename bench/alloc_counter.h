@@ -9,7 +9,8 @@
 namespace smdx {
 namespace bench {
 
-// Calls of any global operator new since the program started.
+// Calls of any global operator new made by the calling thread since it
+// started.
 uint64_t AllocCount();
 
 }  // namespace bench
