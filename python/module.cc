@@ -4,8 +4,9 @@
 //
 // Objects cross as Python values (dict, list, str, int, float, bool, None)
 // or as JSON/YAML text. Conversion holds the GIL; parsing, the merge and
-// writing text run without it, so threads that share a FieldManager run in
-// parallel. Failures raise the exceptions of smdx/_errors.py.
+// writing text run without it (for FieldManager calls, in one release), so
+// threads that share a FieldManager run in parallel. Failures raise the
+// exceptions of smdx/_errors.py.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -259,38 +260,68 @@ enum class Form { kDict, kJson, kYaml };
 struct Input {
   Value value;
   Form form = Form::kDict;
+  // The text, while it is not parsed yet (see Take).
+  std::optional<std::string> text;
 };
 
-Input Read(const py::handle& o, const Limits& limits, const char* what,
+bool IsText(const py::handle& o) {
+  return PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr());
+}
+
+// With the GIL: converts a Python value, and only copies text, which Parse
+// reads later (the GIL released once for all the work of a call).
+Input Take(const py::handle& o, const Limits& limits, const char* what,
            bool allow_none) {
   Input in;
   if (o.is_none()) {
     if (!allow_none) throw py::type_error(absl::StrCat(what, " is None"));
     return in;
   }
-  if (PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr())) {
-    std::string text = o.cast<std::string>();  // str as UTF-8, or bytes
-    size_t first = text.find_first_not_of(" \t\r\n");
-    in.form = first != std::string::npos && text[first] == '{' ? Form::kJson
-                                                               : Form::kYaml;
-    absl::StatusOr<Value> v;
-    {
-      py::gil_scoped_release unlocked;
-      v = ParseYamlOrJson(text, limits);
-    }
-    if (!v.ok()) {
-      RaiseStatus(absl::Status(v.status().code(),
-                               absl::StrCat(what, ": ", v.status().message())),
-                  "InvalidError");
-    }
-    in.value = *std::move(v);
-  } else {
-    in.value = FromPython(limits.max_depth).Convert(o.ptr());
+  if (IsText(o)) {
+    in.text = o.cast<std::string>();  // str as UTF-8, or bytes
+    const size_t first = in.text->find_first_not_of(" \t\r\n");
+    in.form = first != std::string::npos && (*in.text)[first] == '{'
+                  ? Form::kJson
+                  : Form::kYaml;
+    return in;
   }
-  if (!in.value.IsMap() && !(allow_none && in.value.IsNull())) {
+  in.value = FromPython(limits.max_depth).Convert(o.ptr());
+  if (!in.value.IsMap()) {
     RaiseMessage("InvalidError",
                  absl::StrCat(what, ": expected an object (a map)"));
   }
+  return in;
+}
+
+// Without the GIL: parses the text Take kept, if any. The error names
+// `what`; RaiseStatus(..., "InvalidError") raises it.
+absl::Status Parse(Input* in, const Limits& limits, const char* what,
+                   bool allow_none) {
+  if (!in->text.has_value()) return absl::OkStatus();
+  absl::StatusOr<Value> v = ParseYamlOrJson(*in->text, limits);
+  in->text.reset();
+  if (!v.ok()) {
+    return absl::Status(v.status().code(),
+                        absl::StrCat(what, ": ", v.status().message()));
+  }
+  in->value = *std::move(v);
+  if (!in->value.IsMap() && !(allow_none && in->value.IsNull())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": expected an object (a map)"));
+  }
+  return absl::OkStatus();
+}
+
+// Both steps, for a call that reads one input and then works with the GIL.
+Input Read(const py::handle& o, const Limits& limits, const char* what,
+           bool allow_none) {
+  Input in = Take(o, limits, what, allow_none);
+  absl::Status st;
+  if (in.text.has_value()) {
+    py::gil_scoped_release unlocked;
+    st = Parse(&in, limits, what, allow_none);
+  }
+  if (!st.ok()) RaiseStatus(st, "InvalidError");
   return in;
 }
 
@@ -304,14 +335,9 @@ Form OutputForm(const std::optional<std::string>& output, Form input) {
                                      *output, "\""));
 }
 
-py::object Write(const Value& v, Form form) {
-  if (form == Form::kDict) return ToPython(v);
-  std::string text;
-  {
-    py::gil_scoped_release unlocked;
-    text = form == Form::kJson ? ToJson(v) : ToYaml(v);
-  }
-  return py::str(text);
+// JSON or YAML text of `v`, for a text form. Call without the GIL.
+std::string WriteText(const Value& v, Form form) {
+  return form == Form::kJson ? ToJson(v) : ToYaml(v);
 }
 
 // ---- Schema and FieldManager -----------------------------------------------
@@ -416,19 +442,33 @@ class PyFieldManager {
   py::object Run(const py::object& live, const py::object& body,
                  const std::string& manager, bool force,
                  const std::optional<std::string>& output, bool apply) const {
-    Input l = Read(live, limits_, "the live object", /*allow_none=*/true);
-    Input b = Read(body, limits_, apply ? "the configuration" : "the object",
-                   /*allow_none=*/false);
-    Form form = OutputForm(output, b.form);
+    const char* const live_what = "the live object";
+    const char* const body_what = apply ? "the configuration" : "the object";
+    // Inputs are read in order, errors included: text is parsed later,
+    // without the GIL, only when what follows it is text too.
+    Input l = IsText(body) ? Take(live, limits_, live_what, /*allow_none=*/true)
+                           : Read(live, limits_, live_what, /*allow_none=*/true);
+    Input b = Take(body, limits_, body_what, /*allow_none=*/false);
+    const Form form = OutputForm(output, b.form);
+    // Parsing, the apply and writing text all run in one release of the
+    // GIL: threads applying text then meet at the GIL once per call.
+    absl::Status bad;
     FieldManagerResult r;
+    std::string text;
     {
       py::gil_scoped_release unlocked;
-      r = apply ? fm_->Apply(l.value, b.value, manager, force)
-                : fm_->Update(l.value, b.value, manager);
+      bad = Parse(&l, limits_, live_what, /*allow_none=*/true);
+      if (bad.ok()) bad = Parse(&b, limits_, body_what, /*allow_none=*/false);
+      if (bad.ok()) {
+        r = apply ? fm_->Apply(l.value, b.value, manager, force)
+                  : fm_->Update(l.value, b.value, manager);
+        if (r.ok() && form != Form::kDict) text = WriteText(r.object, form);
+      }
       // The inputs go without the GIL too.
       Input drop_live = std::move(l);
       Input drop_body = std::move(b);
     }
+    if (!bad.ok()) RaiseStatus(bad, "InvalidError");
     if (!r.ok()) RaiseOutcome(r);
     if (!r.warnings.empty()) {
       py::object warn = py::module_::import("warnings").attr("warn");
@@ -436,10 +476,11 @@ class PyFieldManager {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
     }
-    py::object out = Write(r.object, form);
+    py::object out = form == Form::kDict ? ToPython(r.object) : py::str(text);
     {
       py::gil_scoped_release unlocked;
       FieldManagerResult drop = std::move(r);
+      std::string drop_text = std::move(text);
     }
     return out;
   }

@@ -336,6 +336,32 @@ def test_invalid_objects_name_the_path(fm):
         fm.apply(None, "[1, 2]", "m")
 
 
+
+def test_text_inputs_fail_in_order_and_change_nothing(fm):
+    # Text inputs are parsed together, after both were taken: the errors
+    # still name the first bad input, as if they were read one by one.
+    stored = fm.apply(None, json.dumps(deployment()), "m", output="dict")
+    live_text = json.dumps(stored)
+    with pytest.raises(smdx.InvalidError, match="the live object"):
+        fm.apply("{not: [json", "{also: [bad", "m")
+    with pytest.raises(smdx.InvalidError, match="the live object: expected an object"):
+        fm.apply("[1]", json.dumps(deployment()), "m")
+    with pytest.raises(smdx.InvalidError, match="the configuration"):
+        fm.apply(live_text, "{not: [json", "m")
+    with pytest.raises(smdx.InvalidError, match="the object: expected an object"):
+        fm.update(live_text, "7", "m")
+    with pytest.raises(TypeError, match="None"):
+        fm.apply(live_text, None, "m")
+    # Text live, dict configuration: the live object is read first.
+    with pytest.raises(smdx.InvalidError, match="the live object"):
+        fm.apply("{not: [json", {"spec": {"replicas": float("nan")}}, "m")
+    with pytest.raises(smdx.LimitError):
+        fm.apply("a: " + "x" * (4 << 20), json.dumps(deployment()), "m")
+    # A failed call leaves its inputs as they were, and the next works.
+    assert json.loads(live_text) == stored
+    out = fm.apply(live_text, json.dumps(deployment()), "m", output="yaml")
+    assert smdx.load_all(out)[0]["spec"] == stored["spec"]
+
 def test_bad_requests(fm):
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
     with pytest.raises(smdx.BadRequestError):
