@@ -463,7 +463,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
   }
   absl::StatusOr<ManagedState> decoded =
-      DecodeManagedFields(live, opts_.limits);
+      DecodeManagedFields(live, opts_.limits, &type_);
   if (IsOverALimit(decoded.status())) {
     return Failed(ErrorKind::kInvalid, decoded.status());
   }
@@ -555,7 +555,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
       from_live = false;
     } else {
       absl::StatusOr<ManagedState> d =
-          DecodeManagedFieldsList(*body_mf, opts_.limits);
+          DecodeManagedFieldsList(*body_mf, opts_.limits, &type_);
       if (IsOverALimit(d.status()))
         return Failed(ErrorKind::kInvalid, d.status());
       if (d.ok()) {
@@ -570,7 +570,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     }
   }
   if (from_live) {
-    absl::StatusOr<ManagedState> d = DecodeManagedFields(live, opts_.limits);
+    absl::StatusOr<ManagedState> d =
+        DecodeManagedFields(live, opts_.limits, &type_);
     if (IsOverALimit(d.status()))
       return Failed(ErrorKind::kInvalid, d.status());
     if (d.ok()) {

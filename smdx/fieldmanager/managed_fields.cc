@@ -31,10 +31,14 @@ struct Entry {
   Set set;
   // The fieldsV1 value, when it is the canonical encoding of `set`.
   std::optional<Value> canonical;
+  // Whether the reconcile against the type it was read for leaves `set`
+  // as it is.
+  bool reconciled = false;
 };
 
 absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
-                                  const Limits& limits) {
+                                  const Limits& limits,
+                                  const Type* reconcile_for) {
   auto fail = [&](absl::string_view field, absl::string_view what) {
     return absl::InvalidArgumentError(
         field.empty() ? absl::StrCat(where, ": ", what)
@@ -78,7 +82,11 @@ absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
   }
   if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
     bool canonical = false;
-    absl::StatusOr<Set> s = FieldsV1FromValue(*f, limits, &canonical);
+    absl::StatusOr<Set> s =
+        reconcile_for != nullptr
+            ? FieldsV1FromValueFor(*reconcile_for, *f, limits, &canonical,
+                                   &out.reconciled)
+            : FieldsV1FromValue(*f, limits, &canonical);
     if (!s.ok()) {
       return absl::Status(
           s.status().code(),
@@ -211,8 +219,8 @@ bool IsManagedFieldsReset(const Value& list) {
          list.list()[0].map().empty();
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
-                                                     const Limits& limits) {
+absl::StatusOr<ManagedState> DecodeManagedFieldsList(
+    const Value& list, const Limits& limits, const Type* reconcile_for) {
   ManagedState out;
   if (list.IsNull()) return out;
   if (!list.IsList()) {
@@ -227,13 +235,17 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
   }
   for (size_t i = 0; i < list.list().size(); ++i) {
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
-    absl::StatusOr<Entry> e = DecodeEntry(list.list()[i], where, limits);
+    absl::StatusOr<Entry> e =
+        DecodeEntry(list.list()[i], where, limits, reconcile_for);
     if (!e.ok()) return e.status();
     // A later entry with the same identity replaces an earlier one, as in
     // the apiserver (which never writes two).
     std::string key = EncodeManagerIdentity(e->id);
     VersionedSet& vs = out.fields[key] = VersionedSet(
         std::move(e->set), e->id.api_version, e->id.operation == "Apply");
+    if (e->reconciled) {
+      vs.MarkReconciled(reconcile_for->schema().id(), reconcile_for->root());
+    }
     out.times.erase(key);
     if (e->time) out.times.emplace(key, *e->time);
     out.decoded.erase(key);
@@ -246,10 +258,11 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(const Value& list,
 }
 
 absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object,
-                                                 const Limits& limits) {
+                                                 const Limits& limits,
+                                                 const Type* reconcile_for) {
   const Value* list = FindManagedFields(object);
   if (list == nullptr) return ManagedState{};
-  return DecodeManagedFieldsList(*list, limits);
+  return DecodeManagedFieldsList(*list, limits, reconcile_for);
 }
 
 namespace {

@@ -31,6 +31,7 @@
 #include "absl/time/time.h"
 #include "smdx/fieldpath/versioned_set.h"
 #include "smdx/merge/conflict.h"
+#include "smdx/typed/typed.h"
 #include "smdx/value/limits.h"
 #include "smdx/value/value.h"
 
@@ -84,11 +85,18 @@ struct ManagedState {
 //   .metadata.managedFields[1].operation: must be Apply or Update, got "Patch"
 // The list is held to limits.max_managed_fields_entries and each fieldsV1
 // to limits.max_fields_v1_bytes and max_depth (value/limits.h).
+//
+// `reconcile_for`, when given, is the type the sets will be used with: they
+// are read with its field names, and a set that its reconcile
+// (ReconcileFieldSetWithSchema) would leave unchanged comes marked as
+// reconciled for it, so that an Updater of that type does not walk it again.
 absl::StatusOr<ManagedState> DecodeManagedFieldsList(
-    const Value& list, const Limits& limits = Limits());
+    const Value& list, const Limits& limits = Limits(),
+    const Type* reconcile_for = nullptr);
 // The managedFields of `object` (none when absent or null).
 absl::StatusOr<ManagedState> DecodeManagedFields(
-    const Value& object, const Limits& limits = Limits());
+    const Value& object, const Limits& limits = Limits(),
+    const Type* reconcile_for = nullptr);
 
 // The apiserver's validation of the managedFields it stores, beyond what
 // decoding checks: manager names of at most 128 bytes. The error names the

@@ -553,7 +553,8 @@ namespace {
 // object holds it) straight into a Set.
 class FieldsV1ValueReader {
  public:
-  explicit FieldsV1ValueReader(const Limits& limits) : limits_(limits) {}
+  FieldsV1ValueReader(const Limits& limits, FieldsV1Guide* guide)
+      : limits_(limits), guide_(guide) {}
 
   // Reads one node's object into `children`; `*member` says whether the
   // node itself is a member ("." present, or no children at all).
@@ -609,14 +610,20 @@ class FieldsV1ValueReader {
         ordered = field && (last_key == nullptr || *last_key < e.key);
         last_key = &e.key;
       }
+      const bool leaf = e.value.IsMap() && e.value.map().empty();
       if (field) {
-        pe = PathElement::FieldInternedIfKnown(
-            absl::string_view(e.key).substr(2));
+        const absl::string_view name = absl::string_view(e.key).substr(2);
+        const std::string* interned =
+            guide_ != nullptr && !leaf ? guide_->DescendField(name) : nullptr;
+        pe = interned != nullptr ? PathElement::InternedField(interned)
+                                 : PathElement::FieldInternedIfKnown(name);
       } else if (absl::Status st = OtherElement(e.key, &pe); !st.ok()) {
         return st;
+      } else if (guide_ != nullptr && !leaf) {
+        guide_->DescendElement();
       }
-      if (e.value.IsMap() && e.value.map().empty()) {
-        children->AppendMemberUnsorted(std::move(pe));  // a leaf
+      if (leaf) {
+        children->AppendMemberUnsorted(std::move(pe));
         continue;
       }
       // Built in place: the node has room for all its entries, so the
@@ -628,6 +635,7 @@ class FieldsV1ValueReader {
           !st.ok()) {
         return st;
       }
+      if (guide_ != nullptr) guide_->Ascend(!entry.children.entries().empty());
       keys_.pop_back();
     }
     if (!ordered && !children->Normalize()) canonical_ = false;
@@ -696,6 +704,7 @@ class FieldsV1ValueReader {
   }
 
   const Limits& limits_;
+  FieldsV1Guide* const guide_;
   size_t bytes_ = 0;
   bool canonical_ = true;
   KeyScratch key_fields_;
@@ -706,10 +715,10 @@ class FieldsV1ValueReader {
 }  // namespace
 
 absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits,
-                                      bool* canonical) {
+                                      bool* canonical, FieldsV1Guide* guide) {
   Set out;
   bool is_member = false;
-  FieldsV1ValueReader reader(limits);
+  FieldsV1ValueReader reader(limits, guide);
   if (absl::Status st = reader.Node(v, 0, &out, &is_member); !st.ok()) {
     return st;
   }

@@ -29,16 +29,37 @@ std::string SerializeFieldsV1(const Set& set);
 // The same encoding as a Value (a map), for embedding in an object.
 Value FieldsV1ToValue(const Set& set);
 
+// What a schema says about the set a reader reads (typed/ implements it,
+// see FieldsV1FromValueFor in typed/typed.h): the reader tells the guide
+// each step down to a node it reads, and the guide answers with the
+// schema's interned field name, and checks the set against the schema on
+// the way. Members with nothing below them are not reported.
+class FieldsV1Guide {
+ public:
+  virtual ~FieldsV1Guide() = default;
+  // A step down to the node below the field `name` of the current node.
+  // Returns the name as the schema interned it, or null (the reader then
+  // names it itself).
+  virtual const std::string* DescendField(absl::string_view name) = 0;
+  // A step down below an element that is not a field (`k:`, `v:`, `i:`).
+  virtual void DescendElement() = 0;
+  // The node below the last step down was read; `below` says whether it
+  // holds any element (as opposed to only ".").
+  virtual void Ascend(bool below) = 0;
+};
+
 // Both hold the encoding to limits.max_fields_v1_bytes (for a Value: the
 // bytes of its compact JSON) and limits.max_depth (value/limits.h).
 absl::StatusOr<Set> ParseFieldsV1(absl::string_view json,
                                   const Limits& limits = Limits());
 // `*canonical`, when given, says whether `v` is exactly what
 // FieldsV1ToValue returns for the set read (so that a caller may keep `v`
-// in its place while the set is unchanged).
+// in its place while the set is unchanged). `guide`, when given, is told
+// the steps (see FieldsV1Guide); the set read is the same without it.
 absl::StatusOr<Set> FieldsV1FromValue(const Value& v,
                                       const Limits& limits = Limits(),
-                                      bool* canonical = nullptr);
+                                      bool* canonical = nullptr,
+                                      FieldsV1Guide* guide = nullptr);
 
 // One path element in its `f:`/`k:`/`v:`/`i:` string form, and back.
 std::string SerializePathElement(const PathElement& pe);

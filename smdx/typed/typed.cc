@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/schema/markers.h"
 #include "smdx/typed/internal/typed.h"
@@ -698,6 +699,93 @@ class Reconciler {
   std::vector<const PathElement*> path_;
 };
 
+// The Reconciler's rules, checked on the steps of a fieldsV1 reader: the
+// read set would collapse somewhere when an entry with something below it
+// sits at an atomic list or map (a member with nothing below never does). Nodes are followed as Reconciler::Visit
+// follows them; below what it does not visit (scalars, deduced maps, names
+// the schema lacks), nothing is checked.
+class ReconcileGuide final : public FieldsV1Guide {
+ public:
+  explicit ReconcileGuide(const Atom* root) {
+    stack_.push_back(NodeFor(root));
+    // Reconciler::Walk(root, set, false) collapses an atomic list at the
+    // root whatever the set; an atomic map when the set is not empty.
+    if (stack_.back().collapse_list) root_collapses_ = true;
+  }
+
+  // Whether ReconcileFieldSetWithSchema returns nullopt for `read`, the set
+  // the reader read with this guide.
+  bool Unchanged(const Set& read) const {
+    if (root_collapses_ || collapses_) return false;
+    return !(stack_.front().collapse_map && !read.entries().empty());
+  }
+
+  const std::string* DescendField(absl::string_view name) override {
+    Node& n = stack_.back();
+    const Atom* child = nullptr;
+    const std::string* interned = nullptr;
+    if (n.map != nullptr) {
+      if (const StructField* f = n.map->FindFieldFrom(name, &n.hint)) {
+        child = f->type.resolved;
+        interned = f->interned_name;
+      } else if (n.map->element_type) {
+        child = n.map->element_type->resolved;
+      }
+    } else {
+      child = n.element;
+    }
+    stack_.push_back(NodeFor(child));
+    return interned;
+  }
+
+  void DescendElement() override {
+    const Node& n = stack_.back();
+    const Atom* child = n.element;
+    if (n.map != nullptr)
+      child = n.map->element_type ? n.map->element_type->resolved : nullptr;
+    stack_.push_back(NodeFor(child));
+  }
+
+  void Ascend(bool below) override {
+    const Node& n = stack_.back();
+    if (below && (n.collapse_list || n.collapse_map)) collapses_ = true;
+    stack_.pop_back();
+  }
+
+ private:
+  struct Node {
+    const MapType* map = nullptr;  // a granular map: its fields are looked up
+    const Atom* element = nullptr;  // a granular list's element type
+    size_t hint = 0;
+    bool collapse_list = false;  // an atomic list
+    bool collapse_map = false;   // an atomic map
+  };
+
+  static Node NodeFor(const Atom* atom) {
+    Node n;
+    if (atom == nullptr) return n;
+    const Narrowed::Kind kind = internal::Narrow(atom, nullptr).kind;
+    if (kind == Narrowed::kList) {
+      if (atom->IsAtomicList()) {
+        n.collapse_list = true;
+      } else {
+        n.element = atom->list->element_type.resolved;
+      }
+    } else if (kind == Narrowed::kMap && !IsUntypedDeducedMap(*atom->map)) {
+      if (atom->IsAtomicMap()) {
+        n.collapse_map = true;
+      } else {
+        n.map = atom->map.get();
+      }
+    }
+    return n;
+  }
+
+  std::vector<Node> stack_;
+  bool root_collapses_ = false;
+  bool collapses_ = false;
+};
+
 }  // namespace
 
 absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts) {
@@ -728,6 +816,15 @@ std::optional<Set> ReconcileFieldSetWithSchema(const Type& type,
   r.Walk(type.root(), &set, false);
   if (!r.changed) return std::nullopt;
   return set.RecursiveDifference(r.to_remove).Union(r.to_add);
+}
+
+absl::StatusOr<Set> FieldsV1FromValueFor(const Type& type, const Value& v,
+                                         const Limits& limits, bool* canonical,
+                                         bool* reconciled) {
+  ReconcileGuide guide(type.root());
+  absl::StatusOr<Set> s = FieldsV1FromValue(v, limits, canonical, &guide);
+  if (s.ok()) *reconciled = guide.Unchanged(*s);
+  return s;
 }
 
 }  // namespace smdx

@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "smdx/fieldpath/set.h"
 #include "smdx/schema/schema.h"
+#include "smdx/value/limits.h"
 #include "smdx/value/value.h"
 
 namespace smdx {
@@ -108,6 +109,15 @@ Set EnsureNamedFieldsAreMembers(const Type& type, const Set& set);
 // nullopt when nothing changes.
 std::optional<Set> ReconcileFieldSetWithSchema(const Type& type,
                                                const Set& set);
+
+// A managedFields entry's fieldsV1 value read as FieldsV1FromValue reads it
+// (the same set, errors and `*canonical`), with `type`'s interned field
+// names; `*reconciled` says whether ReconcileFieldSetWithSchema(type, set)
+// returns nullopt for the set read, checked on the way: a set read with
+// it true needs no reconcile against `type`.
+absl::StatusOr<Set> FieldsV1FromValueFor(const Type& type, const Value& v,
+                                         const Limits& limits, bool* canonical,
+                                         bool* reconciled);
 
 }  // namespace smdx
 

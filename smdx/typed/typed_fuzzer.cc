@@ -4,6 +4,8 @@
 //   merge(a, a) = a;  compare(a, a) is empty;
 //   every field b sets is in merge(a, b);
 //   remove(a, set(a)) keeps none of a's fields;
+//   a fieldsV1 value read for the type is the set read without it, and it
+//   comes marked reconciled exactly when the reconcile changes nothing;
 // and validating, merging or comparing an object of another schema never
 // crashes. Any broken law aborts.
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/schema.h"
 #include "testing/fuzz_check.h"
 #include "testing/nodes.h"
@@ -61,6 +64,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // An object of another schema: errors, never crashes.
   smdx::testing::RandomSchema other = smdx::testing::MakeSchema(choices);
   const Value x = smdx::testing::MakeObject(other, choices);
+
+  // Sets read for the type: a's own, and sets made without the schema
+  // (every map granular), which the reconcile may collapse.
+  const smdx::Type deduced = smdx::Type::Deduced();
+  for (const smdx::Set& s :
+       {set_a, smdx::ToFieldSet(deduced, a), smdx::ToFieldSet(deduced, x)}) {
+    const Value v = smdx::FieldsV1ToValue(s);
+    bool canonical = false, typed_canonical = false, reconciled = false;
+    absl::StatusOr<smdx::Set> plain =
+        smdx::FieldsV1FromValue(v, smdx::Limits(), &canonical);
+    absl::StatusOr<smdx::Set> typed = smdx::FieldsV1FromValueFor(
+        *type, v, smdx::Limits(), &typed_canonical, &reconciled);
+    SMDX_FUZZ_CHECK(plain.ok() && typed.ok() && *plain == *typed &&
+                    canonical == typed_canonical);
+    SMDX_FUZZ_CHECK(
+        reconciled ==
+        !smdx::ReconcileFieldSetWithSchema(*type, *typed).has_value());
+  }
   (void)smdx::Validate(*type, x);
   (void)smdx::Merge(*type, &a, &x);
   (void)smdx::Merge(*type, &x, &a);

@@ -270,6 +270,68 @@ TEST(ReconcileTest, CollapsesPathsBelowANowAtomicList) {
   EXPECT_FALSE(ReconcileFieldSetWithSchema(RootType(), ok).has_value());
 }
 
+// Reads `fields_v1` with and without the type: the same set (or the same
+// error), and `reconciled` exactly when the reconcile changes nothing.
+// Returns whether the set came marked reconciled.
+bool ReadFor(const Type& t, const std::string& fields_v1) {
+  const Value v = Yaml(fields_v1);
+  bool canonical = false, typed_canonical = false, reconciled = false;
+  absl::StatusOr<Set> plain = FieldsV1FromValue(v, Limits(), &canonical);
+  absl::StatusOr<Set> typed =
+      FieldsV1FromValueFor(t, v, Limits(), &typed_canonical, &reconciled);
+  EXPECT_EQ(plain.status(), typed.status()) << fields_v1;
+  if (!plain.ok() || !typed.ok()) return false;
+  EXPECT_EQ(*plain, *typed) << fields_v1;
+  EXPECT_EQ(canonical, typed_canonical) << fields_v1;
+  EXPECT_EQ(reconciled, !ReconcileFieldSetWithSchema(t, *typed).has_value())
+      << fields_v1;
+  return reconciled;
+}
+
+TEST(ReconcileTest, ReadingForATypeTellsWhetherTheReconcileChangesNothing) {
+  const Type t = RootType();
+  // Members and granular nodes: nothing to collapse.
+  EXPECT_TRUE(ReadFor(t, R"({"f:args":{},"f:labels":{"f:app":{}},)"
+                         R"("f:name":{},"f:selector":{}})"));
+  EXPECT_TRUE(ReadFor(t, R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":)"
+                         R"({".":{},"f:name":{}}}})"));
+  EXPECT_TRUE(ReadFor(t, R"({"f:finalizers":{"v:\"a\"":{}}})"));
+  // A member with only "." below it is a member with nothing below.
+  EXPECT_TRUE(ReadFor(t, R"({"f:args":{".":{}},"f:selector":{".":{}}})"));
+  // Below a field the schema lacks, and below scalars, nothing is checked.
+  EXPECT_TRUE(ReadFor(t, R"({"f:gone":{"f:x":{"i:0":{}}}})"));
+  EXPECT_TRUE(ReadFor(t, R"({"f:name":{"f:x":{}}})"));
+  // Paths below an atomic list or map collapse.
+  EXPECT_FALSE(ReadFor(t, R"({"f:args":{"i:0":{}}})"));
+  EXPECT_FALSE(ReadFor(t, R"({"f:selector":{".":{},"f:app":{}}})"));
+  EXPECT_FALSE(ReadFor(t, R"({"f:labels":{"f:app":{}},"f:args":{"v:1":{}}})"));
+  // Keys spelled two ways are one element: the one with something below
+  // it decides.
+  EXPECT_TRUE(ReadFor(t, R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},)"
+                         R"("k:{\"protocol\":\"TCP\",\"port\":80}":{"f:name":{}}}})"));
+  // Errors are the plain reader's.
+  EXPECT_FALSE(ReadFor(t, R"({"f:labels":{"x:1":{}}})"));
+  EXPECT_FALSE(ReadFor(t, R"({"f:labels":[]})"));
+  // Without a schema nothing ever collapses.
+  EXPECT_TRUE(ReadFor(Type::Deduced(), R"({"f:args":{"i:0":{}}})"));
+}
+
+TEST(ReconcileTest, ReadingForATypeNamesFieldsWithTheSchemasNames) {
+  const Type t = RootType();
+  const Value v = Yaml(R"({"f:labels":{"f:app":{}},"f:ports":{}})");
+  bool canonical = false, reconciled = false;
+  absl::StatusOr<Set> s =
+      FieldsV1FromValueFor(t, v, Limits(), &canonical, &reconciled);
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->entries().size(), 2u);
+  // The field with something below it carries the schema's interned name
+  // (a leaf is named as the plain reader names it).
+  const MapType& root = *t.root()->map;
+  EXPECT_EQ(s->entries()[0].pe.interned_name(),
+            root.FindField("labels")->interned_name);
+  EXPECT_NE(s->entries()[0].pe.interned_name(), nullptr);
+}
+
 TEST(RealObjectsTest, PodFieldSetMatchesReference) {
   absl::StatusOr<std::shared_ptr<const Schema>> s =
       Schema::ParseSmd(testing::ReadTestFile(
@@ -283,6 +345,13 @@ TEST(RealObjectsTest, PodFieldSetMatchesReference) {
   EXPECT_EQ(
       SerializeFieldsV1(CompareFields(pod, &empty, &v).added),
       testing::ReadTestFile(testing::SharedPath("testdata/smd/podset.json")));
+  // Read back for its type, the pod's set needs no reconcile. Read for
+  // another type (a Node's), the answer still agrees with the reconcile.
+  EXPECT_TRUE(ReadFor(pod, testing::ReadTestFile(testing::SharedPath(
+                               "testdata/smd/podset.json"))));
+  ReadFor(*Type::Named(*s, "io.k8s.api.core.v1.Node"),
+          testing::ReadTestFile(
+              testing::SharedPath("testdata/smd/podset.json")));
 }
 
 }  // namespace
