@@ -88,16 +88,28 @@ py::object ErrorClass(const char* name) {
 
 // ---- Python values <-> Values ----------------------------------------------
 
-// Python values to Values. The path to the current node is kept as borrowed
-// keys and indexes and spelled out only for an error message.
+// Python values to Values. The path to the current node is a chain of
+// borrowed keys and indexes on the stack, spelled out only for an error
+// message.
 class FromPython {
  public:
   explicit FromPython(size_t max_depth) : max_depth_(max_depth) {}
 
-  Value Convert(PyObject* o) {
-    if (path_.size() >= max_depth_) {
+  Value Convert(PyObject* o) { return Convert(o, nullptr, 0); }
+
+ private:
+  // One step of the path: a map key (borrowed), or a list index when
+  // `key` is null; `up` is the step before it.
+  struct Step {
+    const Step* up;
+    PyObject* key;
+    Py_ssize_t index;
+  };
+
+  Value Convert(PyObject* o, const Step* at, size_t depth) {
+    if (depth >= max_depth_) {
       RaiseMessage("LimitError",
-                   absl::StrCat(PathAt(), ": nested deeper than ", max_depth_,
+                   absl::StrCat(PathAt(at), ": nested deeper than ", max_depth_,
                                 " levels (the max_depth limit)"));
     }
     if (o == Py_None) return Value();
@@ -107,7 +119,7 @@ class FromPython {
       long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
       if (overflow != 0) {
         RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(), ": integer out of the 64-bit range"));
+                     absl::StrCat(PathAt(at), ": integer out of the 64-bit range"));
       }
       return Value(static_cast<int64_t>(i));
     }
@@ -115,7 +127,7 @@ class FromPython {
       double d = PyFloat_AS_DOUBLE(o);
       if (!std::isfinite(d)) {
         RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(), ": NaN and infinity have no JSON form"));
+                     absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
       }
       return Value(d);
     }
@@ -128,13 +140,12 @@ class FromPython {
       Py_ssize_t pos = 0;
       while (PyDict_Next(o, &pos, &key, &item)) {
         if (!PyUnicode_Check(key)) {
-          throw py::type_error(absl::StrCat(PathAt(),
+          throw py::type_error(absl::StrCat(PathAt(at),
                                             ": map keys must be strings, got ",
                                             Py_TYPE(key)->tp_name));
         }
-        path_.push_back(Step{key, 0});
-        Value v = Convert(item);
-        path_.pop_back();
+        const Step step{at, key, 0};
+        Value v = Convert(item, &step, depth + 1);
         m.Append(Utf8(key), std::move(v));
       }
       return Value(std::move(m));
@@ -145,22 +156,16 @@ class FromPython {
       List l;
       l.reserve(static_cast<size_t>(n));
       for (Py_ssize_t i = 0; i < n; ++i) {
-        path_.push_back(Step{nullptr, i});
-        l.push_back(Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i)));
-        path_.pop_back();
+        const Step step{at, nullptr, i};
+        l.push_back(Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i),
+                            &step, depth + 1));
       }
       return Value(std::move(l));
     }
     throw py::type_error(absl::StrCat(
-        PathAt(), ": cannot be ", Py_TYPE(o)->tp_name,
+        PathAt(at), ": cannot be ", Py_TYPE(o)->tp_name,
         " (objects hold dict, list, str, int, float, bool and None)"));
   }
-
- private:
-  struct Step {
-    PyObject* key;  // borrowed; null for a list item
-    Py_ssize_t index;
-  };
 
   static std::string Utf8(PyObject* s) {
     Py_ssize_t n = 0;
@@ -169,20 +174,21 @@ class FromPython {
     return std::string(data, static_cast<size_t>(n));
   }
 
-  std::string PathAt() const {
+  static std::string PathAt(const Step* at) {
+    std::vector<const Step*> steps;
+    for (const Step* s = at; s != nullptr; s = s->up) steps.push_back(s);
     std::string out;
-    for (const Step& s : path_) {
-      if (s.key != nullptr) {
-        absl::StrAppend(&out, ".", Utf8(s.key));
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+      if ((*it)->key != nullptr) {
+        absl::StrAppend(&out, ".", Utf8((*it)->key));
       } else {
-        absl::StrAppend(&out, "[", s.index, "]");
+        absl::StrAppend(&out, "[", (*it)->index, "]");
       }
     }
     return out.empty() ? "the object" : out;
   }
 
   size_t max_depth_;
-  std::vector<Step> path_;
 };
 
 // Values to Python values. Map keys repeat (every container has a "name"),
