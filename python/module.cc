@@ -118,16 +118,18 @@ class FromPython {
       int overflow = 0;
       long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
       if (overflow != 0) {
-        RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(at), ": integer out of the 64-bit range"));
+        RaiseMessage(
+            "InvalidError",
+            absl::StrCat(PathAt(at), ": integer out of the 64-bit range"));
       }
       return Value(static_cast<int64_t>(i));
     }
     if (PyFloat_Check(o)) {
       double d = PyFloat_AS_DOUBLE(o);
       if (!std::isfinite(d)) {
-        RaiseMessage("InvalidError",
-                     absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
+        RaiseMessage(
+            "InvalidError",
+            absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
       }
       return Value(d);
     }
@@ -157,8 +159,9 @@ class FromPython {
       l.reserve(static_cast<size_t>(n));
       for (Py_ssize_t i = 0; i < n; ++i) {
         const Step step{at, nullptr, i};
-        l.push_back(Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i),
-                            &step, depth + 1));
+        l.push_back(
+            Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i),
+                    &step, depth + 1));
       }
       return Value(std::move(l));
     }
@@ -452,8 +455,9 @@ class PyFieldManager {
     const char* const body_what = apply ? "the configuration" : "the object";
     // Inputs are read in order, errors included: text is parsed later,
     // without the GIL, only when what follows it is text too.
-    Input l = IsText(body) ? Take(live, limits_, live_what, /*allow_none=*/true)
-                           : Read(live, limits_, live_what, /*allow_none=*/true);
+    Input l = IsText(body)
+                  ? Take(live, limits_, live_what, /*allow_none=*/true)
+                  : Read(live, limits_, live_what, /*allow_none=*/true);
     Input b = Take(body, limits_, body_what, /*allow_none=*/false);
     const Form form = OutputForm(output, b.form);
     // Parsing, the apply and writing text all run in one release of the

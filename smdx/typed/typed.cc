@@ -701,9 +701,10 @@ class Reconciler {
 
 // The Reconciler's rules, checked on the steps of a fieldsV1 reader: the
 // read set would collapse somewhere when an entry with something below it
-// sits at an atomic list or map (a member with nothing below never does). Nodes are followed as Reconciler::Visit
-// follows them; below what it does not visit (scalars, deduced maps, names
-// the schema lacks), nothing is checked.
+// sits at an atomic list or map (a member with nothing below never does).
+// Nodes are followed as Reconciler::Visit follows them; below what it does
+// not visit (scalars, deduced maps, names the schema lacks), nothing is
+// checked.
 class ReconcileGuide final : public FieldsV1Guide {
  public:
   explicit ReconcileGuide(const Atom* root) {
@@ -754,7 +755,7 @@ class ReconcileGuide final : public FieldsV1Guide {
 
  private:
   struct Node {
-    const MapType* map = nullptr;  // a granular map: its fields are looked up
+    const MapType* map = nullptr;   // a granular map: its fields are looked up
     const Atom* element = nullptr;  // a granular list's element type
     size_t hint = 0;
     bool collapse_list = false;  // an atomic list

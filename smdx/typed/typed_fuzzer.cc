@@ -16,11 +16,11 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/schema.h"
+#include "smdx/typed/typed.h"
+#include "smdx/value/emit.h"
 #include "testing/fuzz_check.h"
 #include "testing/nodes.h"
 #include "testing/random_schema.h"
-#include "smdx/typed/typed.h"
-#include "smdx/value/emit.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using smdx::Value;

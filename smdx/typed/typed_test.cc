@@ -293,8 +293,9 @@ TEST(ReconcileTest, ReadingForATypeTellsWhetherTheReconcileChangesNothing) {
   // Members and granular nodes: nothing to collapse.
   EXPECT_TRUE(ReadFor(t, R"({"f:args":{},"f:labels":{"f:app":{}},)"
                          R"("f:name":{},"f:selector":{}})"));
-  EXPECT_TRUE(ReadFor(t, R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":)"
-                         R"({".":{},"f:name":{}}}})"));
+  EXPECT_TRUE(ReadFor(t,
+                      R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":)"
+                      R"({".":{},"f:name":{}}}})"));
   EXPECT_TRUE(ReadFor(t, R"({"f:finalizers":{"v:\"a\"":{}}})"));
   // A member with only "." below it is a member with nothing below.
   EXPECT_TRUE(ReadFor(t, R"({"f:args":{".":{}},"f:selector":{".":{}}})"));
@@ -307,8 +308,9 @@ TEST(ReconcileTest, ReadingForATypeTellsWhetherTheReconcileChangesNothing) {
   EXPECT_FALSE(ReadFor(t, R"({"f:labels":{"f:app":{}},"f:args":{"v:1":{}}})"));
   // Keys spelled two ways are one element: the one with something below
   // it decides.
-  EXPECT_TRUE(ReadFor(t, R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},)"
-                         R"("k:{\"protocol\":\"TCP\",\"port\":80}":{"f:name":{}}}})"));
+  EXPECT_TRUE(
+      ReadFor(t, R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},)"
+                 R"("k:{\"protocol\":\"TCP\",\"port\":80}":{"f:name":{}}}})"));
   // Errors are the plain reader's.
   EXPECT_FALSE(ReadFor(t, R"({"f:labels":{"x:1":{}}})"));
   EXPECT_FALSE(ReadFor(t, R"({"f:labels":[]})"));
@@ -349,9 +351,9 @@ TEST(RealObjectsTest, PodFieldSetMatchesReference) {
   // another type (a Node's), the answer still agrees with the reconcile.
   EXPECT_TRUE(ReadFor(pod, testing::ReadTestFile(testing::SharedPath(
                                "testdata/smd/podset.json"))));
-  ReadFor(*Type::Named(*s, "io.k8s.api.core.v1.Node"),
-          testing::ReadTestFile(
-              testing::SharedPath("testdata/smd/podset.json")));
+  ReadFor(
+      *Type::Named(*s, "io.k8s.api.core.v1.Node"),
+      testing::ReadTestFile(testing::SharedPath("testdata/smd/podset.json")));
 }
 
 }  // namespace
