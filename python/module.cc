@@ -269,7 +269,7 @@ enum class Form { kDict, kJson, kYaml };
 struct Input {
   Value value;
   Form form = Form::kDict;
-  // The text, while it is not parsed yet (see Take).
+  // The text, while it is not parsed yet (see TakeInput).
   std::optional<std::string> text;
 };
 
@@ -277,10 +277,11 @@ bool IsText(const py::handle& o) {
   return PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr());
 }
 
-// With the GIL: converts a Python value, and only copies text, which Parse
-// reads later (the GIL released once for all the work of a call).
-Input Take(const py::handle& o, const Limits& limits, const char* what,
-           bool allow_none) {
+// With the GIL: converts a Python value, and only copies text, which
+// ParseInput reads later (the GIL released once for all the work of a
+// call).
+Input TakeInput(const py::handle& o, const Limits& limits, const char* what,
+                bool allow_none) {
   Input in;
   if (o.is_none()) {
     if (!allow_none) throw py::type_error(absl::StrCat(what, " is None"));
@@ -302,10 +303,10 @@ Input Take(const py::handle& o, const Limits& limits, const char* what,
   return in;
 }
 
-// Without the GIL: parses the text Take kept, if any. The error names
+// Without the GIL: parses the text TakeInput kept, if any. The error names
 // `what`; RaiseStatus(..., "InvalidError") raises it.
-absl::Status Parse(Input* in, const Limits& limits, const char* what,
-                   bool allow_none) {
+absl::Status ParseInput(Input* in, const Limits& limits, const char* what,
+                        bool allow_none) {
   if (!in->text.has_value()) return absl::OkStatus();
   absl::StatusOr<Value> v = ParseYamlOrJson(*in->text, limits);
   in->text.reset();
@@ -322,13 +323,13 @@ absl::Status Parse(Input* in, const Limits& limits, const char* what,
 }
 
 // Both steps, for a call that reads one input and then works with the GIL.
-Input Read(const py::handle& o, const Limits& limits, const char* what,
-           bool allow_none) {
-  Input in = Take(o, limits, what, allow_none);
+Input ReadInput(const py::handle& o, const Limits& limits, const char* what,
+                bool allow_none) {
+  Input in = TakeInput(o, limits, what, allow_none);
   absl::Status st;
   if (in.text.has_value()) {
     py::gil_scoped_release unlocked;
-    st = Parse(&in, limits, what, allow_none);
+    st = ParseInput(&in, limits, what, allow_none);
   }
   if (!st.ok()) RaiseStatus(st, "InvalidError");
   return in;
@@ -456,9 +457,9 @@ class PyFieldManager {
     // Inputs are read in order, errors included: text is parsed later,
     // without the GIL, only when what follows it is text too.
     Input l = IsText(body)
-                  ? Take(live, limits_, live_what, /*allow_none=*/true)
-                  : Read(live, limits_, live_what, /*allow_none=*/true);
-    Input b = Take(body, limits_, body_what, /*allow_none=*/false);
+                  ? TakeInput(live, limits_, live_what, /*allow_none=*/true)
+                  : ReadInput(live, limits_, live_what, /*allow_none=*/true);
+    Input b = TakeInput(body, limits_, body_what, /*allow_none=*/false);
     const Form form = OutputForm(output, b.form);
     // Parsing, the apply and writing text all run in one release of the
     // GIL: threads applying text then meet at the GIL once per call.
@@ -467,8 +468,9 @@ class PyFieldManager {
     std::string text;
     {
       py::gil_scoped_release unlocked;
-      bad = Parse(&l, limits_, live_what, /*allow_none=*/true);
-      if (bad.ok()) bad = Parse(&b, limits_, body_what, /*allow_none=*/false);
+      bad = ParseInput(&l, limits_, live_what, /*allow_none=*/true);
+      if (bad.ok())
+        bad = ParseInput(&b, limits_, body_what, /*allow_none=*/false);
       if (bad.ok()) {
         r = apply ? fm_->Apply(l.value, b.value, manager, force)
                   : fm_->Update(l.value, b.value, manager);
@@ -525,15 +527,15 @@ void CheckValid(const Type& t, const Value& v, const char* what) {
 
 void PyValidate(const py::object& obj, const std::optional<PySchema>& schema,
                 const std::optional<std::string>& type_name) {
-  Input in = Read(obj, Limits(), "the object", false);
+  Input in = ReadInput(obj, Limits(), "the object", false);
   CheckValid(TypeFor(schema, type_name, in.value), in.value, "the object");
 }
 
 py::dict PyDiff(const py::object& lhs, const py::object& rhs,
                 const std::optional<PySchema>& schema,
                 const std::optional<std::string>& type_name) {
-  Input l = Read(lhs, Limits(), "lhs", false);
-  Input r = Read(rhs, Limits(), "rhs", false);
+  Input l = ReadInput(lhs, Limits(), "lhs", false);
+  Input r = ReadInput(rhs, Limits(), "rhs", false);
   Type t = TypeFor(schema, type_name, r.value);
   CheckValid(t, l.value, "lhs");
   CheckValid(t, r.value, "rhs");
@@ -552,7 +554,7 @@ py::dict PyDiff(const py::object& lhs, const py::object& rhs,
 py::object PyFieldset(const py::object& obj,
                       const std::optional<PySchema>& schema,
                       const std::optional<std::string>& type_name) {
-  Input in = Read(obj, Limits(), "the object", false);
+  Input in = ReadInput(obj, Limits(), "the object", false);
   Type t = TypeFor(schema, type_name, in.value);
   CheckValid(t, in.value, "the object");
   absl::StatusOr<Value> fields;
@@ -583,7 +585,7 @@ py::list PyLoadAll(const py::object& text) {
 }
 
 py::dict PyBlame(const py::object& obj) {
-  Input in = Read(obj, Limits(), "the object", false);
+  Input in = ReadInput(obj, Limits(), "the object", false);
   absl::StatusOr<std::vector<FieldOwners>> owners = Blame(in.value);
   if (!owners.ok()) RaiseStatus(owners.status(), "InvalidError");
   py::dict out;
