@@ -79,8 +79,9 @@ class PathElement {
   static PathElement OfValue(Value v);
   static PathElement Index(int64_t i);
 
-  // The field with the empty name.
-  PathElement() noexcept { b_[0] = 0; }
+  // The field with the empty name. All 16 bytes are set (SameBits reads
+  // them all).
+  PathElement() noexcept { std::memset(b_, 0, sizeof(b_)); }
   PathElement(const PathElement& o) noexcept {
     std::memcpy(b_, o.b_, sizeof(b_));
     Ref();
@@ -145,6 +146,17 @@ class PathElement {
     int64_t i;
     std::memcpy(&i, b_ + 8, 8);
     return i;
+  }
+
+  // Whether `o` holds the same bytes: the same inline name, interned name,
+  // shared block or index. Such elements are equal (equal elements need
+  // not be the same bits): a test to try before Compare or ==, which copies
+  // of one element and interned names nearly always pass.
+  bool SameBits(const PathElement& o) const {
+    uint64_t a[2], b[2];
+    std::memcpy(a, b_, sizeof(a));
+    std::memcpy(b, o.b_, sizeof(b));
+    return a[0] == b[0] && a[1] == b[1];
   }
 
   // The human form SMD prints: `.name`, `[k1="a",k2=1]`, `[="v"]`, `[3]`.

@@ -47,6 +47,43 @@ TEST(PathElementTest, PrintsLikeSmd) {
             ".a[=\"x\"][3]");
 }
 
+TEST(PathElementTest, SameBitsOnlyForTheSameElement) {
+  const PathElement key = K("name", "web");
+  const PathElement copy = key;  // shares the key's block
+  EXPECT_TRUE(copy.SameBits(key));
+  // Equal, but built apart: not the same bits, and still equal.
+  const PathElement rebuilt = K("name", "web");
+  EXPECT_FALSE(rebuilt.SameBits(key));
+  EXPECT_EQ(rebuilt, key);
+  EXPECT_TRUE(F("spec").SameBits(F("spec")));  // an inline name
+  EXPECT_FALSE(F("spec").SameBits(F("spex")));
+  EXPECT_TRUE(PathElement::Index(3).SameBits(PathElement::Index(3)));
+  EXPECT_FALSE(PathElement::Index(3).SameBits(PathElement::Index(4)));
+  EXPECT_TRUE(PathElement().SameBits(PathElement::Field("")));
+  const std::string long_name = "aFieldNameLongerThanFifteenBytes";
+  EXPECT_FALSE(PathElement::Field(long_name).SameBits(
+      PathElement::Field(long_name)));  // two blocks
+  EXPECT_EQ(PathElement::Field(long_name), PathElement::Field(long_name));
+}
+
+TEST(SetTest, SetsOfElementsBuiltApartCompareByContent) {
+  // The same paths, one set built here and one read back from its
+  // encoding: no element shares its bits with the other set's.
+  const Set a = Of({{F("spec"), F("containers"), K("name", "web"), F("image")},
+                    {F("spec"), F("containers"), K("name", "db")},
+                    {F("metadata"), F("aFieldNameLongerThanFifteenBytes")}});
+  absl::StatusOr<Set> b = ParseFieldsV1(SerializeFieldsV1(a));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(*b, a);
+  EXPECT_TRUE(b->IsSubsetOf(a));
+  EXPECT_TRUE(a.IsSubsetOf(*b));
+  const Set more =
+      a.Union(Of({{F("spec"), F("containers"), K("name", "cache")}}));
+  EXPECT_TRUE(b->IsSubsetOf(more));
+  EXPECT_FALSE(more.IsSubsetOf(*b));
+  EXPECT_NE(more, *b);
+}
+
 TEST(SetTest, InsertAndHas) {
   Set s = Of({{F("spec"), F("replicas")}});
   EXPECT_TRUE(s.Has({F("spec"), F("replicas")}));
