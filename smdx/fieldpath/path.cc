@@ -178,7 +178,9 @@ int CompareKeys(absl::Span<const KeyField> a, absl::Span<const KeyField> b) {
 }
 }  // namespace
 
-int Compare(const PathElement& a, const PathElement& b) {
+namespace internal {
+
+int CompareDistinct(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
   switch (a.kind()) {
     case PathElement::Kind::kField: {
@@ -207,7 +209,7 @@ int Compare(const PathElement& a, const PathElement& b) {
   return 0;
 }
 
-bool operator==(const PathElement& a, const PathElement& b) {
+bool EqualDistinct(const PathElement& a, const PathElement& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case PathElement::Kind::kField: {
@@ -236,6 +238,8 @@ bool operator==(const PathElement& a, const PathElement& b) {
   }
   return false;
 }
+
+}  // namespace internal
 
 std::string PathString(const Path& p) {
   std::string out;

@@ -150,8 +150,7 @@ class PathElement {
 
   // Whether `o` holds the same bytes: the same inline name, interned name,
   // shared block or index. Such elements are equal (equal elements need
-  // not be the same bits): a test to try before Compare or ==, which copies
-  // of one element and interned names nearly always pass.
+  // not be the same bits); Compare and == try it first.
   bool SameBits(const PathElement& o) const {
     uint64_t a[2], b[2];
     std::memcpy(a, b_, sizeof(a));
@@ -200,8 +199,20 @@ class PathElement {
   alignas(8) unsigned char b_[16];
 };
 
-int Compare(const PathElement& a, const PathElement& b);
-bool operator==(const PathElement& a, const PathElement& b);
+namespace internal {
+// Compare and == for elements that are not the same bits.
+int CompareDistinct(const PathElement& a, const PathElement& b);
+bool EqualDistinct(const PathElement& a, const PathElement& b);
+}  // namespace internal
+
+// Elements with the same bits (copies of one element, one interned name)
+// are settled inline; sets compare mostly such elements.
+inline int Compare(const PathElement& a, const PathElement& b) {
+  return a.SameBits(b) ? 0 : internal::CompareDistinct(a, b);
+}
+inline bool operator==(const PathElement& a, const PathElement& b) {
+  return a.SameBits(b) || internal::EqualDistinct(a, b);
+}
 inline bool operator!=(const PathElement& a, const PathElement& b) {
   return !(a == b);
 }

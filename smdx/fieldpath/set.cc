@@ -263,13 +263,8 @@ bool Set::IsSubsetOf(const Set& other) const {
   const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t j = 0;
   for (const SetEntry& e : entries_) {
-    // Sets built from one another share their elements' bits, which
-    // settles most comparisons without a call.
-    while (j < b.size() && !b[j].pe.SameBits(e.pe) &&
-           Compare(b[j].pe, e.pe) < 0) {
-      ++j;
-    }
-    if (j == b.size() || !(b[j].pe.SameBits(e.pe) || b[j].pe == e.pe)) {
+    while (j < b.size() && Compare(b[j].pe, e.pe) < 0) ++j;
+    if (j == b.size() || b[j].pe != e.pe) {
       // Nothing of it in `other`: no subset, unless it holds nothing (a
       // normalized set has no such entry).
       if (Holds(e.member, e.children)) return false;
@@ -382,10 +377,8 @@ bool operator==(const Set& a, const Set& b) {
   for (size_t i = 0; i < a.entries_.size(); ++i) {
     const SetEntry& x = a.entries_[i];
     const SetEntry& y = b.entries_[i];
-    if (x.member != y.member || !(x.pe.SameBits(y.pe) || x.pe == y.pe) ||
-        x.children != y.children) {
+    if (x.member != y.member || x.pe != y.pe || x.children != y.children)
       return false;
-    }
   }
   return true;
 }
