@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
 #include "smdx/fieldpath/fields_v1.h"
+#include "smdx/typed/typed.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
 

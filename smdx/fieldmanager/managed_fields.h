@@ -31,11 +31,12 @@
 #include "absl/time/time.h"
 #include "smdx/fieldpath/versioned_set.h"
 #include "smdx/merge/conflict.h"
-#include "smdx/typed/typed.h"
 #include "smdx/value/limits.h"
 #include "smdx/value/value.h"
 
 namespace smdx {
+
+class Type;  // typed/typed.h
 
 // The longest manager name the apiserver accepts.
 inline constexpr size_t kMaxManagerNameLength = 128;

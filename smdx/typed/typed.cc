@@ -629,27 +629,51 @@ bool IsUntypedDeducedMap(const MapType& m) {
   return et.inlined && et.inlined->scalar == ScalarType::kUntyped;
 }
 
+// How the reconcile takes a node of type `atom`: atomic lists and maps are
+// where paths below collapse; granular ones are walked into; the rest
+// (nothing known, scalars, deduced maps) are left alone.
+enum class ReconcileNode { kSkip, kAtomicList, kAtomicMap, kList, kMap };
+
+ReconcileNode ReconcileNodeOf(const Atom* atom) {
+  if (atom == nullptr) return ReconcileNode::kSkip;
+  switch (internal::Narrow(atom, nullptr).kind) {
+    case Narrowed::kList:
+      return atom->IsAtomicList() ? ReconcileNode::kAtomicList
+                                  : ReconcileNode::kList;
+    case Narrowed::kMap:
+      if (IsUntypedDeducedMap(*atom->map)) return ReconcileNode::kSkip;
+      return atom->IsAtomicMap() ? ReconcileNode::kAtomicMap
+                                 : ReconcileNode::kMap;
+    default:
+      return ReconcileNode::kSkip;
+  }
+}
+
 class Reconciler {
  public:
   // `set` is the node's subtree (may be null); `is_atomic_member` says the
   // node is a member with no children.
   void Walk(const Atom* atom, const Set* set, bool is_atomic_member) {
-    if (atom == nullptr) return;
-    Narrowed n = internal::Narrow(atom, nullptr);
-    if (n.kind == Narrowed::kList) {
-      if (!is_atomic_member && atom->IsAtomicList()) {
-        Collapse();
+    switch (ReconcileNodeOf(atom)) {
+      case ReconcileNode::kSkip:
         return;
-      }
-      if (set != nullptr) Visit(atom, set);
-    } else if (n.kind == Narrowed::kMap) {
-      if (IsUntypedDeducedMap(*atom->map)) return;
-      if (!is_atomic_member && atom->IsAtomicMap()) {
-        if (set != nullptr && !set->Empty()) Collapse();
-        return;
-      }
-      if (set != nullptr) Visit(atom, set);
+      case ReconcileNode::kAtomicList:
+        if (!is_atomic_member) {
+          Collapse();
+          return;
+        }
+        break;
+      case ReconcileNode::kAtomicMap:
+        if (!is_atomic_member) {
+          if (set != nullptr && !set->Empty()) Collapse();
+          return;
+        }
+        break;
+      case ReconcileNode::kList:
+      case ReconcileNode::kMap:
+        break;
     }
+    if (set != nullptr) Visit(atom, set);
   }
 
   Set to_remove;
@@ -699,12 +723,12 @@ class Reconciler {
   std::vector<const PathElement*> path_;
 };
 
-// The Reconciler's rules, checked on the steps of a fieldsV1 reader: the
-// read set would collapse somewhere when an entry with something below it
-// sits at an atomic list or map (a member with nothing below never does).
-// Nodes are followed as Reconciler::Visit follows them; below what it does
-// not visit (scalars, deduced maps, names the schema lacks), nothing is
-// checked.
+// The Reconciler's rules (ReconcileNodeOf), checked on the steps of a
+// fieldsV1 reader: the read set would collapse somewhere when an entry with
+// something below it sits at an atomic list or map (a member with nothing
+// below never does). Nodes are followed as Reconciler::Visit follows them;
+// below what it does not visit (nodes it skips, names the schema lacks),
+// nothing is checked.
 class ReconcileGuide final : public FieldsV1Guide {
  public:
   explicit ReconcileGuide(const Atom* root) {
@@ -764,20 +788,21 @@ class ReconcileGuide final : public FieldsV1Guide {
 
   static Node NodeFor(const Atom* atom) {
     Node n;
-    if (atom == nullptr) return n;
-    const Narrowed::Kind kind = internal::Narrow(atom, nullptr).kind;
-    if (kind == Narrowed::kList) {
-      if (atom->IsAtomicList()) {
+    switch (ReconcileNodeOf(atom)) {
+      case ReconcileNode::kSkip:
+        break;
+      case ReconcileNode::kAtomicList:
         n.collapse_list = true;
-      } else {
-        n.element = atom->list->element_type.resolved;
-      }
-    } else if (kind == Narrowed::kMap && !IsUntypedDeducedMap(*atom->map)) {
-      if (atom->IsAtomicMap()) {
+        break;
+      case ReconcileNode::kAtomicMap:
         n.collapse_map = true;
-      } else {
+        break;
+      case ReconcileNode::kList:
+        n.element = atom->list->element_type.resolved;
+        break;
+      case ReconcileNode::kMap:
         n.map = atom->map.get();
-      }
+        break;
     }
     return n;
   }
