@@ -1,6 +1,8 @@
 #include "smdx/fieldmanager/field_manager.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -247,9 +249,20 @@ std::string FieldManager::Identity(absl::string_view name, bool apply) const {
 }
 
 void FieldManager::StripUntracked(ManagedFields* fields,
-                                  const std::string& key) const {
+                                  const std::string& key,
+                                  const PreparedConfig* prepared) const {
   auto it = fields->find(key);
   if (it == fields->end()) return;
+  if (prepared != nullptr && prepared->within != nullptr &&
+      it->second.shared_set() == prepared->fields) {
+    if (prepared->within->Empty()) {
+      fields->erase(it);
+    } else {
+      it->second = VersionedSet(prepared->within, it->second.api_version(),
+                                it->second.applied());
+    }
+    return;
+  }
   // The operating manager's set was just built: the few paths go in place
   // instead of in a copy of the whole set.
   if (Set* own = it->second.MutableSetIfUnshared()) {
@@ -327,18 +340,19 @@ void FieldManager::CapUpdateManagers(ManagedState* state) const {
 
 FieldManager::Step FieldManager::ApplyFields(const Value& live,
                                              const Value& config,
+                                             const PreparedConfig& prepared,
                                              ManagedState state,
                                              const std::string& key, bool force,
                                              absl::Time now) const {
   Step step;
   OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
-                               key, force);
+                               key, force, prepared);
   if (!r.ok()) {
     static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
   state.fields = std::move(r.managers);
-  StripUntracked(&state.fields, key);
+  StripUntracked(&state.fields, key, &prepared);
   // Only an apply that changed the object stamps the applier's entry: one
   // that changes no value leaves its time as it was, or without one when
   // the entry is new (apimachinery v0.37's managedFieldsUpdater stamps a
@@ -363,7 +377,7 @@ FieldManager::Step FieldManager::UpdateFields(
     return step;
   }
   state.fields = std::move(r.managers);
-  StripUntracked(&state.fields, working);
+  StripUntracked(&state.fields, working, /*prepared=*/nullptr);
   // What the update changed joins the manager's earlier Update entry; only
   // then does that entry get a new time and apiVersion.
   if (auto it = state.fields.find(working); it != state.fields.end()) {
@@ -384,10 +398,10 @@ FieldManager::Step FieldManager::UpdateFields(
 }
 
 FieldManager::Step FieldManager::ApplyWithUpgrade(
-    const Value& live, const Value& config, const ManagedState& state,
-    absl::string_view name, bool force, absl::Time now) const {
-  const std::string key = Identity(name, /*apply=*/true);
-  Step step = ApplyFields(live, config, state, key, force, now);
+    const Value& live, const Value& config, const PreparedConfig& prepared,
+    const ManagedState& state, absl::string_view name, const std::string& key,
+    bool force, absl::Time now) const {
+  Step step = ApplyFields(live, config, prepared, state, key, force, now);
   if (step.result.kind != ErrorKind::kConflict || name != kKubectl) return step;
   // kubectl taking over from its own client-side apply: what the
   // last-applied annotation set, with the value still live, was kubectl's.
@@ -399,7 +413,8 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
     if (!owned->Has(c.path)) rest.Add(c);
   }
   if (rest.empty()) {
-    return ApplyFields(live, config, state, key, /*force=*/true, now);
+    return ApplyFields(live, config, prepared, state, key, /*force=*/true,
+                       now);
   }
   step.result.status = absl::AbortedError(rest.ToString());
   step.result.conflicts = std::move(rest);
@@ -462,8 +477,22 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
       !bad.empty()) {
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
   }
-  absl::StatusOr<ManagedState> decoded =
-      DecodeManagedFields(live, opts_.limits, &type_);
+  const std::string name(manager);  // not empty: checked above
+  const std::string key = Identity(name, /*apply=*/true);
+  // The configuration is validated and read into its fields before the
+  // managedFields are decoded: the applier's own entry, when it records
+  // exactly those fields less the untracked ones (a re-apply of the same
+  // fields), is then taken without reading it. Errors keep their order:
+  // the updater reports the configuration's, after those below.
+  PreparedConfig prepared = updater_->Prepare(config, opts_.api_version);
+  std::optional<ExpectedEntry> expected;
+  if (prepared.fields != nullptr) {
+    prepared.within = std::make_shared<const Set>(
+        prepared.fields->Difference(UntrackedFields()));
+    expected = ExpectedEntry{key, prepared.within};
+  }
+  absl::StatusOr<ManagedState> decoded = DecodeManagedFields(
+      live, opts_.limits, &type_, expected ? &*expected : nullptr);
   if (IsOverALimit(decoded.status())) {
     return Failed(ErrorKind::kInvalid, decoded.status());
   }
@@ -476,8 +505,6 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (!opts_.subresource.empty() && live.IsNull()) {
     return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
   }
-  const std::string name =
-      manager.empty() ? std::string(kUnknownManager) : std::string(manager);
   const absl::Time now = Now();
   Value body = StripManagedFields(live);
   ManagedState state = *std::move(decoded);
@@ -498,7 +525,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     state = std::move(first.state);
   }
 
-  Step step = ApplyWithUpgrade(body, config, state, name, force, now);
+  Step step =
+      ApplyWithUpgrade(body, config, prepared, state, name, key, force, now);
   if (!step.result.ok()) return std::move(step.result);
 
   FieldManagerResult r;

@@ -220,8 +220,10 @@ class FieldManager {
   FieldManager(Type type, FieldManagerOptions opts);
 
   absl::Time Now() const;
-  // The structured-merge part of an apply by identity `key`.
-  Step ApplyFields(const Value& live, const Value& config, ManagedState state,
+  // The structured-merge part of an apply by identity `key`, of `config`
+  // prepared by updater_.
+  Step ApplyFields(const Value& live, const Value& config,
+                   const PreparedConfig& prepared, ManagedState state,
                    const std::string& key, bool force, absl::Time now) const;
   // The structured-merge part of an update by manager `name`; `plain`
   // skips defaulting (the before-first-apply record).
@@ -229,13 +231,18 @@ class FieldManager {
                     absl::string_view name, absl::Time now, bool plain) const;
   // Applies with the client-side-apply upgrade of `kubectl`.
   Step ApplyWithUpgrade(const Value& live, const Value& config,
+                        const PreparedConfig& prepared,
                         const ManagedState& state, absl::string_view name,
-                        bool force, absl::Time now) const;
+                        const std::string& key, bool force,
+                        absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;
   // `result` with the values the strategy keeps (kept_fields,
   // changed_fields_only) taken from `live_body`.
   Value KeepResetFields(const Value& live_body, Value result) const;
-  void StripUntracked(ManagedFields* fields, const std::string& key) const;
+  // Removes the untracked fields from the set of `key`; when that is the
+  // set of `prepared` (if given), its `within` is the set without them.
+  void StripUntracked(ManagedFields* fields, const std::string& key,
+                      const PreparedConfig* prepared) const;
   void CapUpdateManagers(ManagedState* state) const;
   // A request to the scale subresource (fieldmanager/scale.h): an apply of
   // `body` when `apply`, else an update.

@@ -1,5 +1,6 @@
 #include "smdx/fieldmanager/field_manager.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "smdx/fieldmanager/scale.h"
@@ -283,6 +284,63 @@ TEST_F(FieldManagerTest, ManagedFieldsOverTheLimitsAreAnErrorAndChangeNothing) {
   EXPECT_EQ(r.kind, ErrorKind::kInvalid);
   EXPECT_THAT(std::string(r.status.message()),
               ::testing::HasSubstr("over the max_fields_v1_bytes limit of 10"));
+}
+
+// A re-apply of the same fields takes the applier's recorded entry without
+// reading it when it is exactly their encoding; the outcome is that of
+// reading it, whatever the entry's spelling, and errors keep their order:
+// the live managedFields' before the configuration's.
+TEST_F(FieldManagerTest, AReapplyReadsTheApplierEntryOrTakesItAsTheSame) {
+  FieldManagerResult first = Apply(Value(), kDeployment, "kubectl");
+  ASSERT_TRUE(first.ok()) << first.status;
+  std::string changed = kDeployment;
+  changed.replace(changed.find("nginx:1"), 7, "nginx:2");
+  FieldManagerResult again = Apply(first.object, changed, "kubectl");
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_EQ(Entries(again.object)[0].substr(0, 17), "kubectl/Apply@02:");
+  EXPECT_EQ(Entries(again.object)[0].substr(18),
+            Entries(first.object)[0].substr(18));
+
+  // The same set, its keys in another order: read, and written canonically.
+  Value unordered = first.object;
+  Value* entry = &unordered.map().Find("metadata")->map().Find(
+      "managedFields")->list()[0];
+  Value fields = *entry->map().Find("fieldsV1");
+  std::reverse(fields.map().entries().begin(), fields.map().entries().end());
+  entry->map().Set("fieldsV1", fields);
+  FieldManagerResult reread = Apply(unordered, changed, "kubectl");
+  ASSERT_TRUE(reread.ok()) << reread.status;
+  EXPECT_EQ(Entries(reread.object)[0].substr(18),
+            Entries(first.object)[0].substr(18));
+
+  // An invalid configuration is reported after invalid managedFields, and
+  // a recorded entry over a limit is one even when it holds those fields.
+  std::string invalid = changed;
+  invalid.replace(invalid.find("replicas: 2"), 11, "replicas: x");
+  FieldManagerResult bad = Apply(first.object, invalid, "kubectl");
+  EXPECT_EQ(bad.kind, ErrorKind::kInvalid);
+  EXPECT_THAT(std::string(bad.status.message()),
+              ::testing::HasSubstr("the applied configuration is invalid"));
+  Value bad_time = first.object;
+  bad_time.map().Find("metadata")->map().Find("managedFields")->list()[0]
+      .map().Set("time", Value("yesterday"));
+  bad = Apply(bad_time, invalid, "kubectl");
+  EXPECT_EQ(bad.kind, ErrorKind::kInvalid);
+  EXPECT_THAT(std::string(bad.status.message()),
+              ::testing::HasSubstr(".metadata.managedFields[0].time"));
+  FieldManagerOptions o;
+  o.api_version = "apps/v1";
+  o.kind = "Deployment";
+  o.clock = &clock_;
+  o.limits.max_fields_v1_bytes = 50;
+  absl::StatusOr<FieldManager> limited = FieldManager::Create(
+      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
+  ASSERT_TRUE(limited.ok());
+  FieldManagerResult over =
+      limited->Apply(first.object, Yaml(changed), "kubectl", false);
+  EXPECT_EQ(over.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(over.status.message()),
+              ::testing::HasSubstr("over the max_fields_v1_bytes limit of 50"));
 }
 
 TEST_F(FieldManagerTest, AnInvalidLiveObjectIsRejectedByDefault) {

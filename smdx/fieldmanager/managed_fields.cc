@@ -28,8 +28,12 @@ constexpr absl::string_view kEntryFields[] = {
 // One decoded entry, before it joins the state.
 struct Entry {
   ManagerIdentity id;
+  std::string key;  // the identity, encoded
   std::optional<absl::Time> time;
   Set set;
+  // The expected set, when the entry holds exactly its encoding (`set` is
+  // then not read).
+  std::shared_ptr<const Set> expected;
   // The fieldsV1 value, when it is the canonical encoding of `set`.
   std::optional<Value> canonical;
   // Whether the reconcile against the type it was read for leaves `set`
@@ -39,7 +43,8 @@ struct Entry {
 
 absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
                                   const Limits& limits,
-                                  const Type* reconcile_for) {
+                                  const Type* reconcile_for,
+                                  const ExpectedEntry* expected) {
   auto fail = [&](absl::string_view field, absl::string_view what) {
     return absl::InvalidArgumentError(
         field.empty() ? absl::StrCat(where, ": ", what)
@@ -81,7 +86,16 @@ absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
     if (!parsed.ok()) return fail("time", parsed.status().message());
     out.time = *parsed;
   }
+  out.key = EncodeManagerIdentity(out.id);
   if (const Value* f = e.map().Find("fieldsV1"); f != nullptr && !f->IsNull()) {
+    if (expected != nullptr && expected->set != nullptr &&
+        out.key == expected->key &&
+        FieldsV1ValueEncodes(*f, *expected->set, limits)) {
+      out.expected = expected->set;
+      out.reconciled = reconcile_for != nullptr;
+      out.canonical = *f;
+      return out;
+    }
     bool canonical = false;
     absl::StatusOr<Set> s =
         reconcile_for != nullptr
@@ -221,7 +235,8 @@ bool IsManagedFieldsReset(const Value& list) {
 }
 
 absl::StatusOr<ManagedState> DecodeManagedFieldsList(
-    const Value& list, const Limits& limits, const Type* reconcile_for) {
+    const Value& list, const Limits& limits, const Type* reconcile_for,
+    const ExpectedEntry* expected) {
   ManagedState out;
   if (list.IsNull()) return out;
   if (!list.IsList()) {
@@ -237,13 +252,16 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(
   for (size_t i = 0; i < list.list().size(); ++i) {
     std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
     absl::StatusOr<Entry> e =
-        DecodeEntry(list.list()[i], where, limits, reconcile_for);
+        DecodeEntry(list.list()[i], where, limits, reconcile_for, expected);
     if (!e.ok()) return e.status();
     // A later entry with the same identity replaces an earlier one, as in
     // the apiserver (which never writes two).
-    std::string key = EncodeManagerIdentity(e->id);
-    VersionedSet& vs = out.fields[key] = VersionedSet(
-        std::move(e->set), e->id.api_version, e->id.operation == "Apply");
+    const std::string& key = e->key;
+    const bool applied = e->id.operation == "Apply";
+    VersionedSet& vs = out.fields[key] =
+        e->expected != nullptr
+            ? VersionedSet(std::move(e->expected), e->id.api_version, applied)
+            : VersionedSet(std::move(e->set), e->id.api_version, applied);
     if (e->reconciled) {
       vs.MarkReconciled(reconcile_for->schema().id(), reconcile_for->root());
     }
@@ -258,12 +276,12 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(
   return out;
 }
 
-absl::StatusOr<ManagedState> DecodeManagedFields(const Value& object,
-                                                 const Limits& limits,
-                                                 const Type* reconcile_for) {
+absl::StatusOr<ManagedState> DecodeManagedFields(
+    const Value& object, const Limits& limits, const Type* reconcile_for,
+    const ExpectedEntry* expected) {
   const Value* list = FindManagedFields(object);
   if (list == nullptr) return ManagedState{};
-  return DecodeManagedFieldsList(*list, limits, reconcile_for);
+  return DecodeManagedFieldsList(*list, limits, reconcile_for, expected);
 }
 
 namespace {

@@ -77,6 +77,17 @@ struct ManagedState {
   bool empty() const { return fields.empty(); }
 };
 
+// An entry a caller expects to find and the set it expects it to hold:
+// when the entry `key` holds exactly the encoding of `set`
+// (FieldsV1ValueEncodes), decoding takes `set` itself (shared) instead of
+// reading the encoding into a new set. The state decoded is the same either
+// way. `set` must be consistent with the type decoding is given, if any
+// (its reconcile leaves it unchanged), as a set the type built is.
+struct ExpectedEntry {
+  std::string key;
+  std::shared_ptr<const Set> set;
+};
+
 // Decodes a managedFields list. Every entry must be a map of the entry's
 // fields (manager, operation, apiVersion, time, fieldsType, fieldsV1,
 // subresource) with an operation of Apply or Update, a non-empty apiVersion,
@@ -91,13 +102,16 @@ struct ManagedState {
 // are read with its field names, and a set that its reconcile
 // (ReconcileFieldSetWithSchema) would leave unchanged comes marked as
 // reconciled for it, so that an Updater of that type does not walk it again.
+// `expected`, when given, may spare reading one entry (see ExpectedEntry).
 absl::StatusOr<ManagedState> DecodeManagedFieldsList(
     const Value& list, const Limits& limits = Limits(),
-    const Type* reconcile_for = nullptr);
+    const Type* reconcile_for = nullptr,
+    const ExpectedEntry* expected = nullptr);
 // The managedFields of `object` (none when absent or null).
 absl::StatusOr<ManagedState> DecodeManagedFields(
     const Value& object, const Limits& limits = Limits(),
-    const Type* reconcile_for = nullptr);
+    const Type* reconcile_for = nullptr,
+    const ExpectedEntry* expected = nullptr);
 
 // The apiserver's validation of the managedFields it stores, beyond what
 // decoding checks: manager names of at most 128 bytes. The error names the

@@ -290,5 +290,73 @@ TEST(ManagedFieldsTest, FieldsV1BytesAndDepthStopAtTheLimits) {
             "nesting at level 2 is over the max_depth limit of 1");
 }
 
+// An expected entry is taken without reading it only when its fieldsV1 is
+// exactly the expected set's encoding; the state decoded is the same as
+// without the expectation, errors and limits included.
+TEST(ManagedFieldsTest, AnExpectedEntryDecodesAsAnyOther) {
+  const std::string key = R"({"manager":"m0","operation":"Apply"})";
+  auto expect = [&](const std::string& fields_v1) {
+    absl::StatusOr<Set> s = ParseFieldsV1(fields_v1);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return ExpectedEntry{key, std::make_shared<const Set>(*s)};
+  };
+  auto same = [](const ManagedState& a, const ManagedState& b) {
+    EXPECT_EQ(ToJson(EncodeManagedFields(a)), ToJson(EncodeManagedFields(b)));
+    ASSERT_EQ(a.fields.size(), b.fields.size());
+    for (const auto& [k, vs] : a.fields) {
+      ASSERT_EQ(b.fields.count(k), 1u) << k;
+      EXPECT_EQ(vs, b.fields.at(k)) << k;
+      EXPECT_EQ(a.decoded.count(k), b.decoded.count(k)) << k;
+    }
+  };
+  const Value two = Object(Entries(2));
+  const absl::StatusOr<ManagedState> plain = DecodeManagedFields(two);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+
+  // The same set, written as the encoder writes it: taken, shared.
+  const ExpectedEntry hit = expect(R"({"f:data":{"f:k":{}}})");
+  absl::StatusOr<ManagedState> m = DecodeManagedFields(two, Limits(), nullptr, &hit);
+  ASSERT_TRUE(m.ok()) << m.status();
+  same(*m, *plain);
+  EXPECT_EQ(m->fields.at(key).shared_set(), hit.set);
+  EXPECT_EQ(m->decoded.at(key).set, hit.set);
+  // Another manager's entry with that set is read as before.
+  const std::string other = R"({"manager":"m1","operation":"Apply"})";
+  EXPECT_NE(m->fields.at(other).shared_set(), hit.set);
+
+  // Another set, or the same set spelled otherwise: read.
+  const ExpectedEntry miss = expect(R"({"f:data":{"f:j":{}}})");
+  m = DecodeManagedFields(two, Limits(), nullptr, &miss);
+  ASSERT_TRUE(m.ok()) << m.status();
+  same(*m, *plain);
+  EXPECT_NE(m->fields.at(key).shared_set(), miss.set);
+  const Value unordered = Object(
+      "  - {manager: m0, operation: Apply, apiVersion: v1, fieldsType: "
+      "FieldsV1, fieldsV1: {\"f:b\": {}, \"f:a\": {}}}\n");
+  const ExpectedEntry ab = expect(R"({"f:a":{},"f:b":{}})");
+  m = DecodeManagedFields(unordered, Limits(), nullptr, &ab);
+  ASSERT_TRUE(m.ok()) << m.status();
+  same(*m, *DecodeManagedFields(unordered));
+  EXPECT_NE(m->fields.at(key).shared_set(), ab.set);
+  EXPECT_EQ(m->decoded.count(key), 0u);
+
+  // Over a limit, or with another field of the entry invalid, the entry
+  // fails as it does without the expectation.
+  Limits l;
+  l.max_fields_v1_bytes = 20;
+  EXPECT_EQ(DecodeManagedFields(two, l, nullptr, &hit).status(),
+            DecodeManagedFields(two, l).status());
+  l = Limits();
+  l.max_depth = 1;
+  EXPECT_EQ(DecodeManagedFields(two, l, nullptr, &hit).status(),
+            DecodeManagedFields(two, l).status());
+  const Value bad_time = Object(
+      "  - {manager: m0, operation: Apply, apiVersion: v1, time: yesterday, "
+      "fieldsType: FieldsV1, fieldsV1: {\"f:data\": {\"f:k\": {}}}}\n");
+  EXPECT_FALSE(DecodeManagedFields(bad_time).ok());
+  EXPECT_EQ(DecodeManagedFields(bad_time, Limits(), nullptr, &hit).status(),
+            DecodeManagedFields(bad_time).status());
+}
+
 }  // namespace
 }  // namespace smdx

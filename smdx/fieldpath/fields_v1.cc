@@ -728,6 +728,72 @@ absl::StatusOr<Set> FieldsV1FromValue(const Value& v, const Limits& limits,
 
 namespace {
 
+// Matches a value against the encoding of a set, node by node, counting the
+// bytes and the depth as FieldsV1ValueReader does.
+class EncodingMatcher {
+ public:
+  explicit EncodingMatcher(const Limits& limits) : limits_(limits) {}
+
+  // Whether `v` is what ContentsToValue(set, include_self) writes.
+  bool Node(const Value& v, const Set& set, bool include_self, int depth) {
+    if (!v.IsMap() || static_cast<size_t>(depth) >= limits_.max_depth)
+      return false;
+    const std::vector<MapEntry>& m = v.map().entries();
+    bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
+    size_t at = 0;
+    absl::Span<const SetEntry> entries = set.entries();
+    if (include_self && !entries.empty()) {
+      if (m.empty() || m[0].key != "." || !IsEmptyMap(m[0].value))
+        return false;
+      bytes_ += 1 + 3 + 2;
+      at = 1;
+    }
+    for (const SetEntry& e : entries) {
+      const bool leaf = e.children.entries().empty();
+      if (leaf && !e.member) continue;  // the encoder writes nothing for it
+      if (at == m.size() || !KeyIs(m[at].key, e.pe)) return false;
+      const Value& below = m[at++].value;
+      bytes_ += m[at - 1].key.size() + 3;
+      if (leaf) {
+        if (!IsEmptyMap(below)) return false;
+        bytes_ += 2;
+      } else if (!Node(below, e.children, e.member, depth + 1)) {
+        return false;
+      }
+    }
+    return at == m.size() && bytes_ <= limits_.max_fields_v1_bytes;
+  }
+
+ private:
+  static bool IsEmptyMap(const Value& v) {
+    return v.IsMap() && v.map().empty();
+  }
+  bool KeyIs(const std::string& key, const PathElement& pe) {
+    if (pe.IsField()) {
+      const absl::string_view name = pe.field_name();
+      return key.size() == name.size() + 2 && key[0] == 'f' &&
+             key[1] == ':' &&
+             std::memcmp(key.data() + 2, name.data(), name.size()) == 0;
+    }
+    scratch_.clear();
+    AppendPathElementRaw(&scratch_, pe);
+    return scratch_ == key;
+  }
+
+  const Limits& limits_;
+  size_t bytes_ = 0;
+  std::string scratch_;
+};
+
+}  // namespace
+
+bool FieldsV1ValueEncodes(const Value& v, const Set& set,
+                          const Limits& limits) {
+  return EncodingMatcher(limits).Node(v, set, /*include_self=*/false, 0);
+}
+
+namespace {
+
 // Reads the encoding straight into a Set, without building a Value first.
 class FieldsV1Reader {
  public:

@@ -61,6 +61,12 @@ absl::StatusOr<Set> FieldsV1FromValue(const Value& v,
                                       bool* canonical = nullptr,
                                       FieldsV1Guide* guide = nullptr);
 
+// Whether `v` is exactly FieldsV1ToValue(set) and within `limits`: then
+// FieldsV1FromValue(v, limits) reads `set` and says it is canonical. Builds
+// nothing (for a caller that knows which set to expect).
+bool FieldsV1ValueEncodes(const Value& v, const Set& set,
+                          const Limits& limits = Limits());
+
 // One path element in its `f:`/`k:`/`v:`/`i:` string form, and back.
 std::string SerializePathElement(const PathElement& pe);
 absl::StatusOr<PathElement> ParsePathElement(absl::string_view s);

@@ -1,5 +1,7 @@
 #include "smdx/fieldpath/fields_v1.h"
 
+#include <algorithm>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -65,6 +67,79 @@ TEST(FieldsV1Test, ValuesReadSayWhetherTheyAreTheCanonicalEncoding) {
     EXPECT_FALSE(canonical) << text;
     EXPECT_FALSE(Identical(FieldsV1ToValue(set), v)) << text;
   }
+}
+
+// FieldsV1ValueEncodes matches a value against a set's encoding in place:
+// true exactly when reading the value gives that set, canonically.
+TEST(FieldsV1Test, AValueIsMatchedAgainstTheEncodingOfASet) {
+  std::vector<Set> sets;
+  for (const char* f : {"podset.json", "nodeset.json", "endpointsset.json",
+                        "prometheus-crdset.json"}) {
+    absl::StatusOr<Set> s = ParseFieldsV1(testing::ReadTestFile(
+        testing::SharedPath(std::string("testdata/smd/") + f)));
+    ASSERT_TRUE(s.ok()) << f << ": " << s.status();
+    sets.push_back(*std::move(s));
+  }
+  absl::StatusOr<Set> small = ParseFieldsV1(
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})");
+  ASSERT_TRUE(small.ok()) << small.status();
+  sets.push_back(*small);
+  absl::StatusOr<Set> escaped = ParseFieldsV1(R"({"f:we\"ird":{"f:x\\":{}}})");
+  ASSERT_TRUE(escaped.ok()) << escaped.status();
+  sets.push_back(*escaped);
+  sets.push_back(Set());
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const Value v = FieldsV1ToValue(sets[i]);
+    EXPECT_TRUE(FieldsV1ValueEncodes(v, sets[i])) << i;
+    // Another set's encoding is not this one's.
+    EXPECT_FALSE(FieldsV1ValueEncodes(v, sets[(i + 1) % sets.size()])) << i;
+  }
+
+  const Set& s = *small;
+  auto is = [&](const std::string& json) {
+    absl::StatusOr<Value> v = ParseJson(json);
+    EXPECT_TRUE(v.ok()) << v.status();
+    return FieldsV1ValueEncodes(*v, s);
+  };
+  EXPECT_TRUE(is(SerializeFieldsV1(s)));
+  // Each reads as `s` (or fails to read), but is not its encoding.
+  const std::string others[] = {
+      // keys out of order
+      R"({"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}},"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}}})",
+      // "." not first
+      R"({"f:metadata":{"f:labels":{".":{},"f:app":{}},".":{}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})",
+      // a key spelled otherwise
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\": \"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})",
+      // a member missing, one too many, a leaf with something below
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}}}})",
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}},"f:z":{}}})",
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":{"f:x":{}}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})",
+      // not the member marker, not objects
+      R"({"f:metadata":{".":{"x":{}},"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})",
+      R"({"f:metadata":{".":{},"f:labels":{".":{},"f:app":1}},"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{},"f:name":{}}},"f:finalizers":{"v:1":{},"v:\"a\"":{}},"f:list":{"i:0":{}}}})",
+      R"([])",
+  };
+  for (const std::string& text : others) EXPECT_FALSE(is(text)) << text;
+
+  // Within the limits only, as reading holds it to them.
+  const Value v = FieldsV1ToValue(s);
+  // Its compact JSON, counted as reading counts it: without the escapes of
+  // the quotes in keys.
+  const std::string text = SerializeFieldsV1(s);
+  const size_t bytes =
+      text.size() - static_cast<size_t>(std::count(text.begin(), text.end(), '\\'));
+  Limits l;
+  l.max_fields_v1_bytes = bytes;
+  l.max_depth = 4;
+  EXPECT_TRUE(FieldsV1ValueEncodes(v, s, l));
+  EXPECT_TRUE(FieldsV1FromValue(v, l).ok());
+  l.max_fields_v1_bytes = bytes - 1;
+  EXPECT_FALSE(FieldsV1ValueEncodes(v, s, l));
+  EXPECT_FALSE(FieldsV1FromValue(v, l).ok());
+  l.max_fields_v1_bytes = bytes;
+  l.max_depth = 3;
+  EXPECT_FALSE(FieldsV1ValueEncodes(v, s, l));
+  EXPECT_FALSE(FieldsV1FromValue(v, l).ok());
 }
 
 TEST(FieldsV1Test, KeyFieldsAreSortedAndEscapedAsKubernetesWritesThem) {

@@ -234,15 +234,41 @@ OpResult Updater::Update(const Value& live, const Value& written,
   return r;
 }
 
+PreparedConfig Updater::Prepare(const Value& config,
+                                const std::string& version) const {
+  PreparedConfig p;
+  p.valid = opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
+  if (p.valid.ok()) {
+    p.fields = std::make_shared<const Set>(
+        FilterIgnored(ToFieldSet(type_, config), Ignored(version)));
+  }
+  return p;
+}
+
 OpResult Updater::Apply(const Value& live, const Value& config,
                         const std::string& version,
                         const ManagedFields& managers,
                         const std::string& manager, bool force) const {
-  if (absl::Status st =
-          opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
-      !st.ok()) {
-    return Invalid("the applied configuration is invalid", st);
-  }
+  return ApplyPrepared(live, config, version, managers, manager, force,
+                       Prepare(config, version));
+}
+
+OpResult Updater::Apply(const Value& live, const Value& config,
+                        const std::string& version,
+                        const ManagedFields& managers,
+                        const std::string& manager, bool force,
+                        const PreparedConfig& prepared) const {
+  return ApplyPrepared(live, config, version, managers, manager, force,
+                       prepared);
+}
+
+OpResult Updater::ApplyPrepared(const Value& live, const Value& config,
+                                const std::string& version,
+                                const ManagedFields& managers,
+                                const std::string& manager, bool force,
+                                const PreparedConfig& prepared) const {
+  if (!prepared.valid.ok())
+    return Invalid("the applied configuration is invalid", prepared.valid);
   if (opts_.validate_live) {
     if (absl::Status st = Validate(type_, live, ValidateOptions{true});
         !st.ok()) {
@@ -259,16 +285,16 @@ OpResult Updater::Apply(const Value& live, const Value& config,
 
   std::optional<VersionedSet> last;
   if (auto it = mf.find(manager); it != mf.end()) last = it->second;
-  const Set* ignored = Ignored(version);
-  mf[manager] =
-      VersionedSet(FilterIgnored(ToFieldSet(type_, config), ignored), version,
-                   /*applied=*/true);
+  mf[manager] = VersionedSet(prepared.fields, version, /*applied=*/true);
+  const bool last_within = last && prepared.within != nullptr &&
+                           last->shared_set() == prepared.within;
   // The last set is not filtered: it was filtered at its own version when
   // it was recorded, and SMD prunes it as it is (a field the applier owned
   // at a version that did not ignore it goes, even when it applies it now
   // at a version that does).
   absl::StatusOr<Value> pruned_or =
-      RemoveDroppedFields(*merged, mf, manager, last ? &*last : nullptr);
+      RemoveDroppedFields(*merged, mf, manager, last ? &*last : nullptr,
+                          last_within);
   if (!pruned_or.ok()) {
     return Fail(ErrorKind::kInternal,
                 absl::InternalError(absl::StrCat(
@@ -324,7 +350,8 @@ bool HasEmptyList(const Value& v) {
 
 absl::StatusOr<Value> Updater::RemoveDroppedFields(
     const Value& merged, const ManagedFields& managers,
-    const std::string& manager, const VersionedSet* last) const {
+    const std::string& manager, const VersionedSet* last,
+    bool last_within) const {
   if (last == nullptr || last->set().Empty()) return merged;
   const VersionedSet& now = managers.at(manager);
   const std::string& last_version = last->api_version();
@@ -338,7 +365,8 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   // nothing goes. (SMD's Updater.prune; the differential found an owned
   // parent that went with the unowned field below it, leaving an empty
   // list.)
-  if (last_version == now.api_version() && last->set().IsSubsetOf(now.set()) &&
+  if (last_version == now.api_version() &&
+      (last_within || last->set().IsSubsetOf(now.set())) &&
       !HasEmptyList(merged)) {
     return merged;
   }

@@ -37,6 +37,7 @@
 #define SMDX_MERGE_UPDATER_H_
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
@@ -111,6 +112,21 @@ struct UpdaterOptions {
   bool apply_defaults = false;
 };
 
+// An applied configuration validated and read into its field set ahead of
+// the apply (Updater::Prepare), for a caller that needs the set first: the
+// field manager matches it against the applier's recorded fields.
+struct PreparedConfig {
+  // The configuration's validation; Apply reports it as its own error.
+  absl::Status valid;
+  // Its fields at the version it was prepared for, ignored fields
+  // filtered; null when it is invalid.
+  std::shared_ptr<const Set> fields;
+  // Optional, set by the caller: a set that holds no member `fields` lacks.
+  // A last applied set that is this very set is taken as within the new
+  // one without comparing them.
+  std::shared_ptr<const Set> within;
+};
+
 class Updater {
  public:
   explicit Updater(Type type, UpdaterOptions opts = {});
@@ -125,6 +141,13 @@ class Updater {
   OpResult Apply(const Value& live, const Value& config,
                  const std::string& version, const ManagedFields& managers,
                  const std::string& manager, bool force) const;
+  // The same with `config` prepared by Prepare(config, version): the
+  // result is the same.
+  OpResult Apply(const Value& live, const Value& config,
+                 const std::string& version, const ManagedFields& managers,
+                 const std::string& manager, bool force,
+                 const PreparedConfig& prepared) const;
+  PreparedConfig Prepare(const Value& config, const std::string& version) const;
 
   const Type& type() const { return type_; }
 
@@ -143,13 +166,21 @@ class Updater {
                     const std::string& version, ManagedFields managers,
                     const std::string& manager, bool force,
                     Comparison* compare) const;
+  OpResult ApplyPrepared(const Value& live, const Value& config,
+                         const std::string& version,
+                         const ManagedFields& managers,
+                         const std::string& manager, bool force,
+                         const PreparedConfig& prepared) const;
   // What `manager` stopped applying, removed from `merged` unless another
   // manager owns it (SMD's prune), at the version of `last` (its set
   // before this apply); `managers` already holds its new set.
+  // `last_within` says the caller knows `last` holds no member the new set
+  // lacks.
   absl::StatusOr<Value> RemoveDroppedFields(const Value& merged,
                                             const ManagedFields& managers,
                                             const std::string& manager,
-                                            const VersionedSet* last) const;
+                                            const VersionedSet* last,
+                                            bool last_within) const;
 
   Type type_;
   UpdaterOptions opts_;
