@@ -479,20 +479,18 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
   const std::string name(manager);  // not empty: checked above
   const std::string key = Identity(name, /*apply=*/true);
-  // The configuration is validated and read into its fields before the
-  // managedFields are decoded: the applier's own entry, when it records
-  // exactly those fields less the untracked ones (a re-apply of the same
-  // fields), is then taken without reading it. Errors keep their order:
-  // the updater reports the configuration's, after those below.
+  // The configuration is read into its fields before the managedFields are
+  // decoded: the applier's own entry, when it records exactly those fields
+  // less the untracked ones (a re-apply of the same fields), is then taken
+  // without reading it. Errors keep their order: the updater validates the
+  // configuration and reports its errors after those below (an invalid
+  // configuration fails the apply, whatever the entry was taken for).
   PreparedConfig prepared = updater_->Prepare(config, opts_.api_version);
-  std::optional<ExpectedEntry> expected;
-  if (prepared.fields != nullptr) {
-    prepared.within = std::make_shared<const Set>(
-        prepared.fields->Difference(UntrackedFields()));
-    expected = ExpectedEntry{key, prepared.within};
-  }
+  prepared.within = std::make_shared<const Set>(
+      prepared.fields->Difference(UntrackedFields()));
+  const ExpectedEntry expected{key, prepared.within};
   absl::StatusOr<ManagedState> decoded = DecodeManagedFields(
-      live, opts_.limits, &type_, expected ? &*expected : nullptr);
+      live, opts_.limits, &type_, &expected);
   if (IsOverALimit(decoded.status())) {
     return Failed(ErrorKind::kInvalid, decoded.status());
   }

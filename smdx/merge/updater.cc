@@ -237,11 +237,8 @@ OpResult Updater::Update(const Value& live, const Value& written,
 PreparedConfig Updater::Prepare(const Value& config,
                                 const std::string& version) const {
   PreparedConfig p;
-  p.valid = opts_.validate_input ? Validate(type_, config) : absl::OkStatus();
-  if (p.valid.ok()) {
-    p.fields = std::make_shared<const Set>(
-        FilterIgnored(ToFieldSet(type_, config), Ignored(version)));
-  }
+  p.fields = std::make_shared<const Set>(
+      FilterIgnored(ToFieldSet(type_, config), Ignored(version)));
   return p;
 }
 
@@ -267,19 +264,29 @@ OpResult Updater::ApplyPrepared(const Value& live, const Value& config,
                                 const ManagedFields& managers,
                                 const std::string& manager, bool force,
                                 const PreparedConfig& prepared) const {
-  if (!prepared.valid.ok())
-    return Invalid("the applied configuration is invalid", prepared.valid);
-  if (opts_.validate_live) {
-    if (absl::Status st = Validate(type_, live, ValidateOptions{true});
+  // The merge comes first: the atomic parts of the configuration it finds
+  // identical to the live object's are valid when the live object is
+  // (validated here, or by the caller when validate_live is off), so the
+  // configuration's validation does not walk them again. Errors are still
+  // reported in this order: the configuration's, the live object's, the
+  // reconcile's, the merge's. (The merge and the field set are memory-safe
+  // on any value, as with validate_input off.)
+  absl::Status live_valid =
+      opts_.validate_live ? Validate(type_, live, ValidateOptions{true})
+                          : absl::OkStatus();
+  std::vector<const Value*> same;
+  absl::StatusOr<Value> merged = MergeNotingSame(type_, &live, &config, &same);
+  if (opts_.validate_input) {
+    if (!live_valid.ok() || !merged.ok()) same.clear();
+    if (absl::Status st = ValidateTrusting(type_, config, {}, same);
         !st.ok()) {
-      return Invalid("the live object is invalid", st);
+      return Invalid("the applied configuration is invalid", st);
     }
   }
+  if (!live_valid.ok()) return Invalid("the live object is invalid", live_valid);
   absl::StatusOr<ManagedFields> reconciled = Reconcile(live, managers);
   if (!reconciled.ok()) return Fail(ErrorKind::kInternal, reconciled.status());
   ManagedFields mf = *std::move(reconciled);
-
-  absl::StatusOr<Value> merged = Merge(type_, &live, &config);
   if (!merged.ok())
     return Invalid("failed to merge the configuration", merged.status());
 

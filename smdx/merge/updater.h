@@ -112,14 +112,14 @@ struct UpdaterOptions {
   bool apply_defaults = false;
 };
 
-// An applied configuration validated and read into its field set ahead of
-// the apply (Updater::Prepare), for a caller that needs the set first: the
-// field manager matches it against the applier's recorded fields.
+// An applied configuration read into its field set ahead of the apply
+// (Updater::Prepare), for a caller that needs the set first: the field
+// manager matches it against the applier's recorded fields. Apply still
+// validates the configuration (a set read from an invalid one means
+// nothing).
 struct PreparedConfig {
-  // The configuration's validation; Apply reports it as its own error.
-  absl::Status valid;
   // Its fields at the version it was prepared for, ignored fields
-  // filtered; null when it is invalid.
+  // filtered.
   std::shared_ptr<const Set> fields;
   // Optional, set by the caller: a set that holds no member `fields` lacks.
   // A last applied set that is this very set is taken as within the new

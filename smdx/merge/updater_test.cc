@@ -133,6 +133,46 @@ TEST(UpdaterTest, InvalidInputFailsWithKindInvalid) {
   EXPECT_EQ(up.kind, ErrorKind::kInvalid);
 }
 
+// The configuration's atomic parts the merge finds as the live object has
+// them are not validated again, and errors keep their order: an invalid
+// live object part that the configuration repeats is the configuration's
+// error; only then is the live object's reported.
+TEST(UpdaterTest, ErrorsComeInOrderWhateverTheMergeFoundTheSame) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: deploy
+  map:
+    fields:
+    - name: replicas
+      type: {scalar: numeric}
+    - name: args
+      type: {list: {elementType: {scalar: string}, elementRelationship: atomic}}
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Type type = *Type::Named(*s, "deploy");
+  Updater u(type);
+  const Value bad_live = Yaml("replicas: 1\nargs: [1]");
+  OpResult r = u.Apply(bad_live, Yaml("replicas: 2\nargs: [1]"), "v1", {}, "m",
+                       false);
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_EQ(std::string(r.status.message()),
+            "the applied configuration is invalid: .args[0]: expected "
+            "string, got integer 1");
+  r = u.Apply(bad_live, Yaml("replicas: 2\nargs: [a]"), "v1", {}, "m", false);
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_EQ(std::string(r.status.message()),
+            "the live object is invalid: .args[0]: expected string, got "
+            "integer 1");
+  r = u.Apply(bad_live, Yaml("replicas: x\nargs: [a]"), "v1", {}, "m", false);
+  EXPECT_EQ(std::string(r.status.message()),
+            "the applied configuration is invalid: .replicas: expected "
+            "numeric (int or float), got string \"x\"");
+  // A valid live object: the same configuration applies.
+  r = u.Apply(Yaml("replicas: 1\nargs: [a]"), Yaml("replicas: 2\nargs: [a]"),
+              "v1", {}, "m", false);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(r.object, Yaml("replicas: 2\nargs: [a]"));
+}
+
 TEST(UpdaterTest, IgnoredFieldsAreNeverOwned) {
   UpdaterOptions o;
   o.ignored_fields["v1"].Insert({PathElement::Field("labels")});

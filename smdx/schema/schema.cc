@@ -75,6 +75,7 @@ Atom CopyAtom(const Atom& atom) {
     out.list = std::make_shared<ListType>(*atom.list);
     out.list->element_type = CopyTypeRef(atom.list->element_type);
     out.list->markers_below = false;
+    out.list->assoc_below = true;
   }
   if (atom.map) {
     auto map = std::make_shared<MapType>();
@@ -170,14 +171,16 @@ absl::Status Schema::Link() {
     if (absl::Status st = LinkAtom(t.atom, t.name); !st.ok()) return st;
   }
   if (has_immutability_) MarkImmutabilityBelow();
+  MarkAssociativeBelow();
   return absl::OkStatus();
 }
 
-void Schema::MarkImmutabilityBelow(size_t first) {
+void Schema::CollectMapsAndLists(size_t first, std::vector<MapType*>* maps_out,
+                                 std::vector<ListType*>* lists_out) {
   // Every map and list of the types from `first`: those of the types and of
   // the types inlined in them (derived atoms share their base's).
-  std::vector<MapType*> maps;
-  std::vector<ListType*> lists;
+  std::vector<MapType*>& maps = *maps_out;
+  std::vector<ListType*>& lists = *lists_out;
   std::vector<Atom*> stack;
   for (size_t i = first; i < types_.size(); ++i)
     stack.push_back(&types_[i].atom);
@@ -198,6 +201,45 @@ void Schema::MarkImmutabilityBelow(size_t first) {
         stack.push_back(a->list->element_type.inlined.get());
     }
   }
+}
+
+void Schema::MarkAssociativeBelow(size_t first) {
+  std::vector<MapType*> maps;
+  std::vector<ListType*> lists;
+  CollectMapsAndLists(first, &maps, &lists);
+  // Whether a value of `ref` may hold an associative list: one that says so
+  // itself or through the reference, or one below it (maps and lists of
+  // earlier types, and any not linked, keep what they have: at worst
+  // "may").
+  auto may = [](const TypeRef& ref) {
+    const Atom* a = ref.resolved;
+    return a == nullptr ||
+           ref.element_relationship == ElementRelationship::kAssociative ||
+           (a->map && a->map->assoc_below) || (a->list && a->list->assoc_below);
+  };
+  // Types refer to each other in cycles: from "no" everywhere, propagate
+  // "may" until nothing changes.
+  for (MapType* m : maps) m->assoc_below = false;
+  for (ListType* l : lists) l->assoc_below = l->IsAssociative();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (MapType* m : maps) {
+      if (m->assoc_below) continue;
+      bool b = m->element_type && may(*m->element_type);
+      for (const StructField& f : m->fields) b = b || may(f.type);
+      if (b) m->assoc_below = changed = true;
+    }
+    for (ListType* l : lists) {
+      if (!l->assoc_below && may(l->element_type))
+        l->assoc_below = changed = true;
+    }
+  }
+}
+
+void Schema::MarkImmutabilityBelow(size_t first) {
+  std::vector<MapType*> maps;
+  std::vector<ListType*> lists;
+  CollectMapsAndLists(first, &maps, &lists);
   auto below = [](const TypeRef& ref) {
     const Atom* a = ref.resolved;
     return ref.immutability.any() ||
@@ -370,6 +412,7 @@ absl::Status GrowingSchema::Add(std::vector<TypeDef> types) {
     any_immutability = any_immutability || s.has_immutability_;
   }
   if (any_immutability) s.MarkImmutabilityBelow(first);
+  s.MarkAssociativeBelow(first);
   // The types each one names, through its inline types too.
   for (size_t i = first; i < s.types_.size(); ++i) {
     std::vector<uint32_t>& refs = refs_.emplace_back();

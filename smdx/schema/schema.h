@@ -139,6 +139,10 @@ struct MapType {
   // anywhere below (the fields, the element type, and what they contain);
   // when not, nothing in a value of this map can violate one.
   bool markers_below = false;
+  // Built by linking: false when no value of this map can hold an
+  // associative list anywhere below it (whose items validation checks for
+  // duplicates), whatever the references on the way say; true until then.
+  bool assoc_below = true;
 };
 
 namespace internal {
@@ -155,8 +159,8 @@ inline uint32_t NameTag(absl::string_view name) {
 
 // Inline: walks over an object's entries call them once per entry, and a
 // call's register saving cost as much as the scan.
-inline const StructField* MapType::FindFieldFrom(absl::string_view name,
-                                                 size_t* hint) const {
+__attribute__((always_inline)) inline const StructField*
+MapType::FindFieldFrom(absl::string_view name, size_t* hint) const {
   // Objects skip many declared fields, so the scan reaches far; a step that
   // cannot match costs a length and a first-byte compare.
   constexpr size_t kScan = 32;
@@ -175,7 +179,7 @@ inline const StructField* MapType::FindFieldFrom(absl::string_view name,
   return FindFieldAfterScan(name, hint);
 }
 
-inline const Atom* MapType::EntryAtomFrom(absl::string_view name,
+__attribute__((always_inline)) inline const Atom* MapType::EntryAtomFrom(absl::string_view name,
                                           size_t* hint) const {
   if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
   return element_type ? element_type->resolved : nullptr;
@@ -187,6 +191,9 @@ struct ListType {
   std::vector<std::string> keys;
   // Built by linking: as MapType::markers_below, for the elements.
   bool markers_below = false;
+  // Built by linking: as MapType::assoc_below, for this list and its
+  // elements.
+  bool assoc_below = true;
 
   bool IsAssociative() const {
     return element_relationship == ElementRelationship::kAssociative;
@@ -273,9 +280,14 @@ class Schema {
   absl::Status Link();
   absl::Status LinkRef(TypeRef& ref, absl::string_view where);
   absl::Status LinkAtom(Atom& atom, absl::string_view where);
-  // Computes markers_below for the maps and lists of types_[first...] (those
-  // of earlier types are final: a type never refers to a later group).
+  // The maps and lists of types_[first...] and of the types inlined in them.
+  void CollectMapsAndLists(size_t first, std::vector<MapType*>* maps,
+                           std::vector<ListType*>* lists);
+  // Computes markers_below (assoc_below) for the maps and lists of
+  // types_[first...] (those of earlier types are final: a type never refers
+  // to a later group).
   void MarkImmutabilityBelow(size_t first = 0);
+  void MarkAssociativeBelow(size_t first = 0);
 
   std::deque<TypeDef> types_;
   // Keys view the names in types_ (a deque: they stay where they are).

@@ -176,7 +176,15 @@ std::string DescribeKind(const Value& v) {
 
 class Validator {
  public:
-  explicit Validator(ValidateOptions opts) : opts_(opts) {}
+  explicit Validator(ValidateOptions opts,
+                     const std::vector<const Value*>* trusted = nullptr)
+      : opts_(opts) {
+    if (trusted == nullptr || trusted->empty()) return;
+    trusted_ = trusted;
+    // A few (most objects' atomic nodes) are scanned; many are hashed.
+    if (trusted->size() > kScanTrusted)
+      trusted_set_.insert(trusted->begin(), trusted->end());
+  }
 
   // The path to a node is a chain of steps on the call stack, each pointing
   // at its parent: free to extend, and only spelled out for an error.
@@ -281,6 +289,7 @@ class Validator {
     const Atom* elem = atom.list->element_type.resolved;
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
+      if (!atom.list->assoc_below && IsTrusted(v)) return;
       for (size_t i = 0; i < items.size(); ++i) {
         if (PlainScalarFits(elem, items[i], depth + 1)) continue;
         Step step{at, nullptr, nullptr, nullptr, i};
@@ -344,6 +353,7 @@ class Validator {
       return;
     }
     const MapType& mt = *atom.map;
+    if (!mt.assoc_below && atom.IsAtomicMap() && IsTrusted(v)) return;
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
@@ -358,7 +368,19 @@ class Validator {
     }
   }
 
+  bool IsTrusted(const Value& v) const {
+    if (trusted_ == nullptr) return false;
+    if (trusted_->size() > kScanTrusted) return trusted_set_.contains(&v);
+    for (const Value* t : *trusted_) {
+      if (t == &v) return true;
+    }
+    return false;
+  }
+
+  static constexpr size_t kScanTrusted = 16;
   ValidateOptions opts_;
+  const std::vector<const Value*>* trusted_ = nullptr;
+  absl::flat_hash_set<const Value*> trusted_set_;
   std::vector<std::string> errors_;
 };
 
@@ -815,7 +837,13 @@ class ReconcileGuide final : public FieldsV1Guide {
 }  // namespace
 
 absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts) {
-  Validator val(opts);
+  return ValidateTrusting(type, v, opts, {});
+}
+
+absl::Status ValidateTrusting(const Type& type, const Value& v,
+                              ValidateOptions opts,
+                              const std::vector<const Value*>& trusted) {
+  Validator val(opts, &trusted);
   val.Walk(type.root(), v, 0, nullptr);
   std::vector<std::string>& errs = val.errors();
   if (errs.empty()) return absl::OkStatus();

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -71,6 +72,15 @@ struct ValidateOptions {
 // as `<path>: <what>`, e.g. `.spec.replicas: expected numeric, got "3"`.
 absl::Status Validate(const Type& type, const Value& v,
                       ValidateOptions opts = {});
+// Validate, taking the nodes of `v` in `trusted` as valid without walking
+// them where they sit at an atomic list or map that can hold no
+// associative list (the one check an object written by an update is spared,
+// see allow_duplicates). For a caller that knows them valid: the nodes
+// MergeNotingSame notes, for a left side that validated. The result is
+// Validate's when those nodes are valid.
+absl::Status ValidateTrusting(const Type& type, const Value& v,
+                              ValidateOptions opts,
+                              const std::vector<const Value*>& trusted);
 
 // The fields `v` sets: every leaf, every map field whose value is null or
 // empty, every list item, every atomic list or map as one member.
@@ -92,6 +102,12 @@ Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs);
 // Either may be null; the result is null only when both are.
 absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
                             const Value* rhs);
+// Merge, also noting in `same` (when given) the nodes of `rhs` at atomic
+// lists and maps that are identical to those of `lhs` at the same place
+// (the result holds lhs's there).
+absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
+                                      const Value* rhs,
+                                      std::vector<const Value*>* same);
 
 // `v` without the fields in `items` (a removed item or field goes with
 // everything below it).

@@ -6,6 +6,9 @@
 //   remove(a, set(a)) keeps none of a's fields;
 //   a fieldsV1 value read for the type is the set read without it, and it
 //   comes marked reconciled exactly when the reconcile changes nothing;
+//   validating an object that trusts the nodes a merge onto a valid object
+//   found the same as that object's is validating it (copies of a, of
+//   merge(a, b) and an object of another schema, merged onto a);
 // and validating, merging or comparing an object of another schema never
 // crashes. Any broken law aborts.
 #include <cstddef>
@@ -18,6 +21,7 @@
 #include "smdx/schema/schema.h"
 #include "smdx/typed/typed.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 #include "testing/fuzz_check.h"
 #include "testing/nodes.h"
 #include "testing/random_schema.h"
@@ -81,6 +85,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     SMDX_FUZZ_CHECK(
         reconciled ==
         !smdx::ReconcileFieldSetWithSchema(*type, *typed).has_value());
+  }
+  // Copies share no node with a: what the merge notes, it compared.
+  absl::StatusOr<Value> a_copy = smdx::ParseYaml(smdx::ToYaml(a));
+  absl::StatusOr<Value> ab_copy = smdx::ParseYaml(smdx::ToYaml(*ab));
+  SMDX_FUZZ_CHECK(a_copy.ok() && ab_copy.ok());
+  for (const Value& c : {*a_copy, *ab_copy, x}) {
+    std::vector<const Value*> same;
+    (void)smdx::MergeNotingSame(*type, &a, &c, &same);
+    SMDX_FUZZ_CHECK(smdx::ValidateTrusting(*type, c, {}, same) ==
+                    smdx::Validate(*type, c));
   }
   (void)smdx::Validate(*type, x);
   (void)smdx::Merge(*type, &a, &x);

@@ -130,7 +130,11 @@ struct Produced {
 
 class Walker {
  public:
-  Walker(Mode mode, Comparison* cmp) : mode_(mode), cmp_(cmp) {}
+  // `same`, when given (a merge), receives the right side's atomic lists
+  // and maps that are identical to the left side's at the same place.
+  Walker(Mode mode, Comparison* cmp,
+         std::vector<const Value*>* same = nullptr)
+      : mode_(mode), cmp_(cmp), same_(same) {}
 
   // Walks one node; in merge mode `*out` is what it produced.
   void Walk(const Atom* atom, const Value* lhs, const Value* rhs,
@@ -205,6 +209,14 @@ class Walker {
     }
   }
 
+  // After a leaf's merge: `rhs` came out as the left side's value.
+  void NoteSame(const Value* lhs, const Value* rhs, const Produced& out) {
+    if (same_ != nullptr && lhs != nullptr && rhs != nullptr && out.has &&
+        out.is_lhs) {
+      same_->push_back(rhs);
+    }
+  }
+
   void WalkKind(Narrowed::Kind kind, const Atom* atom, const Value* lhs,
                 const Value* rhs, Produced* out, bool* in_leaf) {
     switch (kind) {
@@ -231,6 +243,7 @@ class Walker {
         (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
     if (atom->IsAtomicMap() || empty) {
       Leaf(lhs, rhs, out, in_leaf);
+      NoteSame(lhs, rhs, *out);
       return;
     }
     const MapType& mt = *atom->map;
@@ -356,6 +369,7 @@ class Walker {
         (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
     if (atom->IsAtomicList() || empty) {
       Leaf(lhs, rhs, out, in_leaf);
+      NoteSame(lhs, rhs, *out);
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
@@ -668,6 +682,7 @@ class Walker {
 
   Mode mode_;
   Comparison* cmp_;
+  std::vector<const Value*>* same_;
   // Path elements not built yet (PushLazyItem), by depth in `path_`.
   struct Pending {
     size_t depth;
@@ -694,7 +709,13 @@ Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs) {
 
 absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
                             const Value* rhs) {
-  Walker w(Mode::kMerge, nullptr);
+  return MergeNotingSame(type, lhs, rhs, nullptr);
+}
+
+absl::StatusOr<Value> MergeNotingSame(
+    const Type& type, const Value* lhs, const Value* rhs,
+    std::vector<const Value*>* same) {
+  Walker w(Mode::kMerge, nullptr, same);
   Produced out;
   w.Walk(type.root(), lhs, rhs, &out);
   if (!w.errors().empty()) {

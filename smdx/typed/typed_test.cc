@@ -1,6 +1,9 @@
 #include "smdx/typed/typed.h"
 
+#include <algorithm>
+
 #include "smdx/fieldpath/fields_v1.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
@@ -118,6 +121,119 @@ TEST(ValidateTest, RejectsExcessiveDepthWithoutCrashing) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(std::string(st.message()).find("nesting deeper"),
             std::string::npos);
+}
+
+constexpr char kTrustSchema[] = R"(types:
+- name: root
+  map:
+    fields:
+    - name: args
+      type: {list: {elementType: {scalar: string}, elementRelationship: atomic}}
+    - name: selector
+      type: {map: {elementType: {scalar: string}, elementRelationship: atomic}}
+    - name: rules
+      type:
+        list:
+          elementRelationship: atomic
+          elementType:
+            map:
+              fields:
+              - name: verbs
+                type: {list: {elementType: {scalar: string}, elementRelationship: associative}}
+    - name: labels
+      type: {map: {elementType: {scalar: string}}}
+    - name: tree
+      type: {namedType: node}
+    - name: settree
+      type: {namedType: setnode}
+- name: node
+  map:
+    elementRelationship: atomic
+    fields:
+    - name: children
+      type: {list: {elementType: {namedType: node}, elementRelationship: atomic}}
+- name: setnode
+  map:
+    elementRelationship: atomic
+    fields:
+    - name: children
+      type: {list: {elementType: {namedType: setnode}, elementRelationship: atomic}}
+    - name: tags
+      type: {list: {elementType: {scalar: string}, elementRelationship: associative}}
+)";
+
+// Linking marks the maps and lists under which no associative list can
+// sit, through cycles too.
+TEST(ValidateTest, LinkingTellsWhereAssociativeListsCanBe) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(kTrustSchema);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const MapType& root = *(*s)->Find("root")->map;
+  auto field = [&](const char* name) { return root.FindField(name)->type.resolved; };
+  EXPECT_TRUE(root.assoc_below);
+  EXPECT_FALSE(field("args")->list->assoc_below);
+  EXPECT_FALSE(field("selector")->map->assoc_below);
+  EXPECT_TRUE(field("rules")->list->assoc_below);
+  EXPECT_FALSE(field("labels")->map->assoc_below);
+  EXPECT_FALSE(field("tree")->map->assoc_below);
+  EXPECT_TRUE(field("settree")->map->assoc_below);
+  // A copy of a type is not linked: it says "may" until it is.
+  TypeDef copy = CopyTypeDef(*std::find_if(
+      (*s)->types().begin(), (*s)->types().end(),
+      [](const TypeDef& t) { return t.name == "root"; }));
+  EXPECT_TRUE(copy.atom.map->assoc_below);
+  EXPECT_TRUE(copy.atom.map->FindField("args")->type.inlined->list->assoc_below);
+}
+
+// Trusted nodes are skipped where they sit at an atomic list or map that
+// can hold no associative list; anywhere else they are walked.
+TEST(ValidateTest, TrustedNodesAreSkippedOnlyWhereNoDuplicateCanHide) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(kTrustSchema);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Type type = *Type::Named(*s, "root");
+  const Value v = Yaml(
+      "args: [1]\nselector: {a: 1}\nrules: [{verbs: [a, a]}]\n"
+      "labels: {b: 2}\ntree: {children: [{children: 3}]}\n");
+  const absl::Status all = Validate(type, v);
+  std::vector<const Value*> trusted;
+  for (const MapEntry& e : v.map()) trusted.push_back(&e.value);
+  const absl::Status rest = ValidateTrusting(type, v, {}, trusted);
+  ASSERT_FALSE(all.ok());
+  ASSERT_FALSE(rest.ok());
+  for (const char* path : {".args", ".selector", ".tree"}) {
+    EXPECT_NE(all.message().find(path), absl::string_view::npos) << path;
+    EXPECT_EQ(rest.message().find(path), absl::string_view::npos) << path;
+  }
+  for (const char* path : {".rules", ".labels"}) {
+    EXPECT_NE(all.message().find(path), absl::string_view::npos) << path;
+    EXPECT_NE(rest.message().find(path), absl::string_view::npos) << path;
+  }
+  // Nothing trusted (or nodes not in the object): Validate.
+  EXPECT_EQ(ValidateTrusting(type, v, {}, {}), all);
+  std::vector<const Value*> elsewhere;
+  const Value copy = Yaml("args: [1]");
+  elsewhere.push_back(copy.map().Find("args"));
+  EXPECT_EQ(ValidateTrusting(type, v, {}, elsewhere), all);
+}
+
+// The merge notes the applied atomic nodes identical to the live ones.
+TEST(MergeTest, NotesTheAtomicNodesTheConfigurationLeavesAsTheyAre) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(kTrustSchema);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Type type = *Type::Named(*s, "root");
+  const Value live = Yaml(
+      "args: [a]\nselector: {a: x}\nlabels: {b: y}\nrules: [{verbs: [g]}]\n");
+  const Value config = Yaml(
+      "args: [b]\nselector: {a: x}\nlabels: {b: y}\nrules: [{verbs: [g]}]\n");
+  std::vector<const Value*> same;
+  absl::StatusOr<Value> merged = MergeNotingSame(type, &live, &config, &same);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_THAT(same, ::testing::UnorderedElementsAre(
+                        config.map().Find("selector"),
+                        config.map().Find("rules")));
+  EXPECT_EQ(*merged, *Merge(type, &live, &config));
 }
 
 TEST(ToFieldSetTest, FillsMissingKeyFieldsFromDefaults) {
