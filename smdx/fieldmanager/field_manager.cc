@@ -253,16 +253,9 @@ void FieldManager::StripUntracked(ManagedFields* fields,
                                   const PreparedConfig* prepared) const {
   auto it = fields->find(key);
   if (it == fields->end()) return;
-  if (prepared != nullptr && prepared->within != nullptr &&
-      it->second.shared_set() == prepared->fields) {
-    if (prepared->within->Empty()) {
-      fields->erase(it);
-    } else {
-      it->second = VersionedSet(prepared->within, it->second.api_version(),
-                                it->second.applied());
-    }
+  // The set of the configuration prepared without them.
+  if (prepared != nullptr && it->second.shared_set() == prepared->fields)
     return;
-  }
   // The operating manager's set was just built: the few paths go in place
   // instead of in a copy of the whole set.
   if (Set* own = it->second.MutableSetIfUnshared()) {
@@ -485,10 +478,9 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   // without reading it. Errors keep their order: the updater validates the
   // configuration and reports its errors after those below (an invalid
   // configuration fails the apply, whatever the entry was taken for).
-  PreparedConfig prepared = updater_->Prepare(config, opts_.api_version);
-  prepared.within = std::make_shared<const Set>(
-      prepared.fields->Difference(UntrackedFields()));
-  const ExpectedEntry expected{key, prepared.within};
+  PreparedConfig prepared =
+      updater_->Prepare(config, opts_.api_version, &UntrackedFields());
+  const ExpectedEntry expected{key, prepared.fields};
   absl::StatusOr<ManagedState> decoded = DecodeManagedFields(
       live, opts_.limits, &type_, &expected);
   if (IsOverALimit(decoded.status())) {

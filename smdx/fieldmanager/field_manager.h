@@ -239,8 +239,8 @@ class FieldManager {
   // `result` with the values the strategy keeps (kept_fields,
   // changed_fields_only) taken from `live_body`.
   Value KeepResetFields(const Value& live_body, Value result) const;
-  // Removes the untracked fields from the set of `key`; when that is the
-  // set of `prepared` (if given), its `within` is the set without them.
+  // Removes the untracked fields from the set of `key` (unless it is the
+  // set of `prepared`, if given, which was made without them).
   void StripUntracked(ManagedFields* fields, const std::string& key,
                       const PreparedConfig* prepared) const;
   void CapUpdateManagers(ManagedState* state) const;

@@ -15,6 +15,7 @@
 #include "smdx/value/emit.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/parse.h"
+#include "smdx/value/same_bytes.h"
 
 namespace smdx {
 
@@ -773,11 +774,56 @@ class EncodingMatcher {
       const absl::string_view name = pe.field_name();
       return key.size() == name.size() + 2 && key[0] == 'f' &&
              key[1] == ':' &&
-             std::memcmp(key.data() + 2, name.data(), name.size()) == 0;
+             internal::SameBytes(key.data() + 2, name.data(), name.size());
+    }
+    if (pe.IsKey()) {
+      bool is = false;
+      if (PlainKeyIs(key, pe.key(), &is)) return is;
     }
     scratch_.clear();
     AppendPathElementRaw(&scratch_, pe);
     return scratch_ == key;
+  }
+
+  // For a key whose names and string values need no escaping and whose
+  // values are strings or integers (nearly all), sets `*is` to whether
+  // `key` is its `k:` text, compared in place; false for other keys.
+  static bool PlainKeyIs(absl::string_view key, absl::Span<const KeyField> k,
+                         bool* is) {
+    *is = false;
+    auto take = [&](absl::string_view s) {
+      if (key.size() < s.size() ||
+          !internal::SameBytes(key.data(), s.data(), s.size())) {
+        return false;
+      }
+      key.remove_prefix(s.size());
+      return true;
+    };
+    for (const KeyField& f : k) {
+      if (!JsonStringIsPlain(f.name)) return false;
+      if (f.value.IsString() ? !JsonStringIsPlain(f.value.AsString())
+                             : !f.value.IsInt()) {
+        return false;
+      }
+    }
+    if (!take("k:{")) return true;
+    bool first = true;
+    for (const KeyField& f : k) {
+      if (!first && !take(",")) return true;
+      first = false;
+      if (!take("\"") || !take(f.name) || !take("\":")) return true;
+      if (f.value.IsString()) {
+        if (!take("\"") || !take(f.value.AsString()) || !take("\"")) return true;
+      } else {
+        char digits[24];
+        char* end = std::to_chars(digits, digits + sizeof(digits),
+                                  f.value.AsInt()).ptr;
+        if (!take(absl::string_view(digits, static_cast<size_t>(end - digits))))
+          return true;
+      }
+    }
+    *is = key == "}";
+    return true;
   }
 
   const Limits& limits_;

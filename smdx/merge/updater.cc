@@ -235,10 +235,16 @@ OpResult Updater::Update(const Value& live, const Value& written,
 }
 
 PreparedConfig Updater::Prepare(const Value& config,
-                                const std::string& version) const {
+                                const std::string& version,
+                                const Set* set_aside) const {
   PreparedConfig p;
-  p.fields = std::make_shared<const Set>(
-      FilterIgnored(ToFieldSet(type_, config), Ignored(version)));
+  Set fields = FilterIgnored(ToFieldSet(type_, config), Ignored(version));
+  if (set_aside != nullptr) {
+    // (A few paths, taken out in place rather than by copying the set.)
+    p.aside = fields.Intersection(*set_aside);
+    fields.Subtract(*set_aside);
+  }
+  p.fields = std::make_shared<const Set>(std::move(fields));
   return p;
 }
 
@@ -293,15 +299,14 @@ OpResult Updater::ApplyPrepared(const Value& live, const Value& config,
   std::optional<VersionedSet> last;
   if (auto it = mf.find(manager); it != mf.end()) last = it->second;
   mf[manager] = VersionedSet(prepared.fields, version, /*applied=*/true);
-  const bool last_within = last && prepared.within != nullptr &&
-                           last->shared_set() == prepared.within;
+  const bool last_within = last && last->shared_set() == prepared.fields;
   // The last set is not filtered: it was filtered at its own version when
   // it was recorded, and SMD prunes it as it is (a field the applier owned
   // at a version that did not ignore it goes, even when it applies it now
   // at a version that does).
   absl::StatusOr<Value> pruned_or =
       RemoveDroppedFields(*merged, mf, manager, last ? &*last : nullptr,
-                          last_within);
+                          last_within, prepared.aside);
   if (!pruned_or.ok()) {
     return Fail(ErrorKind::kInternal,
                 absl::InternalError(absl::StrCat(
@@ -357,8 +362,8 @@ bool HasEmptyList(const Value& v) {
 
 absl::StatusOr<Value> Updater::RemoveDroppedFields(
     const Value& merged, const ManagedFields& managers,
-    const std::string& manager, const VersionedSet* last,
-    bool last_within) const {
+    const std::string& manager, const VersionedSet* last, bool last_within,
+    const Set& aside) const {
   if (last == nullptr || last->set().Empty()) return merged;
   const VersionedSet& now = managers.at(manager);
   const std::string& last_version = last->api_version();
@@ -373,7 +378,8 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   // parent that went with the unowned field below it, leaving an empty
   // list.)
   if (last_version == now.api_version() &&
-      (last_within || last->set().IsSubsetOf(now.set())) &&
+      (last_within || last->set().IsSubsetOf(now.set()) ||
+       (!aside.Empty() && last->set().IsSubsetOf(now.set().Union(aside)))) &&
       !HasEmptyList(merged)) {
     return merged;
   }
@@ -404,6 +410,8 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   std::map<std::string, Set> owned;
   for (const auto& [name, vs] : managers)
     owned[vs.api_version()] = owned[vs.api_version()].Union(vs.set());
+  if (!aside.Empty())
+    owned[now.api_version()] = owned[now.api_version()].Union(aside);
   std::vector<std::string> versions;
   if (owned.count(last_version) != 0) versions.push_back(last_version);
   for (const auto& entry : owned) {

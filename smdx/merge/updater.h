@@ -118,13 +118,15 @@ struct UpdaterOptions {
 // validates the configuration (a set read from an invalid one means
 // nothing).
 struct PreparedConfig {
-  // Its fields at the version it was prepared for, ignored fields
-  // filtered.
+  // The fields the applier will own: those of the configuration at the
+  // version it was prepared for, ignored fields filtered, less those set
+  // aside. A last applied set that is this very set (shared) is within the
+  // new one without comparing them.
   std::shared_ptr<const Set> fields;
-  // Optional, set by the caller: a set that holds no member `fields` lacks.
-  // A last applied set that is this very set is taken as within the new
-  // one without comparing them.
-  std::shared_ptr<const Set> within;
+  // Fields of the configuration the applier is not to own (the field
+  // manager's untracked fields): pruning still counts them as its own, as
+  // if they were removed after the apply.
+  Set aside;
 };
 
 class Updater {
@@ -147,7 +149,10 @@ class Updater {
                  const std::string& version, const ManagedFields& managers,
                  const std::string& manager, bool force,
                  const PreparedConfig& prepared) const;
-  PreparedConfig Prepare(const Value& config, const std::string& version) const;
+  // `set_aside`, when given, names the fields to set aside (members only,
+  // as Set::Difference takes them).
+  PreparedConfig Prepare(const Value& config, const std::string& version,
+                         const Set* set_aside = nullptr) const;
 
   const Type& type() const { return type_; }
 
@@ -175,12 +180,14 @@ class Updater {
   // manager owns it (SMD's prune), at the version of `last` (its set
   // before this apply); `managers` already holds its new set.
   // `last_within` says the caller knows `last` holds no member the new set
-  // lacks.
+  // lacks; `aside` are fields of the configuration that count as the
+  // applier's here but are not in its new set.
   absl::StatusOr<Value> RemoveDroppedFields(const Value& merged,
                                             const ManagedFields& managers,
                                             const std::string& manager,
                                             const VersionedSet* last,
-                                            bool last_within) const;
+                                            bool last_within,
+                                            const Set& aside) const;
 
   Type type_;
   UpdaterOptions opts_;

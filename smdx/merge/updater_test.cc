@@ -173,6 +173,34 @@ TEST(UpdaterTest, ErrorsComeInOrderWhateverTheMergeFoundTheSame) {
   EXPECT_EQ(r.object, Yaml("replicas: 2\nargs: [a]"));
 }
 
+// Fields set aside when the configuration is prepared are not the
+// applier's, but pruning counts them as its own: a field it applied before
+// and still applies stays, whether the prune compares or removes.
+TEST(UpdaterTest, FieldsSetAsideStayButAreNotOwned) {
+  Updater u(DeployType());
+  OpResult first = u.Apply(Value(), Yaml("replicas: 1\nimage: a\nlabels: {x: z}"),
+                           "v1", {}, "m", false);
+  ASSERT_TRUE(first.ok()) << first.status;
+  Set image;
+  image.Insert({PathElement::Field("image")});
+  for (const char* config :
+       {"replicas: 2\nimage: a\nlabels: {x: z}",  // the last set is within
+        "replicas: 2\nimage: a"}) {                // labels.x is dropped
+    const Value c = Yaml(config);
+    PreparedConfig p = u.Prepare(c, "v1", &image);
+    EXPECT_FALSE(p.fields->Has({PathElement::Field("image")}));
+    EXPECT_TRUE(p.aside.Has({PathElement::Field("image")}));
+    OpResult r = u.Apply(first.object, c, "v1", first.managers, "m", false, p);
+    ASSERT_TRUE(r.ok()) << r.status;
+    OpResult plain = u.Apply(first.object, c, "v1", first.managers, "m", false);
+    ASSERT_TRUE(plain.ok()) << plain.status;
+    EXPECT_EQ(r.object, plain.object) << config;
+    EXPECT_EQ(r.managers.at("m").set(),
+              plain.managers.at("m").set().Difference(image))
+        << config;
+  }
+}
+
 TEST(UpdaterTest, IgnoredFieldsAreNeverOwned) {
   UpdaterOptions o;
   o.ignored_fields["v1"].Insert({PathElement::Field("labels")});
