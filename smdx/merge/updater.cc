@@ -252,8 +252,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         const std::string& version,
                         const ManagedFields& managers,
                         const std::string& manager, bool force) const {
-  return ApplyPrepared(live, config, version, managers, manager, force,
-                       Prepare(config, version));
+  return Apply(live, config, version, managers, manager, force,
+               Prepare(config, version));
 }
 
 OpResult Updater::Apply(const Value& live, const Value& config,
@@ -261,15 +261,6 @@ OpResult Updater::Apply(const Value& live, const Value& config,
                         const ManagedFields& managers,
                         const std::string& manager, bool force,
                         const PreparedConfig& prepared) const {
-  return ApplyPrepared(live, config, version, managers, manager, force,
-                       prepared);
-}
-
-OpResult Updater::ApplyPrepared(const Value& live, const Value& config,
-                                const std::string& version,
-                                const ManagedFields& managers,
-                                const std::string& manager, bool force,
-                                const PreparedConfig& prepared) const {
   // The merge comes first: the atomic parts of the configuration it finds
   // identical to the live object's are valid when the live object is
   // (validated here, or by the caller when validate_live is off), so the

@@ -143,8 +143,9 @@ class Updater {
   OpResult Apply(const Value& live, const Value& config,
                  const std::string& version, const ManagedFields& managers,
                  const std::string& manager, bool force) const;
-  // The same with `config` prepared by Prepare(config, version): the
-  // result is the same.
+  // The same with `config` prepared by this updater's Prepare(config,
+  // version, set_aside): the result is the first Apply's, but that the
+  // applier does not own the fields set aside.
   OpResult Apply(const Value& live, const Value& config,
                  const std::string& version, const ManagedFields& managers,
                  const std::string& manager, bool force,
@@ -157,10 +158,8 @@ class Updater {
   const Type& type() const { return type_; }
 
  private:
-  struct Compared;
   absl::StatusOr<Value> Convert(const Value& v,
                                 const std::string& version) const;
-  bool IsIgnoredVersion(const std::string& version) const;
   const Set* Ignored(const std::string& version) const;
   absl::StatusOr<ManagedFields> Reconcile(const Value& live,
                                           const ManagedFields& managers) const;
@@ -171,11 +170,6 @@ class Updater {
                     const std::string& version, ManagedFields managers,
                     const std::string& manager, bool force,
                     Comparison* compare) const;
-  OpResult ApplyPrepared(const Value& live, const Value& config,
-                         const std::string& version,
-                         const ManagedFields& managers,
-                         const std::string& manager, bool force,
-                         const PreparedConfig& prepared) const;
   // What `manager` stopped applying, removed from `merged` unless another
   // manager owns it (SMD's prune), at the version of `last` (its set
   // before this apply); `managers` already holds its new set.
