@@ -332,25 +332,6 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   return r;
 }
 
-namespace {
-
-// Whether `v` holds an empty list anywhere.
-bool HasEmptyList(const Value& v) {
-  if (v.IsList()) {
-    if (v.list().empty()) return true;
-    for (const Value& item : v.list()) {
-      if (HasEmptyList(item)) return true;
-    }
-  } else if (v.IsMap()) {
-    for (const MapEntry& e : v.map()) {
-      if (HasEmptyList(e.value)) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 absl::StatusOr<Value> Updater::RemoveDroppedFields(
     const Value& merged, const ManagedFields& managers,
     const std::string& manager, const VersionedSet* last, bool last_within,
@@ -365,13 +346,14 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   // with only the last set's paths that vanished taken out. A path
   // vanishes only when what is left below it yields no path at all, and
   // only an empty list (no items, not atomic) yields none: without one,
-  // nothing goes. (SMD's Updater.prune; the differential found an owned
-  // parent that went with the unowned field below it, leaving an empty
-  // list.)
+  // nothing goes (an empty list inside an atomic list or map is no field:
+  // the atomic one is). (SMD's Updater.prune; the differential found an
+  // owned parent that went with the unowned field below it, leaving an
+  // empty list.)
   if (last_version == now.api_version() &&
       (last_within || last->set().IsSubsetOf(now.set()) ||
        (!aside.Empty() && last->set().IsSubsetOf(now.set().Union(aside)))) &&
-      !HasEmptyList(merged)) {
+      !HasEmptyGranularList(type_, merged)) {
     return merged;
   }
   auto members = [&](const Set& s) {

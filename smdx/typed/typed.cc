@@ -853,6 +853,62 @@ absl::Status ValidateTrusting(const Type& type, const Value& v,
   return absl::InvalidArgumentError(msg);
 }
 
+namespace {
+
+bool HasEmptyList(const Value& v) {
+  if (v.IsList()) {
+    if (v.list().empty()) return true;
+    for (const Value& item : v.list()) {
+      if (HasEmptyList(item)) return true;
+    }
+  } else if (v.IsMap()) {
+    for (const MapEntry& e : v.map()) {
+      if (HasEmptyList(e.value)) return true;
+    }
+  }
+  return false;
+}
+
+// HasEmptyGranularList below a node of type `atom` (scalars hold no list).
+bool EmptyGranularListBelow(const Atom* atom, const Value& v) {
+  if (atom == nullptr) return HasEmptyList(v);
+  switch (internal::Narrow(atom, &v).kind) {
+    case Narrowed::kList: {
+      if (!v.IsList()) return HasEmptyList(v);
+      if (atom->IsAtomicList()) return false;
+      if (v.list().empty()) return true;
+      const Atom* elem = atom->list->element_type.resolved;
+      for (const Value& item : v.list()) {
+        if (!item.IsScalar() && EmptyGranularListBelow(elem, item))
+          return true;
+      }
+      return false;
+    }
+    case Narrowed::kMap: {
+      if (!v.IsMap()) return HasEmptyList(v);
+      if (atom->IsAtomicMap()) return false;
+      const MapType& mt = *atom->map;
+      size_t hint = 0;
+      for (const MapEntry& e : v.map()) {
+        if (e.value.IsScalar() || e.value.IsNull()) continue;
+        if (EmptyGranularListBelow(mt.EntryAtomFrom(e.key, &hint), e.value))
+          return true;
+      }
+      return false;
+    }
+    case Narrowed::kScalar:
+    case Narrowed::kNone:
+      return HasEmptyList(v);
+  }
+  return HasEmptyList(v);
+}
+
+}  // namespace
+
+bool HasEmptyGranularList(const Type& type, const Value& v) {
+  return EmptyGranularListBelow(type.root(), v);
+}
+
 Set ToFieldSet(const Type& type, const Value& v) {
   Set out;
   FieldSetBuilder b;

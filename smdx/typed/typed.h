@@ -85,6 +85,11 @@ absl::Status ValidateTrusting(const Type& type, const Value& v,
 // The fields `v` sets: every leaf, every map field whose value is null or
 // empty, every list item, every atomic list or map as one member.
 Set ToFieldSet(const Type& type, const Value& v);
+// Whether `v` holds an empty list that ToFieldSet walks into: one that is
+// not atomic, outside atomic lists and maps (the one node with nothing
+// below that yields no field at all). Where `v` does not fit the type, any
+// empty list below counts.
+bool HasEmptyGranularList(const Type& type, const Value& v);
 
 struct Comparison {
   Set added;

@@ -236,6 +236,26 @@ TEST(MergeTest, NotesTheAtomicNodesTheConfigurationLeavesAsTheyAre) {
   EXPECT_EQ(*merged, *Merge(type, &live, &config));
 }
 
+// Only an empty list that ToFieldSet walks into counts: not an atomic one,
+// nor one inside an atomic list or map; where the value does not fit the
+// type, any does.
+TEST(ToFieldSetTest, EmptyGranularListsAreTheOnesOutsideAtomicNodes) {
+  const Type t = RootType();
+  EXPECT_TRUE(HasEmptyGranularList(t, Yaml("finalizers: []")));
+  EXPECT_TRUE(HasEmptyGranularList(t, Yaml("name: a\nports: []")));
+  EXPECT_FALSE(HasEmptyGranularList(t, Yaml("args: []\nports: [{port: 80}]")));
+  EXPECT_FALSE(HasEmptyGranularList(t, Yaml("selector: {}\nlabels: {}")));
+  EXPECT_TRUE(HasEmptyGranularList(t, Yaml("labels: [[]]")));  // not a map
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(kTrustSchema);
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Type trust = *Type::Named(*s, "root");
+  EXPECT_FALSE(HasEmptyGranularList(
+      trust, Yaml("rules: [{verbs: []}]\nsettree: {tags: []}")));
+  // A deduced type's lists are atomic.
+  EXPECT_FALSE(HasEmptyGranularList(Type::Deduced(), Yaml("a: {b: []}")));
+}
+
 TEST(ToFieldSetTest, FillsMissingKeyFieldsFromDefaults) {
   Set s = ToFieldSet(RootType(), Yaml("ports: [{port: 80}]"));
   EXPECT_EQ(
