@@ -89,7 +89,14 @@ bool MapEquals(const Map& a, const Map& b) {
     // same position is tried before a search.
     const Value* other =
         internal::SameString(eb[i].key, e.key) ? &eb[i].value : b.Find(e.key);
-    if (other == nullptr || !Equals(e.value, *other)) return false;
+    if (other == nullptr) return false;
+    // Strings (most leaves) in place, without the call.
+    if (e.value.IsString() && other->IsString()) {
+      if (!internal::SameString(e.value.AsString(), other->AsString()))
+        return false;
+    } else if (!Equals(e.value, *other)) {
+      return false;
+    }
   }
   return true;
 }
@@ -146,6 +153,18 @@ namespace {
 // numbers (equal across ints and floats, or by kind and bits) and maps (key
 // order ignored, or entry by entry).
 template <bool kStrict>
+bool EqualsImpl(const Value& a, const Value& b);
+
+// A list item or map entry's value: strings (most leaves) are compared in
+// place, without the call.
+template <bool kStrict>
+inline bool EqualsBelow(const Value& a, const Value& b) {
+  if (a.IsString() && b.IsString())
+    return internal::SameString(a.AsString(), b.AsString());
+  return EqualsImpl<kStrict>(a, b);
+}
+
+template <bool kStrict>
 bool EqualsImpl(const Value& a, const Value& b) {
   if (SameNode(a, b)) return true;
   if (!kStrict && (a.IsFloat() || b.IsFloat())) {
@@ -173,7 +192,7 @@ bool EqualsImpl(const Value& a, const Value& b) {
       const List& lb = b.list();
       if (la.size() != lb.size()) return false;
       for (size_t i = 0; i < la.size(); ++i) {
-        if (!EqualsImpl<kStrict>(la[i], lb[i])) return false;
+        if (!EqualsBelow<kStrict>(la[i], lb[i])) return false;
       }
       return true;
     }
@@ -186,7 +205,7 @@ bool EqualsImpl(const Value& a, const Value& b) {
         const MapEntry& ea = ma.entries()[i];
         const MapEntry& eb = mb.entries()[i];
         if (!internal::SameString(ea.key, eb.key) ||
-            !EqualsImpl<kStrict>(ea.value, eb.value)) {
+            !EqualsBelow<kStrict>(ea.value, eb.value)) {
           return false;
         }
       }
