@@ -66,6 +66,18 @@ class FieldManagerTest : public ::testing::Test {
     clock_.Advance(absl::Seconds(1));
     return fm_->Apply(live, Yaml(config), manager, force);
   }
+  // The fixture's field manager, held to `limits`.
+  FieldManager Limited(const Limits& limits) {
+    FieldManagerOptions o;
+    o.api_version = "apps/v1";
+    o.kind = "Deployment";
+    o.clock = &clock_;
+    o.limits = limits;
+    absl::StatusOr<FieldManager> fm = FieldManager::Create(
+        *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
+    EXPECT_TRUE(fm.ok()) << fm.status();
+    return *std::move(fm);
+  }
   FieldManagerResult Update(const Value& live, const std::string& object,
                             const std::string& manager) {
     clock_.Advance(absl::Seconds(1));
@@ -259,15 +271,9 @@ TEST_F(FieldManagerTest, ManagedFieldsOverTheLimitsAreAnErrorAndChangeNothing) {
   FieldManagerResult second = fm_->Update(first.object, scaled, "b");
   ASSERT_TRUE(second.ok()) << second.status;
   const Value live = second.object;  // two entries
-  FieldManagerOptions o;
-  o.api_version = "apps/v1";
-  o.kind = "Deployment";
-  o.clock = &clock_;
-  o.limits.max_managed_fields_entries = 1;
-  absl::StatusOr<FieldManager> limited = FieldManager::Create(
-      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
-  ASSERT_TRUE(limited.ok());
-  FieldManagerResult r = limited->Apply(live, Yaml(kDeployment), "a", false);
+  Limits one;
+  one.max_managed_fields_entries = 1;
+  FieldManagerResult r = Limited(one).Apply(live, Yaml(kDeployment), "a", false);
   EXPECT_EQ(r.kind, ErrorKind::kInvalid);
   EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(r.status.message(),
@@ -275,12 +281,9 @@ TEST_F(FieldManagerTest, ManagedFieldsOverTheLimitsAreAnErrorAndChangeNothing) {
             "max_managed_fields_entries limit of 1");
   EXPECT_TRUE(Same(second.object, live));
   // A request body's managedFields count too.
-  o.limits = Limits();
-  o.limits.max_fields_v1_bytes = 10;
-  limited = FieldManager::Create(
-      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
-  ASSERT_TRUE(limited.ok());
-  r = limited->Update(live, live, "b");
+  Limits ten;
+  ten.max_fields_v1_bytes = 10;
+  r = Limited(ten).Update(live, live, "b");
   EXPECT_EQ(r.kind, ErrorKind::kInvalid);
   EXPECT_THAT(std::string(r.status.message()),
               ::testing::HasSubstr("over the max_fields_v1_bytes limit of 10"));
@@ -328,16 +331,10 @@ TEST_F(FieldManagerTest, AReapplyReadsTheApplierEntryOrTakesItAsTheSame) {
   EXPECT_EQ(bad.kind, ErrorKind::kInvalid);
   EXPECT_THAT(std::string(bad.status.message()),
               ::testing::HasSubstr(".metadata.managedFields[0].time"));
-  FieldManagerOptions o;
-  o.api_version = "apps/v1";
-  o.kind = "Deployment";
-  o.clock = &clock_;
-  o.limits.max_fields_v1_bytes = 50;
-  absl::StatusOr<FieldManager> limited = FieldManager::Create(
-      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
-  ASSERT_TRUE(limited.ok());
+  Limits small;
+  small.max_fields_v1_bytes = 50;
   FieldManagerResult over =
-      limited->Apply(first.object, Yaml(changed), "kubectl", false);
+      Limited(small).Apply(first.object, Yaml(changed), "kubectl", false);
   EXPECT_EQ(over.status.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(over.status.message()),
               ::testing::HasSubstr("over the max_fields_v1_bytes limit of 50"));

@@ -1,5 +1,6 @@
 #include "smdx/merge/updater.h"
 
+#include "absl/strings/str_cat.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -9,8 +10,10 @@ namespace {
 
 using testing::Yaml;
 
-Type DeployType() {
-  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+// `more` adds fields (SMD YAML items, indented as the others).
+Type DeployType(absl::string_view more = "") {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(absl::StrCat(R"(types:
 - name: deploy
   map:
     fields:
@@ -22,7 +25,8 @@ Type DeployType() {
       type:
         map:
           elementType: {scalar: string}
-)");
+)",
+                                    more));
   EXPECT_TRUE(s.ok()) << s.status();
   return *Type::Named(*s, "deploy");
 }
@@ -138,18 +142,9 @@ TEST(UpdaterTest, InvalidInputFailsWithKindInvalid) {
 // live object part that the configuration repeats is the configuration's
 // error; only then is the live object's reported.
 TEST(UpdaterTest, ErrorsComeInOrderWhateverTheMergeFoundTheSame) {
-  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
-- name: deploy
-  map:
-    fields:
-    - name: replicas
-      type: {scalar: numeric}
-    - name: args
+  Updater u(DeployType(R"(    - name: args
       type: {list: {elementType: {scalar: string}, elementRelationship: atomic}}
-)");
-  ASSERT_TRUE(s.ok()) << s.status();
-  const Type type = *Type::Named(*s, "deploy");
-  Updater u(type);
+)"));
   const Value bad_live = Yaml("replicas: 1\nargs: [1]");
   OpResult r = u.Apply(bad_live, Yaml("replicas: 2\nargs: [1]"), "v1", {}, "m",
                        false);

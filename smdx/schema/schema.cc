@@ -203,6 +203,32 @@ void Schema::CollectMapsAndLists(size_t first, std::vector<MapType*>* maps_out,
   }
 }
 
+namespace {
+
+// Sets the flag (`map_flag`, `list_flag`) of every map and list that
+// `sets(ref)` says one of its references (fields, element types) sets.
+// Types refer to each other in cycles: propagate until nothing changes.
+template <typename Sets>
+void PropagateUp(const std::vector<MapType*>& maps,
+                 const std::vector<ListType*>& lists, bool MapType::*map_flag,
+                 bool ListType::*list_flag, Sets sets) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (MapType* m : maps) {
+      if (m->*map_flag) continue;
+      bool b = m->element_type && sets(*m->element_type);
+      for (const StructField& f : m->fields) b = b || sets(f.type);
+      if (b) m->*map_flag = changed = true;
+    }
+    for (ListType* l : lists) {
+      if (!(l->*list_flag) && sets(l->element_type))
+        l->*list_flag = changed = true;
+    }
+  }
+}
+
+}  // namespace
+
 void Schema::MarkAssociativeBelow(size_t first) {
   std::vector<MapType*> maps;
   std::vector<ListType*> lists;
@@ -217,23 +243,11 @@ void Schema::MarkAssociativeBelow(size_t first) {
            ref.element_relationship == ElementRelationship::kAssociative ||
            (a->map && a->map->assoc_below) || (a->list && a->list->assoc_below);
   };
-  // Types refer to each other in cycles: from "no" everywhere, propagate
-  // "may" until nothing changes.
+  // From "no" everywhere (but the associative lists themselves), "may"
+  // goes up.
   for (MapType* m : maps) m->assoc_below = false;
   for (ListType* l : lists) l->assoc_below = l->IsAssociative();
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (MapType* m : maps) {
-      if (m->assoc_below) continue;
-      bool b = m->element_type && may(*m->element_type);
-      for (const StructField& f : m->fields) b = b || may(f.type);
-      if (b) m->assoc_below = changed = true;
-    }
-    for (ListType* l : lists) {
-      if (!l->assoc_below && may(l->element_type))
-        l->assoc_below = changed = true;
-    }
-  }
+  PropagateUp(maps, lists, &MapType::assoc_below, &ListType::assoc_below, may);
 }
 
 void Schema::MarkImmutabilityBelow(size_t first) {
@@ -246,20 +260,8 @@ void Schema::MarkImmutabilityBelow(size_t first) {
            (a != nullptr && ((a->map && a->map->markers_below) ||
                              (a->list && a->list->markers_below)));
   };
-  // Types refer to each other in cycles: propagate until nothing changes.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (MapType* m : maps) {
-      if (m->markers_below) continue;
-      bool b = m->element_type && below(*m->element_type);
-      for (const StructField& f : m->fields) b = b || below(f.type);
-      if (b) m->markers_below = changed = true;
-    }
-    for (ListType* l : lists) {
-      if (!l->markers_below && below(l->element_type))
-        l->markers_below = changed = true;
-    }
-  }
+  PropagateUp(maps, lists, &MapType::markers_below, &ListType::markers_below,
+              below);
 }
 
 absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {

@@ -162,6 +162,13 @@ constexpr char kTrustSchema[] = R"(types:
       type: {list: {elementType: {scalar: string}, elementRelationship: associative}}
 )";
 
+Type TrustType() {
+  absl::StatusOr<std::shared_ptr<const Schema>> s =
+      Schema::ParseSmd(kTrustSchema);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return *Type::Named(*s, "root");
+}
+
 // Linking marks the maps and lists under which no associative list can
 // sit, through cycles too.
 TEST(ValidateTest, LinkingTellsWhereAssociativeListsCanBe) {
@@ -188,10 +195,7 @@ TEST(ValidateTest, LinkingTellsWhereAssociativeListsCanBe) {
 // Trusted nodes are skipped where they sit at an atomic list or map that
 // can hold no associative list; anywhere else they are walked.
 TEST(ValidateTest, TrustedNodesAreSkippedOnlyWhereNoDuplicateCanHide) {
-  absl::StatusOr<std::shared_ptr<const Schema>> s =
-      Schema::ParseSmd(kTrustSchema);
-  ASSERT_TRUE(s.ok()) << s.status();
-  const Type type = *Type::Named(*s, "root");
+  const Type type = TrustType();
   const Value v = Yaml(
       "args: [1]\nselector: {a: 1}\nrules: [{verbs: [a, a]}]\n"
       "labels: {b: 2}\ntree: {children: [{children: 3}]}\n");
@@ -219,10 +223,7 @@ TEST(ValidateTest, TrustedNodesAreSkippedOnlyWhereNoDuplicateCanHide) {
 
 // The merge notes the applied atomic nodes identical to the live ones.
 TEST(MergeTest, NotesTheAtomicNodesTheConfigurationLeavesAsTheyAre) {
-  absl::StatusOr<std::shared_ptr<const Schema>> s =
-      Schema::ParseSmd(kTrustSchema);
-  ASSERT_TRUE(s.ok()) << s.status();
-  const Type type = *Type::Named(*s, "root");
+  const Type type = TrustType();
   const Value live = Yaml(
       "args: [a]\nselector: {a: x}\nlabels: {b: y}\nrules: [{verbs: [g]}]\n");
   const Value config = Yaml(
@@ -246,10 +247,7 @@ TEST(ToFieldSetTest, EmptyGranularListsAreTheOnesOutsideAtomicNodes) {
   EXPECT_FALSE(HasEmptyGranularList(t, Yaml("args: []\nports: [{port: 80}]")));
   EXPECT_FALSE(HasEmptyGranularList(t, Yaml("selector: {}\nlabels: {}")));
   EXPECT_TRUE(HasEmptyGranularList(t, Yaml("labels: [[]]")));  // not a map
-  absl::StatusOr<std::shared_ptr<const Schema>> s =
-      Schema::ParseSmd(kTrustSchema);
-  ASSERT_TRUE(s.ok()) << s.status();
-  const Type trust = *Type::Named(*s, "root");
+  const Type trust = TrustType();
   EXPECT_FALSE(HasEmptyGranularList(
       trust, Yaml("rules: [{verbs: []}]\nsettree: {tags: []}")));
   // A deduced type's lists are atomic.
