@@ -179,8 +179,8 @@ MapType::FindFieldFrom(absl::string_view name, size_t* hint) const {
   return FindFieldAfterScan(name, hint);
 }
 
-__attribute__((always_inline)) inline const Atom* MapType::EntryAtomFrom(absl::string_view name,
-                                          size_t* hint) const {
+__attribute__((always_inline)) inline const Atom* MapType::EntryAtomFrom(
+    absl::string_view name, size_t* hint) const {
   if (const StructField* f = FindFieldFrom(name, hint)) return f->type.resolved;
   return element_type ? element_type->resolved : nullptr;
 }

@@ -80,6 +80,21 @@ int CompareDoubles(double a, double b) {
   return 0;
 }
 
+// Equals (kStrict false) and Identical (true): one walk, which differ in
+// numbers (equal across ints and floats, or by kind and bits) and maps (key
+// order ignored, or entry by entry).
+template <bool kStrict>
+bool EqualsImpl(const Value& a, const Value& b);
+
+// A list item or map entry's value: strings (most leaves) are compared in
+// place, without the call.
+template <bool kStrict>
+inline bool EqualsBelow(const Value& a, const Value& b) {
+  if (a.IsString() && b.IsString())
+    return internal::SameString(a.AsString(), b.AsString());
+  return EqualsImpl<kStrict>(a, b);
+}
+
 bool MapEquals(const Map& a, const Map& b) {
   if (a.size() != b.size()) return false;
   const std::vector<MapEntry>& eb = b.entries();
@@ -89,14 +104,7 @@ bool MapEquals(const Map& a, const Map& b) {
     // same position is tried before a search.
     const Value* other =
         internal::SameString(eb[i].key, e.key) ? &eb[i].value : b.Find(e.key);
-    if (other == nullptr) return false;
-    // Strings (most leaves) in place, without the call.
-    if (e.value.IsString() && other->IsString()) {
-      if (!internal::SameString(e.value.AsString(), other->AsString()))
-        return false;
-    } else if (!Equals(e.value, *other)) {
-      return false;
-    }
+    if (other == nullptr || !EqualsBelow<false>(e.value, *other)) return false;
   }
   return true;
 }
@@ -148,21 +156,6 @@ int MapCompare(const Map& a, const Map& b) {
 }  // namespace
 
 namespace {
-
-// Equals (kStrict false) and Identical (true): one walk, which differ in
-// numbers (equal across ints and floats, or by kind and bits) and maps (key
-// order ignored, or entry by entry).
-template <bool kStrict>
-bool EqualsImpl(const Value& a, const Value& b);
-
-// A list item or map entry's value: strings (most leaves) are compared in
-// place, without the call.
-template <bool kStrict>
-inline bool EqualsBelow(const Value& a, const Value& b) {
-  if (a.IsString() && b.IsString())
-    return internal::SameString(a.AsString(), b.AsString());
-  return EqualsImpl<kStrict>(a, b);
-}
 
 template <bool kStrict>
 bool EqualsImpl(const Value& a, const Value& b) {
