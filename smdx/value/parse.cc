@@ -32,6 +32,7 @@
 #include "nlohmann/json.hpp"
 #include "smdx/value/emit.h"
 #include "smdx/value/internal/parse.h"
+#include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/utf8.h"
 #include "smdx/value/yaml_fast.h"
@@ -752,23 +753,8 @@ absl::Status CheckYamlCharacters(absl::string_view text) {
   uint32_t rune = 0;
   size_t n = 0;
   while (i < text.size()) {
-    if (text.size() - i >= 8) {
-      // Eight printable ASCII bytes (or tabs and line breaks) at a time.
-      uint64_t x;
-      std::memcpy(&x, text.data() + i, 8);
-      constexpr uint64_t kOnes = 0x0101010101010101ULL;
-      constexpr uint64_t kHigh = 0x8080808080808080ULL;
-      constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-      uint64_t below_space = ~(((x & kLow7) + kOnes * 0x60) | x) & kHigh;
-      auto zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
-      uint64_t allowed = zero(x ^ (kOnes * '\n')) | zero(x ^ (kOnes * '\t')) |
-                         zero(x ^ (kOnes * '\r'));
-      if ((x & kHigh) == 0 && (below_space & ~allowed) == 0 &&
-          zero(x ^ (kOnes * 0x7F)) == 0) {
-        i += 8;
-        continue;
-      }
-    }
+    i += internal::PlainAsciiPrefix(text.data() + i, text.data() + text.size());
+    if (i == text.size()) break;
     n = DecodeUtf8(text, i, &rune);
     if (n == 0 || !IsYamlPrintable(rune)) break;
     i += n;

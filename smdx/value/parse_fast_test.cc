@@ -268,6 +268,24 @@ const char* const kTakenYaml[] = {
     "a: 1\n---\n",
     "key: &anchor\n  child: 1\nother: *anchor\n",
     "- &a\n  - x\n- *a\n",
+    // Runs longer than the 16 bytes the scans take at once, with their
+    // stops before, at and after the 16th byte.
+    "a_key_of_twenty_chars: a value of more than sixteen bytes\n"
+    "b: sixteen bytes!:no, and a:b\n"
+    "c: x:y:z:w:v:u:t:s:r:q # a comment after the colon run\n"
+    "d: fifteen bytes\t# a comment after a tab\n"
+    "e: a#b#c#d#e#f#g#h#i#j#k#l \t #\n"
+    "f: trailing blanks after sixteen bytes     \n",
+    "long_quoted: 'a single-quoted text that runs on and on, it''s long'\n"
+    "two_lines: 'first line of the single-quoted text   \n"
+    "   second line, indented, of the text  '\n"
+    "double: \"a double-quoted text longer than sixteen \\\" bytes\"\n"
+    "escaped_newline: \"the text goes on past sixteen bytes \\\n"
+    "  and on\\t here\"\n"
+    "blank_lines: \"sixteen bytes and more\n\n\n   then more text\"\n",
+    "deep:\n        eight:\n                sixteen:\n"
+    "                         twenty_five: 1\n"
+    "        back: 2\n",
 };
 
 // Inputs the fast YAML reader leaves to yaml-cpp (valid or not), with the
@@ -276,6 +294,9 @@ const char* const kDeclinedYaml[] = {
     "? complex\n: key\n",      // complex keys
     "%YAML 1.1\n---\na: 1\n",  // directives
     "a:\n\tb: 1\n",            // tab in indentation
+    "a:\n          \tb: 1\n",  // (after more than eight spaces)
+    "a:\n  b: x\n\t\n  c: y\n",  // (on an otherwise empty line)
+    "a: a value of more than sixteen bytes: b\n",  // ": " in a value
     "a: 1\r\nb: 2\r\n",        // carriage returns
     "\xEF\xBB\xBF"
     "a: 1\n",               // byte order mark

@@ -267,6 +267,8 @@ TEST(ParseYaml, PlainScalarsResolveByYaml11Rules) {
       {"0o17", Value(15)},
       {"0b101", Value(5)},
       {"-0b101", Value(-5)},
+      {"123456789012345678", Value(int64_t{123456789012345678})},
+      {"1234567890123456789", Value(int64_t{1234567890123456789})},
       {"9223372036854775807", Value(std::numeric_limits<int64_t>::max())},
       {"-9223372036854775808", Value(std::numeric_limits<int64_t>::min())},
       // Beyond int64: uint64 and larger decimals become floats.
@@ -301,6 +303,19 @@ TEST(ParseYaml, PlainScalarsResolveByYaml11Rules) {
       {"<<", Value("<<")},
       {"2001-12-14", Value("2001-12-14")},
       {"0.1.2", Value("0.1.2")},
+      // Quantities, flags and words that start like numbers or constants.
+      {"20Mi", Value("20Mi")},
+      {"150m", Value("150m")},
+      {"10%", Value("10%")},
+      {"--v=2", Value("--v=2")},
+      {"1:20", Value("1:20")},
+      {"10.0.0.1", Value("10.0.0.1")},
+      {"1.5.", Value("1.5.")},
+      {"0xZ1", Value("0xZ1")},
+      {"name", Value("name")},
+      {"nul", Value("nul")},
+      {"offf", Value("offf")},
+      {"+.inf5", Value("+.inf5")},
   };
   for (const Case& c : cases) {
     Value got = internal::ResolvePlainYamlScalar(c.text);

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/go_format.h"
+#include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/limits.h"
 #include "smdx/value/yaml_scalar.h"
@@ -53,11 +54,6 @@ bool IsPlainTerminator(char c) {
   }
 }
 
-// The characters plain scalar scanning in block context stops at.
-bool IsPlainSpecial(char c) {
-  return c == ':' || c == ' ' || c == '\t' || c == '\n';
-}
-
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -79,41 +75,21 @@ int HexValue(char c) {
 // returns (yaml-cpp has line-ending rules of its own), control characters
 // (0x04 is yaml-cpp's end-of-stream marker; NUL switches it to UTF-16),
 // and DEL.
-// The high bit of each byte of `v` that is zero (exact per byte: no carries
-// cross bytes).
-uint64_t ZeroBytes(uint64_t v) {
-  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-  return ~(((v & kLow7) + kLow7) | v | kLow7);
-}
-
 bool HasUnsupportedBytes(absl::string_view text) {
   if (!text.empty()) {
     unsigned char first = static_cast<unsigned char>(text[0]);
     // Byte order marks and UTF-16/32 detection.
     if (first == 0xEF || first == 0xFE || first == 0xFF) return true;
   }
-  auto bad = [](unsigned char c) {
-    return c < 0x20 ? (c != '\n' && c != '\t') : c == 0x7F;
-  };
   const char* p = text.data();
   const char* const end = p + text.size();
-  // Eight bytes at a time.
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-  for (; end - p >= 8; p += 8) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    uint64_t below_space = ~(((x & kLow7) + kOnes * 0x60) | x) & kHigh;
-    uint64_t newline = ZeroBytes(x ^ (kOnes * '\n'));
-    uint64_t tab = ZeroBytes(x ^ (kOnes * '\t'));
-    uint64_t del = ZeroBytes(x ^ (kOnes * 0x7F));
-    if (((below_space & ~newline & ~tab) | del) != 0) return true;
+  while (true) {
+    p += PlainAsciiPrefix(p, end);
+    if (p == end) return false;
+    // Bytes beyond ASCII pass; the stop is a control character or DEL.
+    if (static_cast<unsigned char>(*p) < 0x80) return true;
+    ++p;
   }
-  for (; p != end; ++p) {
-    if (bad(static_cast<unsigned char>(*p))) return true;
-  }
-  return false;
 }
 
 class YamlReader {
@@ -216,6 +192,7 @@ class YamlReader {
   bool AtBlockEntry() const { return *p_ == '-' && BlankBreakOrEnd(p_ + 1); }
 
   void SkipBlanks() {
+    p_ += LeadingSpaces(p_, e_);
     while (p_ != e_ && IsBlank(*p_)) ++p_;
   }
 
@@ -244,7 +221,7 @@ class YamlReader {
       new_line = true;
     }
     if (new_line && p_ != e_) {
-      for (const char* q = ls_; q != p_; ++q) {
+      for (const char* q = ls_ + LeadingSpaces(ls_, p_); q != p_; ++q) {
         if (*q == '\t') return false;
       }
     }
@@ -433,30 +410,31 @@ class YamlReader {
   // stopped, `*last` one past the last non-blank before that.
   RunEnd ScanPlainRun(const char* q, const char** stop,
                       const char** last) const {
-    *last = q;
+    const char* const first = q;
+    RunEnd end;
     while (true) {
-      const char* run = q;
-      while (q != e_ && !IsPlainSpecial(*q)) ++q;
-      if (q != run) *last = q;
+      q = FindAnyOf3(q, e_, ':', '\n', '#');
       if (q == e_ || *q == '\n') {
-        *stop = q;
-        return RunEnd::kLine;
+        end = RunEnd::kLine;
+        break;
       }
       if (*q == ':') {
         if (BlankBreakOrEnd(q + 1)) {
-          *stop = q;
-          return RunEnd::kColon;
+          end = RunEnd::kColon;
+          break;
         }
-        *last = ++q;
-        continue;
-      }
-      // A blank.
-      if (q + 1 != e_ && q[1] == '#') {
-        *stop = q;
-        return RunEnd::kComment;
+      } else if (q != first && IsBlank(q[-1])) {  // " #"
+        --q;
+        end = RunEnd::kComment;
+        break;
       }
       ++q;
     }
+    *stop = q;
+    const char* l = q;
+    while (l != first && IsBlank(l[-1])) --l;
+    *last = l;
+    return end;
   }
 
   // Reads the node that starts at p_: after "key:" on its line, after "-",
@@ -706,21 +684,14 @@ class YamlReader {
     const bool single = quote == '\'';
     const char* start = p_ + 1;
     // Most quoted scalars are one line without escapes.
-    const char* q = start;
-    if (single) {
-      while (q != e_ && *q != '\'' && *q != '\n') ++q;
-      if (q != e_ && *q == '\'' && (q + 1 == e_ || q[1] != '\'')) {
-        *out = absl::string_view(start, q - start);
-        p_ = q + 1;
-        return true;
-      }
-    } else {
-      while (q != e_ && *q != '"' && *q != '\n' && *q != '\\') ++q;
-      if (q != e_ && *q == '"') {
-        *out = absl::string_view(start, q - start);
-        p_ = q + 1;
-        return true;
-      }
+    // The bytes that end a run of text: the quote, a line break, and in
+    // double quotes an escape.
+    const char escape = single ? quote : '\\';
+    const char* q = FindAnyOf3(start, e_, quote, '\n', escape);
+    if (q != e_ && *q == quote && !(single && q + 1 != e_ && q[1] == quote)) {
+      *out = absl::string_view(start, q - start);
+      p_ = q + 1;
+      return true;
     }
     p_ = start;
     std::string& scalar = *buf;
@@ -731,27 +702,30 @@ class YamlReader {
       if (p_ == e_) return false;  // unterminated
       size_t last_non_blank = scalar.size();
       bool escaped_newline = false;
-      while (p_ != e_ && *p_ != '\n') {
-        if (*p_ == quote && !(single && p_ + 1 != e_ && p_[1] == '\'')) {
+      if (p_ == ls_ && AtDocMarker()) return false;
+      while (true) {
+        const char* run = p_;
+        p_ = FindAnyOf3(p_, e_, quote, '\n', escape);
+        if (p_ != run) {
+          scalar.append(run, p_);
+          const char* l = p_;
+          while (l != run && IsBlank(l[-1])) --l;
+          if (l != run) last_non_blank = scalar.size() - (p_ - l);
+        }
+        if (p_ == e_ || *p_ == '\n') break;
+        if (*p_ == quote && !(single && p_ + 1 != e_ && p_[1] == quote)) {
           break;  // the closing quote
         }
-        if (p_ == ls_ && (AtDocStart() || AtDocEnd())) return false;
-        if (!single && *p_ == '\\' && p_ + 1 != e_ && p_[1] == '\n') {
+        if (!single && p_ + 1 != e_ && p_[1] == '\n') {  // "\\" at the end
           ++p_;
           last_non_blank = scalar.size();
           last_escaped = scalar.size();
           escaped_newline = true;
           break;
         }
-        if (*p_ == (single ? '\'' : '\\')) {
-          if (!Escape(single, &scalar)) return false;
-          last_non_blank = scalar.size();
-          last_escaped = scalar.size();
-          continue;
-        }
-        char ch = *p_++;
-        scalar.push_back(ch);
-        if (!IsBlank(ch)) last_non_blank = scalar.size();
+        if (!Escape(single, &scalar)) return false;
+        last_non_blank = scalar.size();
+        last_escaped = scalar.size();
       }
       if (p_ == e_) return false;
       if (*p_ == quote) {

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "smdx/value/go_format.h"
@@ -185,16 +187,101 @@ bool SurelyString(absl::string_view text) {
 
 // yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
 // represents; `*is_uint` tells the !!int check that it was one.
+// The constants by their length, each as its bytes in one word: a lookup
+// compares a word with at most a dozen others.
+constexpr size_t kLongestConstant = 5;
+
+constexpr bool ConstantsFitAWord() {
+  for (const Constant& c : kConstants) {
+    if (c.text.size() > kLongestConstant) return false;
+  }
+  return true;
+}
+static_assert(ConstantsFitAWord());
+
+uint64_t PackShort(absl::string_view text) {
+  uint64_t v = 0;
+  std::memcpy(&v, text.data(), text.size());
+  return v;
+}
+
+struct ConstantIndex {
+  struct Entry {
+    uint64_t bytes;
+    const Constant* constant;
+  };
+  std::vector<Entry> by_size[kLongestConstant + 1];
+
+  ConstantIndex() {
+    for (const Constant& c : kConstants) {
+      by_size[c.text.size()].push_back(Entry{PackShort(c.text), &c});
+    }
+  }
+};
+
+const Constant* FindConstant(absl::string_view text) {
+  if (text.size() > kLongestConstant) return nullptr;
+  static const ConstantIndex* const index = new ConstantIndex();
+  const uint64_t bytes = PackShort(text);
+  for (const ConstantIndex::Entry& e : index->by_size[text.size()]) {
+    if (e.bytes == bytes) return e.constant;
+  }
+  return nullptr;
+}
+
+bool IsNumberStart(char c) {
+  return c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9');
+}
+
+// Whether a plain scalar resolves to a string: SurelyString, and the
+// short words that turn out to be no constant ("name", "tcp").
+bool ResolvesToString(absl::string_view text) {
+  return SurelyString(text) || (!text.empty() && !IsNumberStart(text[0]) &&
+                                FindConstant(text) == nullptr);
+}
+
+// Whether every byte of `text` can occur in a number yaml.v2 reads: digits,
+// signs, '.', '_', exponents and the base prefixes and hex digits of
+// strconv.ParseInt(s, 0, 64). Quantities ("20Mi", "150m") and flags
+// ("--v=2") fail here, before the number readers copy them, and so do
+// addresses ("10.0.0.1"): no number has two dots.
+bool MayBeNumber(absl::string_view text) {
+  int dots = 0;
+  for (char c : text) {
+    dots += c == '.';
+    const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+                    (c >= 'A' && c <= 'F') || c == '+' || c == '-' ||
+                    c == '.' || c == '_' || c == 'x' || c == 'X' ||
+                    c == 'o' || c == 'O';
+    if (!ok) return false;
+  }
+  return dots <= 1;
+}
+
+// Decimal digits with no leading zero and at most 18 of them: an int64 in
+// every reading (yaml.v2's and Go's strconv agree), worked out here
+// without the general path's copy.
+bool SmallDecimal(absl::string_view text, int64_t* out) {
+  if (text.empty() || text.size() > 18 || text[0] < '1' || text[0] > '9') {
+    return false;
+  }
+  int64_t n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + (c - '0');
+  }
+  *out = n;
+  return true;
+}
+
+// yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
+// represents; `*is_uint` tells the !!int check that it was one.
 Value ResolvePlain(absl::string_view text, bool* is_uint) {
   *is_uint = false;
   if (SurelyString(text)) return Value(text);
-  for (const Constant& c : kConstants) {
-    // (Size and first character first: most scalars match none.)
-    if (c.text.size() != text.size() ||
-        (!text.empty() && c.text[0] != text[0]) || c.text != text) {
-      continue;
-    }
-    switch (c.kind) {
+  if (int64_t small; SmallDecimal(text, &small)) return Value(small);
+  if (const Constant* c = FindConstant(text)) {
+    switch (c->kind) {
       case Constant::kNull:
         return Value();
       case Constant::kTrue:
@@ -211,9 +298,7 @@ Value ResolvePlain(absl::string_view text, bool* is_uint) {
   }
   // Only text starting like a number can be one.
   char c = text[0];
-  if (!(c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'))) {
-    return Value(text);
-  }
+  if (!IsNumberStart(c) || !MayBeNumber(text)) return Value(text);
   std::string plain;
   plain.reserve(text.size());
   for (char ch : text) {
@@ -296,7 +381,7 @@ std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
 }
 
 void YamlPlainKeyText(absl::string_view text, std::string* key) {
-  if (SurelyString(text)) {
+  if (ResolvesToString(text)) {
     key->assign(text.data(), text.size());
     return;
   }

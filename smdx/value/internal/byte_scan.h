@@ -1,0 +1,123 @@
+// Byte scans the text readers run over whole documents: sixteen bytes at a
+// time with SSE2 (part of every x86-64), eight on other little-endian
+// machines, one at a time elsewhere. A loop per
+// byte costs a compare and a branch for every byte of a manifest; these
+// cost about one instruction per byte.
+//
+// Internal to the value/ readers; not part of the API.
+#ifndef SMDX_VALUE_INTERNAL_BYTE_SCAN_H_
+#define SMDX_VALUE_INTERNAL_BYTE_SCAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace smdx {
+namespace internal {
+
+inline constexpr uint64_t kByteOnes = 0x0101010101010101ull;
+inline constexpr uint64_t kByteHighs = 0x8080808080808080ull;
+
+// The high bit of each byte of `x` that is zero. Exact up to the first
+// zero byte only: a borrow may mark bytes after it, so callers look at the
+// lowest mark alone.
+inline uint64_t FirstZeroByteMarks(uint64_t x) {
+  return (x - kByteOnes) & ~x & kByteHighs;
+}
+
+// The number of leading bytes of [p, end) that are printable ASCII
+// (0x20-0x7E), line feeds or tabs: the bytes both YAML readers take as
+// they are.
+inline size_t PlainAsciiPrefix(const char* p, const char* end) {
+  const char* const begin = p;
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i del = _mm_set1_epi8(0x7F);
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t');
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // As signed bytes, control characters and the bytes beyond ASCII are
+    // both below 0x20.
+    const __m128i low = _mm_cmplt_epi8(x, space);
+    const __m128i allowed_low =
+        _mm_or_si128(_mm_cmpeq_epi8(x, newline), _mm_cmpeq_epi8(x, tab));
+    const __m128i bad = _mm_or_si128(_mm_andnot_si128(allowed_low, low),
+                                     _mm_cmpeq_epi8(x, del));
+    const int mask = _mm_movemask_epi8(bad);
+    if (mask != 0) {
+      return static_cast<size_t>(p - begin) +
+             static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+    p += 16;
+  }
+#endif
+  for (; p != end; ++p) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c >= 0x7F || (c < 0x20 && c != '\n' && c != '\t')) break;
+  }
+  return static_cast<size_t>(p - begin);
+}
+
+// The number of leading spaces of [p, end): indentation, eight bytes at a
+// time.
+inline size_t LeadingSpaces(const char* p, const char* end) {
+  const char* const begin = p;
+  constexpr uint64_t kSpaces = kByteOnes * ' ';
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    const uint64_t other = x ^ kSpaces;
+    if (other != 0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      return static_cast<size_t>(p - begin) + __builtin_ctzll(other) / 8;
+#else
+      break;
+#endif
+    }
+    p += 8;
+  }
+  while (p != end && *p == ' ') ++p;
+  return static_cast<size_t>(p - begin);
+}
+
+// The first byte in [p, end) equal to `a`, `b` or `c`, or `end`.
+inline const char* FindAnyOf3(const char* p, const char* end, char a, char b,
+                              char c) {
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a);
+  const __m128i vb = _mm_set1_epi8(b);
+  const __m128i vc = _mm_set1_epi8(c);
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                     _mm_cmpeq_epi8(x, vc));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  while (end - p >= 8) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    const uint64_t hit =
+        FirstZeroByteMarks(x ^ (kByteOnes * static_cast<unsigned char>(a))) |
+        FirstZeroByteMarks(x ^ (kByteOnes * static_cast<unsigned char>(b))) |
+        FirstZeroByteMarks(x ^ (kByteOnes * static_cast<unsigned char>(c)));
+    if (hit != 0) return p + __builtin_ctzll(hit) / 8;
+    p += 8;
+  }
+#endif
+  while (p != end && *p != a && *p != b && *p != c) ++p;
+  return p;
+}
+
+}  // namespace internal
+}  // namespace smdx
+
+#endif  // SMDX_VALUE_INTERNAL_BYTE_SCAN_H_
