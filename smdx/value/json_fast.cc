@@ -60,12 +60,52 @@ bool ContainerStack::FinishMap(size_t start, Value* out) {
 
 namespace {
 
+struct ThreadStack {
+  // Room for the children of a manifest, as ContainerStack's callers ask.
+  static constexpr size_t kInitialCapacity = 64;
+  ContainerStack stack{kInitialCapacity};
+  bool taken = false;
+};
+
+ThreadStack& ThisThreadStack() {
+  static thread_local ThreadStack s;
+  return s;
+}
+
+}  // namespace
+
+ContainerStackLease::ContainerStackLease(size_t capacity) {
+  ThreadStack& t = ThisThreadStack();
+  if (capacity == 0 || t.taken) {
+    stack_ = &own_.emplace(capacity);
+    return;
+  }
+  t.taken = true;
+  stack_ = &t.stack;
+}
+
+ContainerStackLease::~ContainerStackLease() {
+  if (own_.has_value()) return;
+  ThreadStack& t = ThisThreadStack();
+  // A declined read leaves children behind.
+  t.stack.Clear();
+  if (t.stack.Capacity() > kKeptCapacity) {
+    t.stack = ContainerStack(ThreadStack::kInitialCapacity);
+  }
+  t.taken = false;
+}
+
+namespace {
+
 // Every method returns false as soon as the input is anything the full
 // parser has to judge; the reader is then abandoned.
 class JsonReader {
  public:
   JsonReader(const char* begin, const char* end, const Limits& limits)
-      : p_(begin), end_(end), stack_(InitialCapacity(end - begin)) {
+      : p_(begin),
+        end_(end),
+        lease_(InitialCapacity(end - begin)),
+        stack_(lease_.stack()) {
     max_depth_ =
         static_cast<int>(std::min<size_t>(kFastJsonMaxDepth, limits.max_depth));
     max_items_ = limits.max_list_items;
@@ -95,7 +135,10 @@ class JsonReader {
   // Room for the children of the open containers, sized by the text so
   // that small documents (fieldsV1 keys) do not pay for big ones.
   JsonReader(const char* begin, const char* end, size_t stack_capacity)
-      : p_(begin), end_(end), stack_(stack_capacity) {}
+      : p_(begin),
+        end_(end),
+        lease_(stack_capacity),
+        stack_(lease_.stack()) {}
 
   static size_t InitialCapacity(ptrdiff_t text_size) {
     return static_cast<size_t>(std::clamp<ptrdiff_t>(text_size / 16, 4, 64));
@@ -394,7 +437,8 @@ class JsonReader {
 
   const char* p_;
   const char* const end_;
-  ContainerStack stack_;
+  ContainerStackLease lease_;
+  ContainerStack& stack_;
   int max_depth_ = kFastJsonMaxDepth;
   size_t max_items_ = SIZE_MAX;
 };

@@ -13,6 +13,7 @@
 #ifndef SMDX_VALUE_JSON_FAST_H_
 #define SMDX_VALUE_JSON_FAST_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -56,6 +57,16 @@ class ContainerStack {
     entries_.reserve(capacity);
   }
 
+  // Removes every child, keeping the room for them.
+  void Clear() {
+    items_.erase(items_.begin(), items_.end());
+    entries_.erase(entries_.begin(), entries_.end());
+  }
+  // Room for how many children it holds now.
+  size_t Capacity() const {
+    return std::max(items_.capacity(), entries_.capacity());
+  }
+
   size_t ListStart() const { return items_.size(); }
   void PushItem(Value&& v) { items_.push_back(std::move(v)); }
   // Moves the items pushed since `start` into a list. Returns false if
@@ -83,6 +94,32 @@ class ContainerStack {
  private:
   absl::InlinedVector<Value, 8> items_;
   absl::InlinedVector<MapEntry, 8> entries_;
+};
+
+// A ContainerStack for one read. Each thread keeps one between reads, so
+// that the room for children is allocated once per thread rather than once
+// per document (two large allocations, and glibc sorting its free chunks
+// for them, cost as much as a pod's scalars). A read that starts while the
+// thread's stack is taken (a reader inside a reader), or that needs no
+// stack, gets a fresh one.
+//
+// The thread's stack is emptied when the read ends, its Values destroyed;
+// room beyond kKeptCapacity children goes back to the allocator.
+class ContainerStackLease {
+ public:
+  static constexpr size_t kKeptCapacity = 1024;
+
+  // `capacity`: as ContainerStack's; 0 takes no thread stack.
+  explicit ContainerStackLease(size_t capacity);
+  ~ContainerStackLease();
+  ContainerStackLease(const ContainerStackLease&) = delete;
+  ContainerStackLease& operator=(const ContainerStackLease&) = delete;
+
+  ContainerStack& stack() { return *stack_; }
+
+ private:
+  ContainerStack* stack_;
+  std::optional<ContainerStack> own_;
 };
 
 }  // namespace internal

@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -483,6 +484,67 @@ TEST(FastParse, MutatedInputsMatchTheFullParsers) {
     ExpectYamlMatches(t, absl::StrCat("mutation #", it));
   }
   EXPECT_GT(taken, 1000);
+}
+
+// The readers' scratch stacks (ContainerStackLease): each thread reuses
+// one, a reader inside a reader gets its own, and nothing of one read is
+// left for the next.
+TEST(ContainerStackLease, AThreadReusesItsStackAndNestedReadsGetTheirOwn) {
+  const internal::ContainerStack* first;
+  {
+    internal::ContainerStackLease outer(64);
+    first = &outer.stack();
+    internal::ContainerStackLease inner(64);
+    EXPECT_NE(&inner.stack(), first);
+    internal::ContainerStackLease none(0);
+    EXPECT_NE(&none.stack(), first);
+  }
+  internal::ContainerStackLease again(64);
+  EXPECT_EQ(&again.stack(), first);
+}
+
+TEST(ContainerStackLease, ThreadsTakeStacksOfTheirOwn) {
+  const internal::ContainerStack* here;
+  const internal::ContainerStack* there = nullptr;
+  {
+    internal::ContainerStackLease lease(64);
+    here = &lease.stack();
+    std::thread other([&] {
+      internal::ContainerStackLease theirs(64);
+      there = &theirs.stack();
+    });
+    other.join();
+  }
+  EXPECT_NE(here, there);
+}
+
+TEST(ContainerStackLease, AReadLeavesNothingAndLargeRoomIsGivenBack) {
+  {
+    internal::ContainerStackLease lease(64);
+    internal::ContainerStack& s = lease.stack();
+    Value item("an item");
+    for (int i = 0; i < 5000; ++i) s.PushItem(Value(item));
+    s.KeyAt(s.StartEntry()) = "left behind";
+  }
+  internal::ContainerStackLease lease(64);
+  EXPECT_EQ(lease.stack().ListStart(), 0u);
+  EXPECT_EQ(lease.stack().MapStart(), 0u);
+  EXPECT_LE(lease.stack().Capacity(),
+            internal::ContainerStackLease::kKeptCapacity);
+}
+
+TEST(ContainerStackLease, ReadsAfterADeclinedReadMatchTheFullParsers) {
+  // The fast reader declines the first in the middle of a list, with
+  // children on the stack; the second must not see them.
+  const std::string declined = "a:\n- x\n- y\n- {b: [1, 2\n";
+  EXPECT_FALSE(FastYamlTakes(declined));
+  ExpectYamlMatches(declined, "declined");
+  ASSERT_TRUE(FastYamlTakes("c: [3]\n"));
+  EXPECT_TRUE(ExpectYamlMatches("c: [3]\n", "after a declined read"));
+  EXPECT_FALSE(internal::FastParseJson("[1, [2, {\"a\": ", Limits()));
+  std::optional<Value> json = internal::FastParseJson("[4]", Limits());
+  ASSERT_TRUE(json.has_value());
+  EXPECT_EQ(ToJson(*json), "[4]");
 }
 
 }  // namespace

@@ -103,7 +103,8 @@ class YamlReader {
         e_(text.data() + text.size()),
         p_(b_),
         ls_(b_),
-        stack_(std::clamp<size_t>(text.size() / 32, 4, 64)) {}
+        lease_(std::clamp<size_t>(text.size() / 32, 4, 64)),
+        stack_(lease_.stack()) {}
 
   bool ReadStream(std::vector<FastYamlDocument>* docs) {
     if (!SkipToContent()) return false;
@@ -1108,7 +1109,8 @@ class YamlReader {
   const char* const e_;
   const char* p_;   // the cursor
   const char* ls_;  // start of the cursor's line
-  ContainerStack stack_;
+  ContainerStackLease lease_;
+  ContainerStack& stack_;
   std::vector<Anchor> anchors_;
   int depth_ = 0;
   int flow_level_ = 0;
