@@ -284,6 +284,14 @@ const char* const kTakenYaml[] = {
     "escaped_newline: \"the text goes on past sixteen bytes \\\n"
     "  and on\\t here\"\n"
     "blank_lines: \"sixteen bytes and more\n\n\n   then more text\"\n",
+    "deep:\n          script: |\n            #!/bin/sh\n"
+    "              indented more, and longer than sixteen bytes\n\n"
+    "            echo done\n"
+    "          folded: >\n            a folded line longer than sixteen\n"
+    "            continues\n\n                more indented\n            back\n"
+    "          kept: |+\n                      text\n\n"
+    "          plain: a plain scalar\n                       continued deep\n"
+    "            and back\n",
     "deep:\n        eight:\n                sixteen:\n"
     "                         twenty_five: 1\n"
     "        back: 2\n",

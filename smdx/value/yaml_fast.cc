@@ -616,7 +616,7 @@ class YamlReader {
     bool multi = false;
     while (line != e_) {
       const char* q = line;
-      while (q != e_ && *q == ' ') ++q;
+      q += LeadingSpaces(q, e_);
       if (q != e_ && *q == '\t') return false;  // tabs: yaml-cpp rules
       if (q == e_) break;
       if (*q == '\n') {
@@ -885,7 +885,8 @@ class YamlReader {
     bool folded_started_more_indented = false;
     while (p_ != e_) {
       const char* text = p_;
-      while (p_ != e_ && *p_ != '\n') ++p_;
+      const void* line_end = std::memchr(p_, '\n', e_ - p_);
+      p_ = line_end != nullptr ? static_cast<const char*>(line_end) : e_;
       if (p_ != text) {
         found_non_empty_line = true;
         past_opening_break = true;
@@ -894,9 +895,11 @@ class YamlReader {
       if (p_ == e_) break;
       ++p_;  // the line break
       ls_ = p_;
-      while (p_ != e_ && *p_ == ' ' &&
-             (Column() < indent || (detect && !found_non_empty_line))) {
-        ++p_;
+      if (detect && !found_non_empty_line) {
+        p_ += LeadingSpaces(p_, e_);
+      } else if (indent > 0) {
+        // Up to the indentation.
+        p_ += LeadingSpaces(p_, std::min(e_, ls_ + indent));
       }
       if (detect && !found_non_empty_line) indent = std::max(indent, Column());
       if (p_ != e_ && *p_ == '\t' && Column() < indent) return false;

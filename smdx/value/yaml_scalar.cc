@@ -244,16 +244,23 @@ bool ResolvesToString(absl::string_view text) {
 // signs, '.', '_', exponents and the base prefixes and hex digits of
 // strconv.ParseInt(s, 0, 64). Quantities ("20Mi", "150m") and flags
 // ("--v=2") fail here, before the number readers copy them, and so do
-// addresses ("10.0.0.1"): no number has two dots.
+// addresses ("10.0.0.1": no number has two dots) and UIDs (a sign inside a
+// number follows its exponent's 'e', underscores aside).
 bool MayBeNumber(absl::string_view text) {
   int dots = 0;
-  for (char c : text) {
+  char before = '\0';  // the byte before, underscores skipped
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '_') continue;
+    if ((c == '+' || c == '-') && i > 0 && before != 'e' && before != 'E') {
+      return false;
+    }
     dots += c == '.';
     const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
                     (c >= 'A' && c <= 'F') || c == '+' || c == '-' ||
-                    c == '.' || c == '_' || c == 'x' || c == 'X' ||
-                    c == 'o' || c == 'O';
+                    c == '.' || c == 'x' || c == 'X' || c == 'o' || c == 'O';
     if (!ok) return false;
+    before = c;
   }
   return dots <= 1;
 }
