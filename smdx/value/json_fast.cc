@@ -32,11 +32,24 @@ bool ContainerStack::FinishMap(size_t start, Value* out) {
   auto same = [](const std::string& a, const std::string& b) {
     return a.size() == b.size() && (a.empty() || a[0] == b[0]) && a == b;
   };
-  // Pairwise comparison is cheapest for the small maps of real objects;
-  // big maps get a hash set so that parsing stays linear.
+  // Pairwise comparison is cheapest for the small maps of real objects,
+  // and needed only when two keys share a cheap fingerprint (length and
+  // last byte): in most maps none do. Big maps get a hash set so that
+  // parsing stays linear.
   constexpr size_t kHashThreshold = 16;
   if (n <= kHashThreshold) {
-    for (size_t i = 1; i < n; ++i) {
+    auto fingerprint = [](const std::string& k) {
+      const size_t last = k.empty() ? 0 : static_cast<unsigned char>(k.back());
+      return uint64_t{1} << ((k.size() * 7 + last) & 63);
+    };
+    uint64_t seen = 0;
+    bool clash = false;
+    for (size_t i = 0; i < n && !clash; ++i) {
+      const uint64_t bit = fingerprint(e[i].key);
+      clash = (seen & bit) != 0;
+      seen |= bit;
+    }
+    for (size_t i = 1; clash && i < n; ++i) {
       for (size_t j = 0; j < i; ++j) {
         if (same(e[i].key, e[j].key)) return false;
       }

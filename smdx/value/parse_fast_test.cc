@@ -323,6 +323,8 @@ const char* const kDeclinedYaml[] = {
     "a: *undefined\n",      // errors of every kind:
     "a: &x [*x]\n",
     "a: 1\na: 2\n",
+    "a: 1\nbb: 2\nccc: 3\ndddd: 4\nbb: 5\n",
+    "{ax: 1, bx: 2, cx: 3, ax: 4}\n",
     "a: b: c\n",
     "a:\n  b: 1\n c: 2\n",
     "- a\nb: c\n",
@@ -408,6 +410,9 @@ TEST(FastParse, TargetedJsonMatchesNlohmann) {
       "\"\xF4\x90\x80\x80\"",
       "\"\xE2\x82\"",
       "[1] x",
+      // Duplicate keys, apart, with keys of other lengths and endings.
+      "{\"a\":1,\"bb\":2,\"ccc\":3,\"dddd\":4,\"bb\":5}",
+      "{\"ax\":1,\"bx\":2,\"cx\":3,\"ax\":4}",
       "{\"a\":1,\"a\":2}",
       "// c\n1",
       "\xEF\xBB\xBF{}",
