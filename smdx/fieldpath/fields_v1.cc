@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -841,12 +842,67 @@ bool FieldsV1ValueEncodes(const Value& v, const Set& set,
 namespace {
 
 // Reads the encoding straight into a Set, without building a Value first.
+// Inline room for the entries of a typical node, so that most nodes
+// collect without allocating.
+using Scratch = absl::InlinedVector<SetEntry, 8>;
+
+// The reader's per-depth scratch space: each thread keeps one between
+// reads (a few kilobytes, allocated once rather than per read); a read that
+// starts while the thread's is taken gets its own. What a read leaves (an
+// error midway) is dropped at its end, and depths beyond kKeptDepth are
+// given back.
+class ScratchLease {
+ public:
+  static constexpr size_t kKeptDepth = 16;
+
+  ScratchLease() {
+    Thread& t = ThisThread();
+    if (t.taken) {
+      own_.emplace();
+      own_->reserve(kKeptDepth);
+      scratch_ = &*own_;
+      return;
+    }
+    t.taken = true;
+    scratch_ = &t.scratch;
+  }
+  ~ScratchLease() {
+    if (own_.has_value()) return;
+    Thread& t = ThisThread();
+    for (Scratch& sc : t.scratch) sc.clear();
+    if (t.scratch.size() > kKeptDepth) {
+      t.scratch.resize(kKeptDepth);
+      t.scratch.shrink_to_fit();
+    }
+    t.taken = false;
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+
+  std::vector<Scratch>& scratch() { return *scratch_; }
+
+ private:
+  struct Thread {
+    Thread() { scratch.reserve(kKeptDepth); }
+    std::vector<Scratch> scratch;
+    bool taken = false;
+  };
+  static Thread& ThisThread() {
+    static thread_local Thread t;
+    return t;
+  }
+
+  std::vector<Scratch>* scratch_;
+  std::optional<std::vector<Scratch>> own_;
+};
+
 class FieldsV1Reader {
  public:
   FieldsV1Reader(absl::string_view text, const Limits& limits)
-      : t_(text), max_depth_(static_cast<int>(limits.max_depth)) {
-    scratch_.reserve(16);  // deeper sets are rare
-  }
+      : t_(text),
+        max_depth_(static_cast<int>(limits.max_depth)),
+        lease_(),
+        scratch_(lease_.scratch()) {}
 
   absl::StatusOr<Set> Read() {
     Set out;
@@ -1004,16 +1060,13 @@ class FieldsV1Reader {
     return *std::move(pe);
   }
 
-  // Inline room for the entries of a typical node, so that most nodes
-  // collect without allocating.
-  using Scratch = absl::InlinedVector<SetEntry, 8>;
-
   absl::string_view t_;
   const int max_depth_;
   size_t pos_ = 0;
   // Where the keys above the current object start (decoded for errors only).
-  std::vector<size_t> keys_;
-  std::vector<Scratch> scratch_;  // per depth
+  absl::InlinedVector<size_t, 16> keys_;
+  ScratchLease lease_;
+  std::vector<Scratch>& scratch_;  // per depth
   std::string key_storage_;
   KeyScratch key_fields_;
 };

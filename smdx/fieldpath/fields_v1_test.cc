@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
@@ -28,6 +29,22 @@ TEST(FieldsV1Test, AcceptsAnyKeyOrderAndSortsOnOutput) {
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(SerializeFieldsV1(*s),
             R"({"f:a":{".":{},"f:x":{},"f:y":{}},"f:b":{}})");
+}
+
+// The reader's scratch space is kept per thread between reads: a read that
+// fails midway, deeper than the space kept, leaves nothing for the next.
+TEST(FieldsV1Test, AReadAfterAFailedDeepReadSeesNothingOfIt) {
+  std::string deep;
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&deep, "{\"f:a", i, "\":{},\"f:b\":");
+  }
+  deep += "{\"f:c\":{},oops";
+  EXPECT_FALSE(ParseFieldsV1(deep).ok());
+  const std::string text =
+      R"({"f:x":{"f:y":{},"f:z":{"f:w":{}}},"f:xx":{}})";
+  absl::StatusOr<Set> s = ParseFieldsV1(text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(SerializeFieldsV1(*s), text);
 }
 
 // FieldsV1FromValue says whether the value is exactly what FieldsV1ToValue
