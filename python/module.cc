@@ -96,6 +96,8 @@ class FromPython {
   explicit FromPython(size_t max_depth) : max_depth_(max_depth) {}
 
   Value Convert(PyObject* o) { return Convert(o, nullptr, 0); }
+  // The values converted so far: maps, lists and scalars.
+  size_t nodes() const { return nodes_; }
 
  private:
   // One step of the path: a map key (borrowed), or a list index when
@@ -107,6 +109,7 @@ class FromPython {
   };
 
   Value Convert(PyObject* o, const Step* at, size_t depth) {
+    ++nodes_;
     if (depth >= max_depth_) {
       RaiseMessage("LimitError",
                    absl::StrCat(PathAt(at), ": nested deeper than ", max_depth_,
@@ -192,6 +195,7 @@ class FromPython {
   }
 
   size_t max_depth_;
+  size_t nodes_ = 0;
 };
 
 // Values to Python values. Map keys repeat (every container has a "name"),
@@ -271,7 +275,19 @@ struct Input {
   Form form = Form::kDict;
   // The text, while it is not parsed yet (see TakeInput).
   std::optional<std::string> text;
+  // How many values were converted from Python ones (0 for text).
+  size_t nodes = 0;
 };
+
+// Objects of this many values and more (counting both inputs of a call) are
+// worth releasing the GIL for while they merge. Handing the GIL to another
+// thread and taking it back costs microseconds: for a pod (300 values, live
+// object and configuration) that is more than the merge another thread
+// could overlap, and two threads applying pod dicts ran at 0.81x one (held:
+// 1.0x). ConfigMaps of 600 keys (1,800 values) gain from releasing it
+// (1.2x against 1.0x), of 300 keys neither way. Text is always read and
+// written without the GIL.
+constexpr size_t kValuesWorthTheGil = 1024;
 
 bool IsText(const py::handle& o) {
   return PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr());
@@ -295,7 +311,9 @@ Input TakeInput(const py::handle& o, const Limits& limits, const char* what,
                   : Form::kYaml;
     return in;
   }
-  in.value = FromPython(limits.max_depth).Convert(o.ptr());
+  FromPython reader(limits.max_depth);
+  in.value = reader.Convert(o.ptr());
+  in.nodes = reader.nodes();
   if (!in.value.IsMap()) {
     RaiseMessage("InvalidError",
                  absl::StrCat(what, ": expected an object (a map)"));
@@ -462,12 +480,17 @@ class PyFieldManager {
     Input b = TakeInput(body, limits_, body_what, /*allow_none=*/false);
     const Form form = OutputForm(output, b.form);
     // Parsing, the apply and writing text all run in one release of the
-    // GIL: threads applying text then meet at the GIL once per call.
+    // GIL: threads applying text then meet at the GIL once per call. Small
+    // dicts keep it (kValuesWorthTheGil).
+    const bool release = l.text.has_value() || b.text.has_value() ||
+                         form != Form::kDict ||
+                         l.nodes + b.nodes >= kValuesWorthTheGil;
     absl::Status bad;
     FieldManagerResult r;
     std::string text;
     {
-      py::gil_scoped_release unlocked;
+      std::optional<py::gil_scoped_release> unlocked;
+      if (release) unlocked.emplace();
       bad = ParseInput(&l, limits_, live_what, /*allow_none=*/true);
       if (bad.ok())
         bad = ParseInput(&b, limits_, body_what, /*allow_none=*/false);
@@ -489,7 +512,7 @@ class PyFieldManager {
       }
     }
     py::object out = form == Form::kDict ? ToPython(r.object) : py::str(text);
-    {
+    if (release) {
       py::gil_scoped_release unlocked;
       FieldManagerResult drop = std::move(r);
       std::string drop_text = std::move(text);

@@ -465,6 +465,44 @@ def test_one_field_manager_shared_by_threads(fm):
     assert results == expected
 
 
+def test_big_objects_from_threads():
+    # Objects this big merge without the GIL (small ones keep it): both ways
+    # give each thread its own right result.
+    cms = smdx.FieldManager("v1", "ConfigMap", now=NOW)
+    configs = [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": f"big-{i}", "namespace": "default"},
+            "data": {f"key-{k}": f"value-{i}-{k}" for k in range(3000)},
+        }
+        for i in range(4)
+    ]
+    expected = [cms.apply(None, c, "m") for c in configs]
+    changed = [dict(c, data=dict(c["data"], extra="x")) for c in configs]
+    expected_again = [cms.apply(e, c, "m") for e, c in zip(expected, changed)]
+    results = [None] * len(configs)
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(3):
+                live = cms.apply(None, configs[i], "m")
+                results[i] = cms.apply(live, changed[i], "m")
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == expected_again
+    assert results[0]["data"]["key-2999"] == "value-0-2999"
+    assert results[3]["data"]["extra"] == "x"
+
+
 # ---- the example ---------------------------------------------------------------------
 
 
