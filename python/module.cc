@@ -139,7 +139,8 @@ class FromPython {
     if (PyUnicode_Check(o)) return Value(Utf8(o));
     if (PyDict_Check(o)) {
       Map m;
-      m.Reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
+      std::vector<MapEntry>& entries = m.entries();
+      entries.reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
       PyObject* key;
       PyObject* item;
       Py_ssize_t pos = 0;
@@ -150,8 +151,13 @@ class FromPython {
                                             Py_TYPE(key)->tp_name));
         }
         const Step step{at, key, 0};
+        // Built in place: the entry's key and value are written once, not
+        // moved through temporaries.
         Value v = Convert(item, &step, depth + 1);
-        m.Append(Utf8(key), std::move(v));
+        const absl::string_view k = Utf8(key);
+        MapEntry& e = entries.emplace_back();
+        e.key.assign(k.data(), k.size());
+        e.value = std::move(v);
       }
       return Value(std::move(m));
     }
@@ -173,11 +179,12 @@ class FromPython {
         " (objects hold dict, list, str, int, float, bool and None)"));
   }
 
-  static std::string Utf8(PyObject* s) {
+  // The UTF-8 of a str, which the str keeps (for ASCII, its own bytes).
+  static absl::string_view Utf8(PyObject* s) {
     Py_ssize_t n = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &n);
     if (data == nullptr) throw py::error_already_set();
-    return std::string(data, static_cast<size_t>(n));
+    return absl::string_view(data, static_cast<size_t>(n));
   }
 
   static std::string PathAt(const Step* at) {
@@ -198,10 +205,43 @@ class FromPython {
   size_t nodes_ = 0;
 };
 
-// Values to Python values. Map keys repeat (every container has a "name"),
-// so each distinct key becomes one str, shared.
+PyObject* Check(PyObject* o) {
+  if (o == nullptr) throw py::error_already_set();
+  return o;
+}
+
+PyObject* Str(absl::string_view s) {
+  return Check(
+      PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));
+}
+
+// The strs of map keys, kept from conversion to conversion: keys repeat
+// within an object (every container has a "name") and from object to
+// object, and a kept str keeps its hash too, which every dict insert needs.
+// Holds kMaxKeys at most; further keys get strs of their own. Used with the
+// GIL held.
+class KeyStrs {
+ public:
+  static constexpr size_t kMaxKeys = 4096;
+
+  // The str of `k` (a new reference).
+  py::object Get(absl::string_view k) {
+    auto it = strs_.find(k);
+    if (it != strs_.end()) return it->second;
+    py::object s = py::reinterpret_steal<py::object>(Str(k));
+    if (strs_.size() < kMaxKeys) strs_.emplace(std::string(k), s);
+    return s;
+  }
+
+ private:
+  absl::flat_hash_map<std::string, py::object> strs_;
+};
+
+// Values to Python values, map keys through `keys`.
 class ToPythonConverter {
  public:
+  explicit ToPythonConverter(KeyStrs* keys) : keys_(keys) {}
+
   py::object Convert(const Value& v) {
     return py::reinterpret_steal<py::object>(New(v));
   }
@@ -225,15 +265,17 @@ class ToPythonConverter {
         py::object l = py::reinterpret_steal<py::object>(
             Check(PyList_New(static_cast<Py_ssize_t>(items.size()))));
         Py_ssize_t i = 0;
-        for (const Value& item : items) PyList_SET_ITEM(l.ptr(), i++, New(item));
+        for (const Value& item : items) {
+          PyList_SET_ITEM(l.ptr(), i++, New(item));
+        }
         return l.release().ptr();
       }
       case Value::Kind::kMap: {
         py::object d = py::reinterpret_steal<py::object>(Check(PyDict_New()));
         for (const MapEntry& e : v.map()) {
-          PyObject* key = Key(e.key);
+          py::object key = keys_->Get(e.key);
           py::object item = py::reinterpret_steal<py::object>(New(e.value));
-          if (PyDict_SetItem(d.ptr(), key, item.ptr()) != 0) {
+          if (PyDict_SetItem(d.ptr(), key.ptr(), item.ptr()) != 0) {
             throw py::error_already_set();
           }
         }
@@ -243,28 +285,15 @@ class ToPythonConverter {
     Py_RETURN_NONE;
   }
 
-  static PyObject* Check(PyObject* o) {
-    if (o == nullptr) throw py::error_already_set();
-    return o;
-  }
-
-  static PyObject* Str(const std::string& s) {
-    return Check(
-        PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));
-  }
-
-  // A borrowed reference, owned by the cache. The names point into the
-  // value being converted, which outlives the converter.
-  PyObject* Key(const std::string& k) {
-    auto [it, inserted] = keys_.try_emplace(absl::string_view(k));
-    if (inserted) it->second = py::reinterpret_steal<py::object>(Str(k));
-    return it->second.ptr();
-  }
-
-  absl::flat_hash_map<absl::string_view, py::object> keys_;
+  KeyStrs* keys_;
 };
 
-py::object ToPython(const Value& v) { return ToPythonConverter().Convert(v); }
+// With keys kept for this conversion only.
+py::object ToPython(const Value& v) {
+  KeyStrs keys;
+  return ToPythonConverter(&keys).Convert(v);
+}
+
 
 enum class Form { kDict, kJson, kYaml };
 
@@ -511,7 +540,9 @@ class PyFieldManager {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
     }
-    py::object out = form == Form::kDict ? ToPython(r.object) : py::str(text);
+    py::object out = form == Form::kDict
+                         ? ToPythonConverter(&keys_).Convert(r.object)
+                         : py::str(text);
     if (release) {
       py::gil_scoped_release unlocked;
       FieldManagerResult drop = std::move(r);
@@ -524,6 +555,8 @@ class PyFieldManager {
   std::unique_ptr<ManualClock> clock_;
   Limits limits_;
   std::optional<FieldManager> fm_;
+  // The strs of the keys of results, kept between calls (with the GIL).
+  mutable KeyStrs keys_;
 };
 
 // ---- Helpers on typed values -------------------------------------------------

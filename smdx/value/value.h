@@ -90,8 +90,9 @@ class Value {
   explicit Value(int i) : v_(int64_t{i}) {}
   explicit Value(double d) : v_(d) {}
   explicit Value(std::string s) : v_(std::move(s)) {}
-  explicit Value(absl::string_view s) : v_(std::string(s)) {}
-  explicit Value(const char* s) : v_(std::string(s)) {}
+  explicit Value(absl::string_view s)
+      : v_(std::in_place_type<std::string>, s.data(), s.size()) {}
+  explicit Value(const char* s) : v_(std::in_place_type<std::string>, s) {}
   explicit Value(List l) : v_(std::make_shared<List>(std::move(l))) {}
   explicit Value(Map m) : v_(std::make_shared<Map>(std::move(m))) {}
 
