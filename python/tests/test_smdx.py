@@ -465,6 +465,23 @@ def test_one_field_manager_shared_by_threads(fm):
     assert results == expected
 
 
+def test_results_with_more_keys_than_a_field_manager_keeps():
+    # A FieldManager keeps the strs of 4,096 keys between calls; keys beyond
+    # get strs of their own, in this call and later ones.
+    cms = smdx.FieldManager("v1", "ConfigMap", now=NOW)
+    for round in range(2):
+        data = {f"key-{round}-{k}": str(k) for k in range(5000)}
+        config = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "many", "namespace": "default"},
+            "data": data,
+        }
+        out = cms.apply(None, config, "m")
+        assert out["data"] == data
+        assert list(out["data"]) == list(data)
+
+
 def test_big_objects_from_threads():
     # Objects this big merge without the GIL (small ones keep it): both ways
     # give each thread its own right result.
