@@ -469,8 +469,8 @@ def test_results_with_more_keys_than_a_field_manager_keeps():
     # A FieldManager keeps the strs of 4,096 keys between calls; keys beyond
     # get strs of their own, in this call and later ones.
     cms = smdx.FieldManager("v1", "ConfigMap", now=NOW)
-    for round in range(2):
-        data = {f"key-{round}-{k}": str(k) for k in range(5000)}
+    for n in range(2):
+        data = {f"key-{n}-{k}": str(k) for k in range(5000)}
         config = {
             "apiVersion": "v1",
             "kind": "ConfigMap",
