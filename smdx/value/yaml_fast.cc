@@ -200,9 +200,7 @@ class YamlReader {
   // Skips blanks and a comment; returns whether the line ends there.
   bool EndLine() {
     SkipBlanks();
-    if (p_ != e_ && *p_ == '#') {
-      while (p_ != e_ && *p_ != '\n') ++p_;
-    }
+    if (p_ != e_ && *p_ == '#') p_ = LineEnd(p_);
     return p_ == e_ || *p_ == '\n';
   }
 
@@ -211,22 +209,29 @@ class YamlReader {
   // indentation holds a tab.
   bool SkipToContent() {
     bool new_line = p_ == ls_;
+    // Whether the blanks skipped on the last line hold a tab (then they
+    // start at ls_ when new_line is set).
+    bool tab = false;
     while (true) {
-      SkipBlanks();
-      if (p_ != e_ && *p_ == '#') {
-        while (p_ != e_ && *p_ != '\n') ++p_;
+      p_ += LeadingSpaces(p_, e_);
+      if (p_ != e_ && *p_ == '\t') {
+        tab = true;
+        while (p_ != e_ && IsBlank(*p_)) ++p_;
       }
+      if (p_ != e_ && *p_ == '#') p_ = LineEnd(p_);
       if (p_ == e_ || *p_ != '\n') break;
       ++p_;
       ls_ = p_;
       new_line = true;
+      tab = false;
     }
-    if (new_line && p_ != e_) {
-      for (const char* q = ls_ + LeadingSpaces(ls_, p_); q != p_; ++q) {
-        if (*q == '\t') return false;
-      }
-    }
-    return true;
+    return !(new_line && tab && p_ != e_);
+  }
+
+  // The line break that ends the line `q` is on, or the end.
+  const char* LineEnd(const char* q) const {
+    const void* n = std::memchr(q, '\n', static_cast<size_t>(e_ - q));
+    return n != nullptr ? static_cast<const char*>(n) : e_;
   }
 
   bool Enter() { return ++depth_ <= max_depth_; }
@@ -671,9 +676,7 @@ class YamlReader {
     if (end == RunEnd::kColon) return false;
     *comment = end == RunEnd::kComment;
     *line_end = stop;
-    if (*comment) {
-      while (*line_end != e_ && **line_end != '\n') ++*line_end;
-    }
+    if (*comment) *line_end = LineEnd(*line_end);
     return true;
   }
 
@@ -885,8 +888,7 @@ class YamlReader {
     bool folded_started_more_indented = false;
     while (p_ != e_) {
       const char* text = p_;
-      const void* line_end = std::memchr(p_, '\n', e_ - p_);
-      p_ = line_end != nullptr ? static_cast<const char*>(line_end) : e_;
+      p_ = LineEnd(p_);
       if (p_ != text) {
         found_non_empty_line = true;
         past_opening_break = true;
@@ -963,7 +965,7 @@ class YamlReader {
         ls_ = p_;
         if (p_ != e_ && (*p_ == '%' || AtDocMarker())) return false;
       } else if (c == '#') {
-        while (p_ != e_ && *p_ != '\n') ++p_;
+        p_ = LineEnd(p_);
       } else {
         break;
       }
