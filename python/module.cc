@@ -127,15 +127,6 @@ class FromPython {
       }
       return Value(static_cast<int64_t>(i));
     }
-    if (PyFloat_Check(o)) {
-      double d = PyFloat_AS_DOUBLE(o);
-      if (!std::isfinite(d)) {
-        RaiseMessage(
-            "InvalidError",
-            absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
-      }
-      return Value(d);
-    }
     if (PyUnicode_Check(o)) return Value(Utf8(o));
     if (PyDict_Check(o)) {
       Map m;
@@ -151,13 +142,10 @@ class FromPython {
                                             Py_TYPE(key)->tp_name));
         }
         const Step step{at, key, 0};
-        // Built in place: the entry's key and value are written once, not
-        // moved through temporaries.
         Value v = Convert(item, &step, depth + 1);
         const absl::string_view k = Utf8(key);
-        MapEntry& e = entries.emplace_back();
-        e.key.assign(k.data(), k.size());
-        e.value = std::move(v);
+        entries.push_back(
+            MapEntry{std::string(k.data(), k.size()), std::move(v)});
       }
       return Value(std::move(m));
     }
@@ -173,6 +161,17 @@ class FromPython {
                     &step, depth + 1));
       }
       return Value(std::move(l));
+    }
+    // Last: the only check here that is not a flag test (the kinds are
+    // disjoint, so the order decides nothing else).
+    if (PyFloat_Check(o)) {
+      double d = PyFloat_AS_DOUBLE(o);
+      if (!std::isfinite(d)) {
+        RaiseMessage(
+            "InvalidError",
+            absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
+      }
+      return Value(d);
     }
     throw py::type_error(absl::StrCat(
         PathAt(at), ": cannot be ", Py_TYPE(o)->tp_name,
