@@ -442,26 +442,36 @@ def test_fieldset():
 # ---- threads -----------------------------------------------------------------------
 
 
-def test_one_field_manager_shared_by_threads(fm):
-    configs = [deployment(name=f"web-{i}", replicas=i) for i in range(32)]
-    expected = [fm.apply(None, c, "m") for c in configs]
-    results = [None] * len(configs)
+def run_in_threads(count, body):
+    """Runs body(i) for i in range(count), each in a thread, all at once;
+    returns the exceptions they raised."""
     errors = []
 
-    def work(lo):
+    def work(i):
         try:
-            for i in range(lo, len(configs), 8):
-                for _ in range(20):
-                    results[i] = fm.apply(None, configs[i], "m")
-        except Exception as e:  # noqa: BLE001 - reported below
+            body(i)
+        except Exception as e:  # noqa: BLE001 - returned to the test
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert not errors
+    return errors
+
+
+def test_one_field_manager_shared_by_threads(fm):
+    configs = [deployment(name=f"web-{i}", replicas=i) for i in range(32)]
+    expected = [fm.apply(None, c, "m") for c in configs]
+    results = [None] * len(configs)
+
+    def work(lo):
+        for i in range(lo, len(configs), 8):
+            for _ in range(20):
+                results[i] = fm.apply(None, configs[i], "m")
+
+    assert not run_in_threads(8, work)
     assert results == expected
 
 
@@ -499,22 +509,13 @@ def test_big_objects_from_threads():
     changed = [dict(c, data=dict(c["data"], extra="x")) for c in configs]
     expected_again = [cms.apply(e, c, "m") for e, c in zip(expected, changed)]
     results = [None] * len(configs)
-    errors = []
 
     def work(i):
-        try:
-            for _ in range(3):
-                live = cms.apply(None, configs[i], "m")
-                results[i] = cms.apply(live, changed[i], "m")
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        for _ in range(3):
+            live = cms.apply(None, configs[i], "m")
+            results[i] = cms.apply(live, changed[i], "m")
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not run_in_threads(len(configs), work)
     assert results == expected_again
     assert results[0]["data"]["key-2999"] == "value-0-2999"
     assert results[3]["data"]["extra"] == "x"
