@@ -333,6 +333,11 @@ const char* const kDeclinedYaml[] = {
     "a: \"\\q\"\n",
     "a: |0\n  x\n",
     "a: {b: 1\n",
+    // An anchor alone on its line, and more properties starting the next:
+    // yaml-cpp refuses a second anchor for the node (found by parse_fuzzer).
+    "apiVee  : &os\ns  : &os\n &o l",
+    "a: &x\n  &y b\n",
+    "a: &x\n  !!str b\n",
 };
 
 TEST(FastParse, TargetedYamlMatchesYamlCpp) {

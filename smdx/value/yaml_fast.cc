@@ -485,10 +485,12 @@ class YamlReader {
         // empty string; only the former is handled here.)
         if (has_tag || !properties_alone) return false;
         EndLine();
-        if (!SkipToContent() ||
-            !ReadNodeOnNextLines(ctx.top, ctx.seq_at_top, out)) {
-          return false;
-        }
+        if (!SkipToContent()) return false;
+        // Properties starting the next line would be the same node's too:
+        // yaml-cpp refuses a second anchor ("cannot assign multiple
+        // anchors to the same node").
+        if (p_ != e_ && (*p_ == '&' || *p_ == '!')) return false;
+        if (!ReadNodeOnNextLines(ctx.top, ctx.seq_at_top, out)) return false;
         CloseAnchor(anchor_index, *out);
         return true;
       }
