@@ -14,6 +14,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/parse.h"
 #include "smdx/value/same_bytes.h"
@@ -306,18 +307,17 @@ inline const char* PlainRun(const char* p, const char* end) {
     p += 16;
   }
 #endif
-  constexpr uint64_t kOnes = 0x0101010101010101ull;
-  constexpr uint64_t kHighs = 0x8080808080808080ull;
-  // The high bit of each byte of `x` that is zero (exact up to the first
-  // one: a borrow may mark bytes after it, which are never looked at).
-  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  using internal::FirstZeroByteMarks;
+  using internal::kByteHighs;
+  using internal::kByteOnes;
   while (end - p >= 8) {
     uint64_t x;
     std::memcpy(&x, p, 8);
-    const uint64_t stops = (x & kHighs) |                        // beyond ASCII
-                           ((x - 0x20 * kOnes) & ~x & kHighs) |  // < 0x20
-                           zero_bytes(x ^ ('"' * kOnes)) |
-                           zero_bytes(x ^ ('\\' * kOnes));
+    const uint64_t stops =
+        (x & kByteHighs) |                               // beyond ASCII
+        ((x - 0x20 * kByteOnes) & ~x & kByteHighs) |     // < 0x20
+        FirstZeroByteMarks(x ^ ('"' * kByteOnes)) |
+        FirstZeroByteMarks(x ^ ('\\' * kByteOnes));
     if (stops != 0) return p + __builtin_ctzll(stops) / 8;
     p += 8;
   }
