@@ -185,8 +185,6 @@ bool SurelyString(absl::string_view text) {
   }
 }
 
-// yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
-// represents; `*is_uint` tells the !!int check that it was one.
 // The constants by their length, each as its bytes in one word: a lookup
 // compares a word with at most a dozen others.
 constexpr size_t kLongestConstant = 5;
