@@ -101,13 +101,18 @@ class CompactVector {
   }
   CompactVector& operator=(CompactVector&& o) noexcept {
     if (this != &o) {
-      Release();
+      if (h_ != nullptr) Release();
       h_ = o.h_;
       o.h_ = nullptr;
     }
     return *this;
   }
-  ~CompactVector() { Release(); }
+  // The check inline, the release out of line: most vectors of set entries
+  // are empty (the nodes below leaves), and a call per entry cost more
+  // than the rest of destroying a set.
+  ~CompactVector() {
+    if (h_ != nullptr) Release();
+  }
 
   size_t size() const { return h_ == nullptr ? 0 : h_->size; }
   bool empty() const { return size() == 0; }
@@ -155,6 +160,17 @@ class CompactVector {
     return d[i];
   }
 
+  // Appends the `n` elements at `from`, moved, with one exactly sized
+  // allocation.
+  void append_moved(T* from, size_t n) {
+    if (n == 0) return;
+    const size_t size = this->size();
+    if (size + n > capacity()) Grow(size + n);
+    T* d = data() + size;
+    for (size_t i = 0; i < n; ++i) new (d + i) T(std::move(from[i]));
+    h_->size = size + n;
+  }
+
   void pop_back() {
     --h_->size;
     data()[h_->size].~T();
@@ -199,8 +215,8 @@ class CompactVector {
     if (h_ != nullptr) Free(h_);
     h_ = bigger;
   }
+  // REQUIRES: h_ is not null.
   void Release() {
-    if (h_ == nullptr) return;
     T* d = data();
     for (size_t i = 0; i < h_->size; ++i) d[i].~T();
     Free(h_);

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -15,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/internal/byte_scan.h"
+#include "smdx/value/internal/thread_lease.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/parse.h"
 #include "smdx/value/same_bytes.h"
@@ -109,9 +109,12 @@ class Out {
   // front would be zero-filled first, which costs as much as the writing
   // for small sets.
   static constexpr size_t kStack = 4096;
+  // Grows fourfold: a set too big for the stack is mostly much bigger
+  // (tens of kilobytes for a large custom resource), and each step copies
+  // what is written so far.
   void Grow(size_t n) {
     size_t len = static_cast<size_t>(p_ - buf_);
-    size_t cap = std::max(2 * static_cast<size_t>(end_ - buf_), len + n);
+    size_t cap = std::max(4 * static_cast<size_t>(end_ - buf_), len + n);
     std::unique_ptr<char[]> bigger(new char[cap]);
     std::memcpy(bigger.get(), buf_, len);
     heap_ = std::move(bigger);
@@ -131,15 +134,13 @@ class Out {
 // and string values need no escaping and whose values are strings or
 // integers (nearly all keys), straight into `out`: the general path builds
 // the element's JSON and then escapes it once more. Returns false, having
-// written nothing, for other keys.
+// committed nothing, for other keys.
 bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
                    absl::string_view tail) {
   size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
   for (const KeyField& f : key) {
-    if (!JsonStringIsPlain(f.name)) return false;
     n += f.name.size() + 6;  // \"name\": and a comma
     if (f.value.IsString()) {
-      if (!JsonStringIsPlain(f.value.AsString())) return false;
       n += f.value.AsString().size() + 4;
     } else if (f.value.IsInt()) {
       n += 20;
@@ -149,8 +150,14 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
   }
   char* const begin = out->Room(n);
   char* p = begin;
+  bool plain = true;
   auto put = [&](absl::string_view s) {
     std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  // Names and string values are checked as they are copied.
+  auto put_checked = [&](absl::string_view s) {
+    plain &= internal::CopyJsonPlain(p, s.data(), s.size());
     p += s.size();
   };
   if (comma) *p++ = ',';
@@ -160,16 +167,17 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
     if (!first) *p++ = ',';
     first = false;
     put("\\\"");
-    put(f.name);
+    put_checked(f.name);
     put("\\\":");
     if (f.value.IsString()) {
       put("\\\"");
-      put(f.value.AsString());
+      put_checked(f.value.AsString());
       put("\\\"");
     } else {
       p = std::to_chars(p, begin + n, f.value.AsInt()).ptr;
     }
   }
+  if (!plain) return false;
   put("}\":");
   put(tail);
   out->Commit(p);
@@ -207,13 +215,7 @@ void WriteContents(Out* out, const Set& set, bool include_self,
         plain = InternedNameIsPlain(interned);
         CopyShort(p, name.data(), n);
       } else {
-        bool needs = false;
-        for (size_t i = 0; i < n; ++i) {
-          const unsigned char c = static_cast<unsigned char>(name[i]);
-          p[i] = static_cast<char>(c);
-          needs |= internal::kJsonEscape.needs[c];
-        }
-        plain = !needs;
+        plain = internal::CopyJsonPlain(p, name.data(), n);
       }
       if (plain) {
         p += n;
@@ -841,68 +843,54 @@ bool FieldsV1ValueEncodes(const Value& v, const Set& set,
 
 namespace {
 
-// Reads the encoding straight into a Set, without building a Value first.
-// Inline room for the entries of a typical node, so that most nodes
-// collect without allocating.
-using Scratch = absl::InlinedVector<SetEntry, 8>;
+// The entries of the nodes being read, on one stack: a node's entries sit
+// above its parent's while it is read (nodes nest), and move into its Set,
+// exactly sized, when it ends. Each thread keeps one (see ThreadLease).
+struct EntryStack {
+  static constexpr size_t kInitialEntries = 64;
+  static constexpr size_t kKeptEntries = 1024;
 
-// The reader's per-depth scratch space: each thread keeps one between
-// reads (a few kilobytes, allocated once rather than per read); a read that
-// starts while the thread's is taken gets its own. What a read leaves (an
-// error midway) is dropped at its end, and depths beyond kKeptDepth are
-// given back.
-class ScratchLease {
- public:
-  static constexpr size_t kKeptDepth = 16;
-
-  ScratchLease() {
-    Thread& t = ThisThread();
-    if (t.taken) {
-      own_.emplace();
-      own_->reserve(kKeptDepth);
-      scratch_ = &*own_;
-      return;
+  EntryStack() { entries.reserve(kInitialEntries); }
+  void AfterRead() {
+    entries.clear();
+    if (entries.capacity() > kKeptEntries) {
+      std::vector<SetEntry>().swap(entries);
+      entries.reserve(kInitialEntries);
     }
-    t.taken = true;
-    scratch_ = &t.scratch;
-  }
-  ~ScratchLease() {
-    if (own_.has_value()) return;
-    Thread& t = ThisThread();
-    for (Scratch& sc : t.scratch) sc.clear();
-    if (t.scratch.size() > kKeptDepth) {
-      t.scratch.resize(kKeptDepth);
-      t.scratch.shrink_to_fit();
-    }
-    t.taken = false;
-  }
-  ScratchLease(const ScratchLease&) = delete;
-  ScratchLease& operator=(const ScratchLease&) = delete;
-
-  std::vector<Scratch>& scratch() { return *scratch_; }
-
- private:
-  struct Thread {
-    Thread() { scratch.reserve(kKeptDepth); }
-    std::vector<Scratch> scratch;
-    bool taken = false;
-  };
-  static Thread& ThisThread() {
-    static thread_local Thread t;
-    return t;
   }
 
-  std::vector<Scratch>* scratch_;
-  std::optional<std::vector<Scratch>> own_;
+  std::vector<SetEntry> entries;
 };
 
+// Whether field name `a` sorts before `b` (bytewise, as names compare).
+// Sibling names mostly differ in their first eight bytes, compared here as
+// one number; the rest goes to memcmp.
+inline bool NameLess(absl::string_view a, absl::string_view b) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (a.size() >= 8 && b.size() >= 8) {
+    const uint64_t x = __builtin_bswap64(internal::LoadWord(a.data()));
+    const uint64_t y = __builtin_bswap64(internal::LoadWord(b.data()));
+    if (x != y) return x < y;
+  }
+#endif
+  if (!a.empty() && !b.empty() && a[0] != b[0])
+    return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+  return a < b;
+}
+
+// Reads the text of a fieldsV1 object into a Set. Keys as encoders write
+// them (`"f:name"`, `"."`, `"k:{\"name\":\"value\"}"`, no whitespace) are
+// read in place, straight from the text; anything else, errors included,
+// takes the general path from where the key starts, so what is accepted
+// and how it reads does not depend on the shortcuts.
 class FieldsV1Reader {
  public:
   FieldsV1Reader(absl::string_view text, const Limits& limits)
       : t_(text),
+        end_(text.data() + text.size()),
         max_depth_(static_cast<int>(limits.max_depth)),
-        lease_(),
-        scratch_(lease_.scratch()) {}
+        lease_(/*take_thread_space=*/true),
+        stack_(lease_.space().entries) {}
 
   absl::StatusOr<Set> Read() {
     Set out;
@@ -950,6 +938,70 @@ class FieldsV1Reader {
     }
     return false;
   }
+  // Whether the text at the cursor starts with `s`.
+  bool At(absl::string_view s) const {
+    return t_.size() - pos_ >= s.size() &&
+           std::memcmp(t_.data() + pos_, s.data(), s.size()) == 0;
+  }
+
+  // Reads `"f:NAME":` with no escapes in NAME, the key of nearly every
+  // entry; false, having read nothing, at any other key.
+  bool FieldKey(absl::string_view* name) {
+    const char* k = t_.data() + pos_;
+    if (end_ - k < 5 || k[0] != '"' || k[1] != 'f' || k[2] != ':') return false;
+    const char* q = PlainRun(k + 3, end_);
+    if (end_ - q < 2 || q[0] != '"' || q[1] != ':') return false;
+    *name = absl::string_view(k + 3, static_cast<size_t>(q - (k + 3)));
+    pos_ = static_cast<size_t>(q + 2 - t_.data());
+    return true;
+  }
+
+  // Reads `"k:{\"name\":value,...}":`, the key of an associative-list item
+  // as encoders write it: names and string values free of escapes, values
+  // strings or integers as JSON writes them, names distinct. Read from the
+  // escaped text as it is: a name or string value between `\"` and `\"`
+  // holds no `"` or `\`, so its bytes are its text. False, having read
+  // nothing, at any other key.
+  bool PlainKeyKey(PathElement* pe) {
+    if (!At("\"k:{\\\"")) return false;
+    const char* p = t_.data() + pos_ + 4;  // at the first name's `\"`
+    key_fields_.clear();
+    while (true) {
+      if (end_ - p < 2 || p[0] != '\\' || p[1] != '"') return false;
+      const char* const name = p + 2;
+      const char* q = PlainRun(name, end_);
+      if (end_ - q < 3 || q[0] != '\\' || q[1] != '"' || q[2] != ':')
+        return false;
+      const absl::string_view n(name, static_cast<size_t>(q - name));
+      for (const KeyField& f : key_fields_) {
+        if (f.name == n) return false;
+      }
+      p = q + 3;
+      KeyField& f = key_fields_.emplace_back();
+      f.name.assign(n.data(), n.size());
+      if (end_ - p >= 2 && p[0] == '\\' && p[1] == '"') {
+        const char* const v = p + 2;
+        const char* w = PlainRun(v, end_);
+        if (end_ - w < 2 || w[0] != '\\' || w[1] != '"') return false;
+        f.value = Value(absl::string_view(v, static_cast<size_t>(w - v)));
+        p = w + 2;
+      } else {
+        if (p == end_ || (*p != '-' && !IsDigit(*p))) return false;
+        size_t at = static_cast<size_t>(p - t_.data());
+        if (!ParsePlainScalar(t_, &at, &key_storage_, &f.value)) return false;
+        p = t_.data() + at;
+      }
+      if (p < end_ && *p == ',') {
+        ++p;
+        continue;
+      }
+      if (end_ - p < 3 || p[0] != '}' || p[1] != '"' || p[2] != ':')
+        return false;
+      *pe = PathElement::KeyFrom(absl::MakeSpan(key_fields_));
+      pos_ = static_cast<size_t>(p + 3 - t_.data());
+      return true;
+    }
+  }
 
   // `*out` views the text, or `key_storage_` when the key has escapes (valid
   // until the next key is read).
@@ -960,6 +1012,29 @@ class FieldsV1Reader {
       return Error("expected a string key");
     if (!ReadString(t_, &pos_, &key_storage_, out))
       return Error("malformed string key");
+    return absl::OkStatus();
+  }
+
+  // Reads any key the shortcuts decline, and the ':' after it. `*at` is
+  // where the key starts; `*dot` says it is "." (and `*pe` is then unset).
+  absl::Status AnyKey(size_t* at, PathElement* pe, bool* dot) {
+    absl::string_view key;
+    if (absl::Status st = Key(&key, at); !st.ok()) return st;
+    if (!Eat(':')) return Error("expected ':'");
+    if (key == ".") {
+      *dot = true;
+      return absl::OkStatus();
+    }
+    if (key.size() >= 2 && key[0] == 'f' && key[1] == ':') {
+      *pe = PathElement::FieldInternedIfKnown(key.substr(2));
+      return absl::OkStatus();
+    }
+    bool ok = true;
+    *pe = OtherElement(key, &ok);
+    if (!ok) {
+      return Error(absl::StrCat("bad key \"", key, "\": ",
+                                ParsePathElement(key).status().message()));
+    }
     return absl::OkStatus();
   }
 
@@ -974,76 +1049,70 @@ class FieldsV1Reader {
     *member = false;
     if (Eat('}')) {
       *member = true;  // no children: the node is a member
-    } else {
-      // The node's entries collect in this depth's scratch space and move
-      // into the set at the end, exactly sized.
-      if (scratch_.size() <= static_cast<size_t>(depth))
-        scratch_.resize(static_cast<size_t>(depth) + 1);
-      absl::string_view key;
-      // Whether the entries so far are fields named in the text itself (no
-      // escapes), in strictly ascending order: encoders write them so, and
-      // the node then needs no Normalize. Their keys compare as the names
-      // do, without touching the elements.
-      bool ordered = true;
-      absl::string_view last_key;
-      while (true) {
-        size_t at = 0;
-        if (absl::Status st = Key(&key, &at); !st.ok()) return st;
-        if (!Eat(':')) return Error("expected ':'");
-        if (key == ".") {
-          if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
-          *member = true;
-        } else {
-          if (ordered) {
-            ordered = key.size() >= 2 && key[0] == 'f' && key[1] == ':' &&
-                      key.data() >= t_.data() &&
-                      key.data() < t_.data() + t_.size() &&
-                      (last_key.empty() || last_key < key);
-            last_key = key;
-          }
-          bool ok = true;
-          PathElement pe =
-              key.size() >= 2 && key[0] == 'f' && key[1] == ':'
-                  ? PathElement::FieldInternedIfKnown(key.substr(2))
-                  : OtherElement(key, &ok);
-          if (!ok) {
-            return Error(
-                absl::StrCat("bad key \"", key,
-                             "\": ", ParsePathElement(key).status().message()));
-          }
-          // A leaf ("{}", most keys) is a member with nothing below.
-          const size_t before = pos_;
-          if (Eat('{') && Eat('}')) {
-            scratch_[static_cast<size_t>(depth)].emplace_back(std::move(pe),
-                                                              true, Set());
-            if (Eat(',')) continue;
-            if (Eat('}')) break;
-            return Error("expected ',' or '}'");
-          }
-          pos_ = before;
-          keys_.push_back(at);
-          SetEntry entry{std::move(pe), false, Set()};
-          absl::Status st = Node(&entry.children, &entry.member, depth + 1);
-          if (!st.ok()) return st;
-          keys_.pop_back();
-          // Deeper nodes may have grown scratch_: looked up again.
-          scratch_[static_cast<size_t>(depth)].push_back(std::move(entry));
-        }
-        if (Eat(',')) continue;
-        if (Eat('}')) break;
-        return Error("expected ',' or '}'");
-      }
-      Scratch& sc = scratch_[static_cast<size_t>(depth)];
-      children->AppendMoved(absl::MakeSpan(sc));
-      sc.clear();
-      if (!ordered) children->Normalize();
+      return absl::OkStatus();
     }
+    const size_t base = stack_.size();
+    // Whether the entries so far are fields read by FieldKey, in strictly
+    // ascending order: encoders write them so, and the node then needs no
+    // Normalize. Their elements compare as their names do.
+    bool ordered = true;
+    absl::string_view last_name;
+    while (true) {
+      size_t at = pos_;
+      PathElement pe;
+      absl::string_view name;
+      bool dot = false;
+      if (FieldKey(&name)) {
+        ordered =
+            ordered && (stack_.size() == base || NameLess(last_name, name));
+        last_name = name;
+        pe = PathElement::FieldInternedIfKnown(name);
+      } else if (At("\".\":")) {
+        pos_ += 4;
+        dot = true;
+      } else if (PlainKeyKey(&pe)) {
+        ordered = false;
+      } else {
+        ordered = false;
+        if (absl::Status st = AnyKey(&at, &pe, &dot); !st.ok()) return st;
+      }
+      if (dot) {
+        if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
+        *member = true;
+      } else if (At("{}")) {
+        // A leaf (most keys): a member with nothing below.
+        pos_ += 2;
+        stack_.emplace_back(std::move(pe), true);
+      } else if (const size_t before = pos_; Eat('{') && Eat('}')) {
+        stack_.emplace_back(std::move(pe), true);
+      } else {
+        pos_ = before;
+        keys_.push_back(at);
+        const size_t index = stack_.size();
+        stack_.emplace_back(std::move(pe), false);
+        Set below;
+        bool below_member = false;
+        if (absl::Status st = Node(&below, &below_member, depth + 1); !st.ok())
+          return st;
+        keys_.pop_back();
+        // The stack may have moved: the entry is found again by its index.
+        SetEntry& e = stack_[index];
+        e.member = below_member;
+        e.children = std::move(below);
+      }
+      if (Eat(',')) continue;
+      if (Eat('}')) break;
+      return Error("expected ',' or '}'");
+    }
+    children->AppendMoved(
+        absl::MakeSpan(stack_.data() + base, stack_.size() - base));
+    stack_.resize(base);
+    if (!ordered) children->Normalize();
     return absl::OkStatus();
   }
 
-  // The element a key that is not a field names (field names, nearly all
-  // keys, are read in place by the caller, without the status wrapper);
-  // `*ok` false when it names none (ParsePathElement then says why).
+  // The element a key that is not a field names; `*ok` false when it names
+  // none (ParsePathElement then says why).
   PathElement OtherElement(absl::string_view key, bool* ok) {
     // Keys of the usual shape are read here, into scratch space that keeps
     // its room from key to key.
@@ -1061,12 +1130,13 @@ class FieldsV1Reader {
   }
 
   absl::string_view t_;
+  const char* const end_;
   const int max_depth_;
   size_t pos_ = 0;
   // Where the keys above the current object start (decoded for errors only).
   absl::InlinedVector<size_t, 16> keys_;
-  ScratchLease lease_;
-  std::vector<Scratch>& scratch_;  // per depth
+  internal::ThreadLease<EntryStack> lease_;
+  std::vector<SetEntry>& stack_;
   std::string key_storage_;
   KeyScratch key_fields_;
 };

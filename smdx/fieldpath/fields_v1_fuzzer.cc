@@ -3,17 +3,39 @@
 // to the same set and serializes identically. Read as a value, the input is
 // the encoding of the set read from it (FieldsV1ValueEncodes) exactly when
 // the reader calls it canonical, and the encoding of no set when it does not
-// read.
+// read. The input spaced out (SpaceOutJson), which the text reader reads
+// through its general path alone, reads the same: the same set, or the
+// same error (byte positions aside).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/value/parse.h"
+#include "testing/json_text.h"
+
+namespace {
+
+std::string WithoutPositions(absl::string_view message) {
+  std::string out(message);
+  const size_t at = out.find(" (at byte ");
+  if (at != std::string::npos) out.erase(at);
+  return out;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::string_view text(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<smdx::Set> set = smdx::ParseFieldsV1(text);
+  absl::StatusOr<smdx::Set> spaced =
+      smdx::ParseFieldsV1(smdx::testing::SpaceOutJson(text));
+  if (set.ok() != spaced.ok()) std::abort();
+  if (set.ok() && *set != *spaced) std::abort();
+  if (!set.ok() && WithoutPositions(set.status().message()) !=
+                       WithoutPositions(spaced.status().message())) {
+    std::abort();
+  }
   if (set.ok()) {
     std::string out = smdx::SerializeFieldsV1(*set);
     absl::StatusOr<smdx::Set> again = smdx::ParseFieldsV1(out);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/json_text.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
@@ -269,6 +270,103 @@ TEST(FieldsV1Test, RealFieldSetsRoundTrip) {
     EXPECT_EQ(SerializeFieldsV1(*s), text) << f;
     EXPECT_EQ(ToJson(FieldsV1ToValue(*s)), text) << f;
   }
+}
+
+// The reader takes shortcuts for keys spelled as encoders write them
+// (`"f:name":`, `".":`, `"k:{\"name\":\"value\"}":`) and reads anything
+// else through its general path. The same JSON spaced out (SpaceOutJson)
+// takes the general path at every key: both must read the same set, or
+// fail with the same message (byte positions aside).
+std::string WithoutPositions(absl::string_view message) {
+  std::string out(message);
+  const size_t at = out.find(" (at byte ");
+  if (at != std::string::npos) out.erase(at);
+  return out;
+}
+
+void ExpectReadAlikeSpacedOut(const std::string& text) {
+  const std::string spaced = testing::SpaceOutJson(text);
+  absl::StatusOr<Set> fast = ParseFieldsV1(text);
+  absl::StatusOr<Set> general = ParseFieldsV1(spaced);
+  ASSERT_EQ(fast.ok(), general.ok())
+      << text << "\n"
+      << fast.status() << "\n"
+      << spaced << "\n"
+      << general.status();
+  if (fast.ok()) {
+    EXPECT_EQ(*fast, *general) << text;
+    EXPECT_EQ(SerializeFieldsV1(*fast), SerializeFieldsV1(*general)) << text;
+  } else {
+    EXPECT_EQ(WithoutPositions(fast.status().message()),
+              WithoutPositions(general.status().message()))
+        << text;
+  }
+}
+
+TEST(FieldsV1Test, ShortcutsReadAsTheGeneralPathDoes) {
+  for (const char* text : {
+           // Field names: order, duplicates, shared prefixes of eight
+           // bytes and more, the empty name, bytes beyond ASCII, escapes.
+           R"({"f:b":{},"f:a":{}})",
+           R"({"f:a":{},"f:a":{"f:x":{}},"f:a":{".":{}}})",
+           R"({"f:abcdefgh1":{},"f:abcdefgh0":{},"f:abcdefgh":{}})",
+           R"({"f:abcdefgh":{},"f:abcdefghij":{},"f:abcdefgi":{}})",
+           R"({"f:bbbbbbbbb":{},"f:aaaaaaaaa":{},"f:b":{},"f:a":{}})",
+           R"({"f:":{},".":{},"f:x":{},".":{}})",
+           R"({"f:h\u00e9":{},"f:hé":{},"f:a\"b":{},"f:a\\b":{}})",
+           R"({"f:a":{"f:b":{"f:c":{".":{}}},".":{}},"f:d":{}})",
+           // Keys: sorted or not, strings and integers as JSON writes
+           // them, and everything the shortcut leaves to the general path.
+           R"({"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}})",
+           R"({"k:{\"protocol\":\"TCP\",\"port\":80}":{}})",
+           R"({"k:{\"b\":\"1\"}":{},"k:{\"a\":\"2\"}":{},"f:z":{}})",
+           R"({"k:{\"a\":-5}":{},"k:{\"a\":0}":{},"k:{\"a\":-0}":{}})",
+           R"({"k:{\"a\":01}":{}})", R"({"k:{\"a\":1.5}":{}})",
+           R"({"k:{\"a\":1e3}":{}})", R"({"k:{\"a\":true}":{}})",
+           R"({"k:{\"a\":null}":{}})", R"({"k:{\"a\":[1]}":{}})",
+           R"({"k:{\"a\":\"x\",\"a\":\"y\"}":{}})", R"({"k:{}":{}})",
+           R"({"k:{\"a\\\\b\":\"c\\\"d\"}":{}})",
+           R"({"k:{\"a\":\"\\u0041\"}":{}})",
+           R"({"k:{\"a\":99999999999999999999}":{}})",
+           R"({"k:{\"a\":9223372036854775807}":{}})",
+           R"({"k:{\"a\":"x"}":{}})", R"({"k:{\"a\":\"x\"":{}})",
+           R"({"k:{\"a\":\"x\"}x":{}})",
+           R"({"k:{\"a\" :\"x\"}":{}})", R"({"k:{\"a\":\"x\",}":{}})",
+           R"({"k:{\"a\":\"x\"}":{"k:{\"a\":\"x\"}":{}}})",
+           // Values and indexes.
+           R"({"v:\"a\"":{},"v:1":{},"i:0":{},"i:2":{"f:a":{}}})",
+           // Malformed: each problem at a shortcut's door.
+           R"({"f:a":{},})", R"({"f:a":{}")", R"({"f:a"{}})",
+           R"({"f:a":{"f:b":{}})", R"({".":{"f:a":{}}})", R"({".":1})",
+           R"({"f:a":{}}})", R"({"f:a:{}})", R"({"f)", R"({"k:{\")",
+           R"({"f:a":{},"f:b"})", R"({"x:a":{}})", R"({"f:a":[]})",
+       }) {
+    ExpectReadAlikeSpacedOut(text);
+  }
+}
+
+// Wide nodes below wide nodes: a node's entries wait on one stack while
+// the nodes below it are read, and the stack grows meanwhile.
+TEST(FieldsV1Test, WideNodesBelowWideNodesReadWhole) {
+  std::string text = "{";
+  Set expected;
+  for (int i = 0; i < 300; ++i) {
+    const std::string a = absl::StrCat("a", 1000 + i);
+    absl::StrAppend(&text, i == 0 ? "" : ",", "\"f:", a, "\":{}");
+    expected.Insert({PathElement::Field(a)});
+  }
+  absl::StrAppend(&text, ",\"f:b\":{");
+  for (int i = 0; i < 3000; ++i) {
+    const std::string c = absl::StrCat("c", 10000 + i);
+    absl::StrAppend(&text, i == 0 ? "" : ",", "\"f:", c, "\":{}");
+    expected.Insert({PathElement::Field("b"), PathElement::Field(c)});
+  }
+  text += "}}";
+  absl::StatusOr<Set> s = ParseFieldsV1(text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(*s, expected);
+  EXPECT_EQ(SerializeFieldsV1(*s), text);
+  ExpectReadAlikeSpacedOut(text);
 }
 
 TEST(FieldsV1Test, ValuesDecodeAsTheirText) {

@@ -77,18 +77,6 @@ PathElement PathElement::Index(int64_t i) {
   return pe;
 }
 
-PathElement PathElement::InternedField(const std::string* name) {
-  PathElement pe;
-  pe.SetPointer(kInternedName, name);
-  return pe;
-}
-
-PathElement PathElement::FieldInternedIfKnown(absl::string_view name) {
-  if (const std::string* interned = FindInternedName(name))
-    return InternedField(interned);
-  return FieldFrom(name);
-}
-
 void PathElement::Release() {
   auto* h = static_cast<SharedBlock*>(const_cast<void*>(ptr()));
   if (h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;

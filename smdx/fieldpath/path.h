@@ -199,6 +199,19 @@ class PathElement {
   alignas(8) unsigned char b_[16];
 };
 
+inline PathElement PathElement::InternedField(const std::string* name) {
+  PathElement pe;
+  pe.SetPointer(kInternedName, name);
+  return pe;
+}
+
+// Inline: readers call it for every field name they read.
+inline PathElement PathElement::FieldInternedIfKnown(absl::string_view name) {
+  if (const std::string* interned = FindInternedName(name))
+    return InternedField(interned);
+  return FieldFrom(name);
+}
+
 namespace internal {
 // Compare and == for elements that are not the same bits.
 int CompareDistinct(const PathElement& a, const PathElement& b);

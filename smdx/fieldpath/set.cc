@@ -100,8 +100,7 @@ PathElement Set::PopLastEntry() {
 }
 
 void Set::AppendMoved(absl::Span<SetEntry> entries) {
-  entries_.reserve(entries_.size() + entries.size());
-  for (SetEntry& e : entries) entries_.emplace_back(std::move(e));
+  entries_.append_moved(entries.data(), entries.size());
 }
 
 namespace {

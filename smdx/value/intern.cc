@@ -39,8 +39,12 @@ struct Interner {
   std::mutex mu;
   std::deque<Interned> names;               // guarded by mu; never shrinks
   std::vector<std::unique_ptr<Table>> all;  // guarded by mu; never shrinks
-  std::atomic<const Table*> current{nullptr};
 };
+
+// The table readers probe: null until a name is interned. A namespace-scope
+// atomic is initialized before any code runs, so a lookup (one per field
+// name read) needs no guard for a function-local static.
+std::atomic<const Table*> current_table{nullptr};
 
 Interner& GetInterner() {
   static Interner* const interner = new Interner();
@@ -94,7 +98,7 @@ void Place(Table* t, const Interned* n, size_t hash) {
 }  // namespace
 
 const std::string* FindInternedName(absl::string_view name) {
-  const Table* t = GetInterner().current.load(std::memory_order_acquire);
+  const Table* t = current_table.load(std::memory_order_acquire);
   if (t == nullptr) return nullptr;
   const Interned* n = Probe(*t, name, HashName(name));
   return n == nullptr ? nullptr : &n->name;
@@ -117,7 +121,7 @@ const std::string* InternName(absl::string_view name) {
     for (const Interned& n : in.names)
       Place(bigger.get(), &n, HashName(n.name));
     in.all.push_back(std::move(bigger));
-    in.current.store(in.all.back().get(), std::memory_order_release);
+    current_table.store(in.all.back().get(), std::memory_order_release);
     return &added->name;
   }
   Place(t, added, hash);

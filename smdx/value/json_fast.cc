@@ -73,43 +73,6 @@ bool ContainerStack::FinishMap(size_t start, Value* out) {
 
 namespace {
 
-struct ThreadStack {
-  // Room for the children of a manifest, as ContainerStack's callers ask.
-  static constexpr size_t kInitialCapacity = 64;
-  ContainerStack stack{kInitialCapacity};
-  bool taken = false;
-};
-
-ThreadStack& ThisThreadStack() {
-  static thread_local ThreadStack s;
-  return s;
-}
-
-}  // namespace
-
-ContainerStackLease::ContainerStackLease(size_t capacity) {
-  ThreadStack& t = ThisThreadStack();
-  if (capacity == 0 || t.taken) {
-    stack_ = &own_.emplace(capacity);
-    return;
-  }
-  t.taken = true;
-  stack_ = &t.stack;
-}
-
-ContainerStackLease::~ContainerStackLease() {
-  if (own_.has_value()) return;
-  ThreadStack& t = ThisThreadStack();
-  // A declined read leaves children behind.
-  t.stack.Clear();
-  if (t.stack.Capacity() > kKeptCapacity) {
-    t.stack = ContainerStack(ThreadStack::kInitialCapacity);
-  }
-  t.taken = false;
-}
-
-namespace {
-
 // Every method returns false as soon as the input is anything the full
 // parser has to judge; the reader is then abandoned.
 class JsonReader {

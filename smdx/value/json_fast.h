@@ -21,6 +21,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
+#include "smdx/value/internal/thread_lease.h"
 #include "smdx/value/limits.h"
 #include "smdx/value/value.h"
 
@@ -50,6 +51,12 @@ bool ReadJsonString(absl::string_view text, size_t* pos, std::string* out);
 // of a vector growing by doubling.
 class ContainerStack {
  public:
+  // Room for the children of a manifest, as the readers ask for it.
+  static constexpr size_t kInitialCapacity = 64;
+  // Room a thread keeps between reads.
+  static constexpr size_t kKeptCapacity = 1024;
+
+  ContainerStack() : ContainerStack(kInitialCapacity) {}
   // `capacity`: how many open children to make room for at once (small
   // documents fit in the stacks' inline space and allocate nothing).
   explicit ContainerStack(size_t capacity) {
@@ -65,6 +72,11 @@ class ContainerStack {
   // Room for how many children it holds now.
   size_t Capacity() const {
     return std::max(items_.capacity(), entries_.capacity());
+  }
+  // For ThreadLease: emptied, and room beyond kKeptCapacity given back.
+  void AfterRead() {
+    Clear();
+    if (Capacity() > kKeptCapacity) *this = ContainerStack();
   }
 
   size_t ListStart() const { return items_.size(); }
@@ -96,30 +108,17 @@ class ContainerStack {
   absl::InlinedVector<MapEntry, 8> entries_;
 };
 
-// A ContainerStack for one read. Each thread keeps one between reads, so
-// that the room for children is allocated once per thread rather than once
-// per document (two large allocations, and glibc sorting its free chunks
-// for them, cost as much as a pod's scalars). A read that starts while the
-// thread's stack is taken (a reader inside a reader), or that needs no
-// stack, gets a fresh one.
-//
-// The thread's stack is emptied when the read ends, its Values destroyed;
-// room beyond kKeptCapacity children goes back to the allocator.
+// A ContainerStack for one read: the thread's (see ThreadLease), or a
+// fresh one when the thread's is lent or `capacity` is 0.
 class ContainerStackLease {
  public:
-  static constexpr size_t kKeptCapacity = 1024;
+  explicit ContainerStackLease(size_t capacity)
+      : lease_(capacity != 0, capacity) {}
 
-  // `capacity`: as ContainerStack's; 0 takes no thread stack.
-  explicit ContainerStackLease(size_t capacity);
-  ~ContainerStackLease();
-  ContainerStackLease(const ContainerStackLease&) = delete;
-  ContainerStackLease& operator=(const ContainerStackLease&) = delete;
-
-  ContainerStack& stack() { return *stack_; }
+  ContainerStack& stack() { return lease_.space(); }
 
  private:
-  ContainerStack* stack_;
-  std::optional<ContainerStack> own_;
+  ThreadLease<ContainerStack> lease_;
 };
 
 }  // namespace internal

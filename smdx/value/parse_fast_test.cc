@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/internal/parse.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/parse.h"
@@ -504,6 +505,33 @@ TEST(FastParse, MutatedInputsMatchTheFullParsers) {
   EXPECT_GT(taken, 1000);
 }
 
+// CopyJsonPlain: the writers' copy of a name or value that checks, in the
+// same pass, whether JSON writes it as it is. Every length the word and
+// block paths split differently, with each byte that needs an escape at
+// each position, in a buffer whose bytes around the copy must not change.
+TEST(ByteScan, CopyJsonPlainCopiesExactlyAndFindsEveryEscape) {
+  const std::string needs = std::string("\"\\<>&\x01\x1f\x7f\x80\xff", 10) +
+                            std::string(1, '\0');
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string plain;
+    for (size_t i = 0; i < n; ++i) plain.push_back("abcXYZ09-._~ "[i % 13]);
+    std::vector<std::string> inputs = {plain};
+    for (char c : needs) {
+      for (size_t at = 0; at < n; ++at) {
+        std::string s = plain;
+        s[at] = c;
+        inputs.push_back(s);
+      }
+    }
+    for (const std::string& in : inputs) {
+      std::string out(n + 8, '#');
+      const bool is_plain = internal::CopyJsonPlain(&out[4], in.data(), n);
+      EXPECT_EQ(is_plain, JsonStringIsPlain(in)) << n << " " << in;
+      EXPECT_EQ(out, "####" + in + "####") << n;
+    }
+  }
+}
+
 // The readers' scratch stacks (ContainerStackLease): each thread reuses
 // one, a reader inside a reader gets its own, and nothing of one read is
 // left for the next.
@@ -548,7 +576,7 @@ TEST(ContainerStackLease, AReadLeavesNothingAndLargeRoomIsGivenBack) {
   EXPECT_EQ(lease.stack().ListStart(), 0u);
   EXPECT_EQ(lease.stack().MapStart(), 0u);
   EXPECT_LE(lease.stack().Capacity(),
-            internal::ContainerStackLease::kKeptCapacity);
+            internal::ContainerStack::kKeptCapacity);
 }
 
 TEST(ContainerStackLease, ReadsAfterADeclinedReadMatchTheFullParsers) {

@@ -4,7 +4,7 @@
 // byte costs a compare and a branch for every byte of a manifest; these
 // cost about one instruction per byte.
 //
-// Internal to the value/ readers; not part of the API.
+// Internal to the value/ readers and writers; not part of the API.
 #ifndef SMDX_VALUE_INTERNAL_BYTE_SCAN_H_
 #define SMDX_VALUE_INTERNAL_BYTE_SCAN_H_
 
@@ -15,6 +15,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include "smdx/value/emit.h"
 
 namespace smdx {
 namespace internal {
@@ -115,6 +117,75 @@ inline const char* FindAnyOf3(const char* p, const char* end, char a, char b,
 #endif
   while (p != end && *p != a && *p != b && *p != c) ++p;
   return p;
+}
+
+#if defined(__SSE2__)
+// A bit per byte of `x` that a JSON string must escape (the bytes
+// JsonStringIsPlain rejects).
+inline int JsonEscapeMask(__m128i x) {
+  // As signed bytes, both the control characters and the bytes beyond
+  // ASCII are below 0x20.
+  const __m128i stops = _mm_or_si128(
+      _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                   _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))),
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')),
+                                _mm_cmpeq_epi8(x, _mm_set1_epi8('>'))),
+                   _mm_cmpeq_epi8(x, _mm_set1_epi8('&'))));
+  return _mm_movemask_epi8(stops);
+}
+#endif
+
+// Copies the `n` bytes at `from` to `to` and says whether a JSON string
+// writes them as they are (JsonStringIsPlain): the check of the writers
+// that copy names and values they have not checked before, in the same
+// pass. Reads and writes only the `n` bytes (short runs as overlapping
+// words).
+inline bool CopyJsonPlain(char* to, const char* from, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 4 && n <= 16) {
+    uint64_t a, b;
+    if (n >= 8) {
+      std::memcpy(&a, from, 8);
+      std::memcpy(&b, from + n - 8, 8);
+      std::memcpy(to, &a, 8);
+      std::memcpy(to + n - 8, &b, 8);
+    } else {
+      uint32_t lo, hi;
+      std::memcpy(&lo, from, 4);
+      std::memcpy(&hi, from + n - 4, 4);
+      std::memcpy(to, &lo, 4);
+      std::memcpy(to + n - 4, &hi, 4);
+      a = b = uint64_t{lo} | uint64_t{hi} << 32;
+    }
+    return JsonEscapeMask(_mm_set_epi64x(static_cast<int64_t>(b),
+                                         static_cast<int64_t>(a))) == 0;
+  }
+  if (n > 16) {
+    int mask = 0;
+    size_t i = 0;
+    for (; n - i >= 16; i += 16) {
+      const __m128i x =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), x);
+      mask |= JsonEscapeMask(x);
+    }
+    if (i < n) {
+      const __m128i x =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + n - 16));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 16), x);
+      mask |= JsonEscapeMask(x);
+    }
+    return mask == 0;
+  }
+#endif
+  bool needs = false;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(from[i]);
+    to[i] = static_cast<char>(c);
+    needs |= kJsonEscape.needs[c];
+  }
+  return !needs;
 }
 
 }  // namespace internal
