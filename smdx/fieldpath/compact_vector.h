@@ -84,12 +84,9 @@ template <typename T>
 class CompactVector {
  public:
   CompactVector() = default;
+  // As for the destructor: the check inline, the copy out of line.
   CompactVector(const CompactVector& o) {
-    const size_t n = o.size();
-    if (n == 0) return;
-    h_ = Allocate(n);
-    for (size_t i = 0; i < n; ++i) new (data() + i) T(o.data()[i]);
-    h_->size = n;
+    if (o.h_ != nullptr) CopyFrom(o);
   }
   CompactVector(CompactVector&& o) noexcept : h_(o.h_) { o.h_ = nullptr; }
   CompactVector& operator=(const CompactVector& o) {
@@ -214,6 +211,14 @@ class CompactVector {
     bigger->size = n;
     if (h_ != nullptr) Free(h_);
     h_ = bigger;
+  }
+  // REQUIRES: h_ is null.
+  void CopyFrom(const CompactVector& o) {
+    const size_t n = o.size();
+    if (n == 0) return;
+    h_ = Allocate(n);
+    for (size_t i = 0; i < n; ++i) new (data() + i) T(o.data()[i]);
+    h_->size = n;
   }
   // REQUIRES: h_ is not null.
   void Release() {

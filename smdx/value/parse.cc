@@ -748,15 +748,18 @@ bool IsYamlPrintable(uint32_t c) {
 // The apiserver's YAML reader takes UTF-8 text of printable characters
 // only ("invalid leading UTF-8 octet", "control characters are not
 // allowed"); yaml-cpp would pass other bytes through into strings.
-absl::Status CheckYamlCharacters(absl::string_view text) {
+// `*has_cr` says whether the text holds a carriage return.
+absl::Status CheckYamlCharacters(absl::string_view text, bool* has_cr) {
   size_t i = 0;
   uint32_t rune = 0;
   size_t n = 0;
+  *has_cr = false;
   while (i < text.size()) {
     i += internal::PlainAsciiPrefix(text.data() + i, text.data() + text.size());
     if (i == text.size()) break;
     n = DecodeUtf8(text, i, &rune);
     if (n == 0 || !IsYamlPrintable(rune)) break;
+    *has_cr = *has_cr || rune == '\r';
     i += n;
   }
   if (i == text.size()) return absl::OkStatus();
@@ -815,12 +818,16 @@ absl::StatusOr<std::vector<YamlDocument>> ParseYamlStream(
     absl::string_view text, const Limits& limits, bool fast) {
   absl::Status bytes = CheckDocumentBytes(text, limits);
   if (!bytes.ok()) return bytes;
-  if (absl::Status chars = CheckYamlCharacters(text); !chars.ok()) {
+  bool has_cr = false;
+  if (absl::Status chars = CheckYamlCharacters(text, &has_cr); !chars.ok()) {
     return chars;
   }
   std::vector<YamlDocument> docs;
   std::vector<internal::FastYamlDocument> fast_docs;
-  if (fast && internal::FastParseYamlStream(text, limits, &fast_docs)) {
+  if (fast && internal::FastParseYamlStream(
+                  text, limits, &fast_docs,
+                  has_cr ? internal::YamlBytes::kUnchecked
+                         : internal::YamlBytes::kPrintableWithoutCr)) {
     docs.reserve(fast_docs.size());
     for (internal::FastYamlDocument& d : fast_docs) {
       docs.push_back(

@@ -505,6 +505,38 @@ TEST(FastParse, MutatedInputsMatchTheFullParsers) {
   EXPECT_GT(taken, 1000);
 }
 
+// ParseYaml checks a document's characters before the fast reader runs
+// and tells it so (YamlBytes::kPrintableWithoutCr), which then looks only
+// at the first byte. For text that passes that check and has no carriage
+// return, the reader takes and declines exactly what it does unchecked;
+// text with carriage returns still goes to yaml-cpp.
+TEST(FastYaml, CheckedTextIsTakenAsUncheckedTextIs) {
+  for (const std::string text :
+       {std::string("a: 1\n"), std::string("\xef\xbb\xbf" "a: 1\n"),
+        std::string("a: \"caf\xc3\xa9\"\nb:\t2\n"),
+        std::string("a: |\n  x\n  y\n"), std::string("- [1, 2]\n- {b: c}\n"),
+        std::string("a: b\n---\nc: d\n"), std::string("\xc2\x85" "a: 1\n"),
+        std::string("a: 1 # note\n")}) {
+    std::vector<internal::FastYamlDocument> checked, unchecked;
+    const bool took_checked = internal::FastParseYamlStream(
+        text, Roomy(), &checked, internal::YamlBytes::kPrintableWithoutCr);
+    const bool took_unchecked =
+        internal::FastParseYamlStream(text, Roomy(), &unchecked);
+    EXPECT_EQ(took_checked, took_unchecked) << text;
+    if (took_checked && took_unchecked) {
+      ASSERT_EQ(checked.size(), unchecked.size()) << text;
+      for (size_t i = 0; i < checked.size(); ++i)
+        EXPECT_TRUE(Same(checked[i].value, unchecked[i].value)) << text;
+    }
+    ExpectYamlMatches(text, "checked");
+  }
+  for (const std::string text : {std::string("a: 1\r\nb: 2\r\n"),
+                                 std::string("a: \"x\ry\"\n")}) {
+    EXPECT_FALSE(FastYamlTakes(text)) << text;
+    ExpectYamlMatches(text, "carriage return");
+  }
+}
+
 // CopyJsonPlain: the writers' copy of a name or value that checks, in the
 // same pass, whether JSON writes it as it is. Every length the word and
 // block paths split differently, with each byte that needs an escape at

@@ -75,12 +75,16 @@ int HexValue(char c) {
 // returns (yaml-cpp has line-ending rules of its own), control characters
 // (0x04 is yaml-cpp's end-of-stream marker; NUL switches it to UTF-16),
 // and DEL.
+//
+// Byte order marks and UTF-16/32 detection: the first byte alone.
+bool StartsLikeAByteOrderMark(absl::string_view text) {
+  if (text.empty()) return false;
+  const unsigned char first = static_cast<unsigned char>(text[0]);
+  return first == 0xEF || first == 0xFE || first == 0xFF;
+}
+
 bool HasUnsupportedBytes(absl::string_view text) {
-  if (!text.empty()) {
-    unsigned char first = static_cast<unsigned char>(text[0]);
-    // Byte order marks and UTF-16/32 detection.
-    if (first == 0xEF || first == 0xFE || first == 0xFF) return true;
-  }
+  if (StartsLikeAByteOrderMark(text)) return true;
   const char* p = text.data();
   const char* const end = p + text.size();
   while (true) {
@@ -1165,8 +1169,13 @@ std::string YamlNodeBudget::RatioError(size_t nodes) const {
 }
 
 bool FastParseYamlStream(absl::string_view text, const Limits& limits,
-                         std::vector<FastYamlDocument>* docs) {
-  if (HasUnsupportedBytes(text)) return false;
+                         std::vector<FastYamlDocument>* docs, YamlBytes known) {
+  // Printable text without carriage returns holds none of the other bytes
+  // HasUnsupportedBytes looks for (control characters, DEL).
+  if (known == YamlBytes::kPrintableWithoutCr ? StartsLikeAByteOrderMark(text)
+                                              : HasUnsupportedBytes(text)) {
+    return false;
+  }
   YamlReader reader(text, limits);
   return reader.ReadStream(docs);
 }

@@ -90,8 +90,18 @@ class YamlNodeBudget {
 // gives them, before ParseYamlDocuments drops a trailing empty document).
 // Returns false when the full parser must decide, which includes every
 // document over a limit; `docs` is then unspecified.
+//
+// `known` says what the caller already checked of the text's bytes, so that
+// they are not gone over twice.
+enum class YamlBytes {
+  kUnchecked,
+  // UTF-8 of YAML's printable characters (the apiserver's check of a
+  // document's characters passed), and no carriage return.
+  kPrintableWithoutCr,
+};
 bool FastParseYamlStream(absl::string_view text, const Limits& limits,
-                         std::vector<FastYamlDocument>* docs);
+                         std::vector<FastYamlDocument>* docs,
+                         YamlBytes known = YamlBytes::kUnchecked);
 
 }  // namespace internal
 }  // namespace smdx
