@@ -3,10 +3,14 @@
 // it points to. Set entries hold a node each, most of them empty (leaves),
 // so the node's width is paid once per path element in every set.
 //
+// Blocks are shared between copies and counted (atomically: sets are read
+// from many threads); writing through a vector unshares its block first.
+//
 // Internal to fieldpath/; only the operations sets need.
 #ifndef SMDX_FIELDPATH_COMPACT_VECTOR_H_
 #define SMDX_FIELDPATH_COMPACT_VECTOR_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -84,13 +88,16 @@ template <typename T>
 class CompactVector {
  public:
   CompactVector() = default;
-  // As for the destructor: the check inline, the copy out of line.
-  CompactVector(const CompactVector& o) {
-    if (o.h_ != nullptr) CopyFrom(o);
+  // A copy shares the block: one count more. Nodes below a set's entries
+  // are copied whole by unions, differences and intersections wherever the
+  // other side has nothing there; sharing makes that one increment for a
+  // subtree instead of a copy of it. A writer unshares first (Unique).
+  CompactVector(const CompactVector& o) noexcept : h_(o.h_) {
+    if (h_ != nullptr) h_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   CompactVector(CompactVector&& o) noexcept : h_(o.h_) { o.h_ = nullptr; }
-  CompactVector& operator=(const CompactVector& o) {
-    if (this != &o) {
+  CompactVector& operator=(const CompactVector& o) noexcept {
+    if (h_ != o.h_) {
       CompactVector copy(o);
       std::swap(h_, copy.h_);
     }
@@ -114,26 +121,39 @@ class CompactVector {
   size_t size() const { return h_ == nullptr ? 0 : h_->size; }
   bool empty() const { return size() == 0; }
   size_t capacity() const { return h_ == nullptr ? 0 : h_->capacity; }
+  // Whether `o` shares this vector's block (then the two are equal).
+  bool SharesWith(const CompactVector& o) const {
+    return h_ != nullptr && h_ == o.h_;
+  }
 
-  T* data() { return h_ == nullptr ? nullptr : Elements(h_); }
+  // Read access.
   const T* data() const { return h_ == nullptr ? nullptr : Elements(h_); }
-  T* begin() { return data(); }
-  T* end() { return data() + size(); }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size(); }
-  T& operator[](size_t i) { return data()[i]; }
   const T& operator[](size_t i) const { return data()[i]; }
-  T& back() { return data()[size() - 1]; }
   const T& back() const { return data()[size() - 1]; }
 
+  // Write access: the block is unshared first. A pointer or reference
+  // from here is good until this vector is copied or changed in size.
+  T* data() {
+    Unique();
+    return h_ == nullptr ? nullptr : Elements(h_);
+  }
+  T* begin() { return data(); }
+  T* end() { return data() + size(); }
+  T& operator[](size_t i) { return data()[i]; }
+  T& back() { return data()[size() - 1]; }
+
   void reserve(size_t n) {
+    Unique();
     if (n > capacity()) Grow(n);
   }
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {
+    Unique();
     if (size() == capacity()) Grow(NextCapacity());
-    T* p = new (data() + h_->size) T(std::forward<Args>(args)...);
+    T* p = new (Elements(h_) + h_->size) T(std::forward<Args>(args)...);
     ++h_->size;
     return *p;
   }
@@ -143,8 +163,9 @@ class CompactVector {
   T& emplace_at(size_t i, Args&&... args) {
     // Built first: the arguments may refer to elements that move below.
     T x(std::forward<Args>(args)...);
+    Unique();
     if (size() == capacity()) Grow(NextCapacity());
-    T* d = data();
+    T* d = Elements(h_);
     const size_t n = h_->size;
     if (i == n) {
       new (d + n) T(std::move(x));
@@ -161,26 +182,34 @@ class CompactVector {
   // allocation.
   void append_moved(T* from, size_t n) {
     if (n == 0) return;
+    Unique();
     const size_t size = this->size();
     if (size + n > capacity()) Grow(size + n);
-    T* d = data() + size;
+    T* d = Elements(h_) + size;
     for (size_t i = 0; i < n; ++i) new (d + i) T(std::move(from[i]));
     h_->size = size + n;
   }
 
   void pop_back() {
+    Unique();
     --h_->size;
-    data()[h_->size].~T();
+    Elements(h_)[h_->size].~T();
   }
   // Destroys the elements from position `n` on.
   void truncate(size_t n) {
-    while (size() > n) pop_back();
+    if (size() <= n) return;
+    Unique();
+    while (h_->size > n) {
+      --h_->size;
+      Elements(h_)[h_->size].~T();
+    }
   }
 
  private:
   struct Header {
+    std::atomic<uint32_t> refs;
+    uint32_t capacity;
     size_t size;
-    size_t capacity;
   };
 
   static T* Elements(Header* h) { return reinterpret_cast<T*>(h + 1); }
@@ -194,36 +223,63 @@ class CompactVector {
     void* mem = BlockCache<T>::Take(capacity);
     if (mem == nullptr)
       mem = ::operator new(sizeof(Header) + capacity * sizeof(T));
-    return new (mem) Header{0, capacity};
+    Header* h = new (mem) Header;
+    h->refs.store(1, std::memory_order_relaxed);
+    h->capacity = static_cast<uint32_t>(capacity);
+    h->size = 0;
+    return h;
   }
   static void Free(Header* h) {
-    if (!BlockCache<T>::Give(h, h->capacity)) ::operator delete(h);
+    const size_t capacity = h->capacity;
+    h->~Header();
+    if (!BlockCache<T>::Give(h, capacity)) ::operator delete(h);
   }
   size_t NextCapacity() const { return capacity() == 0 ? 1 : 2 * capacity(); }
+  // REQUIRES: the block, if any, is not shared.
   void Grow(size_t capacity) {
     Header* bigger = Allocate(capacity);
     const size_t n = size();
-    T* from = data();
-    for (size_t i = 0; i < n; ++i) {
-      new (Elements(bigger) + i) T(std::move(from[i]));
-      from[i].~T();
+    if (n != 0) {
+      T* from = Elements(h_);
+      for (size_t i = 0; i < n; ++i) {
+        new (Elements(bigger) + i) T(std::move(from[i]));
+        from[i].~T();
+      }
     }
     bigger->size = n;
     if (h_ != nullptr) Free(h_);
     h_ = bigger;
   }
-  // REQUIRES: h_ is null.
-  void CopyFrom(const CompactVector& o) {
-    const size_t n = o.size();
-    if (n == 0) return;
-    h_ = Allocate(n);
-    for (size_t i = 0; i < n; ++i) new (data() + i) T(o.data()[i]);
-    h_->size = n;
+  // Makes the block this vector's alone: a shared one is copied (its
+  // elements' own blocks are shared by the copies).
+  void Unique() {
+    if (h_ != nullptr && h_->refs.load(std::memory_order_acquire) != 1)
+      Unshare();
   }
+  void Unshare() {
+    const size_t n = h_->size;
+    if (n == 0) {
+      Release();
+      return;
+    }
+    Header* mine = Allocate(n);
+    const T* from = Elements(h_);
+    for (size_t i = 0; i < n; ++i) new (Elements(mine) + i) T(from[i]);
+    mine->size = n;
+    Release();
+    h_ = mine;
+  }
+  // Drops this vector's count; the last one destroys the elements.
   // REQUIRES: h_ is not null.
   void Release() {
-    T* d = data();
-    for (size_t i = 0; i < h_->size; ++i) d[i].~T();
+    // A count of one is this vector's alone: no other can raise it.
+    if (h_->refs.load(std::memory_order_acquire) != 1 &&
+        h_->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+      h_ = nullptr;
+      return;
+    }
+    T* d = Elements(h_);
+    for (size_t i = 0, n = h_->size; i < n; ++i) d[i].~T();
     Free(h_);
     h_ = nullptr;
   }

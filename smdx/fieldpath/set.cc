@@ -54,9 +54,11 @@ const Set* Set::Child(const PathElement& pe) const {
 }
 
 Set& Set::Descend(const PathElement& pe) {
-  const SetEntry* it = LowerEntry(entries(), pe);
-  const size_t i = static_cast<size_t>(it - entries_.begin());
-  if (i < entries_.size() && entries_[i].pe == pe) return entries_[i].children;
+  // The position is found in the read view; writing below may unshare
+  // the node, so nothing of the view is kept past it.
+  const absl::Span<const SetEntry> read = entries();
+  const size_t i = static_cast<size_t>(LowerEntry(read, pe) - read.data());
+  if (i < read.size() && read[i].pe == pe) return entries_[i].children;
   return entries_.emplace_at(i, pe, false, Set()).children;
 }
 
@@ -66,13 +68,13 @@ void Set::Insert(absl::Span<const PathElement> path) {
   for (size_t i = 0; i + 1 < path.size(); ++i) s = &s->Descend(path[i]);
   const PathElement& last = path.back();
   internal::CompactVector<SetEntry>& v = s->entries_;
-  if (v.empty() || v.back().pe < last) {
+  const absl::Span<const SetEntry> read = s->entries();
+  if (read.empty() || read.back().pe < last) {
     v.emplace_back(last, true, Set());
     return;
   }
-  const size_t i =
-      static_cast<size_t>(LowerEntry(s->entries(), last) - v.begin());
-  if (i < v.size() && v[i].pe == last) {
+  const size_t i = static_cast<size_t>(LowerEntry(read, last) - read.data());
+  if (i < read.size() && read[i].pe == last) {
     v[i].member = true;
     return;
   }
@@ -129,15 +131,17 @@ bool Set::Normalize() {
   // Builders mostly append in order already, without repeats or empty
   // entries: one pass of three-way comparisons confirms it and nothing
   // else is done.
+  // (Read through a const view: a shared node that is clean stays shared.)
+  const internal::CompactVector<SetEntry>& read = entries_;
   bool clean = true;
-  for (size_t i = 0; i < entries_.size() && clean; ++i) {
-    const SetEntry& e = entries_[i];
+  for (size_t i = 0; i < read.size() && clean; ++i) {
+    const SetEntry& e = read[i];
     clean = Holds(e.member, e.children) &&
-            (i == 0 || Compare(entries_[i - 1].pe, e.pe) < 0);
+            (i == 0 || Compare(read[i - 1].pe, e.pe) < 0);
   }
   if (clean) return true;
   auto less = [](const SetEntry& a, const SetEntry& b) { return a.pe < b.pe; };
-  if (!std::is_sorted(entries_.begin(), entries_.end(), less)) {
+  if (!std::is_sorted(read.begin(), read.end(), less)) {
     SortSmall(entries_, less);
   }
   // Merge entries that share an element and drop empty ones, compacting in
@@ -159,6 +163,9 @@ bool Set::Normalize() {
 }
 
 Set Set::Union(const Set& other) const {
+  // Nodes that share a block are equal: the union of one is itself (a
+  // copy shares it again), and so on below for the operations that follow.
+  if (entries_.SharesWith(other.entries_)) return *this;
   Set out;
   const internal::CompactVector<SetEntry>& a = entries_;
   const internal::CompactVector<SetEntry>& b = other.entries_;
@@ -181,6 +188,7 @@ Set Set::Union(const Set& other) const {
 }
 
 Set Set::Intersection(const Set& other) const {
+  if (entries_.SharesWith(other.entries_)) return *this;
   Set out;
   // Keeps the common part of two entries for one element.
   auto both = [&out](const SetEntry& x, const SetEntry& y) {
@@ -219,6 +227,7 @@ Set Set::Intersection(const Set& other) const {
 }
 
 Set Set::Difference(const Set& other) const {
+  if (entries_.SharesWith(other.entries_)) return Set();
   Set out;
   ReserveForLargeOutput(&out.entries_, entries_.size());
   const internal::CompactVector<SetEntry>& b = other.entries_;
@@ -258,6 +267,7 @@ void Set::Subtract(const Set& other) {
 }
 
 bool Set::IsSubsetOf(const Set& other) const {
+  if (entries_.SharesWith(other.entries_)) return true;
   // Both sides are sorted: one forward pass over the other's entries.
   const internal::CompactVector<SetEntry>& b = other.entries_;
   size_t j = 0;
@@ -276,6 +286,7 @@ bool Set::IsSubsetOf(const Set& other) const {
 }
 
 Set Set::RecursiveDifference(const Set& other) const {
+  if (entries_.SharesWith(other.entries_)) return Set();
   Set out;
   ReserveForLargeOutput(&out.entries_, entries_.size());
   const internal::CompactVector<SetEntry>& b = other.entries_;
@@ -372,6 +383,7 @@ std::string Set::ToString() const {
 }
 
 bool operator==(const Set& a, const Set& b) {
+  if (a.entries_.SharesWith(b.entries_)) return true;
   if (a.entries_.size() != b.entries_.size()) return false;
   for (size_t i = 0; i < a.entries_.size(); ++i) {
     const SetEntry& x = a.entries_[i];

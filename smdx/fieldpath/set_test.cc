@@ -301,5 +301,89 @@ TEST_F(SetModelTest, OperationsAgreeWithTheModel) {
   }
 }
 
+// Copies share nodes (CompactVector counts its blocks), and results of set
+// operations share the nodes of their inputs where one side has nothing.
+// The same operations on sets that share nodes agree with the model, and
+// writing to a copy (Insert, Subtract, Descend, Normalize) leaves every
+// set it shares nodes with as it was.
+TEST_F(SetModelTest, SetsSharingNodesAgreeWithTheModelAndWritesUnshare) {
+  for (int round = 0; round < 2000; ++round) {
+    const Model ma = RandomModel(), mb = RandomModel();
+    const Set a = ToSet(ma);
+    const Set b = a.Union(ToSet(mb));  // a's nodes where mb has nothing
+    Model mu = ma;
+    mu.insert(mb.begin(), mb.end());
+    Model b_minus_a, b_rminus_a;
+    for (const Path& p : mu) {
+      if (!ma.count(p)) b_minus_a.insert(p);
+      if (!HasPrefixIn(p, ma)) b_rminus_a.insert(p);
+    }
+    ASSERT_EQ(ToModel(b), mu);
+    ASSERT_EQ(ToModel(a.Intersection(b)), ma);
+    ASSERT_TRUE(a.Difference(b).Empty());
+    ASSERT_TRUE(a.RecursiveDifference(b).Empty());
+    ASSERT_EQ(ToModel(b.Difference(a)), b_minus_a);
+    ASSERT_EQ(ToModel(b.RecursiveDifference(a)), b_rminus_a);
+    ASSERT_TRUE(a.IsSubsetOf(b));
+    ASSERT_EQ(b.IsSubsetOf(a), mu == ma);
+    ASSERT_EQ(a == b, ma == mu);
+    ASSERT_EQ(a.Union(b), b);
+
+    Set c = b;
+    const Path extra = RandomPath();
+    c.Insert(extra);
+    c.Subtract(ToSet(ma));
+    Model mc = mu;
+    mc.insert(extra);
+    for (const Path& p : ma) mc.erase(p);
+    ASSERT_EQ(ToModel(c), mc);
+    Set d = a;
+    d.Subtract(ToSet(mb));
+    Model md;
+    for (const Path& p : ma) {
+      if (!mb.count(p)) md.insert(p);
+    }
+    ASSERT_EQ(ToModel(d), md);
+    Set e = b;
+    Set& below = e.Descend(F("spec"));
+    below.AppendMemberUnsorted(F("z"));
+    below.AppendMemberUnsorted(F("b"));
+    below.Normalize();
+    ASSERT_TRUE(e.Has({F("spec"), F("z")}));
+    ASSERT_EQ(ToModel(a), ma);
+    ASSERT_EQ(ToModel(b), mu);
+  }
+}
+
+// Threads copy one set, write to their copies and drop them while the
+// others read it: the counts of its shared nodes are atomic, and a write
+// copies a shared node before it changes it. (ThreadSanitizer runs this.)
+TEST(SetTest, ThreadsWriteToCopiesOfOneSetWhileOthersReadIt) {
+  Set shared;
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "f" + std::to_string(i);
+    shared.Insert({F("spec"), PathElement::Field(name), F("x")});
+    shared.Insert({F("status"), PathElement::Field(name)});
+  }
+  const std::string before = SerializeFieldsV1(shared);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&shared, t] {
+      for (int i = 0; i < 300; ++i) {
+        Set mine = shared;
+        mine.Insert({F("spec"), PathElement::Field("t" + std::to_string(t)),
+                     F("y")});
+        mine.Subtract(Of({{F("status"), F("f1")}}));
+        Set u = mine.Union(shared);
+        EXPECT_EQ(u.Size(), shared.Size() + 1);
+        EXPECT_TRUE(shared.Difference(u).Empty());
+        EXPECT_FALSE(mine.IsSubsetOf(shared));
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(SerializeFieldsV1(shared), before);
+}
+
 }  // namespace
 }  // namespace smdx
