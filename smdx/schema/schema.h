@@ -164,6 +164,9 @@ MapType::FindFieldFrom(absl::string_view name, size_t* hint) const {
   // Objects skip many declared fields, so the scan reaches far; a step that
   // cannot match costs a length and a first-byte compare.
   constexpr size_t kScan = 32;
+  // Maps of entries alone (a CRD's additionalProperties, labels) declare
+  // no fields: nothing to look up.
+  if (fields.empty()) return nullptr;
   if (name_tags.size() == fields.size() && !name.empty()) {
     const uint32_t tag = internal::NameTag(name);
     const size_t end = std::min(fields.size(), *hint + kScan);
