@@ -236,7 +236,7 @@ class CompactVector {
   }
   size_t NextCapacity() const { return capacity() == 0 ? 1 : 2 * capacity(); }
   // REQUIRES: the block, if any, is not shared.
-  void Grow(size_t capacity) {
+  __attribute__((noinline)) void Grow(size_t capacity) {
     Header* bigger = Allocate(capacity);
     const size_t n = size();
     if (n != 0) {
@@ -256,7 +256,9 @@ class CompactVector {
     if (h_ != nullptr && h_->refs.load(std::memory_order_acquire) != 1)
       Unshare();
   }
-  void Unshare() {
+  // Out of line: every write checks for sharing, few find it, and the
+  // writers (emplace_back above all) must stay small enough to inline.
+  __attribute__((noinline)) void Unshare() {
     const size_t n = h_->size;
     if (n == 0) {
       Release();
