@@ -385,5 +385,34 @@ TEST(SetTest, ThreadsWriteToCopiesOfOneSetWhileOthersReadIt) {
   EXPECT_EQ(SerializeFieldsV1(shared), before);
 }
 
+// The node of a list of thousands of items reuses the block the last such
+// node left (BlockCache's big block): nodes built one after another, of
+// sizes that fit it or not, hold exactly their own entries, on this thread
+// and on one that ends with its block kept.
+TEST(SetTest, BigNodesBuiltOneAfterAnotherHoldTheirOwnEntries) {
+  auto build = [](int n, const std::string& prefix) {
+    Set s;
+    for (int i = 0; i < n; ++i)
+      s.AppendMemberUnsorted(PathElement::Field(prefix + std::to_string(i)));
+    s.Normalize();
+    return s;
+  };
+  for (int n : {5000, 3000, 2600, 9000, 2048, 100, 4100}) {
+    const std::string prefix = "n" + std::to_string(n) + "-";
+    Set s = build(n, prefix);
+    ASSERT_EQ(s.Size(), static_cast<size_t>(n));
+    EXPECT_TRUE(s.Has({PathElement::Field(prefix + "0")}));
+    EXPECT_TRUE(s.Has({PathElement::Field(prefix + std::to_string(n - 1))}));
+    Set copy = s;
+    copy.Insert({F("zzz")});
+    EXPECT_EQ(copy.Size(), s.Size() + 1);
+  }
+  std::thread t([&build] {
+    Set s = build(4000, "t");
+    EXPECT_EQ(s.Size(), 4000u);
+  });
+  t.join();
+}
+
 }  // namespace
 }  // namespace smdx
