@@ -11,8 +11,8 @@
 #include <cstdlib>
 
 #include "smdx/fieldpath/fields_v1.h"
+#include "smdx/value/internal/json_text.h"
 #include "smdx/value/parse.h"
-#include "testing/json_text.h"
 
 namespace {
 
@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::string_view text(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<smdx::Set> set = smdx::ParseFieldsV1(text);
   absl::StatusOr<smdx::Set> spaced =
-      smdx::ParseFieldsV1(smdx::testing::SpaceOutJson(text));
+      smdx::ParseFieldsV1(smdx::internal::SpaceOutJson(text));
   if (set.ok() != spaced.ok()) std::abort();
   if (set.ok() && *set != *spaced) std::abort();
   if (!set.ok() && WithoutPositions(set.status().message()) !=

@@ -5,9 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/json_text.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/internal/json_text.h"
 #include "smdx/value/parse.h"
 
 namespace smdx {
@@ -285,7 +285,7 @@ std::string WithoutPositions(absl::string_view message) {
 }
 
 void ExpectReadAlikeSpacedOut(const std::string& text) {
-  const std::string spaced = testing::SpaceOutJson(text);
+  const std::string spaced = internal::SpaceOutJson(text);
   absl::StatusOr<Set> fast = ParseFieldsV1(text);
   absl::StatusOr<Set> general = ParseFieldsV1(spaced);
   ASSERT_EQ(fast.ok(), general.ok())

@@ -1,12 +1,13 @@
-// JSON text transforms for tests and fuzzers.
-#ifndef SMDX_TESTING_JSON_TEXT_H_
-#define SMDX_TESTING_JSON_TEXT_H_
+// JSON text transforms for the readers' tests and fuzzers (the fieldsV1
+// reader's among them): internal, not part of the API.
+#ifndef SMDX_VALUE_INTERNAL_JSON_TEXT_H_
+#define SMDX_VALUE_INTERNAL_JSON_TEXT_H_
 
 #include <string>
 
 #include "absl/strings/string_view.h"
 
-namespace smdx::testing {
+namespace smdx::internal {
 
 // `text` with a space after every '{' and ',' and before every ':' outside
 // strings: the same JSON (whitespace may go there), spelled as no encoder
@@ -38,6 +39,6 @@ inline std::string SpaceOutJson(absl::string_view text) {
   return out;
 }
 
-}  // namespace smdx::testing
+}  // namespace smdx::internal
 
-#endif  // SMDX_TESTING_JSON_TEXT_H_
+#endif  // SMDX_VALUE_INTERNAL_JSON_TEXT_H_
