@@ -71,18 +71,18 @@ int HexValue(char c) {
   return -1;
 }
 
-// Bytes the reader leaves to yaml-cpp wherever they appear: carriage
-// returns (yaml-cpp has line-ending rules of its own), control characters
-// (0x04 is yaml-cpp's end-of-stream marker; NUL switches it to UTF-16),
-// and DEL.
-//
-// Byte order marks and UTF-16/32 detection: the first byte alone.
+// Whether the text may start with a byte order mark, or be UTF-16/32,
+// which the reader leaves to yaml-cpp: the first byte alone tells.
 bool StartsLikeAByteOrderMark(absl::string_view text) {
   if (text.empty()) return false;
   const unsigned char first = static_cast<unsigned char>(text[0]);
   return first == 0xEF || first == 0xFE || first == 0xFF;
 }
 
+// Bytes the reader leaves to yaml-cpp wherever they appear: carriage
+// returns (yaml-cpp has line-ending rules of its own), control characters
+// (0x04 is yaml-cpp's end-of-stream marker; NUL switches it to UTF-16),
+// and DEL; and a start like a byte order mark.
 bool HasUnsupportedBytes(absl::string_view text) {
   if (StartsLikeAByteOrderMark(text)) return true;
   const char* p = text.data();
