@@ -293,6 +293,13 @@ const char* const kTakenYaml[] = {
     "          kept: |+\n                      text\n\n"
     "          plain: a plain scalar\n                       continued deep\n"
     "            and back\n",
+    // Scalars of more lines than the plain reader keeps in place, quoted
+    // ones longer decoded than quoted (\L and \P: three bytes for two), and
+    // ones that end in escaped quotes.
+    "lines: one\n  two\n  three\n  four\n\n  five\n  six\n  seven\n"
+    "  eight\n\n\n  nine\n  ten\n  eleven # done\n"
+    "grows: \"\\L\\P\\L\\P\\L\\P\\L\\P\n  \\L\\P\\L\\P\\L\\P\\L\\P\"\n"
+    "ends: 'it''s\n  it'''\nescaped: \"a \\\"quote\\\"\n  b\\\"\"\n",
     "deep:\n        eight:\n                sixteen:\n"
     "                         twenty_five: 1\n"
     "        back: 2\n",

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "smdx/value/emit.h"
@@ -620,11 +621,19 @@ class YamlReader {
       *out = absl::string_view(first, content_end - first);
       return true;
     }
-    // Continuation lines?
+    // Continuation lines? They are found first and joined after, into
+    // room made once: a description of a few lines appended line by line
+    // would grow its string as many times.
+    struct Fold {
+      const char* begin;
+      const char* end;
+      int breaks;  // empty lines before it, plus one; 0: joined by a space
+    };
+    absl::InlinedVector<Fold, 8> folds;
+    size_t size = static_cast<size_t>(content_end - first);
     const int threshold = top + 1;
     int newlines = 0;
     const char* line = line_end + 1;
-    bool multi = false;
     while (line != e_) {
       const char* q = line;
       q += LeadingSpaces(q, e_);
@@ -651,24 +660,31 @@ class YamlReader {
       const char* lend;
       bool cmt;
       if (!ScanPlainLine(q, &cend, &lend, &cmt)) return false;
-      if (!multi) {
-        buf->assign(first, content_end);
-        multi = true;
-      }
-      if (newlines == 0) {
-        buf->push_back(' ');
-      } else {
-        buf->append(static_cast<size_t>(newlines), '\n');
-      }
+      folds.push_back(Fold{q, cend, newlines});
+      size += (newlines == 0 ? 1 : static_cast<size_t>(newlines)) +
+              static_cast<size_t>(cend - q);
       newlines = 0;
-      buf->append(q, cend);
       p_ = cend;
       ls_ = line;
       if (cmt || lend == e_) break;
       line = lend + 1;
     }
-    *out = multi ? absl::string_view(*buf)
-                 : absl::string_view(first, content_end - first);
+    if (folds.empty()) {
+      *out = absl::string_view(first, content_end - first);
+      return true;
+    }
+    buf->clear();
+    buf->reserve(size);
+    buf->append(first, content_end);
+    for (const Fold& f : folds) {
+      if (f.breaks == 0) {
+        buf->push_back(' ');
+      } else {
+        buf->append(static_cast<size_t>(f.breaks), '\n');
+      }
+      buf->append(f.begin, f.end);
+    }
+    *out = *buf;
     return true;
   }
 
@@ -706,6 +722,11 @@ class YamlReader {
     p_ = start;
     std::string& scalar = *buf;
     scalar.clear();
+    // Room for the whole scalar at once, as for plain ones (see ScanPlain):
+    // its text is no longer than its quoted bytes, but for two rare
+    // escapes (three bytes for \L and \P).
+    if (const char* close = ClosingQuote(q, single); close != e_)
+      scalar.reserve(static_cast<size_t>(close - start));
     size_t last_escaped = std::string::npos;
     bool empty_line = false;
     while (true) {
@@ -767,6 +788,25 @@ class YamlReader {
     }
     *out = scalar;
     return true;
+  }
+
+  // The closing quote of the quoted scalar whose first byte to look at is
+  // `q` (a quote, a line break or an escape), or e_ when it has none.
+  const char* ClosingQuote(const char* q, bool single) const {
+    const char quote = single ? '\'' : '"';
+    while (q != e_) {
+      if (*q == quote) {
+        if (!single || q + 1 == e_ || q[1] != quote) return q;
+        q += 2;  // '' in single quotes
+      } else if (*q == '\\' && !single) {
+        if (e_ - q < 2) return e_;
+        q += 2;  // the escaped byte is no quote
+      } else {
+        ++q;
+      }
+      q = FindAnyOf3(q, e_, quote, '\\', quote);
+    }
+    return e_;
   }
 
   // Appends the escape at p_ ("''" in single quotes; "\x" in double).
