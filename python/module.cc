@@ -142,10 +142,11 @@ class FromPython {
                                             Py_TYPE(key)->tp_name));
         }
         const Step step{at, key, 0};
-        Value v = Convert(item, &step, depth + 1);
+        // Built in place: a MapEntry moved in would move its value twice.
         const absl::string_view k = Utf8(key);
-        entries.push_back(
-            MapEntry{std::string(k.data(), k.size()), std::move(v)});
+        MapEntry& e = entries.emplace_back();
+        e.key.assign(k.data(), k.size());
+        e.value = Convert(item, &step, depth + 1);
       }
       return Value(std::move(m));
     }
