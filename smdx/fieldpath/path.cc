@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <new>
-#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/same_bytes.h"
 
 namespace smdx {
 
@@ -243,11 +245,15 @@ size_t HashValue(const Value& v) {
     case Value::Kind::kBool:
       return v.AsBool() ? 0x1b873593 : 0xcc9e2d51;
     case Value::Kind::kInt:
-    case Value::Kind::kFloat:
-      // Ints and floats that are equal must hash alike.
-      return std::hash<double>()(v.AsNumber()) * kMix;
+    case Value::Kind::kFloat: {
+      // Ints and floats that are equal must hash alike (and 0 as -0).
+      const double d = v.AsNumber() == 0 ? 0.0 : v.AsNumber();
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return internal::HashBytes(reinterpret_cast<const char*>(&bits), 8);
+    }
     case Value::Kind::kString:
-      return std::hash<std::string>()(v.AsString());
+      return internal::HashString(v.AsString());
     case Value::Kind::kList: {
       size_t h = 0x2545f491;
       for (const Value& item : v.list()) h = (h ^ HashValue(item)) * kMix;
@@ -257,7 +263,7 @@ size_t HashValue(const Value& v) {
       // Order-independent: maps equal regardless of key order.
       size_t h = 0x4f1bbcdc;
       for (const MapEntry& e : v.map()) {
-        h += (std::hash<std::string>()(e.key) ^ HashValue(e.value)) * kMix;
+        h += (internal::HashString(e.key) ^ HashValue(e.value)) * kMix;
       }
       return h;
     }
@@ -268,12 +274,12 @@ size_t HashValue(const Value& v) {
 size_t HashPathElement(const PathElement& pe) {
   switch (pe.kind()) {
     case PathElement::Kind::kField:
-      return std::hash<std::string_view>()(
-          std::string_view(pe.field_name().data(), pe.field_name().size()));
+      return internal::HashBytes(pe.field_name().data(),
+                                 pe.field_name().size());
     case PathElement::Kind::kKey: {
       size_t h = 0x7a3c;
       for (const KeyField& f : pe.key()) {
-        h = (h ^ std::hash<std::string>()(f.name)) * 0x100000001b3ULL;
+        h = (h ^ internal::HashString(f.name)) * 0x100000001b3ULL;
         h = (h ^ HashValue(f.value)) * 0x100000001b3ULL;
       }
       return h;

@@ -4,9 +4,12 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "smdx/fieldpath/fields_v1.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/intern.h"
 #include "gtest/gtest.h"
 
 namespace smdx {
@@ -64,6 +67,48 @@ TEST(PathElementTest, SameBitsOnlyForTheSameElement) {
   EXPECT_FALSE(PathElement::Field(long_name).SameBits(
       PathElement::Field(long_name)));  // two blocks
   EXPECT_EQ(PathElement::Field(long_name), PathElement::Field(long_name));
+}
+
+Value MapOf(std::vector<std::pair<const char*, Value>> entries) {
+  Map m;
+  for (auto& [k, v] : entries) m.Append(k, std::move(v));
+  return Value(std::move(m));
+}
+
+TEST(PathElementTest, EqualElementsHashAlike) {
+  // Values equal by SMD's rules, spelled apart.
+  const std::pair<Value, Value> equal[] = {
+      {Value(int64_t{80}), Value(80.0)},
+      {Value(0.0), Value(-0.0)},
+      {Value(int64_t{0}), Value(-0.0)},
+      {Value("a name longer than sixteen bytes"),
+       Value(std::string("a name longer than sixteen bytes"))},
+      {MapOf({{"a", Value(int64_t{1})}, {"b", Value("x")}}),
+       MapOf({{"b", Value("x")}, {"a", Value(1.0)}})},
+      {Value(List{Value(int64_t{1}), Value("y")}),
+       Value(List{Value(1.0), Value("y")})},
+  };
+  for (const auto& [a, b] : equal) {
+    ASSERT_TRUE(Equals(a, b)) << ToJson(a);
+    EXPECT_EQ(HashValue(a), HashValue(b)) << ToJson(a);
+    EXPECT_EQ(HashPathElement(PathElement::OfValue(a)),
+              HashPathElement(PathElement::OfValue(b)))
+        << ToJson(a);
+  }
+  std::vector<KeyField> one = {{"port", Value(int64_t{80})},
+                               {"protocol", Value("TCP")}};
+  std::vector<KeyField> other = {{"protocol", Value("TCP")},
+                                 {"port", Value(80.0)}};
+  EXPECT_EQ(HashPathElement(PathElement::KeyFrom(absl::MakeSpan(one))),
+            HashPathElement(PathElement::KeyFrom(absl::MakeSpan(other))));
+  // A name owned and the same name interned.
+  for (const char* name : {"spec", "aFieldNameLongerThanFifteenBytes"}) {
+    EXPECT_EQ(HashPathElement(PathElement::Field(name)),
+              HashPathElement(PathElement::InternedField(InternName(name))))
+        << name;
+  }
+  EXPECT_NE(HashValue(Value("web")), HashValue(Value("wed")));
+  EXPECT_NE(HashValue(Value(int64_t{80})), HashValue(Value(int64_t{81})));
 }
 
 TEST(SetTest, SetsOfElementsBuiltApartCompareByContent) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/schema/markers.h"
 #include "smdx/typed/internal/typed.h"
+#include "smdx/value/same_bytes.h"
 
 namespace smdx {
 
@@ -103,7 +103,7 @@ uint64_t ImmHash(const Atom* atom, const Value& v) {
       uint64_t h = 0x6d6170;
       for (const MapEntry& e : v.map()) {
         const Atom* ea = mt != nullptr ? mt->EntryAtom(e.key) : nullptr;
-        h += mix(std::hash<std::string>()(e.key) * 31 + ImmHash(ea, e.value));
+        h += mix(internal::HashString(e.key) * 31 + ImmHash(ea, e.value));
       }
       return h;
     }

@@ -51,29 +51,9 @@ Interner& GetInterner() {
   return *interner;
 }
 
-// A hash for short names, cheaper than a general one: each word of the
-// name, the last overlapping the one before, multiplied in. Inputs are field
-// names (a lookup per name read), nearly all under 24 bytes.
+// Field names are short: the hash for short byte strings.
 inline size_t HashName(absl::string_view name) {
-  using internal::LoadHalfWord;
-  using internal::LoadWord;
-  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
-  const char* p = name.data();
-  size_t n = name.size();
-  uint64_t h = n * kMul;
-  if (n >= 8) {
-    for (; n > 8; p += 8, n -= 8) h = (h ^ LoadWord(p)) * kMul;
-    h = (h ^ LoadWord(p + n - 8)) * kMul;
-  } else if (n >= 4) {
-    h = (h ^ (uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4))) *
-        kMul;
-  } else if (n > 0) {
-    const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
-                           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
-                           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
-    h = (h ^ bytes) * kMul;
-  }
-  return static_cast<size_t>(h ^ (h >> 31));
+  return internal::HashBytes(name.data(), name.size());
 }
 
 inline const Interned* Probe(const Table& t, absl::string_view name,

@@ -1,6 +1,7 @@
-// SameBytes: equality of short byte strings (field names, keys, scalar
-// strings) without a call to memcmp, which costs more than the compare for
-// the few bytes most of them have.
+// SameBytes and HashBytes: equality and hashes of short byte strings (field
+// names, keys, scalar strings) without a call to memcmp or to the standard
+// library's hash, which cost more than the work for the few bytes most of
+// them have.
 #ifndef SMDX_VALUE_SAME_BYTES_H_
 #define SMDX_VALUE_SAME_BYTES_H_
 
@@ -45,6 +46,32 @@ inline bool SameBytes(const char* a, const char* b, size_t n) {
 
 inline bool SameString(const std::string& a, const std::string& b) {
   return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+}
+
+// A hash of the `n` bytes at `p`: each word multiplied in, the last one
+// overlapping the one before, then the high bits folded into the low ones
+// (hash tables take their buckets from both). Not seeded, as std::hash is
+// not.
+inline size_t HashBytes(const char* p, size_t n) {
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  uint64_t h = n * kMul;
+  if (n >= 8) {
+    for (; n > 8; p += 8, n -= 8) h = (h ^ LoadWord(p)) * kMul;
+    h = (h ^ LoadWord(p + n - 8)) * kMul;
+  } else if (n >= 4) {
+    h = (h ^ (uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4))) *
+        kMul;
+  } else if (n > 0) {
+    const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
+                           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+                           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+    h = (h ^ bytes) * kMul;
+  }
+  return static_cast<size_t>(h ^ (h >> 31));
+}
+
+inline size_t HashString(const std::string& s) {
+  return HashBytes(s.data(), s.size());
 }
 
 }  // namespace internal

@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/same_bytes.h"
 #include "smdx/value/utf8.h"
 
 namespace smdx {
@@ -18,6 +19,28 @@ TEST(ValueTest, IntsAndFloatsAreEqualWhenNumericallyEqual) {
   EXPECT_TRUE(Equals(Value(int64_t{1}), Value(1.0)));
   EXPECT_FALSE(Equals(Value(int64_t{1}), Value(1.5)));
   EXPECT_FALSE(Equals(Value(int64_t{1}), Value("1")));
+}
+
+TEST(HashBytesTest, EveryByteOfEveryLengthCounts) {
+  // Each step of the hash is one-to-one in the word it takes in and in
+  // what came before, so a change of any one byte must change it.
+  std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+  for (size_t n = 0; n <= 40; ++n) {
+    const std::string s = text.substr(0, n);
+    const size_t h = internal::HashBytes(s.data(), n);
+    EXPECT_EQ(internal::HashString(std::string(s)), h) << n;  // other bytes
+    for (size_t i = 0; i < n; ++i) {
+      for (char c : {'\0', '!', static_cast<char>(0xFF)}) {
+        std::string t = s;
+        t[i] = c;
+        EXPECT_NE(internal::HashBytes(t.data(), n), h)
+            << "length " << n << ", byte " << i;
+      }
+    }
+    if (n > 0) {  // the length counts too
+      EXPECT_NE(internal::HashBytes(s.data(), n - 1), h) << n;
+    }
+  }
 }
 
 TEST(IdenticalTest, IsEqualityToTheLetter) {
