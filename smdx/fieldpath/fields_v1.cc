@@ -52,26 +52,6 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
-// Copies `n` bytes, inline for the few of a field name (two overlapping
-// loads and stores): a call to memcpy costs more than the copy.
-inline void CopyShort(char* to, const char* from, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t a, b;
-    std::memcpy(&a, from, 8);
-    std::memcpy(&b, from + n - 8, 8);
-    std::memcpy(to, &a, 8);
-    std::memcpy(to + n - 8, &b, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t a, b;
-    std::memcpy(&a, from, 4);
-    std::memcpy(&b, from + n - 4, 4);
-    std::memcpy(to, &a, 4);
-    std::memcpy(to + n - 4, &b, 4);
-  } else {
-    std::memcpy(to, from, n);
-  }
-}
-
 // An output buffer written through a raw cursor: the encoding is thousands
 // of tiny appends, and std::string::append's checks and call cost more than
 // the copying itself.
@@ -213,7 +193,7 @@ void WriteContents(Out* out, const Set& set, bool include_self,
       bool plain;
       if (const std::string* interned = pe.interned_name()) {
         plain = InternedNameIsPlain(interned);
-        CopyShort(p, name.data(), n);
+        internal::CopyShort(p, name.data(), n);
       } else {
         plain = internal::CopyJsonPlain(p, name.data(), n);
       }

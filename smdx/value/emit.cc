@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "smdx/value/go_format.h"
+#include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/utf8.h"
 #include "smdx/value/yaml_scalar.h"
 
@@ -435,10 +436,7 @@ void AppendYamlList(std::string* out, const List& l, int col,
 }  // namespace
 
 bool JsonStringIsPlain(absl::string_view s) {
-  for (unsigned char c : s) {
-    if (internal::kJsonEscape.needs[c]) return false;
-  }
-  return true;
+  return internal::JsonBytesArePlain(s.data(), s.size());
 }
 
 void AppendJsonString(std::string* out, absl::string_view s) {

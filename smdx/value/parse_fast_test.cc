@@ -518,7 +518,7 @@ TEST(FastParse, MutatedInputsMatchTheFullParsers) {
 // return, the reader takes and declines exactly what it does unchecked;
 // text with carriage returns still goes to yaml-cpp.
 TEST(FastYaml, CheckedTextIsTakenAsUncheckedTextIs) {
-  for (const std::string text :
+  for (const std::string& text :
        {std::string("a: 1\n"), std::string("\xef\xbb\xbf" "a: 1\n"),
         std::string("a: \"caf\xc3\xa9\"\nb:\t2\n"),
         std::string("a: |\n  x\n  y\n"), std::string("- [1, 2]\n- {b: c}\n"),
@@ -537,7 +537,7 @@ TEST(FastYaml, CheckedTextIsTakenAsUncheckedTextIs) {
     }
     ExpectYamlMatches(text, "checked");
   }
-  for (const std::string text : {std::string("a: 1\r\nb: 2\r\n"),
+  for (const std::string& text : {std::string("a: 1\r\nb: 2\r\n"),
                                  std::string("a: \"x\ry\"\n")}) {
     EXPECT_FALSE(FastYamlTakes(text)) << text;
     ExpectYamlMatches(text, "carriage return");
@@ -548,7 +548,7 @@ TEST(FastYaml, CheckedTextIsTakenAsUncheckedTextIs) {
 // same pass, whether JSON writes it as it is. Every length the word and
 // block paths split differently, with each byte that needs an escape at
 // each position, in a buffer whose bytes around the copy must not change.
-TEST(ByteScan, CopyJsonPlainCopiesExactlyAndFindsEveryEscape) {
+TEST(ByteScan, CopiesAreExactAndChecksFindEveryEscape) {
   const std::string needs = std::string("\"\\<>&\x01\x1f\x7f\x80\xff", 10) +
                             std::string(1, '\0');
   for (size_t n = 0; n <= 40; ++n) {
@@ -563,10 +563,25 @@ TEST(ByteScan, CopyJsonPlainCopiesExactlyAndFindsEveryEscape) {
       }
     }
     for (const std::string& in : inputs) {
+      // What Go's encoder writes as it is: printable ASCII but for the
+      // quote, the backslash and the HTML characters (bytes beyond ASCII
+      // are checked as UTF-8 on the slow path).
+      bool want = true;
+      for (unsigned char c : in) {
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' ||
+            c == '>' || c == '&') {
+          want = false;
+        }
+      }
       std::string out(n + 8, '#');
       const bool is_plain = internal::CopyJsonPlain(&out[4], in.data(), n);
-      EXPECT_EQ(is_plain, JsonStringIsPlain(in)) << n << " " << in;
+      EXPECT_EQ(is_plain, want) << n << " " << in;
       EXPECT_EQ(out, "####" + in + "####") << n;
+      EXPECT_EQ(internal::JsonBytesArePlain(in.data(), n), want) << n;
+      EXPECT_EQ(JsonStringIsPlain(in), want) << n;
+      std::string copy(n + 8, '#');
+      internal::CopyShort(&copy[4], in.data(), n);
+      EXPECT_EQ(copy, "####" + in + "####") << n;
     }
   }
 }

@@ -136,28 +136,55 @@ inline int JsonEscapeMask(__m128i x) {
 }
 #endif
 
-// Copies the `n` bytes at `from` to `to` and says whether a JSON string
-// writes them as they are (JsonStringIsPlain): the check of the writers
-// that copy names and values they have not checked before, in the same
-// pass. Reads and writes only the `n` bytes (short runs as overlapping
-// words).
-inline bool CopyJsonPlain(char* to, const char* from, size_t n) {
+// The ends of a run of 4 to 16 bytes as two words that may overlap: for 8
+// bytes and more the first and the last eight; for fewer, the first and the
+// last four, side by side in both words. Short copies and checks load them
+// instead of looping: a call to memcpy costs more than the copy.
+inline void LoadEnds(const char* from, size_t n, uint64_t* a, uint64_t* b) {
+  if (n >= 8) {
+    std::memcpy(a, from, 8);
+    std::memcpy(b, from + n - 8, 8);
+    return;
+  }
+  uint32_t lo, hi;
+  std::memcpy(&lo, from, 4);
+  std::memcpy(&hi, from + n - 4, 4);
+  *a = *b = uint64_t{lo} | uint64_t{hi} << 32;
+}
+// Writes what LoadEnds read for a run of `n` bytes.
+inline void StoreEnds(char* to, size_t n, uint64_t a, uint64_t b) {
+  if (n >= 8) {
+    std::memcpy(to, &a, 8);
+    std::memcpy(to + n - 8, &b, 8);
+    return;
+  }
+  const uint32_t lo = static_cast<uint32_t>(a);
+  const uint32_t hi = static_cast<uint32_t>(a >> 32);
+  std::memcpy(to, &lo, 4);
+  std::memcpy(to + n - 4, &hi, 4);
+}
+
+// Copies `n` bytes, inline for the 4 to 16 of most names.
+inline void CopyShort(char* to, const char* from, size_t n) {
+  if (n >= 4 && n <= 16) {
+    uint64_t a, b;
+    LoadEnds(from, n, &a, &b);
+    StoreEnds(to, n, a, b);
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
+// Whether a JSON string writes the `n` bytes at `from` as they are
+// (JsonStringIsPlain), copying them to `to` in the same pass when kCopy.
+// Reads (and writes) only the `n` bytes.
+template <bool kCopy>
+inline bool ScanJsonPlain(char* to, const char* from, size_t n) {
 #if defined(__SSE2__)
   if (n >= 4 && n <= 16) {
     uint64_t a, b;
-    if (n >= 8) {
-      std::memcpy(&a, from, 8);
-      std::memcpy(&b, from + n - 8, 8);
-      std::memcpy(to, &a, 8);
-      std::memcpy(to + n - 8, &b, 8);
-    } else {
-      uint32_t lo, hi;
-      std::memcpy(&lo, from, 4);
-      std::memcpy(&hi, from + n - 4, 4);
-      std::memcpy(to, &lo, 4);
-      std::memcpy(to + n - 4, &hi, 4);
-      a = b = uint64_t{lo} | uint64_t{hi} << 32;
-    }
+    LoadEnds(from, n, &a, &b);
+    if constexpr (kCopy) StoreEnds(to, n, a, b);
     return JsonEscapeMask(_mm_set_epi64x(static_cast<int64_t>(b),
                                          static_cast<int64_t>(a))) == 0;
   }
@@ -167,13 +194,15 @@ inline bool CopyJsonPlain(char* to, const char* from, size_t n) {
     for (; n - i >= 16; i += 16) {
       const __m128i x =
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), x);
+      if constexpr (kCopy)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), x);
       mask |= JsonEscapeMask(x);
     }
     if (i < n) {
       const __m128i x =
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + n - 16));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 16), x);
+      if constexpr (kCopy)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 16), x);
       mask |= JsonEscapeMask(x);
     }
     return mask == 0;
@@ -182,10 +211,22 @@ inline bool CopyJsonPlain(char* to, const char* from, size_t n) {
   bool needs = false;
   for (size_t i = 0; i < n; ++i) {
     const unsigned char c = static_cast<unsigned char>(from[i]);
-    to[i] = static_cast<char>(c);
+    if constexpr (kCopy) to[i] = static_cast<char>(c);
     needs |= kJsonEscape.needs[c];
   }
   return !needs;
+}
+
+// Copies the `n` bytes at `from` to `to` and says whether a JSON string
+// writes them as they are: the check of the writers that copy names and
+// values they have not checked before, in the same pass.
+inline bool CopyJsonPlain(char* to, const char* from, size_t n) {
+  return ScanJsonPlain<true>(to, from, n);
+}
+
+// Whether a JSON string writes the `n` bytes at `from` as they are.
+inline bool JsonBytesArePlain(const char* from, size_t n) {
+  return ScanJsonPlain<false>(nullptr, from, n);
 }
 
 }  // namespace internal
