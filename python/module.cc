@@ -26,6 +26,7 @@
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
+#include "smdx/value/same_bytes.h"
 
 namespace py = pybind11;
 
@@ -234,7 +235,21 @@ class KeyStrs {
   }
 
  private:
-  absl::flat_hash_map<std::string, py::object> strs_;
+  // Keys are short: the hash for short byte strings, cheaper than absl's.
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(absl::string_view k) const {
+      return internal::HashBytes(k.data(), k.size());
+    }
+  };
+  struct KeyEq {
+    using is_transparent = void;
+    bool operator()(absl::string_view a, absl::string_view b) const {
+      return a.size() == b.size() &&
+             internal::SameBytes(a.data(), b.data(), a.size());
+    }
+  };
+  absl::flat_hash_map<std::string, py::object, KeyHash, KeyEq> strs_;
 };
 
 // Values to Python values, map keys through `keys`.
