@@ -130,6 +130,12 @@ class FromPython {
     }
     if (PyUnicode_Check(o)) return Value(Utf8(o));
     if (PyDict_Check(o)) {
+      // Empty dicts (every leaf of a fieldsV1) share one node, made once
+      // per conversion: values are copy-on-write, so a writer unshares it.
+      if (PyDict_GET_SIZE(o) == 0) {
+        if (empty_map_.IsNull()) empty_map_ = Value::MakeMap();
+        return empty_map_;
+      }
       Map m;
       std::vector<MapEntry>& entries = m.entries();
       entries.reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
@@ -204,6 +210,7 @@ class FromPython {
 
   size_t max_depth_;
   size_t nodes_ = 0;
+  Value empty_map_;  // null until the first empty dict
 };
 
 PyObject* Check(PyObject* o) {

@@ -137,6 +137,30 @@ def test_inputs_are_not_changed(fm):
     assert config == before
 
 
+def test_empty_dicts_of_an_input_stay_apart(fm):
+    # A call's empty dicts share one node (values are copy-on-write): what
+    # the defaulters or the merge write into one must show in no other.
+    created = deployment()
+    created["spec"]["strategy"] = {}
+    pod = created["spec"]["template"]["spec"]
+    pod["containers"][0]["resources"] = {}
+    pod["containers"][0]["securityContext"] = {}
+    stored = fm.update(None, created, "creator")
+    # The defaulters fill the strategy, and nothing else that was empty.
+    assert stored["spec"]["strategy"]["type"] == "RollingUpdate"
+    container = stored["spec"]["template"]["spec"]["containers"][0]
+    assert container["resources"] == {}
+    assert container["securityContext"] == {}
+    config = copy.deepcopy(created)
+    config["spec"]["template"]["spec"]["containers"][0]["resources"] = {
+        "limits": {"cpu": "1"}}
+    applied = fm.apply(stored, config, "deployer")
+    container = applied["spec"]["template"]["spec"]["containers"][0]
+    assert container["resources"] == {"limits": {"cpu": "1"}}
+    assert container["securityContext"] == {}
+    assert applied["spec"]["strategy"] == stored["spec"]["strategy"]
+
+
 def test_conflict_names_manager_and_path(fm):
     stored = fm.apply(None, deployment(), "deployer")
     with pytest.raises(smdx.ConflictError) as info:

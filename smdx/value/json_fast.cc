@@ -28,6 +28,10 @@ bool ContainerStack::FinishList(size_t start, size_t max_items, Value* out) {
 
 bool ContainerStack::FinishMap(size_t start, Value* out) {
   const size_t n = entries_.size() - start;
+  if (n == 0) {
+    *out = EmptyMap();
+    return true;
+  }
   const MapEntry* e = entries_.data() + start;
   auto same = [](const std::string& a, const std::string& b) {
     return a.size() == b.size() && (a.empty() || a[0] == b[0]) && a == b;
@@ -176,7 +180,7 @@ class JsonReader {
     const size_t start = stack_.MapStart();
     if (p_ != end_ && *p_ == '}') {
       ++p_;
-      *out = Value::MakeMap();
+      *out = stack_.EmptyMap();
       return true;
     }
     while (true) {

@@ -102,10 +102,18 @@ class ContainerStack {
   // Moves the entries added since `start` into a map, in order. Returns
   // false if two of them have the same key.
   bool FinishMap(size_t start, Value* out);
+  // An empty map: one node for every empty map this stack's reads give,
+  // where each would be an allocation (fieldsV1 holds one per leaf).
+  // Values are copy-on-write, so a writer unshares it.
+  Value EmptyMap() {
+    if (empty_map_.IsNull()) empty_map_ = Value::MakeMap();
+    return empty_map_;
+  }
 
  private:
   absl::InlinedVector<Value, 8> items_;
   absl::InlinedVector<MapEntry, 8> entries_;
+  Value empty_map_;  // null until the first EmptyMap
 };
 
 // A ContainerStack for one read: the thread's (see ThreadLease), or a

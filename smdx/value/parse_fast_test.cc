@@ -586,6 +586,42 @@ TEST(ByteScan, CopiesAreExactAndChecksFindEveryEscape) {
   }
 }
 
+// The fast readers give every empty map of a thread's reads one node
+// (fieldsV1 holds one per leaf): a write into one of them, through the
+// copy-on-write of values, shows in no other.
+TEST(FastParse, EmptyMapsShareANodeThatWritesUnshare) {
+  const std::string texts[] = {
+      R"({"a":{},"b":{},"c":{"d":{}},"e":[{}]})",
+      "a: {}\nb: {}\nc:\n  d: {}\ne:\n- {}\n",
+  };
+  for (const std::string& text : texts) {
+    absl::StatusOr<Value> parsed = ParseYamlOrJson(text, Limits());
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    Value v = *parsed;
+    const Map& m = static_cast<const Value&>(v).map();
+    const Value& a = *m.Find("a");
+    const Value& b = *m.Find("b");
+    const Value& d = *m.Find("c")->map().Find("d");
+    const Value& e0 = m.Find("e")->list()[0];
+    EXPECT_TRUE(SameNode(a, b)) << text;
+    EXPECT_TRUE(SameNode(a, d)) << text;
+    EXPECT_TRUE(SameNode(a, e0)) << text;
+    // The next read on this thread shares it too.
+    absl::StatusOr<Value> again = ParseYamlOrJson(text, Limits());
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(SameNode(a, *again->map().Find("b"))) << text;
+    // Writes unshare.
+    v.map().Find("a")->map().Set("x", Value(int64_t{1}));
+    v.map().Find("c")->map().Find("d")->map().Set("y", Value("z"));
+    EXPECT_EQ(ToJson(v),
+              R"({"a":{"x":1},"b":{},"c":{"d":{"y":"z"}},"e":[{}]})")
+        << text;
+    EXPECT_EQ(ToJson(*again), R"({"a":{},"b":{},"c":{"d":{}},"e":[{}]})")
+        << text;
+    EXPECT_TRUE(again->map().Find("a")->map().empty());
+  }
+}
+
 // The readers' scratch stacks (ContainerStackLease): each thread reuses
 // one, a reader inside a reader gets its own, and nothing of one read is
 // left for the next.

@@ -627,7 +627,8 @@ class YamlReader {
     struct Fold {
       const char* begin;
       const char* end;
-      int breaks;  // empty lines before it, plus one; 0: joined by a space
+      int breaks;  // the empty lines before it, a line break each;
+                   // none: joined by a space
     };
     absl::InlinedVector<Fold, 8> folds;
     size_t size = static_cast<size_t>(content_end - first);
