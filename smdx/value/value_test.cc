@@ -23,7 +23,8 @@ TEST(ValueTest, IntsAndFloatsAreEqualWhenNumericallyEqual) {
 
 TEST(HashBytesTest, EveryByteOfEveryLengthCounts) {
   // Each step of the hash is one-to-one in the word it takes in and in
-  // what came before, so a change of any one byte must change it.
+  // what came before: a byte that one word holds changes the hash for
+  // sure, one that two overlapping words hold all but surely.
   std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
   for (size_t n = 0; n <= 40; ++n) {
     const std::string s = text.substr(0, n);
