@@ -152,7 +152,7 @@ class FromPython {
         // Built in place: a MapEntry moved in would move its value twice.
         const absl::string_view k = Utf8(key);
         MapEntry& e = entries.emplace_back();
-        e.key.assign(k.data(), k.size());
+        internal::SetBytes(&e.key, k.data(), k.size());
         e.value = Convert(item, &step, depth + 1);
       }
       return Value(std::move(m));

@@ -410,7 +410,7 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out,
     // Built in place; the name is copied out of `storage` before the value
     // may reuse it.
     KeyField& f = out->emplace_back();
-    f.name.assign(name.data(), name.size());
+    internal::SetBytes(&f.name, name.data(), name.size());
     const size_t value_at = pos;
     if (!ParsePlainScalar(s, &pos, &storage, &f.value)) return false;
     if (so && f.value.IsString()) {
@@ -958,7 +958,7 @@ class FieldsV1Reader {
       }
       p = q + 3;
       KeyField& f = key_fields_.emplace_back();
-      f.name.assign(n.data(), n.size());
+      internal::SetBytes(&f.name, n.data(), n.size());
       if (end_ - p >= 2 && p[0] == '\\' && p[1] == '"') {
         const char* const v = p + 2;
         const char* w = PlainRun(v, end_);

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/go_format.h"
+#include "smdx/value/same_bytes.h"
 #include "smdx/value/utf8.h"
 
 namespace smdx {
@@ -189,7 +190,8 @@ class JsonReader {
       absl::string_view key;
       std::string& key_buf = stack_.KeyAt(entry);
       if (!ReadString(&key, &key_buf)) return false;
-      if (key.data() != key_buf.data()) key_buf.assign(key.data(), key.size());
+      if (key.data() != key_buf.data())
+        internal::SetBytes(&key_buf, key.data(), key.size());
       SkipSpace();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;

@@ -48,6 +48,15 @@ inline bool SameString(const std::string& a, const std::string& b) {
   return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
 }
 
+// Sets `*s` to the `n` bytes at `p`, which lie outside `*s`. For the few
+// bytes of a key this is cheaper than std::string::assign: libstdc++ keeps
+// both out of line, and assign's general replace costs about 30
+// instructions more than an append to an emptied string.
+inline void SetBytes(std::string* s, const char* p, size_t n) {
+  s->clear();
+  s->append(p, n);
+}
+
 // A hash of the `n` bytes at `p`: each word multiplied in, the last one
 // overlapping the one before, then the high bits folded into the low ones
 // (hash tables take their buckets from both). Not seeded, as std::hash is

@@ -21,6 +21,18 @@ TEST(ValueTest, IntsAndFloatsAreEqualWhenNumericallyEqual) {
   EXPECT_FALSE(Equals(Value(int64_t{1}), Value("1")));
 }
 
+TEST(SetBytesTest, ReplacesWhateverTheStringHeld) {
+  const std::string text = "a key longer than the sixteen bytes kept inline";
+  for (const std::string& before :
+       {std::string(), std::string("short"), std::string(100, 'x')}) {
+    for (size_t n = 0; n <= text.size(); ++n) {
+      std::string s = before;
+      internal::SetBytes(&s, text.data(), n);
+      EXPECT_EQ(s, text.substr(0, n)) << before.size() << " " << n;
+    }
+  }
+}
+
 TEST(HashBytesTest, EveryByteOfEveryLengthCounts) {
   // Each step of the hash is one-to-one in the word it takes in and in
   // what came before: a byte that one word holds changes the hash for

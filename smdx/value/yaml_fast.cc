@@ -15,6 +15,7 @@
 #include "smdx/value/internal/byte_scan.h"
 #include "smdx/value/json_fast.h"
 #include "smdx/value/limits.h"
+#include "smdx/value/same_bytes.h"
 #include "smdx/value/yaml_scalar.h"
 
 namespace smdx {
@@ -394,7 +395,7 @@ class YamlReader {
       absl::string_view text;
       std::string buf;
       if (!ScanQuoted(&text, &buf)) return KeyScan::kDecline;
-      key->assign(text.data(), text.size());
+      SetBytes(key, text.data(), text.size());
       p_ = r + 1;
       return KeyScan::kKey;
     }
@@ -1040,7 +1041,7 @@ class YamlReader {
           absl::string_view text;
           std::string buf;
           if (!ScanQuoted(&text, &buf) || ls_ != key_line) return false;
-          key.assign(text.data(), text.size());
+          SetBytes(&key, text.data(), text.size());
           SkipBlanks();
           // After a quoted key, ':' needs no blank (JSON style).
           if (p_ != e_ && *p_ == ':') {

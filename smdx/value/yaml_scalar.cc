@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "smdx/value/go_format.h"
+#include "smdx/value/same_bytes.h"
 
 namespace smdx {
 namespace internal {
@@ -387,7 +388,7 @@ std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,
 
 void YamlPlainKeyText(absl::string_view text, std::string* key) {
   if (ResolvesToString(text)) {
-    key->assign(text.data(), text.size());
+    SetBytes(key, text.data(), text.size());
     return;
   }
   bool is_uint;
