@@ -132,10 +132,7 @@ class FromPython {
     if (PyDict_Check(o)) {
       // Empty dicts (every leaf of a fieldsV1) share one node, made once
       // per conversion: values are copy-on-write, so a writer unshares it.
-      if (PyDict_GET_SIZE(o) == 0) {
-        if (empty_map_.IsNull()) empty_map_ = Value::MakeMap();
-        return empty_map_;
-      }
+      if (PyDict_GET_SIZE(o) == 0) return empty_map_.Get();
       Map m;
       std::vector<MapEntry>& entries = m.entries();
       entries.reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
@@ -210,7 +207,7 @@ class FromPython {
 
   size_t max_depth_;
   size_t nodes_ = 0;
-  Value empty_map_;  // null until the first empty dict
+  internal::SharedEmptyMap empty_map_;
 };
 
 PyObject* Check(PyObject* o) {

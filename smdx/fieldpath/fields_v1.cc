@@ -230,11 +230,11 @@ void WriteContents(Out* out, const Set& set, bool include_self,
   }
 }
 
-// The `{}` of every leaf: one node, shared (values are copy-on-write, so a
-// writer unshares it), instead of an allocation per leaf.
-const Value& EmptyObject() {
-  static const Value* const kEmpty = new Value(Value::MakeMap());
-  return *kEmpty;
+// The `{}` of every leaf: one node per thread (its count is then written
+// by that thread alone), instead of an allocation per leaf.
+Value EmptyObject() {
+  thread_local internal::SharedEmptyMap empty;
+  return empty.Get();
 }
 
 Value ContentsToValue(const Set& set, bool include_self) {

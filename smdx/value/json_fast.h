@@ -105,15 +105,12 @@ class ContainerStack {
   // An empty map: one node for every empty map this stack's reads give,
   // where each would be an allocation (fieldsV1 holds one per leaf).
   // Values are copy-on-write, so a writer unshares it.
-  Value EmptyMap() {
-    if (empty_map_.IsNull()) empty_map_ = Value::MakeMap();
-    return empty_map_;
-  }
+  Value EmptyMap() { return empty_map_.Get(); }
 
  private:
   absl::InlinedVector<Value, 8> items_;
   absl::InlinedVector<MapEntry, 8> entries_;
-  Value empty_map_;  // null until the first EmptyMap
+  SharedEmptyMap empty_map_;
 };
 
 // A ContainerStack for one read: the thread's (see ThreadLease), or a

@@ -193,6 +193,24 @@ const std::string* FindString(const Value& v, absl::string_view key);
 // The entry `key` of `v` when it is a string, else "".
 std::string StringAt(const Value& v, absl::string_view key);
 
+namespace internal {
+
+// One empty map node, made at the first Get and handed out again and
+// again: values are copy-on-write, so the empty maps a reader or writer
+// makes by the hundred (fieldsV1 holds one per leaf) can share it, and a
+// writer unshares it. Not thread-safe: one per thread, or per call.
+class SharedEmptyMap {
+ public:
+  Value Get() {
+    if (node_.IsNull()) node_ = Value::MakeMap();
+    return node_;
+  }
+
+ private:
+  Value node_;
+};
+
+}  // namespace internal
 }  // namespace smdx
 
 #endif  // SMDX_VALUE_VALUE_H_
