@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <utility>
 
@@ -214,15 +215,18 @@ class CompactVector {
     return d[i];
   }
 
-  // Appends the `n` elements at `from`, moved, with one exactly sized
-  // allocation.
-  void append_moved(T* from, size_t n) {
+  // Appends the `n` elements at `from` by copying their bytes, with one
+  // exactly sized allocation: the elements are then this vector's, and the
+  // caller forgets them (neither uses nor destroys them).
+  // REQUIRES: T's bytes may move (nothing points into a T, and T points
+  // into no other), as for set entries.
+  void append_relocated(T* from, size_t n) {
     if (n == 0) return;
     Unique();
     const size_t size = this->size();
     if (size + n > capacity()) Grow(size + n);
-    T* d = Elements(h_) + size;
-    for (size_t i = 0; i < n; ++i) new (d + i) T(std::move(from[i]));
+    std::memcpy(static_cast<void*>(Elements(h_) + size),
+                static_cast<const void*>(from), n * sizeof(T));
     h_->size = size + n;
   }
 

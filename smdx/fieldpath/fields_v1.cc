@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -824,22 +825,60 @@ bool FieldsV1ValueEncodes(const Value& v, const Set& set,
 namespace {
 
 // The entries of the nodes being read, on one stack: a node's entries sit
-// above its parent's while it is read (nodes nest), and move into its Set,
-// exactly sized, when it ends. Each thread keeps one (see ThreadLease).
-struct EntryStack {
+// above its parent's while it is read (nodes nest), and go into its Set,
+// exactly sized, when it ends. They go by their bytes
+// (Set::AppendRelocated), and the stack then forgets them: a move and a
+// destruction per entry cost as much as reading a leaf's key. Each thread
+// keeps one (see ThreadLease).
+class EntryStack {
+ public:
+  EntryStack() { Resize(kInitialEntries); }
+  ~EntryStack() {
+    Truncate(0);
+    ::operator delete(data_);
+  }
+  EntryStack(const EntryStack&) = delete;
+  EntryStack& operator=(const EntryStack&) = delete;
+
+  size_t size() const { return size_; }
+  SetEntry& operator[](size_t i) { return data_[i]; }
+  SetEntry& emplace_back(PathElement&& pe, bool member) {
+    if (size_ == capacity_) Resize(2 * capacity_);
+    return *new (data_ + size_++) SetEntry(std::move(pe), member);
+  }
+  // The entries from `base` on go into `set`, and off the stack.
+  void MoveAbove(size_t base, Set* set) {
+    set->AppendRelocated(absl::MakeSpan(data_ + base, size_ - base));
+    size_ = base;
+  }
+  void AfterRead() {
+    Truncate(0);  // what a failed read left
+    if (capacity_ > kKeptEntries) Resize(kInitialEntries);
+  }
+
+ private:
   static constexpr size_t kInitialEntries = 64;
   static constexpr size_t kKeptEntries = 1024;
 
-  EntryStack() { entries.reserve(kInitialEntries); }
-  void AfterRead() {
-    entries.clear();
-    if (entries.capacity() > kKeptEntries) {
-      std::vector<SetEntry>().swap(entries);
-      entries.reserve(kInitialEntries);
+  void Truncate(size_t n) {
+    while (size_ > n) data_[--size_].~SetEntry();
+  }
+  // REQUIRES: `capacity` >= size_.
+  void Resize(size_t capacity) {
+    auto* bigger =
+        static_cast<SetEntry*>(::operator new(capacity * sizeof(SetEntry)));
+    if (size_ != 0) {
+      std::memcpy(static_cast<void*>(bigger), static_cast<void*>(data_),
+                  size_ * sizeof(SetEntry));
     }
+    ::operator delete(data_);
+    data_ = bigger;
+    capacity_ = capacity;
   }
 
-  std::vector<SetEntry> entries;
+  SetEntry* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
 };
 
 // Whether field name `a` sorts before `b` (bytewise, as names compare).
@@ -870,7 +909,7 @@ class FieldsV1Reader {
         end_(text.data() + text.size()),
         max_depth_(static_cast<int>(limits.max_depth)),
         lease_(/*take_thread_space=*/true),
-        stack_(lease_.space().entries) {}
+        stack_(lease_.space()) {}
 
   absl::StatusOr<Set> Read() {
     Set out;
@@ -1084,9 +1123,7 @@ class FieldsV1Reader {
       if (Eat('}')) break;
       return Error("expected ',' or '}'");
     }
-    children->AppendMoved(
-        absl::MakeSpan(stack_.data() + base, stack_.size() - base));
-    stack_.resize(base);
+    stack_.MoveAbove(base, children);
     if (!ordered) children->Normalize();
     return absl::OkStatus();
   }
@@ -1116,7 +1153,7 @@ class FieldsV1Reader {
   // Where the keys above the current object start (decoded for errors only).
   absl::InlinedVector<size_t, 16> keys_;
   internal::ThreadLease<EntryStack> lease_;
-  std::vector<SetEntry>& stack_;
+  EntryStack& stack_;
   std::string key_storage_;
   KeyScratch key_fields_;
 };

@@ -101,8 +101,8 @@ PathElement Set::PopLastEntry() {
   return pe;
 }
 
-void Set::AppendMoved(absl::Span<SetEntry> entries) {
-  entries_.append_moved(entries.data(), entries.size());
+void Set::AppendRelocated(absl::Span<SetEntry> entries) {
+  entries_.append_relocated(entries.data(), entries.size());
 }
 
 namespace {

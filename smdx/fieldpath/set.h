@@ -87,9 +87,11 @@ class Set {
   // Removes the entry appended last and returns its element (for a builder
   // whose entry stayed empty).
   PathElement PopLastEntry();
-  // Appends the entries moved out of `entries`, with one exactly sized
-  // allocation (for builders that collect a node in scratch space first).
-  void AppendMoved(absl::Span<SetEntry> entries);
+  // Takes over `entries` by copying their bytes, with one exactly sized
+  // allocation (for builders that collect a node in scratch space first):
+  // the builder then forgets them, without destroying them. Set entries
+  // may move so: nothing points into one.
+  void AppendRelocated(absl::Span<SetEntry> entries);
   // Capacity for that many appended entries.
   void Reserve(size_t entries) { entries_.reserve(entries); }
   // Returns whether the entries were normalized already (nothing changed).
