@@ -81,7 +81,13 @@ PathElement PathElement::Index(int64_t i) {
 
 void PathElement::Release() {
   auto* h = static_cast<SharedBlock*>(const_cast<void*>(ptr()));
-  if (h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // A count of one is this element's alone: no other can raise it, and
+  // the block goes without a locked instruction (most blocks a reader
+  // makes are dropped so, by the set that read them).
+  if (h->refs.load(std::memory_order_acquire) != 1 &&
+      h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    return;
+  }
   if (tag() == kKeyTag) {
     auto* fields = reinterpret_cast<KeyField*>(h + 1);
     for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
