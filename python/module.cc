@@ -183,8 +183,14 @@ class FromPython {
         " (objects hold dict, list, str, int, float, bool and None)"));
   }
 
-  // The UTF-8 of a str, which the str keeps (for ASCII, its own bytes).
+  // The UTF-8 of a str, which the str keeps (for ASCII, its own bytes,
+  // read in place: nearly every key and value is ASCII, and the call that
+  // looks this up costs more than the rest of converting a short one).
   static absl::string_view Utf8(PyObject* s) {
+    if (PyUnicode_IS_COMPACT_ASCII(s)) {
+      return absl::string_view(static_cast<const char*>(PyUnicode_DATA(s)),
+                               static_cast<size_t>(PyUnicode_GET_LENGTH(s)));
+    }
     Py_ssize_t n = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &n);
     if (data == nullptr) throw py::error_already_set();

@@ -161,6 +161,27 @@ def test_empty_dicts_of_an_input_stay_apart(fm):
     assert applied["spec"]["strategy"] == stored["spec"]["strategy"]
 
 
+def test_strs_of_every_kind_cross_as_their_utf8(fm):
+    # ASCII strs are read in place; the others (wider characters, str
+    # subclasses, which CPython stores apart) through their UTF-8.
+    class Name(str):
+        pass
+
+    values = ["plain", "", "caf\u00e9", "\u4e2d\u6587", "\U0001f600 x",
+              Name("sub"), Name("s\u00fcb")]
+    created = deployment()
+    labels = created["metadata"].setdefault("labels", {})
+    for i, v in enumerate(values):
+        labels[Name(f"k{i}") if i % 2 else f"k{i}\u00e9" if i == 3 else
+               f"k{i}"] = v
+    stored = fm.apply(None, created, "deployer")
+    got = stored["metadata"]["labels"]
+    assert got == {str(k): str(v) for k, v in labels.items()}
+    assert all(type(k) is str and type(v) is str for k, v in got.items())
+    as_json = json.loads(fm.apply(None, json.dumps(created), "deployer"))
+    assert as_json["metadata"]["labels"] == got
+
+
 def test_conflict_names_manager_and_path(fm):
     stored = fm.apply(None, deployment(), "deployer")
     with pytest.raises(smdx.ConflictError) as info:
