@@ -22,28 +22,30 @@ namespace internal {
 
 // Freed blocks of small capacities, kept per thread and type for reuse:
 // sets build and drop nodes by the thousand (every decoded managedFields
-// entry, every result of a set operation), most of a few entries, and
-// malloc's own per-thread cache keeps only a handful of blocks per size.
-// Bounded: at most kPerCapacity blocks of each capacity up to kMaxCapacity
-// (for set entries, 256 blocks of 48 to 272 bytes each: at most about
-// 320 KiB, held only by a thread that dropped a set of a thousand nodes).
+// entry, every result of a set operation), and keys of list items by the
+// dozen, most of a few entries; malloc's own per-thread cache keeps only a
+// handful of blocks per size. Bounded: at most kPerCapacity blocks of each
+// capacity up to kMaxCapacity (for set entries, 256 blocks of 48 to 272
+// bytes each: at most about 320 KiB; for the fields of keys (path.cc), 64
+// blocks of 80 to 584 bytes: at most about 170 KiB; held only by a thread
+// that dropped a set of a thousand nodes).
 //
-// Also one big block (kMinBig to kMaxBig elements: 64 KiB to 4 MiB of set
-// entries), the last one freed, for the node of a list of thousands of
-// items that the next operation builds again. Given back to malloc, a block
-// that size can free the top of the heap, which glibc then trims and the
-// next operation faults in again page by page: in the order shared nodes
-// are freed, applying a list of 10,000 items onto nothing took 40% longer
-// for that alone (the same instructions, 30 times the page faults).
+// Also one big block (64 KiB to 4 MiB), the last one freed, for the node
+// of a list of thousands of items that the next operation builds again.
+// Given back to malloc, a block that size can free the top of the heap,
+// which glibc then trims and the next operation faults in again page by
+// page: in the order shared nodes are freed, applying a list of 10,000
+// items onto nothing took 40% longer for that alone (the same
+// instructions, 30 times the page faults).
 //
 // Off under AddressSanitizer, so that it still sees every block's lifetime.
 template <typename T>
 class BlockCache {
  public:
   static constexpr size_t kMaxCapacity = 8;
-  static constexpr size_t kPerCapacity = 256;
-  static constexpr size_t kMinBig = 2048;
-  static constexpr size_t kMaxBig = 131072;
+  static constexpr size_t kPerCapacity = sizeof(T) <= 32 ? 256 : 64;
+  static constexpr size_t kMinBig = (size_t{64} << 10) / sizeof(T);
+  static constexpr size_t kMaxBig = (size_t{4} << 20) / sizeof(T);
 
   // A block for at least `capacity` elements, or null; `*got` is how many
   // it holds.
@@ -60,7 +62,7 @@ class BlockCache {
       *got = c.big_capacity_;
       return std::exchange(c.big_, nullptr);
     }
-    if (capacity > kMaxCapacity) return nullptr;
+    if (capacity == 0 || capacity > kMaxCapacity) return nullptr;
     List& l = Get().lists_[capacity - 1];
     return l.n == 0 ? nullptr : l.blocks[--l.n];
   }
@@ -75,7 +77,7 @@ class BlockCache {
       c.big_capacity_ = capacity;
       return true;
     }
-    if (capacity > kMaxCapacity) return false;
+    if (capacity == 0 || capacity > kMaxCapacity) return false;
     List& l = Get().lists_[capacity - 1];
     if (l.n == kPerCapacity) return false;
     l.blocks[l.n++] = block;

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "absl/strings/str_cat.h"
+#include "smdx/fieldpath/compact_vector.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/same_bytes.h"
 
@@ -54,8 +55,14 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   // would allocate a scratch buffer even then.
   if (!std::is_sorted(fields.begin(), fields.end(), by_name))
     std::stable_sort(fields.begin(), fields.end(), by_name);
-  SharedBlock* h = NewBlock(fields.size() * sizeof(KeyField),
-                            static_cast<uint32_t>(fields.size()));
+  // Key blocks come from a per-thread cache (see BlockCache): readers of
+  // managedFields and of lists with keys make and drop them by the dozen.
+  size_t got;
+  void* mem = internal::BlockCache<KeyField>::Take(fields.size(), &got);
+  if (mem == nullptr)
+    mem = ::operator new(sizeof(SharedBlock) + fields.size() * sizeof(KeyField));
+  SharedBlock* h =
+      new (mem) SharedBlock{{1}, static_cast<uint32_t>(fields.size())};
   auto* out = reinterpret_cast<KeyField*>(h + 1);
   for (size_t i = 0; i < fields.size(); ++i)
     new (out + i) KeyField(std::move(fields[i]));
@@ -90,8 +97,13 @@ void PathElement::Release() {
   }
   if (tag() == kKeyTag) {
     auto* fields = reinterpret_cast<KeyField*>(h + 1);
-    for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
-  } else if (tag() == kValueTag) {
+    const uint32_t n = h->size;
+    for (uint32_t i = 0; i < n; ++i) fields[i].~KeyField();
+    h->~SharedBlock();
+    if (!internal::BlockCache<KeyField>::Give(h, n)) ::operator delete(h);
+    return;
+  }
+  if (tag() == kValueTag) {
     reinterpret_cast<Value*>(h + 1)->~Value();
   }
   h->~SharedBlock();
