@@ -17,8 +17,6 @@
 #include <new>
 #include <utility>
 
-#include "smdx/value/node_allocator.h"
-
 namespace smdx {
 namespace internal {
 
@@ -87,7 +85,11 @@ class BlockCache {
   }
 
  private:
-  static constexpr bool kEnabled = kKeepFreedBlocks;
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr bool kEnabled = false;
+#else
+  static constexpr bool kEnabled = true;
+#endif
   struct List {
     void* blocks[kPerCapacity];
     size_t n = 0;

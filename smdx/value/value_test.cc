@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 #include "smdx/value/emit.h"
@@ -134,58 +132,6 @@ TEST(ValueTest, NodeCountCountsEveryNode) {
 
 namespace smdx {
 namespace {
-
-// A value of `n` maps of three entries each, in a list.
-Value ManyMaps(int n) {
-  List l;
-  for (int i = 0; i < n; ++i) {
-    Map m;
-    m.Set("name", Value(absl::StrCat("item-", i)));
-    m.Set("port", Value(int64_t{i}));
-    m.Set("labels", Value::MakeMap());
-    l.push_back(Value(std::move(m)));
-  }
-  return Value(std::move(l));
-}
-
-TEST(NodeAllocatorTest, FreedBlocksAreKeptWithinTheBudgetAndMadeAgain) {
-  using internal::NodeBlocks;
-#if defined(__SANITIZE_ADDRESS__)
-  { Value v = ManyMaps(100); }
-  EXPECT_EQ(NodeBlocks::Kept(), 0u);  // off: the sanitizer sees every block
-#else
-  { Value warm = ManyMaps(1); }
-  const size_t start = NodeBlocks::Kept();
-  { Value v = ManyMaps(100); }
-  const size_t after_drop = NodeBlocks::Kept();
-  EXPECT_GT(after_drop, start);
-  {
-    // The same shape again takes its blocks from what was kept.
-    Value v = ManyMaps(100);
-    EXPECT_LT(NodeBlocks::Kept(), after_drop);
-    EXPECT_EQ(v.list()[99].map().Find("name")->AsString(), "item-99");
-  }
-  { Value huge = ManyMaps(50000); }
-  EXPECT_LE(NodeBlocks::Kept(), NodeBlocks::kKeptBytes);
-  EXPECT_GT(NodeBlocks::Kept(), NodeBlocks::kKeptBytes / 2);
-#endif
-}
-
-TEST(NodeAllocatorTest, ValuesMadeOnOneThreadAreDroppedOnAnother) {
-  Value made;
-  std::thread maker([&] { made = ManyMaps(2000); });
-  maker.join();  // the maker's lists are gone with it
-  EXPECT_EQ(made.list()[1999].map().Find("port")->AsInt(), 1999);
-  Value copy = made;
-  std::thread dropper([&] {
-    Value mine = std::move(made);
-    mine.list()[0].map().Set("port", Value(int64_t{-1}));  // unshares
-    Value more = ManyMaps(10);
-  });
-  dropper.join();
-  EXPECT_EQ(copy.list()[0].map().Find("port")->AsInt(), 0);
-  copy = Value();  // the last count, on this thread
-}
 
 TEST(DecodeUtf8Test, AcceptsWellFormedSequencesOnly) {
   uint32_t r = 0;
