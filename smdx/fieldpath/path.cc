@@ -24,6 +24,23 @@ SharedBlock* NewBlock(size_t bytes, uint32_t size) {
   return new (mem) SharedBlock{{1}, size};
 }
 
+// The blocks of keys' fields come from a per-thread cache (see BlockCache):
+// readers of managedFields and of lists with keys make and drop them by
+// the dozen. `n` fields (their room; FreeKeyBlock takes it back empty).
+using KeyBlocks = internal::BlockCache<KeyField>;
+SharedBlock* NewKeyBlock(size_t n) {
+  size_t got;
+  void* mem = KeyBlocks::Take(n, &got);
+  if (mem == nullptr)
+    return NewBlock(n * sizeof(KeyField), static_cast<uint32_t>(n));
+  return new (mem) SharedBlock{{1}, static_cast<uint32_t>(n)};
+}
+void FreeKeyBlock(SharedBlock* h) {
+  const uint32_t n = h->size;
+  h->~SharedBlock();
+  if (!KeyBlocks::Give(h, n)) ::operator delete(h);
+}
+
 static_assert(sizeof(SharedBlock) % alignof(KeyField) == 0 &&
                   sizeof(SharedBlock) % alignof(Value) == 0,
               "payloads follow the block header");
@@ -55,14 +72,7 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   // would allocate a scratch buffer even then.
   if (!std::is_sorted(fields.begin(), fields.end(), by_name))
     std::stable_sort(fields.begin(), fields.end(), by_name);
-  // Key blocks come from a per-thread cache (see BlockCache): readers of
-  // managedFields and of lists with keys make and drop them by the dozen.
-  size_t got;
-  void* mem = internal::BlockCache<KeyField>::Take(fields.size(), &got);
-  if (mem == nullptr)
-    mem = ::operator new(sizeof(SharedBlock) + fields.size() * sizeof(KeyField));
-  SharedBlock* h =
-      new (mem) SharedBlock{{1}, static_cast<uint32_t>(fields.size())};
+  SharedBlock* h = NewKeyBlock(fields.size());
   auto* out = reinterpret_cast<KeyField*>(h + 1);
   for (size_t i = 0; i < fields.size(); ++i)
     new (out + i) KeyField(std::move(fields[i]));
@@ -97,10 +107,8 @@ void PathElement::Release() {
   }
   if (tag() == kKeyTag) {
     auto* fields = reinterpret_cast<KeyField*>(h + 1);
-    const uint32_t n = h->size;
-    for (uint32_t i = 0; i < n; ++i) fields[i].~KeyField();
-    h->~SharedBlock();
-    if (!internal::BlockCache<KeyField>::Give(h, n)) ::operator delete(h);
+    for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
+    FreeKeyBlock(h);
     return;
   }
   if (tag() == kValueTag) {
