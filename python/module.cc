@@ -134,7 +134,7 @@ class FromPython {
       // per conversion: values are copy-on-write, so a writer unshares it.
       if (PyDict_GET_SIZE(o) == 0) return empty_map_.Get();
       Map m;
-      std::vector<MapEntry>& entries = m.entries();
+      Map::Entries& entries = m.entries();
       entries.reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
       PyObject* key;
       PyObject* item;

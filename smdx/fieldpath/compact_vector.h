@@ -17,6 +17,8 @@
 #include <new>
 #include <utility>
 
+#include "smdx/value/node_allocator.h"
+
 namespace smdx {
 namespace internal {
 
@@ -85,11 +87,7 @@ class BlockCache {
   }
 
  private:
-#if defined(__SANITIZE_ADDRESS__)
-  static constexpr bool kEnabled = false;
-#else
-  static constexpr bool kEnabled = true;
-#endif
+  static constexpr bool kEnabled = kKeepFreedBlocks;
   struct List {
     void* blocks[kPerCapacity];
     size_t n = 0;

@@ -723,7 +723,7 @@ class EncodingMatcher {
   bool Node(const Value& v, const Set& set, bool include_self, int depth) {
     if (!v.IsMap() || static_cast<size_t>(depth) >= limits_.max_depth)
       return false;
-    const std::vector<MapEntry>& m = v.map().entries();
+    const Map::Entries& m = v.map().entries();
     bytes_ += 2 + (m.empty() ? 0 : m.size() - 1);
     size_t at = 0;
     absl::Span<const SetEntry> entries = set.entries();

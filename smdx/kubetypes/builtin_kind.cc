@@ -223,7 +223,7 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
 // empty fields (after the defaulters).
 void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
                    bool dropped_only = false) {
-  std::vector<MapEntry>& entries = m.entries();
+  Map::Entries& entries = m.entries();
   size_t out = 0;
   size_t hint = 0;
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -547,7 +547,7 @@ class FieldSetBuilder {
   }
 
   void MapEntries(const MapType& mt, const Map& m, Set* out) {
-    const std::vector<MapEntry>& entries = m.entries();
+    const Map::Entries& entries = m.entries();
     const size_t n = entries.size();
     bool ascending = true;
     for (size_t i = 0; i < n; ++i) {

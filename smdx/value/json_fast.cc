@@ -67,7 +67,7 @@ bool ContainerStack::FinishMap(size_t start, Value* out) {
     }
   }
   Map map;
-  std::vector<MapEntry>& dest = map.entries();
+  Map::Entries& dest = map.entries();
   dest.reserve(n);
   dest.insert(dest.end(), std::make_move_iterator(entries_.begin() + start),
               std::make_move_iterator(entries_.end()));

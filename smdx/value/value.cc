@@ -97,7 +97,7 @@ inline bool EqualsBelow(const Value& a, const Value& b) {
 
 bool MapEquals(const Map& a, const Map& b) {
   if (a.size() != b.size()) return false;
-  const std::vector<MapEntry>& eb = b.entries();
+  const Map::Entries& eb = b.entries();
   for (size_t i = 0; i < a.size(); ++i) {
     const MapEntry& e = a.entries()[i];
     // Maps compared are mostly in the same key order: the entry at the

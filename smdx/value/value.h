@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "smdx/value/node_allocator.h"
 
 namespace smdx {
 
@@ -43,6 +44,10 @@ using List = std::vector<Value>;
 // Kubernetes objects; algorithms over large maps build their own index.
 class Map {
  public:
+  // Its entries' room comes from internal::NodeAllocator (blocks kept per
+  // thread for the next maps).
+  using Entries = std::vector<MapEntry, internal::NodeAllocator<MapEntry>>;
+
   Map() = default;
 
   size_t size() const { return entries_.size(); }
@@ -59,8 +64,8 @@ class Map {
   // Removes `key`; returns whether it was present.
   bool Erase(absl::string_view key);
 
-  std::vector<MapEntry>& entries() { return entries_; }
-  const std::vector<MapEntry>& entries() const { return entries_; }
+  Entries& entries() { return entries_; }
+  const Entries& entries() const { return entries_; }
   void Reserve(size_t n) { entries_.reserve(n); }
 
   auto begin() const { return entries_.begin(); }
@@ -69,7 +74,7 @@ class Map {
   auto end() { return entries_.end(); }
 
  private:
-  std::vector<MapEntry> entries_;
+  Entries entries_;
 };
 
 class Value {
@@ -93,8 +98,8 @@ class Value {
   explicit Value(absl::string_view s)
       : v_(std::in_place_type<std::string>, s.data(), s.size()) {}
   explicit Value(const char* s) : v_(std::in_place_type<std::string>, s) {}
-  explicit Value(List l) : v_(std::make_shared<List>(std::move(l))) {}
-  explicit Value(Map m) : v_(std::make_shared<Map>(std::move(m))) {}
+  explicit Value(List l) : v_(NewNode<List>(std::move(l))) {}
+  explicit Value(Map m) : v_(NewNode<Map>(std::move(m))) {}
 
   static Value MakeList() { return Value(List{}); }
   static Value MakeMap() { return Value(Map{}); }
@@ -151,10 +156,16 @@ class Value {
  private:
   static constexpr size_t kListIndex = 5;
   static constexpr size_t kMapIndex = 6;
+  // A list or map node, with its count, in one block of NodeAllocator's.
+  template <typename T, typename... Args>
+  static std::shared_ptr<T> NewNode(Args&&... args) {
+    return std::allocate_shared<T>(internal::NodeAllocator<T>(),
+                                   std::forward<Args>(args)...);
+  }
   template <typename T, size_t I>
   T& Unshare() {
     std::shared_ptr<T>& p = std::get<I>(v_);
-    if (p.use_count() > 1) p = std::make_shared<T>(*p);
+    if (p.use_count() > 1) p = NewNode<T>(*p);
     return *p;
   }
 

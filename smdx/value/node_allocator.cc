@@ -1,0 +1,136 @@
+#include "smdx/value/node_allocator.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+namespace smdx {
+namespace internal {
+
+void* NodeSlabs::AllocateSlow(size_t rounded) {
+  Thread& t = thread_;
+  if (t.state == Thread::kDead) {
+    // A value made after this thread's exit handlers ran: a slab for this
+    // one block, freed with it.
+    Slab* s = NewSlab();
+    s->live.store(1, std::memory_order_relaxed);
+    return s + 1;
+  }
+  if (t.state == Thread::kUnborn) Start(t);
+  if (t.slab != nullptr) {
+    Slab* done = t.slab;
+    t.slab = nullptr;
+    ForgetFreeBlocks(t);
+    Release(done, kBias - (t.made - t.freed));
+  }
+  Slab* s = t.free;
+  if (s != nullptr) {
+    t.free = s->next_free;
+    --t.kept;
+  } else {
+    s = NewSlab();
+  }
+  s->live.store(kBias, std::memory_order_relaxed);
+  char* first = reinterpret_cast<char*>(s + 1);
+  t.slab = s;
+  t.made = 1;
+  t.freed = 0;
+  t.next = first + rounded;
+  t.end = reinterpret_cast<char*>(s) + kSlabBytes;
+  return first;
+}
+
+void NodeSlabs::Recycle(Slab* s) {
+  Thread& t = thread_;
+  if (t.state == Thread::kUnborn) Start(t);
+  if (t.state == Thread::kAlive && t.kept < kKeptSlabs) {
+    s->next_free = t.free;
+    t.free = s;
+    ++t.kept;
+    return;
+  }
+  FreeSlab(s);
+}
+
+namespace {
+
+// The process's free slabs. Taken and given on a thread's slow path only:
+// once per kSlabBytes of blocks made, or freed.
+struct Shared {
+  std::mutex mu;
+  // Room for every slab made, so that giving one back never allocates.
+  std::vector<void*> free;
+  size_t made = 0;
+};
+
+Shared& Slabs() {
+  static auto* shared = new Shared;  // never destroyed: threads outlive it
+  return *shared;
+}
+
+}  // namespace
+
+NodeSlabs::Slab* NodeSlabs::NewSlab() {
+  Shared& sh = Slabs();
+  std::lock_guard<std::mutex> lock(sh.mu);
+  if (sh.free.empty()) {
+    sh.free.reserve(sh.made + kChunkSlabs);
+    char* chunk = static_cast<char*>(
+        std::aligned_alloc(kSlabBytes, kSlabBytes * kChunkSlabs));
+    if (chunk == nullptr) throw std::bad_alloc();
+    sh.made += kChunkSlabs;
+    for (size_t i = kChunkSlabs; i-- > 0;) {
+      sh.free.push_back(chunk + i * kSlabBytes);
+    }
+  }
+  void* p = sh.free.back();
+  sh.free.pop_back();
+  return new (p) Slab{};
+}
+
+void NodeSlabs::FreeSlab(Slab* s) {
+  s->~Slab();
+  Shared& sh = Slabs();
+  std::lock_guard<std::mutex> lock(sh.mu);
+  // Its pages go back to the kernel beyond kHotSlabs; the address stays.
+  if (sh.free.size() >= kHotSlabs) madvise(s, kSlabBytes, MADV_DONTNEED);
+  sh.free.push_back(s);
+}
+
+size_t NodeSlabs::SlabsInUse() {
+  Shared& sh = Slabs();
+  std::lock_guard<std::mutex> lock(sh.mu);
+  return sh.made - sh.free.size();
+}
+
+void NodeSlabs::Start(Thread& t) {
+  // Built at the thread's first slab; destroyed at its exit.
+  thread_local Reaper reaper;
+  (void)reaper;
+  t.state = Thread::kAlive;
+}
+
+NodeSlabs::Reaper::~Reaper() {
+  Thread& t = thread_;
+  // Slabs freed from now on (by values the thread destroys later) go
+  // straight back to malloc.
+  t.state = Thread::kDead;
+  t.next = t.end = nullptr;
+  if (t.slab != nullptr) {
+    Slab* done = t.slab;
+    t.slab = nullptr;
+    ForgetFreeBlocks(t);
+    Release(done, kBias - (t.made - t.freed));
+  }
+  while (t.free != nullptr) {
+    Slab* s = t.free;
+    t.free = s->next_free;
+    FreeSlab(s);
+  }
+  t.kept = 0;
+}
+
+}  // namespace internal
+}  // namespace smdx
