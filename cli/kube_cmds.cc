@@ -193,7 +193,12 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
       err << "warning: " << what << ": " << w << "\n";
     results.push_back(ToYaml(r.object));
   }
-  out << absl::StrJoin(results, "---\n");
+  // Written one by one: a joined copy would hold all of them twice.
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i > 0) out << "---\n";
+    out << results[i];
+    std::string().swap(results[i]);
+  }
   return status;
 }
 
