@@ -53,7 +53,7 @@ class NodeSlabs {
  public:
   static constexpr size_t kSlabBytes = size_t{64} << 10;
   // Bigger blocks come from operator new.
-  static constexpr size_t kMaxBytes = 1024;
+  static constexpr size_t kMaxBytes = 4096;
   // Free slabs a thread keeps for its next ones. The rest go to a list of
   // the process's, to be taken by any thread.
   static constexpr size_t kKeptSlabs = 16;
@@ -74,7 +74,7 @@ class NodeSlabs {
       ++t.made;
       return f;
     }
-    const size_t rounded = (c + 1) * kAlign;
+    const size_t rounded = ClassBytes(c);
     if (rounded <= static_cast<size_t>(t.end - t.next)) {
       void* p = t.next;
       t.next += rounded;
@@ -107,7 +107,7 @@ class NodeSlabs {
     }
     const size_t c = Class(bytes);
     t.lists[c] = new (p) FreeBlock{t.lists[c]};
-    t.listed |= uint64_t{1} << c;
+    t.listed[c / 64] |= uint64_t{1} << (c % 64);
   }
 
   // The free slabs this thread keeps (at most kKeptSlabs).
@@ -118,12 +118,22 @@ class NodeSlabs {
  private:
   static constexpr bool kEnabled = kKeepFreedBlocks;
   static constexpr size_t kAlign = 16;
-  static constexpr size_t kClasses = kMaxBytes / kAlign;
-  static_assert(kClasses <= 64, "Thread::listed has a bit per class");
-  // Blocks of up to kMaxBytes are made in whole kAlign steps: a block of a
-  // class fits any request of it.
+  // Blocks are made in whole steps, so that a block of a class fits any
+  // request of it: kAlign up to kSmallBytes (the nodes, small maps'
+  // entries), kBigStep above (the entries of maps of 15 to 56).
+  static constexpr size_t kSmallBytes = 1024;
+  static constexpr size_t kBigStep = 256;
+  static constexpr size_t kSmallClasses = kSmallBytes / kAlign;
+  static constexpr size_t kClasses =
+      kSmallClasses + (kMaxBytes - kSmallBytes) / kBigStep;
+  static_assert(kClasses <= 128, "Thread::listed has a bit per class");
   static size_t Class(size_t bytes) {
-    return bytes == 0 ? 0 : (bytes - 1) / kAlign;
+    if (bytes <= kSmallBytes) return bytes == 0 ? 0 : (bytes - 1) / kAlign;
+    return kSmallClasses + (bytes - kSmallBytes - 1) / kBigStep;
+  }
+  static size_t ClassBytes(size_t c) {
+    return c < kSmallClasses ? (c + 1) * kAlign
+                             : kSmallBytes + (c - kSmallClasses + 1) * kBigStep;
   }
   // The count of a slab a thread still cuts from: so big that frees from
   // other threads never take it to zero. The thread counts its own frees
@@ -149,7 +159,7 @@ class NodeSlabs {
     // Blocks of `slab` this thread freed, by class, to be made again;
     // `listed` has the bit of every class that may have any.
     FreeBlock* lists[kClasses];
-    uint64_t listed;
+    uint64_t listed[2];
     Slab* free;
     size_t kept;
     enum State : uint8_t { kUnborn, kAlive, kDead } state;
@@ -161,10 +171,12 @@ class NodeSlabs {
   static void* AllocateSlow(size_t rounded);
   // Empties the lists of free blocks (when `slab` changes or starts over).
   static void ForgetFreeBlocks(Thread& t) {
-    for (uint64_t m = t.listed; m != 0; m &= m - 1) {
-      t.lists[__builtin_ctzll(m)] = nullptr;
+    for (size_t w = 0; w < 2; ++w) {
+      for (uint64_t m = t.listed[w]; m != 0; m &= m - 1) {
+        t.lists[w * 64 + static_cast<size_t>(__builtin_ctzll(m))] = nullptr;
+      }
+      t.listed[w] = 0;
     }
-    t.listed = 0;
   }
   static void Release(Slab* s, int64_t n) {
     if (s->live.fetch_sub(n, std::memory_order_acq_rel) == n) Recycle(s);

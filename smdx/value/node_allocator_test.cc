@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -53,6 +54,39 @@ TEST(NodeSlabsTest, ABlockFreedInTheSlabInUseIsMadeAgainForItsClass) {
   NodeSlabs::Deallocate(same_class, 33);
   NodeSlabs::Deallocate(other_class, 64);
   NodeSlabs::Deallocate(b, 48);
+}
+
+TEST(NodeSlabsTest, BigBlocksHaveClassesOfTheirOwn) {
+  // Above 1 KiB, classes go in steps of 256 bytes: 1,025 to 1,280 is one.
+  void* keep = NodeSlabs::Allocate(16);
+  void* a = NodeSlabs::Allocate(1100);
+  if (!SameSlab(keep, a)) {
+    NodeSlabs::Deallocate(keep, 16);
+    keep = NodeSlabs::Allocate(16);
+    NodeSlabs::Deallocate(a, 1100);
+    a = NodeSlabs::Allocate(1100);
+  }
+  ASSERT_TRUE(SameSlab(keep, a) || !kKeepFreedBlocks);
+  NodeSlabs::Deallocate(a, 1100);
+  void* next_class = NodeSlabs::Allocate(1281);
+  void* small = NodeSlabs::Allocate(1024);
+  void* same_class = NodeSlabs::Allocate(1280);
+  if (kKeepFreedBlocks) {
+    EXPECT_EQ(same_class, a);
+    EXPECT_NE(next_class, a);
+    EXPECT_NE(small, a);
+  }
+  // The largest block a slab makes, and the smallest it does not.
+  void* largest = NodeSlabs::Allocate(NodeSlabs::kMaxBytes);
+  void* beyond = NodeSlabs::Allocate(NodeSlabs::kMaxBytes + 1);
+  std::memset(largest, 1, NodeSlabs::kMaxBytes);
+  std::memset(beyond, 2, NodeSlabs::kMaxBytes + 1);
+  NodeSlabs::Deallocate(beyond, NodeSlabs::kMaxBytes + 1);
+  NodeSlabs::Deallocate(largest, NodeSlabs::kMaxBytes);
+  NodeSlabs::Deallocate(same_class, 1280);
+  NodeSlabs::Deallocate(small, 1024);
+  NodeSlabs::Deallocate(next_class, 1281);
+  NodeSlabs::Deallocate(keep, 16);
 }
 
 TEST(NodeSlabsTest, TheSlabsOfADroppedValueAreUsedAgain) {
