@@ -22,30 +22,25 @@
 namespace smdx {
 namespace internal {
 
-// Freed blocks of small capacities, kept per thread and type for reuse:
-// sets build and drop nodes by the thousand (every decoded managedFields
-// entry, every result of a set operation), and keys of list items by the
-// dozen, most of a few entries; malloc's own per-thread cache keeps only a
-// handful of blocks per size. Bounded: at most kPerCapacity blocks of each
-// capacity up to kMaxCapacity (for set entries, 256 blocks of 48 to 272
-// bytes each: at most about 320 KiB; for the fields of keys (path.cc), 64
-// blocks of 80 to 584 bytes: at most about 170 KiB; held only by a thread
-// that dropped a set of a thousand nodes).
+// A node's block of up to NodeSlabs::kMaxBytes is cut from the thread's
+// slab (value/node_allocator.h), as values' nodes are: sets build and drop
+// nodes by the thousand (every decoded managedFields entry, every result
+// of a set operation), and a set's nodes then lie in the order they were
+// made.
 //
-// Also one big block (64 KiB to 4 MiB), the last one freed, for the node
-// of a list of thousands of items that the next operation builds again.
-// Given back to malloc, a block that size can free the top of the heap,
-// which glibc then trims and the next operation faults in again page by
-// page: in the order shared nodes are freed, applying a list of 10,000
-// items onto nothing took 40% longer for that alone (the same
-// instructions, 30 times the page faults).
+// Bigger blocks come from operator new, but one, the last freed of 64 KiB
+// to 4 MiB, is kept per thread (BigBlock), for the node of a list of
+// thousands of items that the next operation builds again. Given back to
+// malloc, a block that size can free the top of the heap, which glibc then
+// trims and the next operation faults in again page by page: in the order
+// shared nodes are freed, applying a list of 10,000 items onto nothing
+// took 40% longer for that alone (the same instructions, 30 times the page
+// faults).
 //
 // Off under AddressSanitizer, so that it still sees every block's lifetime.
 template <typename T>
-class BlockCache {
+class BigBlock {
  public:
-  static constexpr size_t kMaxCapacity = 8;
-  static constexpr size_t kPerCapacity = sizeof(T) <= 32 ? 256 : 64;
   static constexpr size_t kMinBig = (size_t{64} << 10) / sizeof(T);
   static constexpr size_t kMaxBig = (size_t{4} << 20) / sizeof(T);
 
@@ -53,73 +48,56 @@ class BlockCache {
   // it holds.
   static void* Take(size_t capacity, size_t* got) {
     *got = capacity;
-    if (!kEnabled || state_ == kDead) return nullptr;
-    if (capacity >= kMinBig) {
-      // The kept block, when it fits without wasting more than half.
-      BlockCache& c = Get();
-      if (c.big_ == nullptr || c.big_capacity_ < capacity ||
-          c.big_capacity_ / 2 > capacity) {
-        return nullptr;
-      }
-      *got = c.big_capacity_;
-      return std::exchange(c.big_, nullptr);
+    if (!kEnabled || state_ == kDead || capacity < kMinBig) return nullptr;
+    // The kept block, when it fits without wasting more than half.
+    BigBlock& c = Get();
+    if (c.block_ == nullptr || c.capacity_ < capacity ||
+        c.capacity_ / 2 > capacity) {
+      return nullptr;
     }
-    if (capacity == 0 || capacity > kMaxCapacity) return nullptr;
-    List& l = Get().lists_[capacity - 1];
-    return l.n == 0 ? nullptr : l.blocks[--l.n];
+    *got = c.capacity_;
+    return std::exchange(c.block_, nullptr);
   }
-  // Keeps `block` (of `capacity` elements); false when it is not kept.
+  // Keeps `block` (of `capacity` elements) in place of the one kept
+  // before; false when it is not kept.
   static bool Give(void* block, size_t capacity) {
-    if (!kEnabled || state_ == kDead) return false;
-    if (capacity >= kMinBig && capacity <= kMaxBig) {
-      // In place of the one kept before.
-      BlockCache& c = Get();
-      ::operator delete(c.big_);
-      c.big_ = block;
-      c.big_capacity_ = capacity;
-      return true;
+    if (!kEnabled || state_ == kDead || capacity < kMinBig ||
+        capacity > kMaxBig) {
+      return false;
     }
-    if (capacity == 0 || capacity > kMaxCapacity) return false;
-    List& l = Get().lists_[capacity - 1];
-    if (l.n == kPerCapacity) return false;
-    l.blocks[l.n++] = block;
+    BigBlock& c = Get();
+    ::operator delete(c.block_);
+    c.block_ = block;
+    c.capacity_ = capacity;
     return true;
   }
 
  private:
   static constexpr bool kEnabled = kKeepFreedBlocks;
-  struct List {
-    void* blocks[kPerCapacity];
-    size_t n = 0;
-  };
 
-  BlockCache() { state_ = kAlive; }
-  ~BlockCache() {
+  BigBlock() { state_ = kAlive; }
+  ~BigBlock() {
     // Blocks freed after this (by objects the thread destroys later) go
     // straight back to the allocator.
     state_ = kDead;
-    ::operator delete(big_);
-    for (List& l : lists_) {
-      for (size_t i = 0; i < l.n; ++i) ::operator delete(l.blocks[i]);
-    }
+    ::operator delete(block_);
   }
-  static BlockCache& Get() {
-    thread_local BlockCache cache;
-    return cache;
+  static BigBlock& Get() {
+    thread_local BigBlock kept;
+    return kept;
   }
 
-  List lists_[kMaxCapacity];
-  void* big_ = nullptr;
-  size_t big_capacity_ = 0;
-  // This thread's cache: not built yet (Get builds it), in use, or
+  void* block_ = nullptr;
+  size_t capacity_ = 0;
+  // This thread's block: not built yet (Get builds it), in use, or
   // destroyed at thread exit (and not to be touched again).
   enum State : uint8_t { kUnborn, kAlive, kDead };
   static thread_local State state_;
 };
 
 template <typename T>
-thread_local typename BlockCache<T>::State BlockCache<T>::state_ =
-    BlockCache<T>::kUnborn;
+thread_local typename BigBlock<T>::State BigBlock<T>::state_ =
+    BigBlock<T>::kUnborn;
 
 template <typename T>
 class CompactVector {
@@ -256,13 +234,20 @@ class CompactVector {
   static const T* Elements(const Header* h) {
     return reinterpret_cast<const T*>(h + 1);
   }
+  static size_t Bytes(size_t capacity) {
+    return sizeof(Header) + capacity * sizeof(T);
+  }
   static Header* Allocate(size_t capacity) {
     static_assert(
         alignof(T) <= alignof(Header) && sizeof(Header) % alignof(T) == 0,
         "elements follow the header");
-    void* mem = BlockCache<T>::Take(capacity, &capacity);
-    if (mem == nullptr)
-      mem = ::operator new(sizeof(Header) + capacity * sizeof(T));
+    void* mem;
+    if (Bytes(capacity) <= NodeSlabs::kMaxBytes) {
+      mem = NodeSlabs::Allocate(Bytes(capacity));
+    } else {
+      mem = BigBlock<T>::Take(capacity, &capacity);
+      if (mem == nullptr) mem = ::operator new(Bytes(capacity));
+    }
     Header* h = new (mem) Header;
     h->refs.store(1, std::memory_order_relaxed);
     h->capacity = static_cast<uint32_t>(capacity);
@@ -272,7 +257,11 @@ class CompactVector {
   static void Free(Header* h) {
     const size_t capacity = h->capacity;
     h->~Header();
-    if (!BlockCache<T>::Give(h, capacity)) ::operator delete(h);
+    if (Bytes(capacity) <= NodeSlabs::kMaxBytes) {
+      NodeSlabs::Deallocate(h, Bytes(capacity));
+    } else if (!BigBlock<T>::Give(h, capacity)) {
+      ::operator delete(h);
+    }
   }
   size_t NextCapacity() const { return capacity() == 0 ? 1 : 2 * capacity(); }
   // REQUIRES: the block, if any, is not shared.

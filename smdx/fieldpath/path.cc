@@ -18,27 +18,20 @@ namespace {
 
 using internal::SharedBlock;
 
-// A block of `bytes` after the header, with one reference.
+// A block of `bytes` after the header, with one reference: names,
+// values and keys' fields, made and dropped by the dozen by readers of
+// managedFields and of lists with keys; cut from the thread's slab
+// (value/node_allocator.h) when small enough. FreeBlock takes it back
+// (emptied) with the same `bytes`.
 SharedBlock* NewBlock(size_t bytes, uint32_t size) {
-  void* mem = ::operator new(sizeof(SharedBlock) + bytes);
+  void* mem =
+      internal::NodeAllocator<char>().allocate(sizeof(SharedBlock) + bytes);
   return new (mem) SharedBlock{{1}, size};
 }
-
-// The blocks of keys' fields come from a per-thread cache (see BlockCache):
-// readers of managedFields and of lists with keys make and drop them by
-// the dozen. `n` fields (their room; FreeKeyBlock takes it back empty).
-using KeyBlocks = internal::BlockCache<KeyField>;
-SharedBlock* NewKeyBlock(size_t n) {
-  size_t got;
-  void* mem = KeyBlocks::Take(n, &got);
-  if (mem == nullptr)
-    return NewBlock(n * sizeof(KeyField), static_cast<uint32_t>(n));
-  return new (mem) SharedBlock{{1}, static_cast<uint32_t>(n)};
-}
-void FreeKeyBlock(SharedBlock* h) {
-  const uint32_t n = h->size;
+void FreeBlock(SharedBlock* h, size_t bytes) {
   h->~SharedBlock();
-  if (!KeyBlocks::Give(h, n)) ::operator delete(h);
+  internal::NodeAllocator<char>().deallocate(reinterpret_cast<char*>(h),
+                                             sizeof(SharedBlock) + bytes);
 }
 
 static_assert(sizeof(SharedBlock) % alignof(KeyField) == 0 &&
@@ -72,7 +65,8 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   // would allocate a scratch buffer even then.
   if (!std::is_sorted(fields.begin(), fields.end(), by_name))
     std::stable_sort(fields.begin(), fields.end(), by_name);
-  SharedBlock* h = NewKeyBlock(fields.size());
+  SharedBlock* h = NewBlock(fields.size() * sizeof(KeyField),
+                            static_cast<uint32_t>(fields.size()));
   auto* out = reinterpret_cast<KeyField*>(h + 1);
   for (size_t i = 0; i < fields.size(); ++i)
     new (out + i) KeyField(std::move(fields[i]));
@@ -108,14 +102,13 @@ void PathElement::Release() {
   if (tag() == kKeyTag) {
     auto* fields = reinterpret_cast<KeyField*>(h + 1);
     for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
-    FreeKeyBlock(h);
-    return;
-  }
-  if (tag() == kValueTag) {
+    FreeBlock(h, h->size * sizeof(KeyField));
+  } else if (tag() == kValueTag) {
     reinterpret_cast<Value*>(h + 1)->~Value();
+    FreeBlock(h, sizeof(Value));
+  } else {
+    FreeBlock(h, h->size);  // a name of that many bytes
   }
-  h->~SharedBlock();
-  ::operator delete(h);
 }
 
 std::string ValueString(const Value& v) {

@@ -431,7 +431,7 @@ TEST(SetTest, ThreadsWriteToCopiesOfOneSetWhileOthersReadIt) {
 }
 
 // The node of a list of thousands of items reuses the block the last such
-// node left (BlockCache's big block): nodes built one after another, of
+// node left (BigBlock): nodes built one after another, of
 // sizes that fit it or not, hold exactly their own entries, on this thread
 // and on one that ends with its block kept.
 TEST(SetTest, BigNodesBuiltOneAfterAnotherHoldTheirOwnEntries) {

@@ -1,5 +1,6 @@
 // NodeAllocator: the allocator of the blocks a value's maps and lists are
-// made of (their shared nodes, a map's entries).
+// made of (their shared nodes, a map's entries), and of the small blocks of
+// fieldpath/ (set nodes; names, keys and values of path elements).
 //
 // A parse makes a block or two per map and frees them all when the value
 // goes; the next parse makes them again. malloc's per-thread cache keeps
@@ -40,9 +41,9 @@
 namespace smdx {
 namespace internal {
 
-// Whether the per-thread caches of freed blocks (NodeSlabs here,
-// BlockCache of fieldpath/) keep any: not under AddressSanitizer, so that
-// it still sees every block's lifetime.
+// Whether the per-thread caches of freed blocks (NodeSlabs here, BigBlock
+// of fieldpath/) keep any: not under AddressSanitizer, so that it still
+// sees every block's lifetime.
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr bool kKeepFreedBlocks = false;
 #else
