@@ -35,16 +35,26 @@ bool SameSlab(const void* a, const void* b) {
          (reinterpret_cast<uintptr_t>(b) & mask);
 }
 
-TEST(NodeSlabsTest, ABlockFreedInTheSlabInUseIsMadeAgainForItsClass) {
-  void* a = NodeSlabs::Allocate(48);
-  void* b = NodeSlabs::Allocate(48);
-  if (!SameSlab(a, b)) {
-    // `a` ended a slab; `b` started the next, with room after it.
-    NodeSlabs::Deallocate(a, 48);
-    a = NodeSlabs::Allocate(48);
+// Frees a block of `bytes` that the slab in use made, while a block of 16
+// bytes there (returned) keeps the slab from starting over; `*freed` is
+// where it was.
+void* FreeOneInTheSlabInUse(size_t bytes, void** freed) {
+  void* keep = NodeSlabs::Allocate(16);
+  void* a = NodeSlabs::Allocate(bytes);
+  if (!SameSlab(keep, a)) {
+    // `keep` ended a slab; `a` started the next, with room after it.
+    NodeSlabs::Deallocate(keep, 16);
+    keep = NodeSlabs::Allocate(16);
   }
-  ASSERT_TRUE(SameSlab(a, b) || !kKeepFreedBlocks);
-  NodeSlabs::Deallocate(a, 48);
+  EXPECT_TRUE(SameSlab(keep, a) || !kKeepFreedBlocks);
+  NodeSlabs::Deallocate(a, bytes);
+  *freed = a;
+  return keep;
+}
+
+TEST(NodeSlabsTest, ABlockFreedInTheSlabInUseIsMadeAgainForItsClass) {
+  void* a;
+  void* keep = FreeOneInTheSlabInUse(48, &a);
   void* other_class = NodeSlabs::Allocate(64);
   void* same_class = NodeSlabs::Allocate(33);  // 33 to 48 bytes: one class
   if (kKeepFreedBlocks) {
@@ -53,21 +63,13 @@ TEST(NodeSlabsTest, ABlockFreedInTheSlabInUseIsMadeAgainForItsClass) {
   }
   NodeSlabs::Deallocate(same_class, 33);
   NodeSlabs::Deallocate(other_class, 64);
-  NodeSlabs::Deallocate(b, 48);
+  NodeSlabs::Deallocate(keep, 16);
 }
 
 TEST(NodeSlabsTest, BigBlocksHaveClassesOfTheirOwn) {
   // Above 1 KiB, classes go in steps of 256 bytes: 1,025 to 1,280 is one.
-  void* keep = NodeSlabs::Allocate(16);
-  void* a = NodeSlabs::Allocate(1100);
-  if (!SameSlab(keep, a)) {
-    NodeSlabs::Deallocate(keep, 16);
-    keep = NodeSlabs::Allocate(16);
-    NodeSlabs::Deallocate(a, 1100);
-    a = NodeSlabs::Allocate(1100);
-  }
-  ASSERT_TRUE(SameSlab(keep, a) || !kKeepFreedBlocks);
-  NodeSlabs::Deallocate(a, 1100);
+  void* a;
+  void* keep = FreeOneInTheSlabInUse(1100, &a);
   void* next_class = NodeSlabs::Allocate(1281);
   void* small = NodeSlabs::Allocate(1024);
   void* same_class = NodeSlabs::Allocate(1280);
