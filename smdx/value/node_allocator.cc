@@ -1,5 +1,6 @@
 #include "smdx/value/node_allocator.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -66,7 +67,15 @@ struct Shared {
 };
 
 Shared& Slabs() {
-  static auto* shared = new Shared;  // never destroyed: threads outlive it
+  static Shared* const shared = [] {
+    auto* made = new Shared;  // never destroyed: threads outlive it
+    // fork() copies only the thread that calls it: a child forked while
+    // another thread held the lock would wait for it forever. The lock is
+    // taken around every fork instead.
+    pthread_atfork([] { Slabs().mu.lock(); }, [] { Slabs().mu.unlock(); },
+                   [] { Slabs().mu.unlock(); });
+    return made;
+  }();
   return *shared;
 }
 
