@@ -5,7 +5,8 @@
 
 #include <cstdlib>
 #include <mutex>
-#include <vector>
+
+#include "absl/base/attributes.h"
 
 namespace smdx {
 namespace internal {
@@ -59,59 +60,60 @@ namespace {
 
 // The process's free slabs. Taken and given on a thread's slow path only:
 // once per kSlabBytes of blocks made, or freed.
+//
+// Constant-initialized, with no guard: a function-local static was made
+// under a guard on the first thread to need it, and a fork() while that
+// thread was in there left the child waiting on the guard for good (the
+// registration of the fork handlers inside it waited on the fork).
 struct Shared {
   std::mutex mu;
   // Room for every slab made, so that giving one back never allocates.
-  std::vector<void*> free;
+  void** free = nullptr;
+  size_t free_count = 0;
   size_t made = 0;
 };
+ABSL_CONST_INIT Shared slabs;
 
-Shared& Slabs() {
-  static Shared* const shared = [] {
-    auto* made = new Shared;  // never destroyed: threads outlive it
-    // fork() copies only the thread that calls it: a child forked while
-    // another thread held the lock would wait for it forever. The lock is
-    // taken around every fork instead.
-    pthread_atfork([] { Slabs().mu.lock(); }, [] { Slabs().mu.unlock(); },
-                   [] { Slabs().mu.unlock(); });
-    return made;
-  }();
-  return *shared;
-}
+// fork() copies only the thread that calls it: a child forked while
+// another thread held the lock would wait for it forever. The lock is taken
+// around every fork instead. Registered as the library loads, before any
+// thread of it runs.
+const int fork_handlers = pthread_atfork([] { slabs.mu.lock(); },
+                                         [] { slabs.mu.unlock(); },
+                                         [] { slabs.mu.unlock(); });
 
 }  // namespace
 
 NodeSlabs::Slab* NodeSlabs::NewSlab() {
-  Shared& sh = Slabs();
-  std::lock_guard<std::mutex> lock(sh.mu);
-  if (sh.free.empty()) {
-    sh.free.reserve(sh.made + kChunkSlabs);
+  (void)fork_handlers;
+  std::lock_guard<std::mutex> lock(slabs.mu);
+  if (slabs.free_count == 0) {
+    void** room = static_cast<void**>(
+        std::realloc(slabs.free, (slabs.made + kChunkSlabs) * sizeof(void*)));
+    if (room == nullptr) throw std::bad_alloc();
+    slabs.free = room;
     char* chunk = static_cast<char*>(
         std::aligned_alloc(kSlabBytes, kSlabBytes * kChunkSlabs));
     if (chunk == nullptr) throw std::bad_alloc();
-    sh.made += kChunkSlabs;
+    slabs.made += kChunkSlabs;
     for (size_t i = kChunkSlabs; i-- > 0;) {
-      sh.free.push_back(chunk + i * kSlabBytes);
+      slabs.free[slabs.free_count++] = chunk + i * kSlabBytes;
     }
   }
-  void* p = sh.free.back();
-  sh.free.pop_back();
-  return new (p) Slab{};
+  return new (slabs.free[--slabs.free_count]) Slab{};
 }
 
 void NodeSlabs::FreeSlab(Slab* s) {
   s->~Slab();
-  Shared& sh = Slabs();
-  std::lock_guard<std::mutex> lock(sh.mu);
+  std::lock_guard<std::mutex> lock(slabs.mu);
   // Its pages go back to the kernel beyond kHotSlabs; the address stays.
-  if (sh.free.size() >= kHotSlabs) madvise(s, kSlabBytes, MADV_DONTNEED);
-  sh.free.push_back(s);
+  if (slabs.free_count >= kHotSlabs) madvise(s, kSlabBytes, MADV_DONTNEED);
+  slabs.free[slabs.free_count++] = s;
 }
 
 size_t NodeSlabs::SlabsInUse() {
-  Shared& sh = Slabs();
-  std::lock_guard<std::mutex> lock(sh.mu);
-  return sh.made - sh.free.size();
+  std::lock_guard<std::mutex> lock(slabs.mu);
+  return slabs.made - slabs.free_count;
 }
 
 void NodeSlabs::Start(Thread& t) {
