@@ -96,7 +96,11 @@ class FromPython {
  public:
   explicit FromPython(size_t max_depth) : max_depth_(max_depth) {}
 
-  Value Convert(PyObject* o) { return Convert(o, nullptr, 0); }
+  Value Convert(PyObject* o) {
+    Value v;
+    Convert(o, nullptr, 0, &v);
+    return v;
+  }
   // The values converted so far: maps, lists and scalars.
   size_t nodes() const { return nodes_; }
 
@@ -109,15 +113,17 @@ class FromPython {
     Py_ssize_t index;
   };
 
-  Value Convert(PyObject* o, const Step* at, size_t depth) {
+  // Converts `o` into `*out`, a null Value, in place: each node is made
+  // where it stays, with no Value to move from.
+  void Convert(PyObject* o, const Step* at, size_t depth, Value* out) {
     ++nodes_;
     if (depth >= max_depth_) {
       RaiseMessage("LimitError",
                    absl::StrCat(PathAt(at), ": nested deeper than ", max_depth_,
                                 " levels (the max_depth limit)"));
     }
-    if (o == Py_None) return Value();
-    if (PyBool_Check(o)) return Value(o == Py_True);
+    if (o == Py_None) return;
+    if (PyBool_Check(o)) return out->SetBool(o == Py_True);
     if (PyLong_Check(o)) {
       int overflow = 0;
       long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -126,15 +132,17 @@ class FromPython {
             "InvalidError",
             absl::StrCat(PathAt(at), ": integer out of the 64-bit range"));
       }
-      return Value(static_cast<int64_t>(i));
+      return out->SetInt(static_cast<int64_t>(i));
     }
-    if (PyUnicode_Check(o)) return Value(Utf8(o));
+    if (PyUnicode_Check(o)) return out->SetString(Utf8(o));
     if (PyDict_Check(o)) {
       // Empty dicts (every leaf of a fieldsV1) share one node, made once
       // per conversion: values are copy-on-write, so a writer unshares it.
-      if (PyDict_GET_SIZE(o) == 0) return empty_map_.Get();
-      Map m;
-      Map::Entries& entries = m.entries();
+      if (PyDict_GET_SIZE(o) == 0) {
+        *out = empty_map_.Get();
+        return;
+      }
+      Map::Entries& entries = out->SetMap().entries();
       entries.reserve(static_cast<size_t>(PyDict_GET_SIZE(o)));
       PyObject* key;
       PyObject* item;
@@ -146,26 +154,25 @@ class FromPython {
                                             Py_TYPE(key)->tp_name));
         }
         const Step step{at, key, 0};
-        // Built in place: a MapEntry moved in would move its value twice.
         const absl::string_view k = Utf8(key);
         MapEntry& e = entries.emplace_back();
         internal::SetBytes(&e.key, k.data(), k.size());
-        e.value = Convert(item, &step, depth + 1);
+        Convert(item, &step, depth + 1, &e.value);
       }
-      return Value(std::move(m));
+      return;
     }
     const bool list = PyList_Check(o);
     if (list || PyTuple_Check(o)) {
       const Py_ssize_t n = list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
-      List l;
-      l.reserve(static_cast<size_t>(n));
+      // All the items at once: each is then converted where it stays.
+      List& l = out->SetList();
+      l.resize(static_cast<size_t>(n));
       for (Py_ssize_t i = 0; i < n; ++i) {
         const Step step{at, nullptr, i};
-        l.push_back(
-            Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i),
-                    &step, depth + 1));
+        Convert(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i), &step,
+                depth + 1, &l[static_cast<size_t>(i)]);
       }
-      return Value(std::move(l));
+      return;
     }
     // Last: the only check here that is not a flag test (the kinds are
     // disjoint, so the order decides nothing else).
@@ -176,7 +183,7 @@ class FromPython {
             "InvalidError",
             absl::StrCat(PathAt(at), ": NaN and infinity have no JSON form"));
       }
-      return Value(d);
+      return out->SetFloat(d);
     }
     throw py::type_error(absl::StrCat(
         PathAt(at), ": cannot be ", Py_TYPE(o)->tp_name,

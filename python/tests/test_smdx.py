@@ -182,6 +182,25 @@ def test_strs_of_every_kind_cross_as_their_utf8(fm):
     assert as_json["metadata"]["labels"] == got
 
 
+def test_every_python_kind_crosses(fm):
+    # Each value is converted where it stays (lists all at once, then item
+    # by item): tuples come back as lists, and every kind as itself.
+    created = deployment(replicas=3)
+    container = {"name": "app", "image": "nginx", "args": ("-a", "-b"),
+                 "command": ["run"], "ports": ({"containerPort": 80},),
+                 "securityContext": {"privileged": False}}
+    created["spec"]["template"]["spec"]["containers"] = (container,)
+    stored = fm.apply(None, created, "deployer")
+    spec = stored["spec"]
+    assert type(spec["replicas"]) is int and spec["replicas"] == 3
+    got = spec["template"]["spec"]["containers"]
+    assert type(got) is list and len(got) == 1
+    assert got[0]["args"] == ["-a", "-b"] and got[0]["command"] == ["run"]
+    assert got[0]["ports"][0]["containerPort"] == 80
+    assert got[0]["securityContext"]["privileged"] is False
+    assert json.loads(fm.apply(None, json.dumps(created), "deployer")) == stored
+
+
 def test_conflict_names_manager_and_path(fm):
     stored = fm.apply(None, deployment(), "deployer")
     with pytest.raises(smdx.ConflictError) as info:

@@ -104,6 +104,19 @@ class Value {
   static Value MakeList() { return Value(List{}); }
   static Value MakeMap() { return Value(Map{}); }
 
+  // Setting a value in place, for readers that build a tree node by node:
+  // no temporary Value is made, moved from and destroyed. SetMap and
+  // SetList make a new empty node and return it to be filled.
+  void SetNull() { v_.emplace<std::monostate>(); }
+  void SetBool(bool b) { v_.emplace<bool>(b); }
+  void SetInt(int64_t i) { v_.emplace<int64_t>(i); }
+  void SetFloat(double d) { v_.emplace<double>(d); }
+  void SetString(absl::string_view s) {
+    v_.emplace<std::string>(s.data(), s.size());
+  }
+  Map& SetMap() { return *v_.emplace<kMapIndex>(NewNode<Map>()); }
+  List& SetList() { return *v_.emplace<kListIndex>(NewNode<List>()); }
+
   Kind kind() const { return static_cast<Kind>(v_.index()); }
   bool IsNull() const { return kind() == Kind::kNull; }
   bool IsBool() const { return kind() == Kind::kBool; }

@@ -123,6 +123,31 @@ TEST(ValueTest, MapSetReplacesInPlaceAndEraseRemoves) {
   EXPECT_EQ(m.Find("a"), nullptr);
 }
 
+TEST(ValueTest, SettersReplaceWhatTheValueHeldAndNothingElse) {
+  Value shared = Yaml("{a: 1, b: [x]}");
+  const Value before = shared;
+  Value v = shared;  // shares the map node
+  v.SetString("text");
+  EXPECT_EQ(v, Value("text"));
+  EXPECT_TRUE(Identical(shared, before));
+
+  v = *before.map().Find("b");  // shares the list node
+  Map& m = v.SetMap();            // a new node: the list stays
+  m.Append("k", Value(true));
+  EXPECT_TRUE(Identical(v, Yaml("{k: true}")));
+  EXPECT_TRUE(Identical(shared, before));
+
+  List& l = v.SetList();
+  l.resize(2);
+  l[0].SetInt(7);
+  l[1].SetFloat(0.5);
+  EXPECT_TRUE(Identical(v, Yaml("[7, 0.5]")));
+  v.SetBool(false);
+  EXPECT_TRUE(Identical(v, Value(false)));
+  v.SetNull();
+  EXPECT_TRUE(v.IsNull());
+}
+
 TEST(ValueTest, NodeCountCountsEveryNode) {
   EXPECT_EQ(Yaml("{a: [1, 2], b: {c: x}}").NodeCount(), 6u);
 }
