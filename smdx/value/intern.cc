@@ -51,18 +51,51 @@ Interner& GetInterner() {
   return *interner;
 }
 
-// Field names are short: the hash for short byte strings.
-inline size_t HashName(absl::string_view name) {
-  return internal::HashBytes(name.data(), name.size());
+// A name as lookups see it: two words of its bytes, which with its length
+// are all of a name of up to 16 bytes (the first and last eight, which
+// overlap below 16; below 8, the first and last four, or single bytes),
+// and the first and last of a longer one. Field names are short: nearly
+// every lookup compares these and its length, and hashes them, with no
+// loop over the bytes.
+struct NameWords {
+  uint64_t head = 0;
+  uint64_t tail = 0;
+};
+
+inline NameWords WordsOf(absl::string_view name) {
+  const char* p = name.data();
+  const size_t n = name.size();
+  NameWords w;
+  if (n >= 8) {
+    w.head = internal::LoadWord(p);
+    w.tail = internal::LoadWord(p + n - 8);
+  } else if (n >= 4) {
+    w.head = uint64_t{internal::LoadHalfWord(p)} << 32 |
+             internal::LoadHalfWord(p + n - 4);
+  } else if (n > 0) {
+    w.head = uint64_t{static_cast<unsigned char>(p[0])} |
+             uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+             uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+  }
+  return w;
+}
+
+inline size_t HashName(const NameWords& w, size_t size) {
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  const uint64_t h = ((w.head ^ size) * kMul ^ w.tail) * kMul;
+  return static_cast<size_t>(h ^ (h >> 31));
 }
 
 inline const Interned* Probe(const Table& t, absl::string_view name,
-                             size_t hash) {
+                             const NameWords& w, size_t hash) {
   for (size_t i = hash & t.mask;; i = (i + 1) & t.mask) {
     const Interned* n = t.slots[i].load(std::memory_order_acquire);
-    if (n == nullptr ||
-        (n->name.size() == name.size() &&
-         internal::SameBytes(n->name.data(), name.data(), name.size()))) {
+    if (n == nullptr) return nullptr;
+    if (n->head == w.head && n->tail == w.tail &&
+        n->name.size() == name.size() &&
+        (name.size() <= 16 ||
+         internal::SameBytes(n->name.data() + 8, name.data() + 8,
+                             name.size() - 16))) {
       return n;
     }
   }
@@ -80,26 +113,31 @@ void Place(Table* t, const Interned* n, size_t hash) {
 const std::string* FindInternedName(absl::string_view name) {
   const Table* t = current_table.load(std::memory_order_acquire);
   if (t == nullptr) return nullptr;
-  const Interned* n = Probe(*t, name, HashName(name));
+  const NameWords w = WordsOf(name);
+  const Interned* n = Probe(*t, name, w, HashName(w, name.size()));
   return n == nullptr ? nullptr : &n->name;
 }
 
 const std::string* InternName(absl::string_view name) {
   Interner& in = GetInterner();
   std::lock_guard<std::mutex> lock(in.mu);
-  const size_t hash = HashName(name);
+  const NameWords w = WordsOf(name);
+  const size_t hash = HashName(w, name.size());
   Table* t = in.all.empty() ? nullptr : in.all.back().get();
   if (t != nullptr) {
-    if (const Interned* n = Probe(*t, name, hash)) return &n->name;
+    if (const Interned* n = Probe(*t, name, w, hash)) return &n->name;
   }
-  in.names.push_back(Interned{std::string(name), JsonStringIsPlain(name)});
+  in.names.push_back(
+      Interned{std::string(name), JsonStringIsPlain(name), w.head, w.tail});
   const Interned* added = &in.names.back();
   constexpr size_t kFirstCapacity = 1024;
   if (t == nullptr || 2 * in.names.size() > t->mask + 1) {
     const size_t capacity = t == nullptr ? kFirstCapacity : 2 * (t->mask + 1);
     auto bigger = std::make_unique<Table>(capacity);
-    for (const Interned& n : in.names)
-      Place(bigger.get(), &n, HashName(n.name));
+    for (const Interned& n : in.names) {
+      Place(bigger.get(), &n,
+            HashName(NameWords{n.head, n.tail}, n.name.size()));
+    }
     in.all.push_back(std::move(bigger));
     current_table.store(in.all.back().get(), std::memory_order_release);
     return &added->name;

@@ -14,6 +14,7 @@
 #ifndef SMDX_VALUE_INTERN_H_
 #define SMDX_VALUE_INTERN_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -30,10 +31,13 @@ const std::string* FindInternedName(absl::string_view name);
 namespace internal {
 
 // How an interned name is stored: the string first, so that a pointer to it
-// is a pointer to the whole, then what writers want to know about it.
+// is a pointer to the whole, then what writers want to know about it, then
+// what lookups compare first (intern.cc).
 struct InternedName {
   std::string name;
   bool plain;  // JsonStringIsPlain(name)
+  uint64_t head;
+  uint64_t tail;
 };
 
 }  // namespace internal
