@@ -170,13 +170,17 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
   int status = 0;
   Batch b = ReadBatch(f, f.positional, f.Get("live"), in, err, &status, 1);
   LiveObjects live(b.live.objects);
-  std::vector<std::string> results;
   Progress progress(err, apply ? "apply" : "update", b.configs.objects.size(),
                     Progress::ShownOn(err));
-  for (const InputObject& config : b.configs.objects) {
+  // Each result is written as it comes, and each configuration let go
+  // once it is applied (the request holds what it needs): many objects
+  // then take little more memory than the largest of them.
+  bool first = true;
+  for (InputObject& config : b.configs.objects) {
     progress.Step();
     std::string what = Describe(config);
     std::unique_ptr<Request> req = b.Prepare(f, *schemas, live, config, err);
+    config.value = Value();
     if (req == nullptr) {
       status = std::max(status, 1);
       continue;
@@ -191,13 +195,10 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
     }
     for (const std::string& w : r.warnings)
       err << "warning: " << what << ": " << w << "\n";
-    results.push_back(ToYaml(r.object));
-  }
-  // Written one by one: a joined copy would hold all of them twice.
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (i > 0) out << "---\n";
-    out << results[i];
-    std::string().swap(results[i]);
+    progress.Clear();
+    if (!first) out << "---\n";
+    first = false;
+    out << ToYaml(r.object);
   }
   return status;
 }
@@ -599,6 +600,7 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
     std::stringstream one;
     int s = DiffOne(f, manager, *req, several ? what : "", color, one, err);
     if (!one.str().empty()) {
+      progress.Clear();
       if (!first) out << "\n";
       out << one.str();
       first = false;

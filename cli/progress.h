@@ -34,6 +34,10 @@ class Progress {
   // The next object begins. The line is rewritten at most ten times a
   // second.
   void Step();
+  // Clears the line, if it is drawn: before the command writes a result to
+  // standard output, which may be the same terminal. The next Step draws
+  // it again.
+  void Clear() { buf_.Clear(); }
 
   // Whether progress goes to `err`: it is the process's standard error,
   // that is a terminal, and $CI is unset or empty.

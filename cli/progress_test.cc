@@ -48,6 +48,21 @@ TEST_F(ProgressTest, OtherOutputClearsTheLineFirst) {
   EXPECT_THAT(err_.str(), ::testing::EndsWith("bad\nmore\n"));
 }
 
+TEST_F(ProgressTest, ClearedForResultsOnStandardOutput) {
+  // Results go to standard output, which may be the same terminal: the
+  // line is cleared before each, and drawn again by the next step.
+  Progress p(err_, "apply", 3, true, Clock());
+  Advance(200);
+  p.Step();
+  p.Clear();
+  EXPECT_EQ(err_.str(), "\r\x1b[Kapply: 1/3 objects\r\x1b[K");
+  p.Clear();  // not drawn: nothing to clear
+  EXPECT_EQ(err_.str(), "\r\x1b[Kapply: 1/3 objects\r\x1b[K");
+  Advance(200);
+  p.Step();
+  EXPECT_THAT(err_.str(), ::testing::EndsWith("\r\x1b[Kapply: 2/3 objects"));
+}
+
 TEST_F(ProgressTest, NothingWhenNotShownOrForOneObject) {
   {
     Progress hidden(err_, "diff", 100, /*shown=*/false, Clock());
