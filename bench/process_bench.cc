@@ -5,12 +5,13 @@
 // both. The counter peak_rss_kib is the command's peak resident set, from
 // one more run after the timed ones (TracedPeakRss).
 //
-//   process/true                 /bin/true: what any process costs here
-//   process/smdx_version         smdx --version
-//   process/smdx_apply_one       smdx apply of one Deployment
-//   (examples/deployment.yaml) process/smdx_apply_100       smdx apply of 100
-//   objects in one stream process/smdx_apply_dir_28    smdx apply -R of a
-//   directory of 28 objects
+//   process/true             /bin/true: what any process costs here
+//   process/smdx_version     smdx --version
+//   process/smdx_apply_one   smdx apply of one Deployment
+//                            (examples/deployment.yaml)
+//   process/smdx_apply_100   smdx apply of 100 objects in one stream
+//   process/smdx_apply_dir_28
+//                            smdx apply -R of a directory of 28 objects
 //
 // The 100 objects are the built-in manifests of testdata/manifests, each
 // renamed so that all differ, round after round; the directory holds

@@ -35,6 +35,28 @@ TEST(InternTest, KnowsWhichNamesJsonWritesAsTheyAre) {
   }
 }
 
+TEST(InternTest, EveryByteOfEveryLengthCounts) {
+  // Lookups compare a name's first and last words and its length before
+  // its bytes: a name that differs from an interned one in any one byte,
+  // at any length, is not taken for it.
+  const std::string text = "intern-test-bytes-abcdefghijklmnopqrstuvw";
+  for (size_t n = 0; n <= 40; ++n) {
+    const std::string name = text.substr(0, n);
+    const std::string* interned = InternName(name);
+    ASSERT_EQ(FindInternedName(name), interned) << n;
+    for (size_t i = 0; i < n; ++i) {
+      std::string other = name;
+      other[i] = '!';
+      const std::string* found = FindInternedName(other);
+      if (found != nullptr) EXPECT_EQ(*found, other) << n << " " << i;
+      EXPECT_NE(found, interned) << n << " " << i;
+    }
+    if (n > 0) {
+      EXPECT_NE(FindInternedName(text.substr(0, n - 1)), interned) << n;
+    }
+  }
+}
+
 TEST(InternTest, NamesStayPutAsTheTableGrows) {
   std::vector<const std::string*> first;
   for (int i = 0; i < 5000; ++i)
