@@ -107,6 +107,7 @@ class Value {
   // Setting a value in place, for readers that build a tree node by node:
   // no temporary Value is made, moved from and destroyed. SetMap and
   // SetList make a new empty node and return it to be filled.
+  // REQUIRES: `s` does not point into this value (what it held goes first).
   void SetNull() { v_.emplace<std::monostate>(); }
   void SetBool(bool b) { v_.emplace<bool>(b); }
   void SetInt(int64_t i) { v_.emplace<int64_t>(i); }
