@@ -69,13 +69,8 @@ inline NameWords WordsOf(absl::string_view name) {
   if (n >= 8) {
     w.head = internal::LoadWord(p);
     w.tail = internal::LoadWord(p + n - 8);
-  } else if (n >= 4) {
-    w.head = uint64_t{internal::LoadHalfWord(p)} << 32 |
-             internal::LoadHalfWord(p + n - 4);
   } else if (n > 0) {
-    w.head = uint64_t{static_cast<unsigned char>(p[0])} |
-             uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
-             uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+    w.head = internal::ShortWord(p, n);
   }
   return w;
 }

@@ -57,6 +57,16 @@ inline void SetBytes(std::string* s, const char* p, size_t n) {
   s->append(p, n);
 }
 
+// The `n` bytes at `p`, 0 < n < 8, in one word that differs for any two
+// strings of that length: the first and last four bytes (which overlap
+// below 8), or below 4 the first, middle and last bytes (all of them).
+inline uint64_t ShortWord(const char* p, size_t n) {
+  if (n >= 4) return uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4);
+  return uint64_t{static_cast<unsigned char>(p[0])} |
+         uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+         uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+}
+
 // A hash of the `n` bytes at `p`: each word multiplied in, the last one
 // overlapping the one before, then the high bits folded into the low ones
 // (hash tables take their buckets from both). Not seeded, as std::hash is
@@ -67,14 +77,8 @@ inline size_t HashBytes(const char* p, size_t n) {
   if (n >= 8) {
     for (; n > 8; p += 8, n -= 8) h = (h ^ LoadWord(p)) * kMul;
     h = (h ^ LoadWord(p + n - 8)) * kMul;
-  } else if (n >= 4) {
-    h = (h ^ (uint64_t{LoadHalfWord(p)} << 32 | LoadHalfWord(p + n - 4))) *
-        kMul;
   } else if (n > 0) {
-    const uint64_t bytes = uint64_t{static_cast<unsigned char>(p[0])} |
-                           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
-                           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
-    h = (h ^ bytes) * kMul;
+    h = (h ^ ShortWord(p, n)) * kMul;
   }
   return static_cast<size_t>(h ^ (h >> 31));
 }
