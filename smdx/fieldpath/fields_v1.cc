@@ -187,16 +187,34 @@ void WriteContents(Out* out, const Set& set, bool include_self,
       // it is copied (one pass, and no call).
       const absl::string_view name = pe.field_name();
       const size_t n = name.size();
-      char* p = out->Room(n + 8);
+      // Room for an inline name's whole 16 bytes too (below).
+      char* p = out->Room(n + 24);
       if (comma) *p++ = ',';
-      std::memcpy(p, "\"f:", 3);
-      p += 3;
       bool plain;
-      if (const std::string* interned = pe.interned_name()) {
-        plain = InternedNameIsPlain(interned);
-        internal::CopyShort(p, name.data(), n);
-      } else {
-        plain = internal::CopyJsonPlain(p, name.data(), n);
+#if defined(__SSE2__)
+      if (pe.IsInlineField()) {
+        // The element's bytes are the name's length and then the name:
+        // stored whole where the name goes less one byte, with `"f:`
+        // written after over the length. Its zeros after the name are
+        // not checked, and are written over or left past the end.
+        const __m128i x =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(pe.bytes()));
+        const int name_bits = (2 << n) - 2;  // bytes 1 to n
+        plain = (internal::JsonEscapeMask(x) & name_bits) == 0;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 2), x);
+        std::memcpy(p, "\"f:", 3);
+        p += 3;
+      } else
+#endif
+      {
+        std::memcpy(p, "\"f:", 3);
+        p += 3;
+        if (const std::string* interned = pe.interned_name()) {
+          plain = InternedNameIsPlain(interned);
+          internal::CopyShort(p, name.data(), n);
+        } else {
+          plain = internal::CopyJsonPlain(p, name.data(), n);
+        }
       }
       if (plain) {
         p += n;

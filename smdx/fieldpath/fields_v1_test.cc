@@ -204,8 +204,10 @@ TEST(FieldsV1Test, NamesASchemaInternedAreReadInterned) {
 TEST(FieldsV1Test, NamesWithSpecialBytesAnywhereRoundTrip) {
   // The reader scans names eight bytes at a time: a byte that needs care
   // must be found at every offset, in every name length.
-  for (const std::string special :
-       {"\"", "\\", "\x01", "\n", "\xc3\xa9", "<", "\x7f"}) {
+  for (const std::string& special :
+       {std::string("\"", 1), std::string("\\", 1), std::string("\0", 1),
+        std::string("\x01"), std::string("\n"), std::string("\xc3\xa9"),
+        std::string("<"), std::string("\x7f")}) {
     for (size_t len = 0; len < 20; ++len) {
       for (size_t at = 0; at <= len; ++at) {
         std::string name(len, 'a');

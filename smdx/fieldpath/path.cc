@@ -41,12 +41,8 @@ static_assert(sizeof(SharedBlock) % alignof(KeyField) == 0 &&
 }  // namespace
 
 PathElement PathElement::FieldFrom(absl::string_view name) {
+  if (name.size() <= kMaxInline) return InlineField(name.data(), name.size());
   PathElement pe;
-  if (name.size() <= kMaxInline) {
-    pe.b_[0] = static_cast<uint8_t>(name.size());
-    std::memcpy(pe.b_ + 1, name.data(), name.size());
-    return pe;
-  }
   SharedBlock* h = NewBlock(name.size(), static_cast<uint32_t>(name.size()));
   std::memcpy(reinterpret_cast<char*>(h + 1), name.data(), name.size());
   pe.SetPointer(kOwnedName, h);

@@ -51,9 +51,13 @@ struct SharedBlock {
 }  // namespace internal
 
 // A path element is 16 bytes and moves as bytes: a field name of up to 15
-// bytes sits inline, an interned name is a pointer, and everything else is
-// a pointer to a shared block (or an index). Sets hold one per entry, so
-// their size and the cost of moving them is what sets cost.
+// bytes sits inline, a longer interned name is a pointer, and everything
+// else is a pointer to a shared block (or an index). Sets hold one per
+// entry, so their size and the cost of moving them is what sets cost.
+//
+// A name of up to 15 bytes is always inline, however it was made: two
+// equal short names are then the same bits (SameBits), and reading one
+// from text costs a copy of its bytes, not a look-up.
 class PathElement {
  public:
   enum class Kind : uint8_t { kField, kKey, kValue, kIndex };
@@ -61,15 +65,15 @@ class PathElement {
   static PathElement Field(std::string name) { return FieldFrom(name); }
   // The same, from a view of the name.
   static PathElement FieldFrom(absl::string_view name);
-  // A field whose name is interned for good (see value/intern.h): the
-  // element holds the pointer, so making and copying it costs no string
-  // copy, and two interned names compare by address.
+  // A field whose name is interned for good (see value/intern.h): a name
+  // over 15 bytes is held by its pointer, so making and copying the element
+  // costs no string copy, and two such names compare by address.
   // REQUIRES: `*name` is never destroyed or changed.
   static PathElement InternedField(const std::string* name);
-  // A field named by text read from outside (a fieldsV1 key): interned when
-  // a schema interned that name (FindInternedName), else owning a copy.
-  // Readers use it so that sets read back compare and encode as fast as
-  // sets built against a schema.
+  // A field named by text read from outside (a fieldsV1 key): a name over
+  // 15 bytes is interned when a schema interned it (FindInternedName), else
+  // owning a copy. Readers use it so that sets read back compare and encode
+  // as fast as sets built against a schema.
   static PathElement FieldInternedIfKnown(absl::string_view name);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
@@ -128,7 +132,14 @@ class PathElement {
     const auto* h = static_cast<const internal::SharedBlock*>(ptr());
     return absl::string_view(reinterpret_cast<const char*>(h + 1), h->size);
   }
-  // The interned name of a field, or null when the element owns its name.
+  // Whether the element is a field whose name it holds inline (every name
+  // of up to 15 bytes).
+  bool IsInlineField() const { return tag() <= kMaxInline; }
+  // The element's 16 bytes. For an inline field, byte 0 is the name's
+  // length and bytes 1 to 15 are the name, then zeros.
+  const unsigned char* bytes() const { return b_; }
+  // The interned name of a field, or null when the element holds or owns
+  // its name (every name of up to 15 bytes is held inline).
   const std::string* interned_name() const {
     return tag() == kInternedName ? static_cast<const std::string*>(ptr())
                                   : nullptr;
@@ -173,6 +184,9 @@ class PathElement {
   static constexpr uint8_t kValueTag = 19;      // SharedBlock + Value
   static constexpr uint8_t kIndexTag = 20;      // int64_t
 
+  // A field of the `n` <= kMaxInline bytes at `name`.
+  static PathElement InlineField(const char* name, size_t n);
+
   uint8_t tag() const { return b_[0]; }
   const void* ptr() const {
     const void* p;
@@ -199,7 +213,26 @@ class PathElement {
   alignas(8) unsigned char b_[16];
 };
 
+inline PathElement PathElement::InlineField(const char* name, size_t n) {
+  PathElement pe;
+  pe.b_[0] = static_cast<uint8_t>(n);
+  unsigned char* to = pe.b_ + 1;
+  // Two overlapping words (or half-words) instead of a call to memcpy.
+  if (n >= 8) {
+    std::memcpy(to, name, 8);
+    std::memcpy(to + n - 8, name + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, name, 4);
+    std::memcpy(to + n - 4, name + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) to[i] = static_cast<unsigned char>(name[i]);
+  }
+  return pe;
+}
+
 inline PathElement PathElement::InternedField(const std::string* name) {
+  if (name->size() <= kMaxInline)
+    return InlineField(name->data(), name->size());
   PathElement pe;
   pe.SetPointer(kInternedName, name);
   return pe;
@@ -207,8 +240,12 @@ inline PathElement PathElement::InternedField(const std::string* name) {
 
 // Inline: readers call it for every field name they read.
 inline PathElement PathElement::FieldInternedIfKnown(absl::string_view name) {
-  if (const std::string* interned = FindInternedName(name))
-    return InternedField(interned);
+  if (name.size() <= kMaxInline) return InlineField(name.data(), name.size());
+  if (const std::string* interned = FindInternedName(name)) {
+    PathElement pe;
+    pe.SetPointer(kInternedName, interned);
+    return pe;
+  }
   return FieldFrom(name);
 }
 

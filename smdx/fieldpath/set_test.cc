@@ -69,6 +69,31 @@ TEST(PathElementTest, SameBitsOnlyForTheSameElement) {
   EXPECT_EQ(PathElement::Field(long_name), PathElement::Field(long_name));
 }
 
+TEST(PathElementTest, AShortNameHasOneFormHoweverItIsMade) {
+  // Up to 15 bytes a name sits in the element, interned or not: equal
+  // names are the same bits. Longer interned names are their pointer.
+  for (size_t len = 0; len <= 24; ++len) {
+    std::string name;
+    for (size_t i = 0; i < len; ++i)
+      name.push_back(static_cast<char>('a' + (i * 7) % 26));
+    const PathElement made = PathElement::Field(name);
+    const PathElement interned = PathElement::InternedField(InternName(name));
+    const PathElement read = PathElement::FieldInternedIfKnown(name);
+    EXPECT_EQ(made.field_name(), name);
+    EXPECT_EQ(interned.field_name(), name);
+    EXPECT_TRUE(interned.SameBits(read)) << len;
+    EXPECT_EQ(made, interned) << len;
+    if (len <= 15) {
+      EXPECT_TRUE(made.SameBits(interned)) << len;
+      EXPECT_TRUE(interned.IsInlineField()) << len;
+      EXPECT_EQ(interned.interned_name(), nullptr) << len;
+    } else {
+      EXPECT_FALSE(interned.IsInlineField()) << len;
+      EXPECT_EQ(*interned.interned_name(), name) << len;
+    }
+  }
+}
+
 Value MapOf(std::vector<std::pair<const char*, Value>> entries) {
   Map m;
   for (auto& [k, v] : entries) m.Append(k, std::move(v));

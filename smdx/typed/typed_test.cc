@@ -460,12 +460,14 @@ TEST(ReconcileTest, ReadingForATypeNamesFieldsWithTheSchemasNames) {
       FieldsV1FromValueFor(t, v, Limits(), &canonical, &reconciled);
   ASSERT_TRUE(s.ok()) << s.status();
   ASSERT_EQ(s->entries().size(), 2u);
-  // The field with something below it carries the schema's interned name
-  // (a leaf is named as the plain reader names it).
+  // The field with something below it is named as the schema names it, the
+  // same bits (a leaf is named as the plain reader names it). A name this
+  // short sits in the element, as every name of up to 15 bytes does.
   const MapType& root = *t.root()->map;
-  EXPECT_EQ(s->entries()[0].pe.interned_name(),
-            root.FindField("labels")->interned_name);
-  EXPECT_NE(s->entries()[0].pe.interned_name(), nullptr);
+  const PathElement& labels = s->entries()[0].pe;
+  EXPECT_TRUE(labels.SameBits(
+      PathElement::InternedField(root.FindField("labels")->interned_name)));
+  EXPECT_TRUE(labels.IsInlineField());
 }
 
 TEST(RealObjectsTest, PodFieldSetMatchesReference) {

@@ -1,6 +1,7 @@
 // Interned field names: one copy of each name, kept for the life of the
 // process, so that path elements can hold a pointer instead of a string and
-// two interned names compare by address.
+// two interned names compare by address (names over 15 bytes: a shorter
+// name sits in the element itself, fieldpath/path.h).
 //
 // Schemas intern the names of their fields when they are linked (a set
 // bounded by the schemas loaded, not by the data). Readers of field sets

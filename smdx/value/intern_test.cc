@@ -48,7 +48,9 @@ TEST(InternTest, EveryByteOfEveryLengthCounts) {
       std::string other = name;
       other[i] = '!';
       const std::string* found = FindInternedName(other);
-      if (found != nullptr) EXPECT_EQ(*found, other) << n << " " << i;
+      if (found != nullptr) {
+        EXPECT_EQ(*found, other) << n << " " << i;
+      }
       EXPECT_NE(found, interned) << n << " " << i;
     }
     if (n > 0) {
