@@ -963,10 +963,15 @@ class FieldsV1Reader {
     }
   }
   bool Eat(char c) {
-    // Encoders write no whitespace: the byte is nearly always right here.
-    if (pos_ < t_.size() && t_[pos_] == c) {
-      ++pos_;
-      return true;
+    // Encoders write no whitespace: the byte is nearly always right here,
+    // or another that is not whitespace either (all of which is at most
+    // ' ').
+    if (pos_ < t_.size()) {
+      if (t_[pos_] == c) {
+        ++pos_;
+        return true;
+      }
+      if (static_cast<unsigned char>(t_[pos_]) > ' ') return false;
     }
     SkipSpace();
     if (pos_ < t_.size() && t_[pos_] == c) {
@@ -981,16 +986,17 @@ class FieldsV1Reader {
            std::memcmp(t_.data() + pos_, s.data(), s.size()) == 0;
   }
 
-  // Reads `"f:NAME":` with no escapes in NAME, the key of nearly every
-  // entry; false, having read nothing, at any other key.
-  bool FieldKey(absl::string_view* name) {
-    const char* k = t_.data() + pos_;
-    if (end_ - k < 5 || k[0] != '"' || k[1] != 'f' || k[2] != ':') return false;
+  // Reads `"f:NAME":` at `k` with no escapes in NAME, the key of nearly
+  // every entry: returns where its value starts, or null at any other key.
+  // (The cursor is a local pointer, not pos_: stores of set entries, which
+  // hold bytes, could alias a member, which then goes back to memory.)
+  const char* FieldKey(const char* k, absl::string_view* name) const {
+    if (end_ - k < 5 || k[0] != '"' || k[1] != 'f' || k[2] != ':')
+      return nullptr;
     const char* q = PlainRun(k + 3, end_);
-    if (end_ - q < 2 || q[0] != '"' || q[1] != ':') return false;
+    if (end_ - q < 2 || q[0] != '"' || q[1] != ':') return nullptr;
     *name = absl::string_view(k + 3, static_cast<size_t>(q - (k + 3)));
-    pos_ = static_cast<size_t>(q + 2 - t_.data());
-    return true;
+    return q + 2;
   }
 
   // Reads `"k:{\"name\":value,...}":`, the key of an associative-list item
@@ -1088,54 +1094,64 @@ class FieldsV1Reader {
       *member = true;  // no children: the node is a member
       return absl::OkStatus();
     }
+    const char* const text = t_.data();
     const size_t base = stack_.size();
     // Whether the entries so far are fields read by FieldKey, in strictly
     // ascending order: encoders write them so, and the node then needs no
-    // Normalize. Their elements compare as their names do.
+    // Normalize. Their elements compare as their names do. (The first name
+    // is compared with the empty one, which every other sorts after.)
     bool ordered = true;
     absl::string_view last_name;
     while (true) {
-      size_t at = pos_;
-      PathElement pe;
+      const size_t at = pos_;
       absl::string_view name;
-      bool dot = false;
-      if (FieldKey(&name)) {
-        ordered =
-            ordered && (stack_.size() == base || NameLess(last_name, name));
+      if (const char* v = FieldKey(text + at, &name)) {
+        ordered = ordered && NameLess(last_name, name);
         last_name = name;
-        pe = PathElement::FieldInternedIfKnown(name);
+        if (end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
+          // A leaf (most keys): a member with nothing below.
+          stack_.emplace_back(PathElement::FieldInternedIfKnown(name), true);
+          pos_ = static_cast<size_t>(v + 2 - text);
+        } else {
+          pos_ = static_cast<size_t>(v - text);
+          if (absl::Status st = ReadValue(
+                  PathElement::FieldInternedIfKnown(name), at, depth);
+              !st.ok()) {
+            return st;
+          }
+        }
       } else if (At("\".\":")) {
         pos_ += 4;
-        dot = true;
-      } else if (PlainKeyKey(&pe)) {
-        ordered = false;
-      } else {
-        ordered = false;
-        if (absl::Status st = AnyKey(&at, &pe, &dot); !st.ok()) return st;
-      }
-      if (dot) {
         if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
         *member = true;
-      } else if (At("{}")) {
-        // A leaf (most keys): a member with nothing below.
-        pos_ += 2;
-        stack_.emplace_back(std::move(pe), true);
-      } else if (const size_t before = pos_; Eat('{') && Eat('}')) {
-        stack_.emplace_back(std::move(pe), true);
       } else {
-        pos_ = before;
-        keys_.push_back(at);
-        const size_t index = stack_.size();
-        stack_.emplace_back(std::move(pe), false);
-        Set below;
-        bool below_member = false;
-        if (absl::Status st = Node(&below, &below_member, depth + 1); !st.ok())
+        ordered = false;
+        PathElement pe;
+        size_t key_at = at;
+        bool dot = false;
+        if (!PlainKeyKey(&pe)) {
+          if (absl::Status st = AnyKey(&key_at, &pe, &dot); !st.ok())
+            return st;
+        }
+        if (dot) {
+          if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
+          *member = true;
+        } else if (absl::Status st = ReadValue(std::move(pe), key_at, depth);
+                   !st.ok()) {
           return st;
-        keys_.pop_back();
-        // The stack may have moved: the entry is found again by its index.
-        SetEntry& e = stack_[index];
-        e.member = below_member;
-        e.children = std::move(below);
+        }
+      }
+      // The separator, as encoders write it (no whitespace) or not.
+      if (pos_ < t_.size()) {
+        const char c = text[pos_];
+        if (c == ',') {
+          ++pos_;
+          continue;
+        }
+        if (c == '}') {
+          ++pos_;
+          break;
+        }
       }
       if (Eat(',')) continue;
       if (Eat('}')) break;
@@ -1143,6 +1159,35 @@ class FieldsV1Reader {
     }
     stack_.MoveAbove(base, children);
     if (!ordered) children->Normalize();
+    return absl::OkStatus();
+  }
+
+  // Reads the value of the key at `at`, whose element is `pe`, onto the
+  // stack: `{}` (a leaf) or an object to read as a node one level down.
+  absl::Status ReadValue(PathElement&& pe, size_t at, int depth) {
+    if (At("{}")) {
+      pos_ += 2;
+      stack_.emplace_back(std::move(pe), true);
+      return absl::OkStatus();
+    }
+    if (const size_t before = pos_; Eat('{') && Eat('}')) {
+      stack_.emplace_back(std::move(pe), true);  // `{}` with whitespace
+      return absl::OkStatus();
+    } else {
+      pos_ = before;
+    }
+    keys_.push_back(at);
+    const size_t index = stack_.size();
+    stack_.emplace_back(std::move(pe), false);
+    Set below;
+    bool below_member = false;
+    if (absl::Status st = Node(&below, &below_member, depth + 1); !st.ok())
+      return st;
+    keys_.pop_back();
+    // The stack may have moved: the entry is found again by its index.
+    SetEntry& e = stack_[index];
+    e.member = below_member;
+    e.children = std::move(below);
     return absl::OkStatus();
   }
 
