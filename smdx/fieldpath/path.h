@@ -231,10 +231,13 @@ inline PathElement PathElement::InlineField(const char* name, size_t n) {
 }
 
 inline PathElement PathElement::InternedField(const std::string* name) {
-  if (name->size() <= kMaxInline)
-    return InlineField(name->data(), name->size());
   PathElement pe;
-  pe.SetPointer(kInternedName, name);
+  if (name->size() <= kMaxInline) {
+    // The interned name keeps the inline form ready (value/intern.h).
+    std::memcpy(pe.b_, ShortForm(name), sizeof(pe.b_));
+  } else {
+    pe.SetPointer(kInternedName, name);
+  }
   return pe;
 }
 

@@ -122,8 +122,16 @@ const std::string* InternName(absl::string_view name) {
   if (t != nullptr) {
     if (const Interned* n = Probe(*t, name, w, hash)) return &n->name;
   }
-  in.names.push_back(
-      Interned{std::string(name), JsonStringIsPlain(name), w.head, w.tail});
+  Interned& added_name = in.names.emplace_back();
+  added_name.name = std::string(name);
+  added_name.plain = JsonStringIsPlain(name);
+  added_name.head = w.head;
+  added_name.tail = w.tail;
+  std::memset(added_name.short_form, 0, sizeof(added_name.short_form));
+  if (name.size() < sizeof(added_name.short_form)) {
+    added_name.short_form[0] = static_cast<unsigned char>(name.size());
+    std::memcpy(added_name.short_form + 1, name.data(), name.size());
+  }
   const Interned* added = &in.names.back();
   constexpr size_t kFirstCapacity = 1024;
   if (t == nullptr || 2 * in.names.size() > t->mask + 1) {

@@ -39,9 +39,19 @@ struct InternedName {
   bool plain;  // JsonStringIsPlain(name)
   uint64_t head;
   uint64_t tail;
+  // For a name of up to 15 bytes, its length and then its bytes, zero
+  // after: the form path elements hold such names in (ShortForm).
+  alignas(8) unsigned char short_form[16];
 };
 
 }  // namespace internal
+
+// The 16 bytes of the interned `name`'s short form (see InternedName).
+// REQUIRES: `name` was returned by InternName or FindInternedName, and is
+// at most 15 bytes.
+inline const unsigned char* ShortForm(const std::string* name) {
+  return reinterpret_cast<const internal::InternedName*>(name)->short_form;
+}
 
 // Whether JSON writes the interned `name` as it is, between quotes (no
 // byte needs escaping as Go's encoder escapes it).

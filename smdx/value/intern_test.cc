@@ -97,5 +97,17 @@ TEST(InternTest, ReadersRaceWritersSafely) {
   EXPECT_EQ(bad.load(), 0);
 }
 
+TEST(InternTest, ShortNamesKeepTheirInlineForm) {
+  // Up to 15 bytes: the length, the bytes, then zeros, as path elements
+  // hold such names.
+  for (size_t n = 0; n <= 15; ++n) {
+    const std::string name = std::string("short-form-test").substr(0, n);
+    const unsigned char* form = ShortForm(InternName(name));
+    EXPECT_EQ(form[0], n);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(form + 1), n), name);
+    for (size_t i = n + 1; i < 16; ++i) EXPECT_EQ(form[i], 0) << n << " " << i;
+  }
+}
+
 }  // namespace
 }  // namespace smdx
