@@ -200,6 +200,15 @@ class CompactVector {
   // into no other), as for set entries.
   void append_relocated(T* from, size_t n) {
     if (n == 0) return;
+    if (h_ == nullptr) {
+      // A reader's new node, mostly: one block, sized exactly.
+      Header* h = Allocate(n);
+      std::memcpy(static_cast<void*>(Elements(h)),
+                  static_cast<const void*>(from), n * sizeof(T));
+      h->size = n;
+      h_ = h;
+      return;
+    }
     Unique();
     const size_t size = this->size();
     if (size + n > capacity()) Grow(size + n);

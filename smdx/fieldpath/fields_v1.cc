@@ -930,12 +930,16 @@ class FieldsV1Reader {
         stack_(lease_.space()) {}
 
   absl::StatusOr<Set> Read() {
-    Set out;
+    const size_t base = stack_.size();
     bool member = false;
+    bool ordered = true;
     SkipSpace();
-    if (absl::Status st = Node(&out, &member, 0); !st.ok()) return st;
+    if (absl::Status st = Node(&member, &ordered, 0); !st.ok()) return st;
     SkipSpace();
     if (pos_ != t_.size()) return Error("unexpected data after the object");
+    Set out;
+    stack_.MoveAbove(base, &out);
+    if (!ordered) out.Normalize();
     return out;
   }
 
@@ -944,8 +948,12 @@ class FieldsV1Reader {
   absl::Status Error(
       absl::string_view what,
       absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
+    std::vector<size_t> keys;
+    for (const OpenKey* k = open_; k != nullptr; k = k->up)
+      keys.push_back(k->at);
     std::string where;
-    for (size_t at : keys_) {
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+      size_t at = *it;
       std::string k;
       internal::ReadJsonString(t_, &at, &k);
       absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
@@ -1081,9 +1089,10 @@ class FieldsV1Reader {
     return absl::OkStatus();
   }
 
-  // Reads one node's object: `children` gets what is below it; `member`
-  // says whether the node itself is a member.
-  absl::Status Node(Set* children, bool* member, int depth) {
+  // Reads one node's object: the entries of what is below it are left on
+  // the stack, above where it stood; `member` says whether the node itself
+  // is a member, and `ordered` false that its entries need Normalize.
+  absl::Status Node(bool* member, bool* ordered, int depth) {
     if (depth >= max_depth_) {
       return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
                               "max_depth", static_cast<size_t>(max_depth_)));
@@ -1095,18 +1104,17 @@ class FieldsV1Reader {
       return absl::OkStatus();
     }
     const char* const text = t_.data();
-    const size_t base = stack_.size();
     // Whether the entries so far are fields read by FieldKey, in strictly
     // ascending order: encoders write them so, and the node then needs no
     // Normalize. Their elements compare as their names do. (The first name
     // is compared with the empty one, which every other sorts after.)
-    bool ordered = true;
+    bool in_order = true;
     absl::string_view last_name;
     while (true) {
       const size_t at = pos_;
       absl::string_view name;
       if (const char* v = FieldKey(text + at, &name)) {
-        ordered = ordered && NameLess(last_name, name);
+        in_order = in_order && NameLess(last_name, name);
         last_name = name;
         if (end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
           // A leaf (most keys): a member with nothing below.
@@ -1125,7 +1133,7 @@ class FieldsV1Reader {
         if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
         *member = true;
       } else {
-        ordered = false;
+        in_order = false;
         PathElement pe;
         size_t key_at = at;
         bool dot = false;
@@ -1157,8 +1165,7 @@ class FieldsV1Reader {
       if (Eat('}')) break;
       return Error("expected ',' or '}'");
     }
-    stack_.MoveAbove(base, children);
-    if (!ordered) children->Normalize();
+    *ordered = in_order;
     return absl::OkStatus();
   }
 
@@ -1176,18 +1183,21 @@ class FieldsV1Reader {
     } else {
       pos_ = before;
     }
-    keys_.push_back(at);
+    const OpenKey key{at, open_};
+    open_ = &key;
     const size_t index = stack_.size();
     stack_.emplace_back(std::move(pe), false);
-    Set below;
-    bool below_member = false;
-    if (absl::Status st = Node(&below, &below_member, depth + 1); !st.ok())
-      return st;
-    keys_.pop_back();
-    // The stack may have moved: the entry is found again by its index.
+    bool member = false;
+    bool ordered = true;
+    if (absl::Status st = Node(&member, &ordered, depth + 1); !st.ok())
+      return st;  // (the read ends: open_ is not used again)
+    open_ = key.up;
+    // The stack may have moved: the entry is found again by its index. The
+    // entries above it are what is below it.
     SetEntry& e = stack_[index];
-    e.member = below_member;
-    e.children = std::move(below);
+    e.member = member;
+    stack_.MoveAbove(index + 1, &e.children);
+    if (!ordered) e.children.Normalize();
     return absl::OkStatus();
   }
 
@@ -1213,8 +1223,14 @@ class FieldsV1Reader {
   const char* const end_;
   const int max_depth_;
   size_t pos_ = 0;
-  // Where the keys above the current object start (decoded for errors only).
-  absl::InlinedVector<size_t, 16> keys_;
+  // Where the keys above the current object start (decoded for errors
+  // only): a list through the frames of the nodes being read, innermost
+  // first.
+  struct OpenKey {
+    size_t at;
+    const OpenKey* up;
+  };
+  const OpenKey* open_ = nullptr;
   internal::ThreadLease<EntryStack> lease_;
   EntryStack& stack_;
   std::string key_storage_;

@@ -255,6 +255,16 @@ TEST(FieldsV1Test, RejectsMalformedInput) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(std::string(s.status().message()).find("f:spec"), std::string::npos)
       << s.status();
+  // The error names the keys down to the problem, outermost first, and
+  // none of the nodes read and closed before it.
+  s = ParseFieldsV1(
+      R"({"f:a":{"f:x":{"f:y":{}}},"f:spec":{".":{},"f:b":{},)"
+      R"("k:{\"n\":1}":{"f:c":{"f:d":{}},"f:e":[]}}})");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.status().message()),
+              ::testing::StartsWith(
+                  R"(fieldsV1["f:spec"]["k:{\"n\":1}"]["f:e"]: )"))
+      << s.status();
 }
 
 TEST(FieldsV1Test, DecodesEscapesInKeys) {

@@ -101,10 +101,6 @@ PathElement Set::PopLastEntry() {
   return pe;
 }
 
-void Set::AppendRelocated(absl::Span<SetEntry> entries) {
-  entries_.append_relocated(entries.data(), entries.size());
-}
-
 namespace {
 
 // Sorts `v`: insertion sort for the few entries of a typical object node

@@ -132,6 +132,10 @@ inline SetEntry& Set::AppendEntry(PathElement&& pe) {
   return entries_.emplace_back(std::move(pe), false);
 }
 
+inline void Set::AppendRelocated(absl::Span<SetEntry> entries) {
+  entries_.append_relocated(entries.data(), entries.size());
+}
+
 inline absl::Span<const SetEntry> Set::entries() const {
   return absl::Span<const SetEntry>(entries_.data(), entries_.size());
 }
