@@ -1110,32 +1110,36 @@ class FieldsV1Reader {
     // is compared with the empty one, which every other sorts after.)
     bool in_order = true;
     absl::string_view last_name;
+    // The cursor, kept here between the keys read in place, and in pos_
+    // around everything else (and before any error, which names it).
+    const char* k = text + pos_;
     while (true) {
-      const size_t at = pos_;
       absl::string_view name;
-      if (const char* v = FieldKey(text + at, &name)) {
+      if (const char* v = FieldKey(k, &name)) {
         in_order = in_order && NameLess(last_name, name);
         last_name = name;
         if (end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
           // A leaf (most keys): a member with nothing below.
           stack_.emplace_back(PathElement::FieldInternedIfKnown(name), true);
-          pos_ = static_cast<size_t>(v + 2 - text);
+          k = v + 2;
         } else {
+          const size_t at = static_cast<size_t>(k - text);
           pos_ = static_cast<size_t>(v - text);
           if (absl::Status st = ReadValue(
                   PathElement::FieldInternedIfKnown(name), at, depth);
               !st.ok()) {
             return st;
           }
+          k = text + pos_;
         }
-      } else if (At("\".\":")) {
-        pos_ += 4;
-        if (!Eat('{') || !Eat('}')) return Error("\".\" must map to {}");
+      } else if (end_ - k >= 6 && std::memcmp(k, "\".\":{}", 6) == 0) {
         *member = true;
+        k += 6;
       } else {
         in_order = false;
+        pos_ = static_cast<size_t>(k - text);
         PathElement pe;
-        size_t key_at = at;
+        size_t key_at = pos_;
         bool dot = false;
         if (!PlainKeyKey(&pe)) {
           if (absl::Status st = AnyKey(&key_at, &pe, &dot); !st.ok())
@@ -1148,23 +1152,31 @@ class FieldsV1Reader {
                    !st.ok()) {
           return st;
         }
+        k = text + pos_;
       }
       // The separator, as encoders write it (no whitespace) or not.
-      if (pos_ < t_.size()) {
-        const char c = text[pos_];
-        if (c == ',') {
-          ++pos_;
+      if (k < end_) {
+        if (*k == ',') {
+          ++k;
           continue;
         }
-        if (c == '}') {
-          ++pos_;
+        if (*k == '}') {
+          ++k;
           break;
         }
       }
-      if (Eat(',')) continue;
-      if (Eat('}')) break;
+      pos_ = static_cast<size_t>(k - text);
+      if (Eat(',')) {
+        k = text + pos_;
+        continue;
+      }
+      if (Eat('}')) {
+        k = text + pos_;
+        break;
+      }
       return Error("expected ',' or '}'");
     }
+    pos_ = static_cast<size_t>(k - text);
     *ordered = in_order;
     return absl::OkStatus();
   }
