@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -53,6 +54,23 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   }
 }
 
+// The heap space of encodings too big for the stack, kept per thread from
+// one to the next (a ThreadLease): a large custom resource's set is tens of
+// kilobytes, encoded on every apply, and growing a buffer to that size each
+// time (three allocations and copies for 65 KB) made its encoding about a
+// third slower. At most kKept bytes are kept.
+struct SpillSpace {
+  static constexpr size_t kKept = size_t{1} << 20;
+  std::unique_ptr<char[]> buf;
+  size_t capacity = 0;
+  void AfterRead() {
+    if (capacity > kKept) {
+      buf.reset();
+      capacity = 0;
+    }
+  }
+};
+
 // An output buffer written through a raw cursor: the encoding is thousands
 // of tiny appends, and std::string::append's checks and call cost more than
 // the copying itself.
@@ -86,26 +104,36 @@ class Out {
 
  private:
   // Output is written into uninitialized space (on the stack while it
-  // fits) and copied into the string once at the end: a string sized up
-  // front would be zero-filled first, which costs as much as the writing
-  // for small sets.
+  // fits, then in the thread's SpillSpace) and copied into the string once
+  // at the end: a string sized up front would be zero-filled first, which
+  // costs as much as the writing for small sets.
   static constexpr size_t kStack = 4096;
   // Grows fourfold: a set too big for the stack is mostly much bigger
   // (tens of kilobytes for a large custom resource), and each step copies
   // what is written so far.
-  void Grow(size_t n) {
-    size_t len = static_cast<size_t>(p_ - buf_);
-    size_t cap = std::max(4 * static_cast<size_t>(end_ - buf_), len + n);
-    std::unique_ptr<char[]> bigger(new char[cap]);
-    std::memcpy(bigger.get(), buf_, len);
-    heap_ = std::move(bigger);
-    buf_ = heap_.get();
+  __attribute__((noinline)) void Grow(size_t n) {
+    const size_t len = static_cast<size_t>(p_ - buf_);
+    const size_t cap =
+        std::max(4 * static_cast<size_t>(end_ - buf_), len + n);
+    if (!spill_.has_value()) spill_.emplace(/*take_thread_space=*/true);
+    SpillSpace& s = spill_->space();
+    if (s.capacity < cap) {
+      std::unique_ptr<char[]> bigger(new char[cap]);
+      std::memcpy(bigger.get(), buf_, len);
+      s.buf = std::move(bigger);  // buf_ may be the old one: copied first
+      s.capacity = cap;
+    } else {
+      // The kept space, bigger than anything written so far: buf_ is the
+      // stack.
+      std::memcpy(s.buf.get(), buf_, len);
+    }
+    buf_ = s.buf.get();
     p_ = buf_ + len;
-    end_ = buf_ + cap;
+    end_ = buf_ + s.capacity;
   }
 
   char stack_[kStack];
-  std::unique_ptr<char[]> heap_;
+  std::optional<internal::ThreadLease<SpillSpace>> spill_;
   char* buf_ = stack_;
   char* p_ = stack_;
   char* end_ = stack_ + kStack;
