@@ -26,7 +26,7 @@ Narrowed Narrow(const Atom* atom, const Value* v);
 
 // The path element of map entry `key`, declared in the schema as `f` (null
 // when undeclared): declared fields use the schema's interned name, which
-// costs no copy.
+// is a pointer, or for a name of up to 15 bytes its ready inline form.
 PathElement FieldElement(const StructField* f, const std::string& key);
 
 // The path element of a list item, or an error message.
