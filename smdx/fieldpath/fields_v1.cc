@@ -1137,7 +1137,7 @@ class FieldsV1Reader {
     // Normalize. Their elements compare as their names do. (The first name
     // is compared with the empty one, which every other sorts after.)
     bool in_order = true;
-    absl::string_view last_name;
+    absl::string_view last_name(text, 0);  // (compared: not null)
     // The cursor, kept here between the keys read in place, and in pos_
     // around everything else (and before any error, which names it).
     const char* k = text + pos_;

@@ -68,7 +68,7 @@ class PathElement {
   // A field whose name is interned for good (see value/intern.h): a name
   // over 15 bytes is held by its pointer, so making and copying the element
   // costs no string copy, and two such names compare by address.
-  // REQUIRES: `*name` is never destroyed or changed.
+  // REQUIRES: `name` was returned by InternName or FindInternedName.
   static PathElement InternedField(const std::string* name);
   // A field named by text read from outside (a fieldsV1 key): a name over
   // 15 bytes is interned when a schema interned it (FindInternedName), else
