@@ -1044,7 +1044,8 @@ class FieldsV1Reader {
   bool PlainKeyKey(PathElement* pe) {
     if (!At("\"k:{\\\"")) return false;
     const char* p = t_.data() + pos_ + 4;  // at the first name's `\"`
-    key_fields_.clear();
+    plain_fields_.clear();
+    bool sorted = true;
     while (true) {
       if (end_ - p < 2 || p[0] != '\\' || p[1] != '"') return false;
       const char* const name = p + 2;
@@ -1052,22 +1053,27 @@ class FieldsV1Reader {
       if (end_ - q < 3 || q[0] != '\\' || q[1] != '"' || q[2] != ':')
         return false;
       const absl::string_view n(name, static_cast<size_t>(q - name));
-      for (const KeyField& f : key_fields_) {
+      for (const PlainField& f : plain_fields_) {
         if (f.name == n) return false;
       }
+      sorted =
+          sorted && (plain_fields_.empty() || plain_fields_.back().name < n);
       p = q + 3;
-      KeyField& f = key_fields_.emplace_back();
-      internal::SetBytes(&f.name, n.data(), n.size());
+      PlainField& f = plain_fields_.emplace_back();
+      f.name = n;
       if (end_ - p >= 2 && p[0] == '\\' && p[1] == '"') {
         const char* const v = p + 2;
         const char* w = PlainRun(v, end_);
         if (end_ - w < 2 || w[0] != '\\' || w[1] != '"') return false;
-        f.value = Value(absl::string_view(v, static_cast<size_t>(w - v)));
+        f.string = absl::string_view(v, static_cast<size_t>(w - v));
+        f.is_string = true;
         p = w + 2;
       } else {
         if (p == end_ || (*p != '-' && !IsDigit(*p))) return false;
         size_t at = static_cast<size_t>(p - t_.data());
-        if (!ParsePlainScalar(t_, &at, &key_storage_, &f.value)) return false;
+        Value number;
+        if (!ParsePlainScalar(t_, &at, &key_storage_, &number)) return false;
+        f.number = number.AsInt();
         p = t_.data() + at;
       }
       if (p < end_ && *p == ',') {
@@ -1076,7 +1082,19 @@ class FieldsV1Reader {
       }
       if (end_ - p < 3 || p[0] != '}' || p[1] != '"' || p[2] != ':')
         return false;
-      *pe = PathElement::KeyFrom(absl::MakeSpan(key_fields_));
+      if (!sorted) {
+        std::sort(plain_fields_.begin(), plain_fields_.end(),
+                  [](const PlainField& a, const PlainField& b) {
+                    return a.name < b.name;
+                  });
+      }
+      // Each field is made once, where the element keeps it.
+      *pe = PathElement::KeyMade(plain_fields_.size(), [&](KeyField* out) {
+        for (const PlainField& f : plain_fields_) {
+          new (out++) KeyField{std::string(f.name),
+                               f.is_string ? Value(f.string) : Value(f.number)};
+        }
+      });
       pos_ = static_cast<size_t>(p + 3 - t_.data());
       return true;
     }
@@ -1275,6 +1293,15 @@ class FieldsV1Reader {
   EntryStack& stack_;
   std::string key_storage_;
   KeyScratch key_fields_;
+  // A `k:` key's fields as PlainKeyKey reads them: names and string values
+  // view the text.
+  struct PlainField {
+    absl::string_view name;
+    absl::string_view string;
+    bool is_string = false;
+    int64_t number = 0;
+  };
+  absl::InlinedVector<PlainField, 2> plain_fields_;
 };
 
 }  // namespace

@@ -71,6 +71,16 @@ PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
   return pe;
 }
 
+PathElement PathElement::KeyMade(
+    size_t n, absl::FunctionRef<void(KeyField* fields)> make) {
+  SharedBlock* h =
+      NewBlock(n * sizeof(KeyField), static_cast<uint32_t>(n));
+  make(reinterpret_cast<KeyField*>(h + 1));
+  PathElement pe;
+  pe.SetPointer(kKeyTag, h);
+  return pe;
+}
+
 PathElement PathElement::OfValue(Value v) {
   SharedBlock* h = NewBlock(sizeof(Value), 1);
   new (h + 1) Value(std::move(v));

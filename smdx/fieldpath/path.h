@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -80,6 +81,11 @@ class PathElement {
   // The same, moving the fields out of `fields` (which may live anywhere,
   // e.g. in a reader's scratch space).
   static PathElement KeyFrom(absl::Span<KeyField> fields);
+  // A key of `n` fields that `make` constructs in place, at the pointer it
+  // is given (for readers: no field is made twice).
+  // REQUIRES: `make` constructs all `n`, sorted by name and distinct.
+  static PathElement KeyMade(size_t n,
+                             absl::FunctionRef<void(KeyField* fields)> make);
   static PathElement OfValue(Value v);
   static PathElement Index(int64_t i);
 
