@@ -228,7 +228,14 @@ void WriteContents(Out* out, const Set& set, bool include_self,
         const __m128i x =
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(pe.bytes()));
         const int name_bits = (2 << n) - 2;  // bytes 1 to n
-        plain = (internal::JsonEscapeMask(x) & name_bits) == 0;
+        // Nearly every name is letters: bytes from '?' to 0x7f (signed,
+        // so not beyond ASCII) need no escape but '\\'. Only a name with
+        // others (digits, '-', '.', '/') takes the whole check.
+        const __m128i below = _mm_cmplt_epi8(x, _mm_set1_epi8('?'));
+        const __m128i backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+        plain = (_mm_movemask_epi8(_mm_or_si128(below, backslash)) &
+                 name_bits) == 0 ||
+                (internal::JsonEscapeMask(x) & name_bits) == 0;
         _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 2), x);
         std::memcpy(p, "\"f:", 3);
         p += 3;

@@ -207,7 +207,9 @@ TEST(FieldsV1Test, NamesWithSpecialBytesAnywhereRoundTrip) {
   for (const std::string& special :
        {std::string("\"", 1), std::string("\\", 1), std::string("\0", 1),
         std::string("\x01"), std::string("\n"), std::string("\xc3\xa9"),
-        std::string("<"), std::string("\x7f")}) {
+        std::string("<"), std::string(">"), std::string("&"),
+        std::string("\x7f"), std::string("?"), std::string("0"),
+        std::string("-")}) {
     for (size_t len = 0; len < 20; ++len) {
       for (size_t at = 0; at <= len; ++at) {
         std::string name(len, 'a');
