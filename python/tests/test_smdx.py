@@ -618,3 +618,22 @@ def test_check_manifests_example(tmp_path):
     r = run(manifests, live, "--manager", "ci")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "every manifest would apply" in r.stdout
+
+
+def test_bench_script_measures_the_reapply():
+    """bench/python_bench.py, which bench/compare runs: its fixture checks
+    the re-apply changes the image, and each mode reports what it says."""
+    script = ROOT / "bench" / "python_bench.py"
+    pod = SHARED / "testdata/smd/pod.yaml"
+
+    def run(*args):
+        p = subprocess.run([sys.executable, str(script), str(pod), *args],
+                           capture_output=True, text=True, check=True)
+        return json.loads(p.stdout) if p.stdout.strip() else None
+
+    assert run("apply", "0.01")["ns"] > 0
+    assert run("loop", "3") is None
+    threads = run("threads", "0.05", "2")
+    for form in ("dicts", "json"):
+        one, many = threads[form]
+        assert one > 0 and many > 0

@@ -1,0 +1,89 @@
+"""The Python side of the binding benchmark, run by the Python that has the
+smdx module (bench/compare starts it): the pod
+re-apply with one change through smdx.FieldManager("v1", "Pod").apply, as
+smdx_bench's binding/pod_reapply_one_change does it on Values in C++.
+
+    python_bench.py POD_YAML apply SECONDS     median ns per call, dicts in and out
+    python_bench.py POD_YAML loop N            N calls and nothing else (for callgrind)
+    python_bench.py POD_YAML threads SECONDS N applies/s of 1 and of N threads,
+                                               dicts and JSON text
+
+Prints one JSON object (nothing for `loop`).
+"""
+
+import copy
+import json
+import statistics
+import sys
+import threading
+import time
+import timeit
+
+import smdx
+
+
+def fixture(path):
+    """The field manager, the live pod (applied once) and the configuration
+    with one leaf changed, as dicts."""
+    with open(path, "rb") as f:
+        pod = smdx.load_all(f.read())[0]
+    fm = smdx.FieldManager("v1", "Pod")
+    live = fm.apply(None, pod, "kubectl")
+    changed = copy.deepcopy(pod)
+    changed["spec"]["containers"][0]["image"] += "-changed"
+    out = fm.apply(live, changed, "kubectl")
+    if not out["spec"]["containers"][0]["image"].endswith("-changed"):
+        sys.exit("python_bench: the re-apply did not change the image")
+    return fm, live, changed
+
+
+def time_apply(fm, live, changed, seconds):
+    timer = timeit.Timer(lambda: fm.apply(live, changed, "kubectl"))
+    n, took = timer.autorange()
+    n = max(n, int(n * seconds / max(took, 1e-9)))
+    return statistics.median(t / n * 1e9 for t in timer.repeat(3, n))
+
+
+def rate(threads, call, seconds):
+    """Calls per second of `threads` threads calling `call` for `seconds`."""
+    counts = [0] * threads
+    stop = time.perf_counter() + seconds
+
+    def work(i):
+        n = 0
+        while time.perf_counter() < stop:
+            call()
+            n += 1
+        counts[i] = n
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return sum(counts) / seconds
+
+
+def main():
+    path, mode, arg = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    fm, live, changed = fixture(path)
+    if mode == "apply":
+        print(json.dumps({"ns": time_apply(fm, live, changed, arg)}))
+    elif mode == "loop":
+        for _ in range(int(arg)):
+            fm.apply(live, changed, "kubectl")
+    elif mode == "threads":
+        many = int(sys.argv[4])
+        live_json, changed_json = json.dumps(live), json.dumps(changed)
+        out = {}
+        for name, call in [
+                ("dicts", lambda: fm.apply(live, changed, "kubectl")),
+                ("json", lambda: fm.apply(live_json, changed_json, "kubectl"))]:
+            out[name] = [rate(1, call, arg), rate(many, call, arg)]
+        print(json.dumps(out))
+    else:
+        sys.exit(f"python_bench: unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
