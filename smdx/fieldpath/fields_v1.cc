@@ -1157,12 +1157,17 @@ class FieldsV1Reader {
       return absl::OkStatus();
     }
     const char* const text = t_.data();
-    // Whether the entries so far are fields read by FieldKey, in strictly
-    // ascending order: encoders write them so, and the node then needs no
-    // Normalize. Their elements compare as their names do. (The first name
-    // is compared with the empty one, which every other sorts after.)
+    // Whether the entries so far are fields read by FieldKey and then keys
+    // read by PlainKeyKey, in strictly ascending order: encoders write
+    // them so, and the node then needs no Normalize. Fields compare as
+    // their names do. (The first name is compared with the empty one,
+    // which every other sorts after.)
     bool in_order = true;
     absl::string_view last_name(text, 0);  // (compared: not null)
+    // The stack entry of the last `k:` key read in place, and the last
+    // field name then.
+    size_t last_key = kNoKey;
+    const char* name_at_key = nullptr;
     // The cursor, kept here between the keys read in place, and in pos_
     // around everything else (and before any error, which names it).
     const char* k = text + pos_;
@@ -1189,12 +1194,22 @@ class FieldsV1Reader {
         *member = true;
         k += 6;
       } else {
-        in_order = false;
         pos_ = static_cast<size_t>(k - text);
         PathElement pe;
         size_t key_at = pos_;
         bool dot = false;
-        if (!PlainKeyKey(&pe)) {
+        if (PlainKeyKey(&pe)) {
+          // Keys follow fields in a set (elements order by kind first):
+          // the node stays in order while each key sorts after the one
+          // before, and no field comes after one (checked at the end).
+          // The entry goes on the stack where it stands now.
+          in_order = in_order &&
+                     (last_key == kNoKey ||
+                      PlainKeyAfter(stack_[last_key].pe.key(), plain_fields_));
+          last_key = stack_.size();
+          name_at_key = last_name.data();
+        } else {
+          in_order = false;
           if (absl::Status st = AnyKey(&key_at, &pe, &dot); !st.ok())
             return st;
         }
@@ -1230,6 +1245,8 @@ class FieldsV1Reader {
       return Error("expected ',' or '}'");
     }
     pos_ = static_cast<size_t>(k - text);
+    // A field after a key is out of order.
+    if (last_key != kNoKey && last_name.data() != name_at_key) in_order = false;
     *ordered = in_order;
     return absl::OkStatus();
   }
@@ -1309,6 +1326,29 @@ class FieldsV1Reader {
     int64_t number = 0;
   };
   absl::InlinedVector<PlainField, 2> plain_fields_;
+
+  static constexpr size_t kNoKey = ~size_t{0};
+  // Whether the key of fields `b`, as PlainKeyKey reads them (sorted by
+  // name), sorts after key `a` as their elements compare: field by field,
+  // by name and then by value. False when unsure (a string against a
+  // number), which costs a Normalize and nothing else.
+  static bool PlainKeyAfter(absl::Span<const KeyField> a,
+                            absl::Span<const PlainField> b) {
+    for (size_t i = 0;; ++i) {
+      if (i == a.size() || i == b.size()) return i == a.size() && i < b.size();
+      const int c = absl::string_view(a[i].name).compare(b[i].name);
+      if (c != 0) return c < 0;
+      const Value& v = a[i].value;
+      if (b[i].is_string) {
+        if (!v.IsString()) return false;
+        const int d = absl::string_view(v.AsString()).compare(b[i].string);
+        if (d != 0) return d < 0;
+      } else {
+        if (!v.IsInt()) return false;
+        if (v.AsInt() != b[i].number) return v.AsInt() < b[i].number;
+      }
+    }
+  }
 };
 
 }  // namespace
