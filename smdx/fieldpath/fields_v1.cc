@@ -934,20 +934,25 @@ class EntryStack {
   size_t capacity_ = 0;
 };
 
-// Whether field name `a` sorts before `b` (bytewise, as names compare).
-// Sibling names mostly differ in their first eight bytes, compared here as
-// one number; the rest goes to memcmp.
-inline bool NameLess(absl::string_view a, absl::string_view b) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (a.size() >= 8 && b.size() >= 8) {
-    const uint64_t x = __builtin_bswap64(internal::LoadWord(a.data()));
-    const uint64_t y = __builtin_bswap64(internal::LoadWord(b.data()));
-    if (x != y) return x < y;
+// The first eight bytes of field name `s` (fewer bytes padded with zeros)
+// as one number that orders as they do. `end` is where the text that holds
+// `s` ends: the bytes are read as one word when the text lasts that long.
+// Names compare as their heads do when those differ (a name shorter than
+// eight bytes pads with zeros, and sorts before one it is a prefix of,
+// whose byte there is not zero); equal heads say nothing.
+inline uint64_t NameHead(absl::string_view s, const char* end) {
+  uint64_t w = 0;
+  if (end - s.data() >= 8) {
+    w = internal::LoadWord(s.data());
+  } else {
+    std::memcpy(&w, s.data(), std::min<size_t>(s.size(), 8));
   }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  w = __builtin_bswap64(w);
 #endif
-  if (!a.empty() && !b.empty() && a[0] != b[0])
-    return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
-  return a < b;
+  const unsigned n = static_cast<unsigned>(std::min<size_t>(s.size(), 8));
+  // The first n bytes, without a branch (each shift less than 64).
+  return w & ~((~uint64_t{0} >> (4 * n)) >> (4 * n));
 }
 
 // Reads the text of a fieldsV1 object into a Set. Keys as encoders write
@@ -1164,6 +1169,7 @@ class FieldsV1Reader {
     // which every other sorts after.)
     bool in_order = true;
     absl::string_view last_name(text, 0);  // (compared: not null)
+    uint64_t last_head = 0;                 // NameHead(last_name)
     // The stack entry of the last `k:` key read in place, and the last
     // field name then.
     size_t last_key = kNoKey;
@@ -1174,7 +1180,13 @@ class FieldsV1Reader {
     while (true) {
       absl::string_view name;
       if (const char* v = FieldKey(k, &name)) {
-        in_order = in_order && NameLess(last_name, name);
+        // Sibling names mostly differ in their heads: one comparison of
+        // numbers, where a branch on their lengths or bytes would often
+        // go the wrong way.
+        const uint64_t head = NameHead(name, end_);
+        in_order = in_order &&
+                   (head != last_head ? head > last_head : last_name < name);
+        last_head = head;
         last_name = name;
         if (end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
           // A leaf (most keys): a member with nothing below.
