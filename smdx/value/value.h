@@ -113,7 +113,9 @@ class Value {
   void SetInt(int64_t i) { v_.emplace<int64_t>(i); }
   void SetFloat(double d) { v_.emplace<double>(d); }
   void SetString(absl::string_view s) {
-    v_.emplace<std::string>(s.data(), s.size());
+    // Made empty in place and then filled: emplaced from bytes (which may
+    // throw), a string is made in a temporary variant and moved in.
+    v_.emplace<std::string>().append(s.data(), s.size());
   }
   Map& SetMap() { return *v_.emplace<kMapIndex>(NewNode<Map>()); }
   List& SetList() { return *v_.emplace<kListIndex>(NewNode<List>()); }
