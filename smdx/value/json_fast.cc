@@ -145,20 +145,24 @@ class JsonReader {
         absl::string_view s;
         std::string buf;
         if (!ReadString(&s, &buf)) return false;
-        *out = s.data() == buf.data() ? Value(std::move(buf)) : Value(s);
+        if (s.data() == buf.data()) {
+          out->TakeString(std::move(buf));
+        } else {
+          out->SetString(s);
+        }
         return true;
       }
       case 't':
         if (!ReadLiteral("true")) return false;
-        *out = Value(true);
+        out->SetBool(true);
         return true;
       case 'f':
         if (!ReadLiteral("false")) return false;
-        *out = Value(false);
+        out->SetBool(false);
         return true;
       case 'n':
         if (!ReadLiteral("null")) return false;
-        *out = Value();
+        out->SetNull();
         return true;
       default:
         return ReadNumber(out);
@@ -398,13 +402,16 @@ class JsonReader {
     if (!is_float && !overflow) {
       constexpr uint64_t kMaxInt = std::numeric_limits<int64_t>::max();
       if (!negative) {
-        *out = mag <= kMaxInt ? Value(static_cast<int64_t>(mag))
-                              : Value(static_cast<double>(mag));
+        if (mag <= kMaxInt) {
+          out->SetInt(static_cast<int64_t>(mag));
+        } else {
+          out->SetFloat(static_cast<double>(mag));
+        }
         return true;
       }
       if (mag <= kMaxInt + 1) {
-        *out = Value(mag == kMaxInt + 1 ? std::numeric_limits<int64_t>::min()
-                                        : -static_cast<int64_t>(mag));
+        out->SetInt(mag == kMaxInt + 1 ? std::numeric_limits<int64_t>::min()
+                                       : -static_cast<int64_t>(mag));
         return true;
       }
     }
@@ -413,7 +420,7 @@ class JsonReader {
     // Out of range (overflow, or underflow, which from_chars also reports)
     // is the full parser's to judge.
     if (ec != std::errc() || ptr != p_ || !std::isfinite(d)) return false;
-    *out = Value(d);
+    out->SetFloat(d);
     return true;
   }
 

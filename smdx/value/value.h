@@ -117,6 +117,8 @@ class Value {
     // throw), a string is made in a temporary variant and moved in.
     v_.emplace<std::string>().append(s.data(), s.size());
   }
+  // The string itself, moved in.
+  void TakeString(std::string&& s) { v_.emplace<std::string>(std::move(s)); }
   Map& SetMap() { return *v_.emplace<kMapIndex>(NewNode<Map>()); }
   List& SetList() { return *v_.emplace<kListIndex>(NewNode<List>()); }
 

@@ -551,11 +551,11 @@ class YamlReader {
         if (!v.has_value()) return false;
         *out = *std::move(v);
       } else if (plain) {
-        *out = ResolvePlainYamlScalar(text);
+        ResolvePlainYamlScalar(text, out);
       } else if (!buf.empty() && text.data() == buf.data()) {
-        *out = Value(std::move(buf));
+        out->TakeString(std::move(buf));
       } else {
-        *out = Value(text);
+        out->SetString(text);
       }
     }
     if (has_anchor) CloseAnchor(anchor_index, *out);
@@ -1096,12 +1096,16 @@ class YamlReader {
     if (c == '"' || c == '\'') {
       std::string buf;
       if (!ScanQuoted(&text, &buf)) return false;
-      *out = text.data() == buf.data() ? Value(std::move(buf)) : Value(text);
+      if (text.data() == buf.data()) {
+        out->TakeString(std::move(buf));
+      } else {
+        out->SetString(text);
+      }
       return true;
     }
     bool colon;
     if (!ScanFlowPlain(/*is_key=*/false, &text, &colon)) return false;
-    *out = ResolvePlainYamlScalar(text);
+    ResolvePlainYamlScalar(text, out);
     return true;
   }
 

@@ -281,30 +281,31 @@ bool SmallDecimal(absl::string_view text, int64_t* out) {
 }
 
 // yaml.v2 resolves a uint64 beyond int64 to a uint64, which a float
-// represents; `*is_uint` tells the !!int check that it was one.
-Value ResolvePlain(absl::string_view text, bool* is_uint) {
+// represents; `*is_uint` tells the !!int check that it was one. Sets `*out`
+// in place (a reader's node is made where it stays).
+void ResolvePlain(absl::string_view text, bool* is_uint, Value* out) {
   *is_uint = false;
-  if (SurelyString(text)) return Value(text);
-  if (int64_t small; SmallDecimal(text, &small)) return Value(small);
+  if (SurelyString(text)) return out->SetString(text);
+  if (int64_t small; SmallDecimal(text, &small)) return out->SetInt(small);
   if (const Constant* c = FindConstant(text)) {
     switch (c->kind) {
       case Constant::kNull:
-        return Value();
+        return out->SetNull();
       case Constant::kTrue:
-        return Value(true);
+        return out->SetBool(true);
       case Constant::kFalse:
-        return Value(false);
+        return out->SetBool(false);
       case Constant::kNaN:
-        return Value(std::numeric_limits<double>::quiet_NaN());
+        return out->SetFloat(std::numeric_limits<double>::quiet_NaN());
       case Constant::kPosInf:
-        return Value(std::numeric_limits<double>::infinity());
+        return out->SetFloat(std::numeric_limits<double>::infinity());
       case Constant::kNegInf:
-        return Value(-std::numeric_limits<double>::infinity());
+        return out->SetFloat(-std::numeric_limits<double>::infinity());
     }
   }
   // Only text starting like a number can be one.
   char c = text[0];
-  if (!IsNumberStart(c) || !MayBeNumber(text)) return Value(text);
+  if (!IsNumberStart(c) || !MayBeNumber(text)) return out->SetString(text);
   std::string plain;
   plain.reserve(text.size());
   for (char ch : text) {
@@ -312,16 +313,24 @@ Value ResolvePlain(absl::string_view text, bool* is_uint) {
   }
   if (c != '.') {
     int64_t i;
-    if (ParseGoInt(plain, &i)) return Value(i);
+    if (ParseGoInt(plain, &i)) return out->SetInt(i);
     uint64_t u;
     if (ParseGoUint(plain, &u)) {
       *is_uint = true;
-      return Value(static_cast<double>(u));
+      return out->SetFloat(static_cast<double>(u));
     }
   }
   double d;
-  if (IsYamlStyleFloat(plain) && ParseGoFloat(plain, &d)) return Value(d);
-  return Value(text);
+  if (IsYamlStyleFloat(plain) && ParseGoFloat(plain, &d)) {
+    return out->SetFloat(d);
+  }
+  out->SetString(text);
+}
+
+Value ResolvePlain(absl::string_view text, bool* is_uint) {
+  Value v;
+  ResolvePlain(text, is_uint, &v);
+  return v;
 }
 
 // The map key a scalar becomes when Kubernetes converts YAML to JSON
@@ -379,6 +388,11 @@ std::optional<Value> ResolveTagged(absl::string_view tag,
 Value ResolvePlainYamlScalar(absl::string_view text) {
   bool is_uint;
   return ResolvePlain(text, &is_uint);
+}
+
+void ResolvePlainYamlScalar(absl::string_view text, Value* out) {
+  bool is_uint;
+  ResolvePlain(text, &is_uint, out);
 }
 
 std::optional<Value> ResolveTaggedYamlScalar(absl::string_view tag,

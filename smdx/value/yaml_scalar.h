@@ -24,6 +24,9 @@ inline constexpr absl::string_view kYamlTagPrefix = "tag:yaml.org,2002:";
 // How a plain (unquoted, untagged) YAML scalar resolves: null, bool, int,
 // float, or else a string.
 Value ResolvePlainYamlScalar(absl::string_view text);
+// The same, set in `*out` (whatever it held goes).
+// REQUIRES: `text` does not point into `*out`.
+void ResolvePlainYamlScalar(absl::string_view text, Value* out);
 
 // How a YAML scalar resolves given the tag yaml-cpp reports for it: "?" for
 // a plain scalar without a tag (as ResolvePlainYamlScalar), "!" for quoted
