@@ -99,6 +99,9 @@ class ContainerStack {
   void SetValue(size_t index, Value&& v) {
     entries_[index].value = std::move(v);
   }
+  // The value of the entry at `index`, to read a scalar into: valid until
+  // the next entry is added.
+  Value& ValueAt(size_t index) { return entries_[index].value; }
   // Moves the entries added since `start` into a map, in order. Returns
   // false if two of them have the same key.
   bool FinishMap(size_t start, Value* out);

@@ -292,14 +292,16 @@ class YamlReader {
     while (true) {
       budget_.Add();  // the key
       Value v;
+      bool in_entry = false;  // a scalar read straight into the entry
       if (EndLine()) {
         if (!SkipToContent() || !ReadNodeOnNextLines(col, true, &v)) {
           return false;
         }
-      } else if (!ReadInlineNode(Context{col, true}, false, true, &v)) {
+      } else if (!ReadInlineNode(Context{col, true}, false, true, &v,
+                                 ScalarSlot{entry, &in_entry})) {
         return false;
       }
-      stack_.SetValue(entry, std::move(v));
+      if (!in_entry) stack_.SetValue(entry, std::move(v));
       if (p_ == e_ || AtDocMarker()) break;
       int c = Column();
       if (c < col) break;
@@ -454,8 +456,15 @@ class YamlReader {
   // take a simple key here (not after "key:"); `properties_alone` whether
   // an anchor may end the line, the node following on the next lines.
   // Afterwards p_ is at the next token (SkipToContent has run).
+  // Where a scalar may go instead of `*out`: the value of a map entry on
+  // the stack (reading a scalar adds nothing to the stack, which would
+  // move its entries), saving a move of it; `*in_entry` says it went there.
+  struct ScalarSlot {
+    size_t entry;
+    bool* in_entry;  // null: no slot
+  };
   bool ReadInlineNode(Context ctx, bool key_position, bool properties_alone,
-                      Value* out) {
+                      Value* out, ScalarSlot slot = {0, nullptr}) {
     const int node_col = Column();
     absl::string_view anchor;
     std::string tag;
@@ -546,6 +555,10 @@ class YamlReader {
     }
     if (is_scalar) {
       budget_.Add();
+      if (slot.in_entry != nullptr) {
+        out = &stack_.ValueAt(slot.entry);
+        *slot.in_entry = true;
+      }
       if (has_tag) {
         std::optional<Value> v = ResolveTaggedYamlScalar(tag, text);
         if (!v.has_value()) return false;
