@@ -451,11 +451,6 @@ class YamlReader {
     return end;
   }
 
-  // Reads the node that starts at p_: after "key:" on its line, after "-",
-  // or at the start of a line. `key_position` tells whether yaml-cpp could
-  // take a simple key here (not after "key:"); `properties_alone` whether
-  // an anchor may end the line, the node following on the next lines.
-  // Afterwards p_ is at the next token (SkipToContent has run).
   // Where a scalar may go instead of `*out`: the value of a map entry on
   // the stack (reading a scalar adds nothing to the stack, which would
   // move its entries), saving a move of it; `*in_entry` says it went there.
@@ -463,6 +458,13 @@ class YamlReader {
     size_t entry;
     bool* in_entry;  // null: no slot
   };
+
+  // Reads the node that starts at p_: after "key:" on its line, after "-",
+  // or at the start of a line. `key_position` tells whether yaml-cpp could
+  // take a simple key here (not after "key:"); `properties_alone` whether
+  // an anchor may end the line, the node following on the next lines.
+  // Afterwards p_ is at the next token (SkipToContent has run). A scalar
+  // goes to `slot`'s entry when it has one.
   bool ReadInlineNode(Context ctx, bool key_position, bool properties_alone,
                       Value* out, ScalarSlot slot = {0, nullptr}) {
     const int node_col = Column();
