@@ -761,8 +761,8 @@ std::vector<std::pair<std::string, Workload>> Workloads() {
   }
   // One pod re-apply with one change through the embedding API, the call
   // the bindings make (bench/compare times the same call from Python,
-  // bench/python_bench.py): the built-in schema's field manager for v1 Pod with defaults
-  // and reset fields on and the live object validated, as
+  // bench/python_bench.py): the built-in schema's field manager for v1 Pod
+  // with defaults and reset fields on and the live object validated, as
   // smdx.FieldManager("v1", "Pod") runs it. smdx only.
   w.emplace_back("binding/pod_reapply_one_change", [](benchmark::State& st) {
     const BindingFixture& f = GetBinding();
