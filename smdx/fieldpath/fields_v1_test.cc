@@ -366,6 +366,11 @@ TEST(FieldsV1Test, ShortcutsReadAsTheGeneralPathDoes) {
            R"({"f:":{},".":{},"f:x":{},".":{}})",
            R"({"f:h\u00e9":{},"f:hé":{},"f:a\"b":{},"f:a\\b":{}})",
            R"({"f:a":{"f:b":{"f:c":{".":{}}},".":{}},"f:d":{}})",
+           // A name and the same name with a byte after it that sorts
+           // below the quote that ends a key: only the name's own bytes
+           // order it.
+           R"({"f:a ":{},"f:a":{}})", R"({"f:a!":{},"f:a":{}})",
+           R"({"f:abcdefg ":{},"f:abcdefg":{}})",
            // Keys: sorted or not, strings and integers as JSON writes
            // them, and everything the shortcut leaves to the general path.
            R"({"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}})",
