@@ -108,7 +108,10 @@ class PlanBuilder {
   PlanBuilder(KindPlan* plan, bool shared) : plan_(plan), shared_(shared) {}
 
   void Visit(const Atom* atom, const std::string& name) {
-    if (atom == nullptr || !seen_.insert(atom).second) return;
+    // Scalars hold nothing to plan: most fields are, and each would cost
+    // a set insert.
+    if (atom == nullptr || (!atom->map && !atom->list)) return;
+    if (!seen_.insert(atom).second) return;
     if (!name.empty()) Named(atom, name);
     if (atom->map && atom->map->element_type &&
         atom->map->element_type->named_type == kQuantity) {
