@@ -134,28 +134,29 @@ absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchemaFor(
   // binary form and shared by the schemas of all kinds that hold it
   // (ObjectMeta, PodSpec, ...).
   static GrowingSchema* const pool = new GrowingSchema();
-  // The closure of the root.
+  // The closure of the root, in the embedded schema's order (a kind holds
+  // a few hundred of its thousands of types).
   std::vector<bool> needed(data.types.size());
-  std::vector<uint32_t> stack = {static_cast<uint32_t>(root)};
+  std::vector<uint32_t> closure = {static_cast<uint32_t>(root)};
   needed[root] = true;
-  while (!stack.empty()) {
-    const internal::EmbeddedType& t = data.types[stack.back()];
-    stack.pop_back();
+  for (size_t next = 0; next < closure.size(); ++next) {
+    const internal::EmbeddedType& t = data.types[closure[next]];
     for (uint32_t d = t.deps_begin; d < t.deps_end; ++d) {
       if (!needed[data.deps[d]]) {
         needed[data.deps[d]] = true;
-        stack.push_back(data.deps[d]);
+        closure.push_back(data.deps[d]);
       }
     }
   }
+  std::sort(closure.begin(), closure.end());
   // Those the pool lacks join it as one group (closed: what they refer to
   // is among them or there already).
   std::vector<TypeDef> missing;
   std::vector<absl::string_view> names;
+  names.reserve(closure.size());
   absl::Status status;
-  for (size_t i = 0; i < data.types.size() && status.ok(); ++i) {
-    if (!needed[i]) continue;
-    const internal::EmbeddedType& t = data.types[i];
+  for (size_t c = 0; c < closure.size() && status.ok(); ++c) {
+    const internal::EmbeddedType& t = data.types[closure[c]];
     names.emplace_back(t.name);
     if (pool->Has(t.name)) continue;
     absl::StatusOr<TypeDef> def =
