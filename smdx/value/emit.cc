@@ -188,9 +188,12 @@ struct PlainSafeTable {
 constexpr PlainSafeTable kPlainSafe;
 
 // Whether `s` is surely written plain: a letter first, only bytes of
-// kPlainSafe, and not one of the words YAML 1.1 reads as a boolean or null
-// (those begin with one of "nNyYtTfFoO" and have at most 5 bytes). Nothing
-// NeedsQuotes looks for can be in such a string.
+// kPlainSafe and colons (not last: with no space, a colon then starts no
+// mapping value), and not one of the words YAML 1.1 reads as a boolean or
+// null (those begin with one of "nNyYtTfFoO" and have at most 5 bytes).
+// Nothing NeedsQuotes looks for can be in such a string: the numbers,
+// timestamps and base-60 numbers it quotes begin with a digit, a sign or a
+// dot. fieldsV1's "f:name" keys are such strings.
 bool SurelyPlain(absl::string_view s) {
   const unsigned char c0 = static_cast<unsigned char>(s[0]);
   if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'))) return false;
@@ -198,8 +201,10 @@ bool SurelyPlain(absl::string_view s) {
                            c0)) != absl::string_view::npos) {
     return false;
   }
+  if (s.back() == ':') return false;
   for (char c : s) {
-    if (!kPlainSafe.safe[static_cast<unsigned char>(c)]) return false;
+    if (!kPlainSafe.safe[static_cast<unsigned char>(c)] && c != ':')
+      return false;
   }
   return true;
 }
@@ -396,20 +401,20 @@ void AppendYamlMap(std::string* out, const Map& m, int col, bool inline_first) {
   for (const MapEntry& e : m) {
     if (!(first && inline_first)) AppendIndent(out, col);
     first = false;
-    std::string key;
+    std::string quoted;
+    absl::string_view key = e.key;
     if (NeedsQuotes(e.key)) {
-      AppendDoubleQuoted(&key, e.key);
-    } else {
-      key = e.key;
+      AppendDoubleQuoted(&quoted, e.key);
+      key = quoted;
     }
     if (key.size() > kMaxImplicitKeyLength) {
       out->append("? ");
-      out->append(key);
+      out->append(key.data(), key.size());
       out->push_back('\n');
       AppendIndent(out, col);
       out->push_back(':');
     } else {
-      out->append(key);
+      out->append(key.data(), key.size());
       out->push_back(':');
     }
     AppendYamlEntryValue(out, e.value, col);
