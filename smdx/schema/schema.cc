@@ -266,8 +266,8 @@ void Schema::MarkImmutabilityBelow(size_t first) {
 
 absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
   if (atom.list) {
-    if (absl::Status st = LinkRef(atom.list->element_type,
-                                  absl::StrCat(where, ".elementType"));
+    if (absl::Status st =
+            LinkRef(atom.list->element_type, where, "elementType");
         !st.ok()) {
       return st;
     }
@@ -281,14 +281,12 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
     MapType& m = *atom.map;
     for (StructField& f : m.fields) {
       f.interned_name = InternName(f.name);
-      if (absl::Status st = LinkRef(f.type, absl::StrCat(where, ".", f.name));
-          !st.ok())
+      if (absl::Status st = LinkRef(f.type, where, f.name); !st.ok())
         return st;
       if (f.default_value) has_defaults_ = true;
     }
     if (m.element_type) {
-      if (absl::Status st =
-              LinkRef(*m.element_type, absl::StrCat(where, ".elementType"));
+      if (absl::Status st = LinkRef(*m.element_type, where, "elementType");
           !st.ok()) {
         return st;
       }
@@ -320,7 +318,11 @@ absl::Status Schema::LinkAtom(Atom& atom, absl::string_view where) {
   return absl::OkStatus();
 }
 
-absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
+absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view parent,
+                             absl::string_view step) {
+  // Where the reference is, spelled out only for an error or an inline type
+  // (a schema links thousands of fields).
+  auto where = [&] { return absl::StrCat(parent, ".", step); };
   if (ref.default_value) has_defaults_ = true;
   if (ref.immutability.any()) has_immutability_ = true;
   const Atom* base = nullptr;
@@ -328,19 +330,20 @@ absl::Status Schema::LinkRef(TypeRef& ref, absl::string_view where) {
     base = Find(ref.named_type);
     if (base == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
-          where, ": no type found matching \"", ref.named_type, "\""));
+          where(), ": no type found matching \"", ref.named_type, "\""));
     }
   } else if (ref.inlined) {
     if (ref.inlined->Empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          where,
+          where(),
           ": inline type declares no scalar, list or map (invalid atom)"));
     }
-    if (absl::Status st = LinkAtom(*ref.inlined, where); !st.ok()) return st;
+    if (absl::Status st = LinkAtom(*ref.inlined, where()); !st.ok())
+      return st;
     base = ref.inlined.get();
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
-        where, ": type reference has neither namedType nor an inline type"));
+        where(), ": type reference has neither namedType nor an inline type"));
   }
   if (ref.element_relationship) {
     if (!base->map && !base->list) {

@@ -281,7 +281,9 @@ class Schema {
 
   Schema() = default;
   absl::Status Link();
-  absl::Status LinkRef(TypeRef& ref, absl::string_view where);
+  // `ref` is at `parent`.`step` (a field's name, or "elementType").
+  absl::Status LinkRef(TypeRef& ref, absl::string_view parent,
+                       absl::string_view step);
   absl::Status LinkAtom(Atom& atom, absl::string_view where);
   // The maps and lists of types_[first...] and of the types inlined in them.
   void CollectMapsAndLists(size_t first, std::vector<MapType*>* maps,

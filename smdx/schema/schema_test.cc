@@ -277,6 +277,22 @@ TEST(GrowingSchemaTest, AFailedAddAddsNothingAndViewsCheckTheirNames) {
   EXPECT_FALSE(all.View({"leaf", "leaf"}).ok());
 }
 
+TEST(SchemaTest, LinkErrorsNameWhereTheReferenceIs) {
+  // A field of an inline map of a field, and a list's element type.
+  EXPECT_NE(ErrorOf("types:\n- name: a\n  map:\n    fields:\n    - name: x\n"
+                    "      type:\n        map:\n          fields:\n"
+                    "          - name: z\n            type: {namedType: gone}\n")
+                .find("a.x.z: no type found matching \"gone\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("types:\n- name: b\n  list:\n    elementType: "
+                    "{namedType: gone}\n    elementRelationship: atomic\n")
+                .find("b.elementType: no type found matching \"gone\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("types:\n- name: c\n  map:\n    elementType: {}\n")
+                .find("c.elementType: inline type declares no scalar"),
+            std::string::npos);
+}
+
 TEST(SchemaTest, ErrorsNameTheProblem) {
   EXPECT_NE(ErrorOf("types:\n- name: a\n  map:\n    fields:\n    - name: x\n   "
                     "   type:\n        namedType: missing\n")
