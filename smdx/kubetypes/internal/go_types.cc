@@ -12,10 +12,12 @@ namespace smdx::internal {
 
 namespace {
 
-void IndexByName(GoStruct* s) {
+// `ascending`: the names are known to ascend, and the index is their order.
+void IndexByName(GoStruct* s, bool ascending) {
   s->by_name.resize(s->fields.size());
   for (size_t i = 0; i < s->fields.size(); ++i)
     s->by_name[i] = static_cast<uint32_t>(i);
+  if (ascending) return;
   // Stable: of two fields with one name (never generated), the first wins,
   // as the hash map's emplace had it.
   std::stable_sort(s->by_name.begin(), s->by_name.end(),
@@ -103,7 +105,7 @@ std::unique_ptr<GoStruct> ParseGoStructGeneral(const char* text) {
     f.zero = e.value.list()[2];
     s->fields.push_back(std::move(f));
   }
-  IndexByName(s.get());
+  IndexByName(s.get(), /*ascending=*/false);
   return s;
 }
 
@@ -133,6 +135,8 @@ std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
     ++p;
     return true;
   };
+  // A field per '[' at most (zero values may hold more).
+  s->fields.reserve(static_cast<size_t>(std::count(t.begin(), t.end(), '[')));
   bool ok = eat('{');
   if (ok && !eat('}')) {
     absl::string_view last;
@@ -167,7 +171,7 @@ std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
     }
   }
   if (!ok || p != t.size()) return ParseGoStructGeneral(text);
-  IndexByName(s.get());
+  IndexByName(s.get(), /*ascending=*/true);  // checked as read
   return s;
 }
 
