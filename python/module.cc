@@ -559,6 +559,13 @@ class PyFieldManager {
         r = apply ? fm_->Apply(l.value, b.value, manager, force)
                   : fm_->Update(l.value, b.value, manager);
         if (r.ok() && form != Form::kDict) text = WriteText(r.object, form);
+        // What the caller gets is the text, or the object made a dict
+        // (with the GIL): the rest of the result goes here, so that text
+        // needs no second release to drop it.
+        ManagedState drop_managed = std::move(r.managed);
+        if (form != Form::kDict) {
+          Value drop_object = std::move(r.object);
+        }
       }
       // The inputs go without the GIL too.
       Input drop_live = std::move(l);
@@ -575,10 +582,9 @@ class PyFieldManager {
     py::object out = form == Form::kDict
                          ? ToPythonConverter(&keys_).Convert(r.object)
                          : py::str(text);
-    if (release) {
+    if (release && form == Form::kDict) {
       py::gil_scoped_release unlocked;
-      FieldManagerResult drop = std::move(r);
-      std::string drop_text = std::move(text);
+      Value drop = std::move(r.object);
     }
     return out;
   }
