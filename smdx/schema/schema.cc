@@ -448,6 +448,7 @@ absl::StatusOr<std::shared_ptr<const Schema>> GrowingSchema::View(
   view->id_ = NextSchemaId();
   view->base_ = all_;
   view->find_atoms_.reserve(names.size());
+  view->by_name_.reserve(names.size());
   std::vector<size_t> index;  // of each name in all_
   index.reserve(names.size());
   std::vector<bool> in_view(all_->types_.size());
