@@ -3,10 +3,13 @@ smdx module (bench/compare starts it): the pod
 re-apply with one change through smdx.FieldManager("v1", "Pod").apply, as
 smdx_bench's binding/pod_reapply_one_change does it on Values in C++.
 
-    python_bench.py POD_YAML apply SECONDS     median ns per call, dicts in and out
-    python_bench.py POD_YAML loop N            N calls and nothing else (for callgrind)
+    python_bench.py POD_YAML apply SECONDS     median ns per call, dicts in and
+                                               out, and smdx.Object in and out
+    python_bench.py POD_YAML loop N [FORM]     N calls and nothing else (for
+                                               callgrind), FORM dicts (the
+                                               default) or objects
     python_bench.py POD_YAML threads SECONDS N applies/s of 1 and of N threads,
-                                               dicts and JSON text
+                                               dicts, JSON text and smdx.Object
 
 Prints one JSON object (nothing for `loop`).
 """
@@ -38,18 +41,21 @@ def fixture(path):
 
 
 def time_apply(fm, live, changed, seconds):
+    """Median ns per apply of `changed` onto `live` (both in one form)."""
     timer = timeit.Timer(lambda: fm.apply(live, changed, "kubectl"))
     n, took = timer.autorange()
     n = max(n, int(n * seconds / max(took, 1e-9)))
     return statistics.median(t / n * 1e9 for t in timer.repeat(3, n))
 
 
-def rate(threads, call, seconds):
-    """Calls per second of `threads` threads calling `call` for `seconds`."""
+def rate(threads, calls, seconds):
+    """Calls per second of `threads` threads, thread i calling calls[i] for
+    `seconds`."""
     counts = [0] * threads
     stop = time.perf_counter() + seconds
 
     def work(i):
+        call = calls[i]
         n = 0
         while time.perf_counter() < stop:
             call()
@@ -67,19 +73,33 @@ def rate(threads, call, seconds):
 def main():
     path, mode, arg = sys.argv[1], sys.argv[2], float(sys.argv[3])
     fm, live, changed = fixture(path)
+    live_obj, changed_obj = smdx.Object(live), smdx.Object(changed)
+    out = fm.apply(live_obj, changed_obj, "kubectl")
+    if out.to_dict()["spec"]["containers"][0]["image"] != changed["spec"]["containers"][0]["image"]:
+        sys.exit("python_bench: the re-apply of Objects did not change the image")
     if mode == "apply":
-        print(json.dumps({"ns": time_apply(fm, live, changed, arg)}))
+        print(json.dumps({"ns": time_apply(fm, live, changed, arg),
+                          "ns_objects": time_apply(fm, live_obj, changed_obj, arg)}))
     elif mode == "loop":
+        form = sys.argv[4] if len(sys.argv) > 4 else "dicts"
+        if form not in ("dicts", "objects"):
+            sys.exit(f"python_bench: unknown form {form}")
+        if form == "objects":
+            live, changed = live_obj, changed_obj
         for _ in range(int(arg)):
             fm.apply(live, changed, "kubectl")
     elif mode == "threads":
+        # Each thread applies objects of its own, as the C++ threads do.
         many = int(sys.argv[4])
-        live_json, changed_json = json.dumps(live), json.dumps(changed)
+        forms = {"dicts": lambda o: copy.deepcopy(o), "json": json.dumps,
+                 "objects": smdx.Object}
         out = {}
-        for name, call in [
-                ("dicts", lambda: fm.apply(live, changed, "kubectl")),
-                ("json", lambda: fm.apply(live_json, changed_json, "kubectl"))]:
-            out[name] = [rate(1, call, arg), rate(many, call, arg)]
+        for name, make in forms.items():
+            calls = []
+            for _ in range(many):
+                lv, ch = make(live), make(changed)
+                calls.append(lambda lv=lv, ch=ch: fm.apply(lv, ch, "kubectl"))
+            out[name] = [rate(1, calls, arg), rate(many, calls, arg)]
         print(json.dumps(out))
     else:
         sys.exit(f"python_bench: unknown mode {mode}")

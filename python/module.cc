@@ -2,11 +2,12 @@
 // (smdx/embed/catalog.h and the field manager). python/smdx/__init__.py is the
 // package users import; python/smdx/_smdx.pyi documents every name.
 //
-// Objects cross as Python values (dict, list, str, int, float, bool, None)
-// or as JSON/YAML text. Conversion holds the GIL; parsing, the merge and
-// writing text run without it (for FieldManager calls, in one release), so
-// threads that share a FieldManager run in parallel. Failures raise the
-// exceptions of smdx/_errors.py.
+// Objects cross as Python values (dict, list, str, int, float, bool, None),
+// as JSON/YAML text, or as smdx.Object: an object held in C++, which
+// crosses with no conversion at all. Conversion holds the GIL; parsing, the
+// merge and writing text run without it (for FieldManager calls, in one
+// release), so threads that share a FieldManager run in parallel. Failures
+// raise the exceptions of smdx/_errors.py.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "smdx/embed/catalog.h"
@@ -193,7 +195,7 @@ class FromPython {
   // The UTF-8 of a str, which the str keeps (for ASCII, its own bytes,
   // read in place: nearly every key and value is ASCII, and the call that
   // looks this up costs more than the rest of converting a short one).
-  static absl::string_view Utf8(PyObject* s) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static absl::string_view Utf8(PyObject* s) {
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
       return absl::string_view(static_cast<const char*>(PyUnicode_DATA(s)),
                                static_cast<size_t>(PyUnicode_GET_LENGTH(s)));
@@ -327,10 +329,25 @@ py::object ToPython(const Value& v) {
 }
 
 
-enum class Form { kDict, kJson, kYaml };
+enum class Form { kDict, kJson, kYaml, kObject };
 
-// An input object: a Python value, or JSON/YAML text (str or bytes), which
-// is parsed without the GIL. `form` is what the text looked like.
+// smdx.Object: an object (a map) held as a Value, immutable. Its nodes are
+// shared, copy-on-write, with the Values of the calls it goes into and of
+// the results made from it.
+struct PyValue {
+  Value value;
+};
+
+// smdx.Object's type (final: no subclasses), set when the module loads: a
+// look at an argument's type is then one comparison, where py::isinstance
+// looks the type up in pybind11's registry each time.
+PyTypeObject* object_type = nullptr;
+
+bool IsObject(const py::handle& o) { return Py_TYPE(o.ptr()) == object_type; }
+
+// An input object: a Python value, JSON/YAML text (str or bytes), which is
+// parsed without the GIL, or an smdx.Object, taken as it is. `form` is
+// what it was (for text, what the text looked like).
 struct Input {
   Value value;
   Form form = Form::kDict;
@@ -362,6 +379,11 @@ Input TakeInput(const py::handle& o, const Limits& limits, const char* what,
   Input in;
   if (o.is_none()) {
     if (!allow_none) throw py::type_error(absl::StrCat(what, " is None"));
+    return in;
+  }
+  if (IsObject(o)) {
+    in.value = o.cast<const PyValue&>().value;  // shares its nodes
+    in.form = Form::kObject;
     return in;
   }
   if (IsText(o)) {
@@ -419,14 +441,66 @@ Form OutputForm(const std::optional<std::string>& output, Form input) {
   if (*output == "dict") return Form::kDict;
   if (*output == "json") return Form::kJson;
   if (*output == "yaml") return Form::kYaml;
-  throw py::value_error(absl::StrCat("output must be \"dict\", \"json\" or "
-                                     "\"yaml\", not \"",
+  if (*output == "object") return Form::kObject;
+  throw py::value_error(absl::StrCat("output must be \"dict\", \"json\", "
+                                     "\"yaml\" or \"object\", not \"",
                                      *output, "\""));
+}
+
+bool IsTextForm(Form form) {
+  return form == Form::kJson || form == Form::kYaml;
 }
 
 // JSON or YAML text of `v`, for a text form. Call without the GIL.
 std::string WriteText(const Value& v, Form form) {
   return form == Form::kJson ? ToJson(v) : ToYaml(v);
+}
+
+// ---- smdx.Object -----------------------------------------------------------
+
+PyValue MakeObject(const py::object& o) {
+  return PyValue{ReadInput(o, Limits(), "the object", false).value};
+}
+
+// The text of an Object (Form::kJson or kYaml), written without the GIL.
+py::str ObjectText(const PyValue& v, Form form) {
+  std::string text;
+  {
+    py::gil_scoped_release unlocked;
+    text = WriteText(v.value, form);
+  }
+  return py::str(text);
+}
+
+py::object ObjectEquals(const PyValue& v, const py::object& other) {
+  if (!IsObject(other)) {
+    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  }
+  const Value& w = other.cast<const PyValue&>().value;
+  bool same;
+  {
+    py::gil_scoped_release unlocked;
+    same = SameNode(v.value, w) || Equals(v.value, w);
+  }
+  return py::bool_(same);
+}
+
+std::string ObjectRepr(const PyValue& v) {
+  std::string out = "<smdx.Object";
+  const Value* metadata = Find(v.value, "metadata");
+  for (const auto& [label, s] :
+       {std::pair{"apiVersion", FindString(v.value, "apiVersion")},
+        std::pair{"kind", FindString(v.value, "kind")},
+        std::pair{"namespace", metadata != nullptr
+                                   ? FindString(*metadata, "namespace")
+                                   : nullptr},
+        std::pair{"name", metadata != nullptr ? FindString(*metadata, "name")
+                                              : nullptr}}) {
+    if (s != nullptr) {
+      absl::StrAppend(&out, " ", label, "=", ToJson(Value(*s)));
+    }
+  }
+  return out + ">";
 }
 
 // ---- Schema and FieldManager -----------------------------------------------
@@ -541,9 +615,10 @@ class PyFieldManager {
     Input b = TakeInput(body, limits_, body_what, /*allow_none=*/false);
     const Form form = OutputForm(output, b.form);
     // Parsing, the apply and writing text all run in one release of the
-    // GIL: threads applying text then meet at the GIL once per call. Small
-    // dicts keep it (kValuesWorthTheGil).
+    // GIL: threads applying text or Objects then meet at the GIL once per
+    // call. Small dicts keep it (kValuesWorthTheGil).
     const bool release = l.text.has_value() || b.text.has_value() ||
+                         l.form == Form::kObject || b.form == Form::kObject ||
                          form != Form::kDict ||
                          l.nodes + b.nodes >= kValuesWorthTheGil;
     absl::Status bad;
@@ -558,12 +633,12 @@ class PyFieldManager {
       if (bad.ok()) {
         r = apply ? fm_->Apply(l.value, b.value, manager, force)
                   : fm_->Update(l.value, b.value, manager);
-        if (r.ok() && form != Form::kDict) text = WriteText(r.object, form);
-        // What the caller gets is the text, or the object made a dict
-        // (with the GIL): the rest of the result goes here, so that text
-        // needs no second release to drop it.
+        if (r.ok() && IsTextForm(form)) text = WriteText(r.object, form);
+        // What the caller gets is the text, the object, or the object made
+        // a dict (with the GIL): the rest of the result goes here, so that
+        // text needs no second release to drop it.
         ManagedState drop_managed = std::move(r.managed);
-        if (form != Form::kDict) {
+        if (IsTextForm(form)) {
           Value drop_object = std::move(r.object);
         }
       }
@@ -579,6 +654,7 @@ class PyFieldManager {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
     }
+    if (form == Form::kObject) return py::cast(PyValue{std::move(r.object)});
     py::object out = form == Form::kDict
                          ? ToPythonConverter(&keys_).Convert(r.object)
                          : py::str(text);
@@ -690,6 +766,13 @@ py::dict PyBlame(const py::object& obj) {
 
 // ---- Docstrings --------------------------------------------------------------
 
+constexpr char kObjectDoc[] = R"(An object (a map) held in C++: made once from a dict or JSON/YAML text (str or bytes), then passed to FieldManager.apply and update, validate, diff, fieldset and blame with no conversion, and returned by them with output="object" (the default when the configuration is one).
+
+Immutable: threads may share one, and a call on Objects runs without the GIL.
+Equal (==) to an Object of equal content (SMD's equality: key order aside,
+1 == 1.0). Pickled as its JSON text. Raises InvalidError when the input is no
+object.)";
+
 constexpr char kFieldManagerDoc[] = R"(Server-side apply and updates for one resource, as the apiserver runs them.
 
 api_version and kind name the resource ("apps/v1", "Deployment"); subresource
@@ -711,9 +794,10 @@ Raises KindNotFoundError when the schema has no such kind.)";
 constexpr char kApplyDoc[] = R"(Server-side apply of config by manager onto live.
 
 live is the stored object with its metadata.managedFields (None: it does not
-exist yet). Objects are dicts, or JSON/YAML text (str or bytes). Returns the
-object the server would store, with its managedFields: a dict, or text in the
-form the configuration came in (output="dict", "json" or "yaml" chooses).
+exist yet). Objects are dicts, JSON/YAML text (str or bytes) or smdx.Object.
+Returns the object the server would store, with its managedFields, in the
+form the configuration came in: a dict, text or an smdx.Object
+(output="dict", "json", "yaml" or "object" chooses).
 Nothing changes when it fails. Raises ConflictError when it would take fields
 another manager owns with another value (unless force), ImmutableError,
 InvalidError (the object does not fit the schema, invalid managedFields, an
@@ -774,6 +858,31 @@ PYBIND11_MODULE(_smdx, m) {
       .def_property_readonly(
           "builtin_only", [](const PySchema& s) { return s.catalog->builtin(); },
           "Whether this is the embedded schema alone.");
+  py::class_<PyValue> object_class(m, "Object", py::is_final(), kObjectDoc);
+  object_type = reinterpret_cast<PyTypeObject*>(object_class.ptr());
+  object_class.def(py::init(&MakeObject), py::arg("object"))
+      .def(
+          "to_dict",
+          [](const PyValue& v) { return ToPython(v.value); },
+          "The object as a dict (a new one at each call).")
+      .def(
+          "to_json",
+          [](const PyValue& v) { return ObjectText(v, Form::kJson); },
+          "The object as JSON text, as the apiserver writes it.")
+      .def(
+          "to_yaml",
+          [](const PyValue& v) { return ObjectText(v, Form::kYaml); },
+          "The object as YAML text, as kubectl writes it.")
+      .def("__eq__", &ObjectEquals, py::arg("other"))
+      .def("__repr__", &ObjectRepr)
+      .def("__reduce__",
+           [](const py::object& self) {
+             return py::make_tuple(py::type::of(self),
+                                   py::make_tuple(ObjectText(
+                                       self.cast<const PyValue&>(),
+                                       Form::kJson)));
+           })
+      .attr("__hash__") = py::none();
   py::class_<PyFieldManager>(m, "FieldManager")
       .def(py::init<const std::string&, const std::string&, const std::string&,
                     const std::optional<PySchema>&, bool, bool, bool, bool, int,

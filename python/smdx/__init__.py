@@ -36,6 +36,7 @@ from smdx._errors import (
 )
 from smdx._smdx import (
     FieldManager,
+    Object,
     Schema,
     __version__,
     blame,
@@ -81,6 +82,7 @@ __all__ = [
     "KindNotFoundError",
     "LimitError",
     "ManagedFieldsWarning",
+    "Object",
     "Schema",
     "SchemaError",
     "blame",

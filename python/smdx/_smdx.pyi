@@ -3,10 +3,19 @@ import datetime
 import os
 from typing import Any, Dict, List, Literal, Optional, Union
 
-Object = Union[Dict[str, Any], str, bytes]
-Output = Literal["dict", "json", "yaml"]
+Output = Literal["dict", "json", "yaml", "object"]
 
 __version__: str
+
+class Object:
+    def __init__(self, object: Union[Dict[str, Any], str, bytes, Object]) -> None: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def to_yaml(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+
+# What the functions take as an object.
+ObjectLike = Union[Dict[str, Any], str, bytes, Object]
 
 class Schema:
     @staticmethod
@@ -36,8 +45,8 @@ class FieldManager:
     ) -> None: ...
     def apply(
         self,
-        live: Optional[Object],
-        config: Object,
+        live: Optional[ObjectLike],
+        config: ObjectLike,
         manager: str,
         force: bool = False,
         *,
@@ -45,8 +54,8 @@ class FieldManager:
     ) -> Any: ...
     def update(
         self,
-        live: Optional[Object],
-        object: Object,
+        live: Optional[ObjectLike],
+        object: ObjectLike,
         manager: str,
         *,
         output: Optional[Output] = None,
@@ -59,17 +68,17 @@ class FieldManager:
     def subresource(self) -> str: ...
 
 def validate(
-    object: Object, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
+    object: ObjectLike, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
 ) -> None: ...
 def diff(
-    lhs: Object,
-    rhs: Object,
+    lhs: ObjectLike,
+    rhs: ObjectLike,
     *,
     schema: Optional[Schema] = None,
     type_name: Optional[str] = None,
 ) -> Dict[str, List[str]]: ...
 def fieldset(
-    object: Object, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
+    object: ObjectLike, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
 ) -> Dict[str, Any]: ...
-def blame(object: Object) -> Dict[str, List[str]]: ...
+def blame(object: ObjectLike) -> Dict[str, List[str]]: ...
 def load_all(text: Union[str, bytes]) -> List[Dict[str, Any]]: ...

@@ -318,6 +318,107 @@ def test_load_all_reads_streams():
         smdx.load_all("a: [")
 
 
+# ---- objects held in C++ (smdx.Object) ------------------------------------------
+
+
+def test_objects_hold_what_they_were_made_from():
+    d = deployment()
+    o = smdx.Object(d)
+    assert o.to_dict() == d
+    assert list(o.to_dict()["spec"]) == list(d["spec"])  # the keys' order
+    assert smdx.Object(json.dumps(d)) == o
+    assert smdx.Object(json.dumps(d).encode()) == o
+    assert smdx.Object(o.to_yaml()) == o
+    assert json.loads(o.to_json()) == d
+    assert smdx.Object(o) == o
+    assert o.to_dict() is not o.to_dict()
+    assert repr(o) == ('<smdx.Object apiVersion="apps/v1" kind="Deployment" '
+                       'namespace="default" name="web">')
+
+
+def test_objects_compare_as_smd_does():
+    a = smdx.Object({"a": 1, "b": {"c": [1, "x"]}})
+    assert a == smdx.Object({"b": {"c": [1.0, "x"]}, "a": 1.0})
+    assert a != smdx.Object({"a": 1, "b": {"c": ["x", 1]}})
+    assert a != {"a": 1, "b": {"c": [1, "x"]}}  # an Object is not a dict
+    with pytest.raises(TypeError):
+        hash(a)
+
+
+def test_objects_pickle_as_their_json():
+    import pickle
+    o = smdx.Object(deployment())
+    assert pickle.loads(pickle.dumps(o)) == o
+
+
+def test_apply_on_objects_gives_what_dicts_give(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    stored_obj = fm.apply(None, smdx.Object(deployment()), "deployer")
+    assert isinstance(stored_obj, smdx.Object)
+    assert stored_obj.to_dict() == stored
+    changed = deployment(replicas=5)
+    out = fm.apply(stored, changed, "deployer")
+    # Each input in either form; the output in the configuration's.
+    assert fm.apply(stored_obj, changed, "deployer") == out
+    assert fm.apply(stored, smdx.Object(changed), "deployer").to_dict() == out
+    assert fm.apply(stored_obj, smdx.Object(changed), "deployer").to_dict() == out
+    assert fm.apply(stored, changed, "deployer", output="object").to_dict() == out
+    assert fm.apply(stored_obj, smdx.Object(changed), "deployer",
+                    output="dict") == out
+    assert json.loads(fm.apply(stored_obj, smdx.Object(changed), "deployer",
+                               output="json")) == out
+    assert (fm.update(stored_obj, smdx.Object(changed), "kubectl").to_dict()
+            == fm.update(stored, changed, "kubectl"))
+
+
+def test_objects_do_not_change(fm):
+    live = fm.apply(None, smdx.Object(deployment()), "deployer")
+    before = live.to_dict()
+    config = smdx.Object(deployment(replicas=7, image="nginx:1.26"))
+    out = fm.apply(live, config, "other", force=True)
+    assert out.to_dict()["spec"]["replicas"] == 7
+    assert live.to_dict() == before
+    assert config.to_dict() == deployment(replicas=7, image="nginx:1.26")
+
+
+def test_objects_fail_as_dicts_do(fm):
+    live = fm.apply(None, smdx.Object(deployment()), "deployer")
+    with pytest.raises(smdx.ConflictError) as e:
+        fm.apply(live, smdx.Object(deployment(replicas=3)), "other")
+    assert [c.path for c in e.value.conflicts] == [".spec.replicas"]
+    with pytest.raises(smdx.InvalidError, match="expected an object"):
+        smdx.Object([1, 2])
+    with pytest.raises(smdx.InvalidError, match="the object"):
+        smdx.Object("a: [b")
+    with pytest.raises(TypeError):
+        smdx.Object(None)
+    with pytest.raises(ValueError, match='"object"'):
+        fm.apply(live, deployment(), "deployer", output="objects")
+
+
+def test_typed_helpers_take_objects(fm):
+    live = fm.apply(None, smdx.Object(deployment()), "deployer")
+    smdx.validate(live)
+    assert smdx.blame(live) == smdx.blame(live.to_dict())
+    assert smdx.fieldset(live) == smdx.fieldset(live.to_dict())
+    later = smdx.Object(deployment(replicas=4))
+    assert smdx.diff(live, later) == smdx.diff(live.to_dict(), later.to_dict())
+
+
+def test_objects_shared_by_threads(fm):
+    live = fm.apply(None, smdx.Object(deployment()), "deployer")
+    configs = [smdx.Object(deployment(replicas=i)) for i in range(8)]
+    expected = [fm.apply(live, c, "deployer") for c in configs]
+    results = [None] * len(configs)
+
+    def work(i):
+        for _ in range(50):
+            results[i] = fm.apply(live, configs[i], "deployer")
+
+    assert not run_in_threads(len(configs), work)
+    assert results == expected
+
+
 # ---- CRDs: defaults and immutability -------------------------------------------
 
 
@@ -631,9 +732,11 @@ def test_bench_script_measures_the_reapply():
                            capture_output=True, text=True, check=True)
         return json.loads(p.stdout) if p.stdout.strip() else None
 
-    assert run("apply", "0.01")["ns"] > 0
+    times = run("apply", "0.01")
+    assert times["ns"] > 0 and times["ns_objects"] > 0
     assert run("loop", "3") is None
+    assert run("loop", "3", "objects") is None
     threads = run("threads", "0.05", "2")
-    for form in ("dicts", "json"):
+    for form in ("dicts", "json", "objects"):
         one, many = threads[form]
         assert one > 0 and many > 0
