@@ -736,9 +736,13 @@ py::object PyFieldset(const py::object& obj,
   return ToPython(*fields);
 }
 
-py::list PyLoadAll(const py::object& text) {
+py::list PyLoadAll(const py::object& text, const std::string& output) {
   if (!PyUnicode_Check(text.ptr()) && !PyBytes_Check(text.ptr())) {
     throw py::type_error("load_all() reads str or bytes");
+  }
+  if (output != "dict" && output != "object") {
+    throw py::value_error(absl::StrCat(
+        "output must be \"dict\" or \"object\", not \"", output, "\""));
   }
   std::string t = text.cast<std::string>();
   absl::StatusOr<std::vector<Value>> docs;
@@ -748,8 +752,18 @@ py::list PyLoadAll(const py::object& text) {
   }
   if (!docs.ok()) RaiseStatus(docs.status(), "InvalidError");
   py::list out;
-  for (const Value& d : *docs) {
-    if (!d.IsNull()) out.append(ToPython(d));
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const Value& d = (*docs)[i];
+    if (d.IsNull()) continue;
+    if (output == "dict") {
+      out.append(ToPython(d));
+    } else if (d.IsMap()) {
+      out.append(py::cast(PyValue{d}));
+    } else {
+      RaiseMessage("InvalidError",
+                   absl::StrCat("document ", i + 1, " of the stream: expected "
+                                "an object (a map), for an smdx.Object"));
+    }
   }
   return out;
 }
@@ -821,7 +835,7 @@ paths as SMD prints them (".spec.replicas", '.spec.containers[name="app"]').)";
 
 constexpr char kFieldsetDoc[] = R"(The fields object sets, as a managedFields entry's fieldsV1 (a dict).)";
 
-constexpr char kLoadAllDoc[] = R"(The documents of JSON or YAML text (a YAML stream of several, as kubectl reads manifest files), without the empty ones. Raises InvalidError naming the document and line.)";
+constexpr char kLoadAllDoc[] = R"(The documents of JSON or YAML text (a YAML stream of several, as kubectl reads manifest files), without the empty ones: dicts, or smdx.Objects with output="object" (the text then read and held in C++ with no conversion). Raises InvalidError naming the document and line.)";
 
 constexpr char kBlameDoc[] = R"(Who owns what: every path the object's managedFields entries own, with the managers that own it (the name, and "/SUBRESOURCE" for entries of a subresource), in the entries' order.
 
@@ -910,7 +924,8 @@ PYBIND11_MODULE(_smdx, m) {
   m.def("fieldset", &PyFieldset, py::arg("object"), py::kw_only(),
         py::arg("schema") = py::none(), py::arg("type_name") = py::none(), kFieldsetDoc);
   m.def("blame", &PyBlame, py::arg("object"), kBlameDoc);
-  m.def("load_all", &PyLoadAll, py::arg("text"), kLoadAllDoc);
+  m.def("load_all", &PyLoadAll, py::arg("text"), py::kw_only(),
+        py::arg("output") = "dict", kLoadAllDoc);
   m.attr("__version__") = SMDX_VERSION_STRING;
   // The Kubernetes release whose built-in API the embedded schema holds.
   m.attr("kubernetes_version") = std::string(smdx::KubernetesVersion());

@@ -1,7 +1,7 @@
 # Type stubs of the native module (python/module.cc). Docstrings there.
 import datetime
 import os
-from typing import Any, Dict, List, Literal, Optional, Union
+from typing import Any, Dict, List, Literal, Optional, Union, overload
 
 Output = Literal["dict", "json", "yaml", "object"]
 
@@ -81,4 +81,7 @@ def fieldset(
     object: ObjectLike, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
 ) -> Dict[str, Any]: ...
 def blame(object: ObjectLike) -> Dict[str, List[str]]: ...
-def load_all(text: Union[str, bytes]) -> List[Dict[str, Any]]: ...
+@overload
+def load_all(text: Union[str, bytes], *, output: Literal["dict"] = ...) -> List[Dict[str, Any]]: ...
+@overload
+def load_all(text: Union[str, bytes], *, output: Literal["object"]) -> List[Object]: ...

@@ -345,6 +345,17 @@ def test_objects_compare_as_smd_does():
         hash(a)
 
 
+def test_load_all_reads_streams_into_objects():
+    text = smdx.Object(deployment()).to_yaml() + "---\n---\nkind: A\n"
+    docs = smdx.load_all(text, output="object")
+    assert docs == [smdx.Object(deployment()), smdx.Object({"kind": "A"})]
+    assert [d.to_dict() for d in docs] == smdx.load_all(text)
+    with pytest.raises(smdx.InvalidError, match="document 3 of the stream"):
+        smdx.load_all("a: 1\n---\n---\n- b\n", output="object")
+    with pytest.raises(ValueError, match='"object"'):
+        smdx.load_all("a: 1", output="yaml")
+
+
 def test_objects_pickle_as_their_json():
     import pickle
     o = smdx.Object(deployment())
