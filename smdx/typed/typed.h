@@ -107,9 +107,14 @@ Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs);
 // Either may be null; the result is null only when both are.
 absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
                             const Value* rhs);
-// Merge, also noting in `same` (when given) the nodes of `rhs` at atomic
-// lists and maps that are identical to those of `lhs` at the same place
-// (the result holds lhs's there).
+// Merge, for sides the caller validates (before or after: the Updater
+// validates the configuration after the merge). Maps and lists below the
+// root that are identical on both sides are taken whole from `lhs`,
+// unwalked, so that nothing inside them is checked (Merge reports what its
+// walk finds wrong there). Also notes in `same` (when given) the nodes of
+// `rhs` at atomic lists and maps that are identical to those of `lhs` at
+// the same place (the result holds lhs's there), outside the maps and
+// lists taken whole.
 absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
                                       const Value* rhs,
                                       std::vector<const Value*>* same);

@@ -92,7 +92,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SMDX_FUZZ_CHECK(a_copy.ok() && ab_copy.ok());
   for (const Value& c : {*a_copy, *ab_copy, x}) {
     std::vector<const Value*> same;
-    (void)smdx::MergeNotingSame(*type, &a, &c, &same);
+    absl::StatusOr<Value> noting = smdx::MergeNotingSame(*type, &a, &c, &same);
+    // On valid sides, what it takes whole unwalked is what the walk gives.
+    if (&c != &x) {
+      absl::StatusOr<Value> walked = smdx::Merge(*type, &a, &c);
+      SMDX_FUZZ_CHECK(noting.ok() && walked.ok() &&
+                      smdx::Identical(*noting, *walked));
+    }
     SMDX_FUZZ_CHECK(smdx::ValidateTrusting(*type, c, {}, same) ==
                     smdx::Validate(*type, c));
   }

@@ -132,9 +132,11 @@ class Walker {
  public:
   // `same`, when given (a merge), receives the right side's atomic lists
   // and maps that are identical to the left side's at the same place.
-  Walker(Mode mode, Comparison* cmp,
-         std::vector<const Value*>* same = nullptr)
-      : mode_(mode), cmp_(cmp), same_(same) {}
+  // `skip_identical` (a merge) takes identical maps and lists below the
+  // root whole from the left side, unwalked: nothing inside them is checked.
+  Walker(Mode mode, Comparison* cmp, std::vector<const Value*>* same = nullptr,
+         bool skip_identical = false)
+      : mode_(mode), cmp_(cmp), same_(same), skip_identical_(skip_identical) {}
 
   // Walks one node; in merge mode `*out` is what it produced.
   void Walk(const Atom* atom, const Value* lhs, const Value* rhs,
@@ -155,6 +157,22 @@ class Walker {
         out->Set(*rhs, true, true);
       }
       return;
+    }
+    // Maps and lists alike on both sides (two parses of one object, as an
+    // update's live and written objects and most of a re-applied
+    // configuration are): a compare would find nothing added, removed or
+    // modified below, entry by entry, and a merge would come out as the
+    // left side's own node, at many times the cost of comparing the values.
+    // (Not at the root, which is hardly ever alike.)
+    if (lhs != nullptr && rhs != nullptr && !path_.empty() &&
+        path_.size() < kMaxEqualsDepth && IsContainer(*lhs)) {
+      if (mode_ == Mode::kCompare && Equals(*lhs, *rhs)) return;
+      // (Atomic ones go on as leaves, which note them in `same_`.)
+      if (mode_ == Mode::kMerge && skip_identical_ && !IsAtomic(atom, *lhs) &&
+          Identical(*lhs, *rhs)) {
+        out->Set(*lhs, true, false);
+        return;
+      }
     }
     if (atom == nullptr) {
       Error("field not declared in schema");
@@ -183,6 +201,20 @@ class Walker {
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:
+  // Below this depth a compare first asks whether two maps or lists are
+  // equal (Walk). Along a changed path each level compares its values up
+  // to the change again, so a deep chain would cost depth times its size:
+  // the depth bounds that, well below where objects keep their fields.
+  static constexpr size_t kMaxEqualsDepth = 16;
+
+  static bool IsContainer(const Value& v) { return v.IsMap() || v.IsList(); }
+  // Whether `atom` makes the map or list `v` atomic.
+  static bool IsAtomic(const Atom* atom, const Value& v) {
+    if (atom == nullptr) return false;
+    return v.IsMap() ? atom->map != nullptr && atom->IsAtomicMap()
+                     : atom->list != nullptr && atom->IsAtomicList();
+  }
+
   void Error(absl::string_view msg) {
     Materialize();
     errors_.push_back(absl::StrCat(PathString(path_), ": ", msg));
@@ -683,6 +715,7 @@ class Walker {
   Mode mode_;
   Comparison* cmp_;
   std::vector<const Value*>* same_;
+  bool skip_identical_;
   // Path elements not built yet (PushLazyItem), by depth in `path_`.
   struct Pending {
     size_t depth;
@@ -707,21 +740,32 @@ Comparison CompareFields(const Type& type, const Value* lhs, const Value* rhs) {
   return cmp;
 }
 
-absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
-                            const Value* rhs) {
-  return MergeNotingSame(type, lhs, rhs, nullptr);
-}
+namespace {
 
-absl::StatusOr<Value> MergeNotingSame(
-    const Type& type, const Value* lhs, const Value* rhs,
-    std::vector<const Value*>* same) {
-  Walker w(Mode::kMerge, nullptr, same);
+absl::StatusOr<Value> MergeWalk(const Type& type, const Value* lhs,
+                                const Value* rhs,
+                                std::vector<const Value*>* same,
+                                bool skip_identical) {
+  Walker w(Mode::kMerge, nullptr, same, skip_identical);
   Produced out;
   w.Walk(type.root(), lhs, rhs, &out);
   if (!w.errors().empty()) {
     return absl::InvalidArgumentError(absl::StrJoin(w.errors(), "\n"));
   }
   return std::move(out.value);
+}
+
+}  // namespace
+
+absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
+                            const Value* rhs) {
+  return MergeWalk(type, lhs, rhs, nullptr, /*skip_identical=*/false);
+}
+
+absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
+                                      const Value* rhs,
+                                      std::vector<const Value*>* same) {
+  return MergeWalk(type, lhs, rhs, same, /*skip_identical=*/true);
 }
 
 }  // namespace smdx
