@@ -90,11 +90,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<Value> a_copy = smdx::ParseYaml(smdx::ToYaml(a));
   absl::StatusOr<Value> ab_copy = smdx::ParseYaml(smdx::ToYaml(*ab));
   SMDX_FUZZ_CHECK(a_copy.ok() && ab_copy.ok());
-  for (const Value& c : {*a_copy, *ab_copy, x}) {
+  const Value* copies[] = {&*a_copy, &*ab_copy, &x};
+  for (const Value* cp : copies) {
+    const Value& c = *cp;
     std::vector<const Value*> same;
     absl::StatusOr<Value> noting = smdx::MergeNotingSame(*type, &a, &c, &same);
     // On valid sides, what it takes whole unwalked is what the walk gives.
-    if (&c != &x) {
+    if (cp != &x) {
       absl::StatusOr<Value> walked = smdx::Merge(*type, &a, &c);
       SMDX_FUZZ_CHECK(noting.ok() && walked.ok() &&
                       smdx::Identical(*noting, *walked));

@@ -166,7 +166,18 @@ class Walker {
     // (Not at the root, which is hardly ever alike.)
     if (lhs != nullptr && rhs != nullptr && !path_.empty() &&
         path_.size() < kMaxEqualsDepth && IsContainer(*lhs)) {
-      if (mode_ == Mode::kCompare && Equals(*lhs, *rhs)) return;
+      // A compare notes where the first difference lies, so that the walk
+      // below passes over what that comparison found alike instead of
+      // comparing it again at every level (see OnLead). A node the lead
+      // goes through is known to differ.
+      if (mode_ == Mode::kCompare && !OnLead()) {
+        lead_.clear();
+        if (internal::EqualsNoting(*lhs, *rhs, &lead_)) return;
+        std::reverse(lead_.begin(), lead_.end());
+        lead_next_ = 0;
+        lead_level_ = path_.size();
+        lead_on_ = true;
+      }
       // (Atomic ones go on as leaves, which note them in `same_`.)
       if (mode_ == Mode::kMerge && skip_identical_ && !IsAtomic(atom, *lhs) &&
           Identical(*lhs, *rhs)) {
@@ -189,6 +200,8 @@ class Walker {
     }
     bool in_leaf = false;
     WalkKind(kr, atom, lhs, rhs, out, &in_leaf);
+    // A lead into this node or below it is spent.
+    if (lead_on_ && lead_level_ >= path_.size()) lead_on_ = false;
     if (!in_leaf && mode_ == Mode::kCompare) {
       if (lhs == nullptr) {
         Record(Change::kAdded);
@@ -208,6 +221,24 @@ class Walker {
   static constexpr size_t kMaxEqualsDepth = 16;
 
   static bool IsContainer(const Value& v) { return v.IsMap() || v.IsList(); }
+
+  // The lead of a compare (EqualsNoting's positions, outermost first): the
+  // node at depth lead_level_ is on it, and lead_[lead_next_] is the entry
+  // or item of that node where the difference lies; everything before it
+  // is alike. Set by the node that compared, followed down by the walks of
+  // maps and aligned lists, and spent when the node it leads into is done.
+  bool OnLead() const { return lead_on_ && lead_level_ == path_.size(); }
+  // The position the lead gives for the children of the node being walked
+  // (at depth path_.size()), or kNoLead.
+  size_t LeadHere() const {
+    return OnLead() && lead_next_ < lead_.size() ? lead_[lead_next_] : kNoLead;
+  }
+  // Before walking the child at LeadHere(): the lead goes on into it.
+  void FollowLead() {
+    ++lead_next_;
+    lead_level_ = path_.size() + 1;
+  }
+  static constexpr size_t kNoLead = ~size_t{0};
   // Whether `atom` makes the map or list `v` atomic.
   static bool IsAtomic(const Atom* atom, const Value& v) {
     if (atom == nullptr) return false;
@@ -309,9 +340,17 @@ class Walker {
     // is tried before a search, and when all of them line up the right side
     // has no key of its own.
     bool aligned = ml != nullptr && mr != nullptr && ml->size() == mr->size();
+    // A compare's lead: the entries before it are alike (and present on
+    // both sides, in a map of one size), the one at it differs.
+    const size_t lead = mode_ == Mode::kCompare ? LeadHere() : kNoLead;
     if (ml != nullptr) {
-      for (size_t i = 0; i < ml->size(); ++i) {
+      for (size_t i = lead == kNoLead ? 0 : lead; i < ml->size(); ++i) {
         const MapEntry& e = ml->entries()[i];
+        if (i == lead) {
+          FollowLead();
+        } else if (i == lead + 1) {
+          lead_on_ = false;
+        }
         const Value* r = nullptr;
         if (mr != nullptr && i < mr->size() && mr->entries()[i].key == e.key) {
           r = &mr->entries()[i].value;
@@ -352,6 +391,7 @@ class Walker {
         if (child.has && built) result.Append(e.key, std::move(child.value));
       }
     }
+    if (lead != kNoLead) lead_on_ = false;
     if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
@@ -468,7 +508,14 @@ class Walker {
       for (size_t j = 0; j < done; ++j)
         result.push_back((origin[j] & 1) != 0 ? ll[j] : lr[j]);
     };
-    for (size_t i = 0; i < n; ++i) {
+    // A compare's lead: the items before it are alike.
+    const size_t lead = mode_ == Mode::kCompare ? LeadHere() : kNoLead;
+    for (size_t i = lead == kNoLead ? 0 : lead; i < n; ++i) {
+      if (i == lead) {
+        FollowLead();
+      } else if (i == lead + 1) {
+        lead_on_ = false;
+      }
       if (SameNode(ll[i], lr[i])) {
         if (share_l || share_r) {
           origin.push_back(3);
@@ -491,6 +538,7 @@ class Walker {
       }
       if (item.has) result.push_back(std::move(item.value));
     }
+    if (lead != kNoLead) lead_on_ = false;
     Finish(share_l, share_r, &lhs, &rhs, &result, out);
     return true;
   }
@@ -716,6 +764,10 @@ class Walker {
   Comparison* cmp_;
   std::vector<const Value*>* same_;
   bool skip_identical_;
+  std::vector<uint32_t> lead_;
+  size_t lead_next_ = 0;
+  size_t lead_level_ = 0;
+  bool lead_on_ = false;
   // Path elements not built yet (PushLazyItem), by depth in `path_`.
   struct Pending {
     size_t depth;

@@ -83,28 +83,53 @@ int CompareDoubles(double a, double b) {
 // Equals (kStrict false) and Identical (true): one walk, which differ in
 // numbers (equal across ints and floats, or by kind and bits) and maps (key
 // order ignored, or entry by entry).
-template <bool kStrict>
-bool EqualsImpl(const Value& a, const Value& b);
+// `where`, when given, receives the positions that lead to the first
+// difference found (internal::EqualsNoting); it is touched only on the way
+// out of a false.
+// (kNote: whether it does; Equals and Identical pay nothing for it.)
+template <bool kStrict, bool kNote = false>
+bool EqualsImpl(const Value& a, const Value& b, std::vector<uint32_t>* where);
+
+// Out of line and cold: the walk that notes compares as fast as the one
+// that does not, until it has found a difference.
+[[gnu::noinline, gnu::cold]] void NoteAt(size_t i,
+                                         std::vector<uint32_t>* where) {
+  where->push_back(static_cast<uint32_t>(i));
+}
+
+// Notes position `i` on the way out of a difference.
+template <bool kNote>
+inline bool DiffersAt(size_t i, std::vector<uint32_t>* where) {
+  if constexpr (kNote) NoteAt(i, where);
+  return false;
+}
 
 // A list item or map entry's value: strings (most leaves) are compared in
 // place, without the call.
-template <bool kStrict>
-inline bool EqualsBelow(const Value& a, const Value& b) {
+template <bool kStrict, bool kNote>
+inline bool EqualsBelow(const Value& a, const Value& b,
+                        std::vector<uint32_t>* where) {
   if (a.IsString() && b.IsString())
     return internal::SameString(a.AsString(), b.AsString());
-  return EqualsImpl<kStrict>(a, b);
+  return EqualsImpl<kStrict, kNote>(a, b, where);
 }
 
-bool MapEquals(const Map& a, const Map& b) {
-  if (a.size() != b.size()) return false;
-  const Map::Entries& eb = b.entries();
-  for (size_t i = 0; i < a.size(); ++i) {
-    const MapEntry& e = a.entries()[i];
+template <bool kNote>
+bool MapEquals(const Map& a, const Map& b, std::vector<uint32_t>* where) {
+  // Sizes and entries read once: the calls below could change them as far
+  // as the compiler knows, which reloaded and divided them per entry.
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const MapEntry* const ea = a.entries().data();
+  const MapEntry* const eb = b.entries().data();
+  for (size_t i = 0; i < n; ++i) {
+    const MapEntry& e = ea[i];
     // Maps compared are mostly in the same key order: the entry at the
     // same position is tried before a search.
     const Value* other =
         internal::SameString(eb[i].key, e.key) ? &eb[i].value : b.Find(e.key);
-    if (other == nullptr || !EqualsBelow<false>(e.value, *other)) return false;
+    if (other == nullptr || !EqualsBelow<false, kNote>(e.value, *other, where))
+      return DiffersAt<kNote>(i, where);
   }
   return true;
 }
@@ -157,8 +182,8 @@ int MapCompare(const Map& a, const Map& b) {
 
 namespace {
 
-template <bool kStrict>
-bool EqualsImpl(const Value& a, const Value& b) {
+template <bool kStrict, bool kNote>
+bool EqualsImpl(const Value& a, const Value& b, std::vector<uint32_t>* where) {
   if (SameNode(a, b)) return true;
   if (!kStrict && (a.IsFloat() || b.IsFloat())) {
     if (!a.IsNumber() || !b.IsNumber()) return false;
@@ -181,25 +206,28 @@ bool EqualsImpl(const Value& a, const Value& b) {
     case Value::Kind::kString:
       return internal::SameString(a.AsString(), b.AsString());
     case Value::Kind::kList: {
-      const List& la = a.list();
-      const List& lb = b.list();
-      if (la.size() != lb.size()) return false;
-      for (size_t i = 0; i < la.size(); ++i) {
-        if (!EqualsBelow<kStrict>(la[i], lb[i])) return false;
+      const size_t n = a.list().size();
+      if (n != b.list().size()) return false;
+      const Value* const la = a.list().data();
+      const Value* const lb = b.list().data();
+      for (size_t i = 0; i < n; ++i) {
+        if (!EqualsBelow<kStrict, kNote>(la[i], lb[i], where))
+          return DiffersAt<kNote>(i, where);
       }
       return true;
     }
     case Value::Kind::kMap: {
-      if (!kStrict) return MapEquals(a.map(), b.map());
-      const Map& ma = a.map();
-      const Map& mb = b.map();
-      if (ma.size() != mb.size()) return false;
-      for (size_t i = 0; i < ma.size(); ++i) {
-        const MapEntry& ea = ma.entries()[i];
-        const MapEntry& eb = mb.entries()[i];
+      if (!kStrict) return MapEquals<kNote>(a.map(), b.map(), where);
+      const size_t n = a.map().size();
+      if (n != b.map().size()) return false;
+      const MapEntry* const ma = a.map().entries().data();
+      const MapEntry* const mb = b.map().entries().data();
+      for (size_t i = 0; i < n; ++i) {
+        const MapEntry& ea = ma[i];
+        const MapEntry& eb = mb[i];
         if (!internal::SameString(ea.key, eb.key) ||
-            !EqualsBelow<kStrict>(ea.value, eb.value)) {
-          return false;
+            !EqualsBelow<kStrict, kNote>(ea.value, eb.value, where)) {
+          return DiffersAt<kNote>(i, where);
         }
       }
       return true;
@@ -210,11 +238,20 @@ bool EqualsImpl(const Value& a, const Value& b) {
 
 }  // namespace
 
-bool Equals(const Value& a, const Value& b) { return EqualsImpl<false>(a, b); }
+bool Equals(const Value& a, const Value& b) {
+  return EqualsImpl<false>(a, b, nullptr);
+}
 
 bool Identical(const Value& a, const Value& b) {
-  return EqualsImpl<true>(a, b);
+  return EqualsImpl<true>(a, b, nullptr);
 }
+
+namespace internal {
+bool EqualsNoting(const Value& a, const Value& b,
+                  std::vector<uint32_t>* where) {
+  return EqualsImpl<false, true>(a, b, where);
+}
+}  // namespace internal
 
 namespace {
 // Rank of a kind in SMD's order; ints and floats share the number rank.

@@ -224,6 +224,13 @@ std::string StringAt(const Value& v, absl::string_view key);
 
 namespace internal {
 
+// Equals, for walks that go on below two values that differ: where false,
+// `where` receives the positions that lead from `a` to the first
+// difference found, innermost first (a map entry by its index in `a`'s
+// entries, a list item by its index); nothing past a node whose kinds or
+// sizes differ. Everything before each position is equal.
+bool EqualsNoting(const Value& a, const Value& b, std::vector<uint32_t>* where);
+
 // One empty map node, made at the first Get and handed out again and
 // again: values are copy-on-write, so the empty maps a reader or writer
 // makes by the hundred (fieldsV1 holds one per leaf) can share it, and a

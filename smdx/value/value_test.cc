@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "testing/test_util.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/same_bytes.h"
 #include "smdx/value/utf8.h"
+#include "testing/test_util.h"
 
 namespace smdx {
 namespace {
@@ -81,6 +81,36 @@ TEST(IdenticalTest, IsEqualityToTheLetter) {
   }
 }
 
+TEST(EqualsNotingTest, LeadsToTheFirstDifferenceInTheLeftSidesOrder) {
+  std::vector<uint32_t> where;
+  const Value a = Yaml("{k: 1, spec: {x: [a, {y: 2, z: 3}], w: 4}, s: 5}");
+  EXPECT_TRUE(internal::EqualsNoting(a, Yaml(ToYaml(a)), &where));
+  EXPECT_TRUE(where.empty());
+  // Innermost first: entry z (1) of item 1 of x (0) of spec (1). Equal
+  // entries found out of place (w, k) change nothing.
+  const Value b = Yaml("{spec: {w: 4, x: [a, {y: 2, z: 9}]}, k: 1.0, s: 5}");
+  EXPECT_FALSE(internal::EqualsNoting(a, b, &where));
+  EXPECT_EQ(where, (std::vector<uint32_t>{1, 1, 0, 1}));
+  // A key missing on the right is where the maps differ; sizes that differ
+  // lead no further.
+  where.clear();
+  EXPECT_FALSE(
+      internal::EqualsNoting(a, Yaml("{k: 1, spec: {}, t: 5}"), &where));
+  EXPECT_EQ(where, (std::vector<uint32_t>{1}));
+  where.clear();
+  EXPECT_FALSE(internal::EqualsNoting(a, Yaml("{k: 1}"), &where));
+  EXPECT_TRUE(where.empty());
+  // Where it says equal, Equals does, and the other way round.
+  for (const char* other :
+       {"{k: 1, spec: {x: [a, {y: 2, z: 3}], w: 4}, s: 5}", "{k: 2}", "[1]",
+        "{s: 5, k: 1, spec: {w: 4, x: [a, {z: 3, y: 2}]}}"}) {
+    std::vector<uint32_t> w;
+    EXPECT_EQ(internal::EqualsNoting(a, Yaml(other), &w),
+              Equals(a, Yaml(other)))
+        << other;
+  }
+}
+
 TEST(ValueTest, NullAbsentAndEmptyAreDistinct) {
   EXPECT_FALSE(Equals(Yaml("a: null"), Yaml("{}")));
   EXPECT_FALSE(Equals(Yaml("a: {}"), Yaml("a: []")));
@@ -132,7 +162,7 @@ TEST(ValueTest, SettersReplaceWhatTheValueHeldAndNothingElse) {
   EXPECT_TRUE(Identical(shared, before));
 
   v = *before.map().Find("b");  // shares the list node
-  Map& m = v.SetMap();            // a new node: the list stays
+  Map& m = v.SetMap();          // a new node: the list stays
   m.Append("k", Value(true));
   EXPECT_TRUE(Identical(v, Yaml("{k: true}")));
   EXPECT_TRUE(Identical(shared, before));
