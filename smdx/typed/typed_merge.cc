@@ -214,10 +214,11 @@ class Walker {
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:
-  // Below this depth a compare first asks whether two maps or lists are
-  // equal (Walk). Along a changed path each level compares its values up
-  // to the change again, so a deep chain would cost depth times its size:
-  // the depth bounds that, well below where objects keep their fields.
+  // Below this depth a walk first asks whether two maps or lists are
+  // equal (Walk). A merge, which follows no lead, compares the values up to
+  // the change again at each level of a changed path, so a deep chain would
+  // cost depth times its size: the depth bounds that, well below where
+  // objects keep their fields.
   static constexpr size_t kMaxEqualsDepth = 16;
 
   static bool IsContainer(const Value& v) { return v.IsMap() || v.IsList(); }
@@ -233,12 +234,23 @@ class Walker {
   size_t LeadHere() const {
     return OnLead() && lead_next_ < lead_.size() ? lead_[lead_next_] : kNoLead;
   }
-  // Before walking the child at LeadHere(): the lead goes on into it.
-  void FollowLead() {
-    ++lead_next_;
-    lead_level_ = path_.size() + 1;
-  }
   static constexpr size_t kNoLead = ~size_t{0};
+  // For a loop over the children of a node from `lead` (LeadHere(); the
+  // ones before it are alike): where the loop starts, what to call before
+  // child `i` (the lead goes on into child `lead`, and is spent after it),
+  // and after the loop.
+  static size_t LeadStart(size_t lead) { return lead == kNoLead ? 0 : lead; }
+  void LeadStep(size_t i, size_t lead) {
+    if (i == lead) {
+      ++lead_next_;
+      lead_level_ = path_.size() + 1;
+    } else if (i == lead + 1) {
+      lead_on_ = false;
+    }
+  }
+  void LeadEnd(size_t lead) {
+    if (lead != kNoLead) lead_on_ = false;
+  }
   // Whether `atom` makes the map or list `v` atomic.
   static bool IsAtomic(const Atom* atom, const Value& v) {
     if (atom == nullptr) return false;
@@ -344,13 +356,9 @@ class Walker {
     // both sides, in a map of one size), the one at it differs.
     const size_t lead = mode_ == Mode::kCompare ? LeadHere() : kNoLead;
     if (ml != nullptr) {
-      for (size_t i = lead == kNoLead ? 0 : lead; i < ml->size(); ++i) {
+      for (size_t i = LeadStart(lead); i < ml->size(); ++i) {
         const MapEntry& e = ml->entries()[i];
-        if (i == lead) {
-          FollowLead();
-        } else if (i == lead + 1) {
-          lead_on_ = false;
-        }
+        LeadStep(i, lead);
         const Value* r = nullptr;
         if (mr != nullptr && i < mr->size() && mr->entries()[i].key == e.key) {
           r = &mr->entries()[i].value;
@@ -391,7 +399,7 @@ class Walker {
         if (child.has && built) result.Append(e.key, std::move(child.value));
       }
     }
-    if (lead != kNoLead) lead_on_ = false;
+    LeadEnd(lead);
     if (mr != nullptr && !aligned) {
       MapLookup llook(ml);
       for (const MapEntry& e : *mr) {
@@ -510,12 +518,8 @@ class Walker {
     };
     // A compare's lead: the items before it are alike.
     const size_t lead = mode_ == Mode::kCompare ? LeadHere() : kNoLead;
-    for (size_t i = lead == kNoLead ? 0 : lead; i < n; ++i) {
-      if (i == lead) {
-        FollowLead();
-      } else if (i == lead + 1) {
-        lead_on_ = false;
-      }
+    for (size_t i = LeadStart(lead); i < n; ++i) {
+      LeadStep(i, lead);
       if (SameNode(ll[i], lr[i])) {
         if (share_l || share_r) {
           origin.push_back(3);
@@ -538,7 +542,7 @@ class Walker {
       }
       if (item.has) result.push_back(std::move(item.value));
     }
-    if (lead != kNoLead) lead_on_ = false;
+    LeadEnd(lead);
     Finish(share_l, share_r, &lhs, &rhs, &result, out);
     return true;
   }
