@@ -271,8 +271,12 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   absl::Status live_valid =
       opts_.validate_live ? Validate(type_, live, ValidateOptions{true})
                           : absl::OkStatus();
-  std::vector<const Value*> same;
-  absl::StatusOr<Value> merged = MergeNotingSame(type_, &live, &config, &same);
+  // (Noted only for the validation that uses them: with room for most
+  // objects' from the start.)
+  std::vector<TrustedNode> same;
+  if (opts_.validate_input) same.reserve(64);
+  absl::StatusOr<Value> merged = MergeNotingSame(
+      type_, &live, &config, opts_.validate_input ? &same : nullptr);
   if (opts_.validate_input) {
     if (!live_valid.ok() || !merged.ok()) same.clear();
     if (absl::Status st = ValidateTrusting(type_, config, {}, same);

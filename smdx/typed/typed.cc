@@ -177,7 +177,7 @@ std::string DescribeKind(const Value& v) {
 class Validator {
  public:
   explicit Validator(ValidateOptions opts,
-                     const std::vector<const Value*>* trusted = nullptr)
+                     const std::vector<TrustedNode>* trusted = nullptr)
       : opts_(opts) {
     if (trusted == nullptr || trusted->empty()) return;
     trusted_ = trusted;
@@ -205,7 +205,7 @@ class Validator {
     Narrowed n = internal::Narrow(atom, &v);
     switch (n.kind) {
       case Narrowed::kScalar:
-        Scalar(*atom->scalar, v, at);
+        if (!duplicates_only_) Scalar(*atom->scalar, v, at);
         return;
       case Narrowed::kList:
         List(*atom, v, depth, at);
@@ -286,10 +286,12 @@ class Validator {
       Error(at, absl::StrCat("expected list, got ", DescribeKind(v)));
       return;
     }
+    const Need need = Needs(atom, v, atom.list->assoc_below, depth);
+    if (need == Need::kNothing) return;
+    Scope scope(this, need);
     const Atom* elem = atom.list->element_type.resolved;
     const smdx::List& items = v.list();
     if (!atom.IsAssociativeList()) {
-      if (!atom.list->assoc_below && IsTrusted(v)) return;
       for (size_t i = 0; i < items.size(); ++i) {
         if (PlainScalarFits(elem, items[i], depth + 1)) continue;
         Step step{at, nullptr, nullptr, nullptr, i};
@@ -353,7 +355,9 @@ class Validator {
       return;
     }
     const MapType& mt = *atom.map;
-    if (!mt.assoc_below && atom.IsAtomicMap() && IsTrusted(v)) return;
+    const Need need = Needs(atom, v, mt.assoc_below, depth);
+    if (need == Need::kNothing) return;
+    Scope scope(this, need);
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
@@ -361,26 +365,58 @@ class Validator {
         continue;
       Step step{at, &e.key, nullptr, nullptr, 0};
       if (child == nullptr) {
-        Error(&step, "field not declared in schema");
+        if (!duplicates_only_) Error(&step, "field not declared in schema");
         return;
       }
       Walk(child, e.value, depth + 1, &step);
     }
   }
 
-  bool IsTrusted(const Value& v) const {
+  bool IsTrusted(const Atom& atom, const Value& v, int depth) const {
     if (trusted_ == nullptr) return false;
-    if (trusted_->size() > kScanTrusted) return trusted_set_.contains(&v);
-    for (const Value* t : *trusted_) {
-      if (t == &v) return true;
+    const TrustedNode n{&v, &atom, static_cast<size_t>(depth)};
+    if (trusted_->size() > kScanTrusted) return trusted_set_.contains(n);
+    for (const TrustedNode& t : *trusted_) {
+      if (t == n) return true;
     }
     return false;
   }
 
+  // What the list or map `v` (of type `atom`, `assoc_below` its marker)
+  // needs of the walk. A trusted node (see IsTrusted), and any node below
+  // one, is valid but for the duplicates of its associative lists and sets:
+  // they are looked for where it can hold one, when duplicates are errors.
+  enum class Need { kNothing, kWalk, kDuplicates };
+  Need Needs(const Atom& atom, const Value& v, bool assoc_below,
+             int depth) const {
+    if (duplicates_only_)
+      return assoc_below ? Need::kDuplicates : Need::kNothing;
+    if (!IsTrusted(atom, v, depth)) return Need::kWalk;
+    if (!assoc_below || opts_.allow_duplicates) return Need::kNothing;
+    return Need::kDuplicates;
+  }
+  // While it lives, the walk looks for duplicates only, when `need` says
+  // so (and then as before).
+  class Scope {
+   public:
+    Scope(Validator* v, Need need) : v_(v), was_(v->duplicates_only_) {
+      if (need == Need::kDuplicates) v->duplicates_only_ = true;
+    }
+    ~Scope() { v_->duplicates_only_ = was_; }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Validator* v_;
+    bool was_;
+  };
+
   static constexpr size_t kScanTrusted = 16;
   ValidateOptions opts_;
-  const std::vector<const Value*>* trusted_ = nullptr;
-  absl::flat_hash_set<const Value*> trusted_set_;
+  const std::vector<TrustedNode>* trusted_ = nullptr;
+  absl::flat_hash_set<TrustedNode> trusted_set_;
+  // Below a trusted node: only duplicates are looked for (Needs).
+  bool duplicates_only_ = false;
   std::vector<std::string> errors_;
 };
 
@@ -842,7 +878,7 @@ absl::Status Validate(const Type& type, const Value& v, ValidateOptions opts) {
 
 absl::Status ValidateTrusting(const Type& type, const Value& v,
                               ValidateOptions opts,
-                              const std::vector<const Value*>& trusted) {
+                              const std::vector<TrustedNode>& trusted) {
   Validator val(opts, &trusted);
   val.Walk(type.root(), v, 0, nullptr);
   std::vector<std::string>& errs = val.errors();

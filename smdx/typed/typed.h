@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -72,15 +73,34 @@ struct ValidateOptions {
 // as `<path>: <what>`, e.g. `.spec.replicas: expected numeric, got "3"`.
 absl::Status Validate(const Type& type, const Value& v,
                       ValidateOptions opts = {});
-// Validate, taking the nodes of `v` in `trusted` as valid without walking
-// them where they sit at an atomic list or map that can hold no
-// associative list (the one check an object written by an update is spared,
-// see allow_duplicates). For a caller that knows them valid: the nodes
-// MergeNotingSame notes, for a left side that validated. The result is
-// Validate's when those nodes are valid.
+// A node of an object that a merge found identical to the node at the same
+// place in another, valid object (MergeNotingSame): `node`, of type `atom`,
+// `depth` levels below the root. What validates there validates here.
+struct TrustedNode {
+  const Value* node = nullptr;
+  const Atom* atom = nullptr;
+  size_t depth = 0;
+
+  friend bool operator==(const TrustedNode& a, const TrustedNode& b) {
+    return a.node == b.node && a.atom == b.atom && a.depth == b.depth;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const TrustedNode& t) {
+    return H::combine(std::move(h), t.node, t.atom, t.depth);
+  }
+};
+
+// Validate, taking the nodes of `v` in `trusted` as valid where they sit
+// (the same node, of the same type at the same depth) without walking them,
+// except for the one check an object written by an update is spared (see
+// allow_duplicates): where such a node can hold an associative list or set,
+// its duplicates are still looked for. For a caller that knows them valid:
+// the nodes MergeNotingSame notes, for a left side that validated (with
+// duplicates allowed or not). The result is Validate's when those nodes are
+// valid.
 absl::Status ValidateTrusting(const Type& type, const Value& v,
                               ValidateOptions opts,
-                              const std::vector<const Value*>& trusted);
+                              const std::vector<TrustedNode>& trusted);
 
 // The fields `v` sets: every leaf, every map field whose value is null or
 // empty, every list item, every atomic list or map as one member.
@@ -112,12 +132,11 @@ absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
 // root that are identical on both sides are taken whole from `lhs`,
 // unwalked, so that nothing inside them is checked (Merge reports what its
 // walk finds wrong there). Also notes in `same` (when given) the nodes of
-// `rhs` at atomic lists and maps that are identical to those of `lhs` at
-// the same place (the result holds lhs's there), outside the maps and
-// lists taken whole.
+// `rhs` whose merge is lhs's node at the same place, identical: the maps
+// and lists taken whole, and the atomic ones.
 absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
                                       const Value* rhs,
-                                      std::vector<const Value*>* same);
+                                      std::vector<TrustedNode>* same);
 
 // `v` without the fields in `items` (a removed item or field goes with
 // everything below it).

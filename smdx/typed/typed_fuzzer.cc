@@ -93,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Value* copies[] = {&*a_copy, &*ab_copy, &x};
   for (const Value* cp : copies) {
     const Value& c = *cp;
-    std::vector<const Value*> same;
+    std::vector<smdx::TrustedNode> same;
     absl::StatusOr<Value> noting = smdx::MergeNotingSame(*type, &a, &c, &same);
     // On valid sides, what it takes whole unwalked is what the walk gives.
     if (cp != &x) {

@@ -134,7 +134,7 @@ class Walker {
   // and maps that are identical to the left side's at the same place.
   // `skip_identical` (a merge) takes identical maps and lists below the
   // root whole from the left side, unwalked: nothing inside them is checked.
-  Walker(Mode mode, Comparison* cmp, std::vector<const Value*>* same = nullptr,
+  Walker(Mode mode, Comparison* cmp, std::vector<TrustedNode>* same = nullptr,
          bool skip_identical = false)
       : mode_(mode), cmp_(cmp), same_(same), skip_identical_(skip_identical) {}
 
@@ -182,6 +182,8 @@ class Walker {
       if (mode_ == Mode::kMerge && skip_identical_ && !IsAtomic(atom, *lhs) &&
           Identical(*lhs, *rhs)) {
         out->Set(*lhs, true, false);
+        if (same_ != nullptr && atom != nullptr)
+          same_->push_back(TrustedNode{rhs, atom, path_.size()});
         return;
       }
     }
@@ -285,10 +287,11 @@ class Walker {
   }
 
   // After a leaf's merge: `rhs` came out as the left side's value.
-  void NoteSame(const Value* lhs, const Value* rhs, const Produced& out) {
+  void NoteSame(const Atom* atom, const Value* lhs, const Value* rhs,
+                const Produced& out) {
     if (same_ != nullptr && lhs != nullptr && rhs != nullptr && out.has &&
         out.is_lhs) {
-      same_->push_back(rhs);
+      same_->push_back(TrustedNode{rhs, atom, path_.size()});
     }
   }
 
@@ -318,7 +321,7 @@ class Walker {
         (ml == nullptr || ml->empty()) && (mr == nullptr || mr->empty());
     if (atom->IsAtomicMap() || empty) {
       Leaf(lhs, rhs, out, in_leaf);
-      NoteSame(lhs, rhs, *out);
+      NoteSame(atom, lhs, rhs, *out);
       return;
     }
     const MapType& mt = *atom->map;
@@ -449,7 +452,7 @@ class Walker {
         (ll == nullptr || ll->empty()) && (lr == nullptr || lr->empty());
     if (atom->IsAtomicList() || empty) {
       Leaf(lhs, rhs, out, in_leaf);
-      NoteSame(lhs, rhs, *out);
+      NoteSame(atom, lhs, rhs, *out);
       return;
     }
     if (ll == nullptr && lr == nullptr) return;
@@ -766,7 +769,7 @@ class Walker {
 
   Mode mode_;
   Comparison* cmp_;
-  std::vector<const Value*>* same_;
+  std::vector<TrustedNode>* same_;
   bool skip_identical_;
   std::vector<uint32_t> lead_;
   size_t lead_next_ = 0;
@@ -800,7 +803,7 @@ namespace {
 
 absl::StatusOr<Value> MergeWalk(const Type& type, const Value* lhs,
                                 const Value* rhs,
-                                std::vector<const Value*>* same,
+                                std::vector<TrustedNode>* same,
                                 bool skip_identical) {
   Walker w(Mode::kMerge, nullptr, same, skip_identical);
   Produced out;
@@ -820,7 +823,7 @@ absl::StatusOr<Value> Merge(const Type& type, const Value* lhs,
 
 absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
                                       const Value* rhs,
-                                      std::vector<const Value*>* same) {
+                                      std::vector<TrustedNode>* same) {
   return MergeWalk(type, lhs, rhs, same, /*skip_identical=*/true);
 }
 

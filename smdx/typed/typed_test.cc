@@ -1,12 +1,17 @@
 #include "smdx/typed/typed.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
-#include "smdx/fieldpath/fields_v1.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/test_util.h"
+#include "smdx/fieldpath/fields_v1.h"
 #include "smdx/value/emit.h"
+#include "testing/test_util.h"
 
 namespace smdx {
 namespace {
@@ -192,49 +197,96 @@ TEST(ValidateTest, LinkingTellsWhereAssociativeListsCanBe) {
   EXPECT_TRUE(copy.atom.map->FindField("args")->type.inlined->list->assoc_below);
 }
 
-// Trusted nodes are skipped where they sit at an atomic list or map that
-// can hold no associative list; anywhere else they are walked.
-TEST(ValidateTest, TrustedNodesAreSkippedOnlyWhereNoDuplicateCanHide) {
-  const Type type = TrustType();
-  const Value v = Yaml(
-      "args: [1]\nselector: {a: 1}\nrules: [{verbs: [a, a]}]\n"
-      "labels: {b: 2}\ntree: {children: [{children: 3}]}\n");
-  const absl::Status all = Validate(type, v);
-  std::vector<const Value*> trusted;
-  for (const MapEntry& e : v.map()) trusted.push_back(&e.value);
-  const absl::Status rest = ValidateTrusting(type, v, {}, trusted);
-  ASSERT_FALSE(all.ok());
-  ASSERT_FALSE(rest.ok());
-  for (const char* path : {".args", ".selector", ".tree"}) {
-    EXPECT_NE(all.message().find(path), absl::string_view::npos) << path;
-    EXPECT_EQ(rest.message().find(path), absl::string_view::npos) << path;
-  }
-  for (const char* path : {".rules", ".labels"}) {
-    EXPECT_NE(all.message().find(path), absl::string_view::npos) << path;
-    EXPECT_NE(rest.message().find(path), absl::string_view::npos) << path;
-  }
-  // Nothing trusted (or nodes not in the object): Validate.
-  EXPECT_EQ(ValidateTrusting(type, v, {}, {}), all);
-  std::vector<const Value*> elsewhere;
-  const Value copy = Yaml("args: [1]");
-  elsewhere.push_back(copy.map().Find("args"));
-  EXPECT_EQ(ValidateTrusting(type, v, {}, elsewhere), all);
+// The node at `key` of the map `v` (of type `t`) as a trusted one: the
+// field's own type, one level down.
+TrustedNode FieldNode(const Type& t, const Value& v, const char* key) {
+  return TrustedNode{v.map().Find(key),
+                     t.root()->map->FindField(key)->type.resolved, 1};
 }
 
-// The merge notes the applied atomic nodes identical to the live ones.
-TEST(MergeTest, NotesTheAtomicNodesTheConfigurationLeavesAsTheyAre) {
+// The problems a validation reports, one a line.
+std::vector<std::string> Problems(const absl::Status& st) {
+  std::vector<std::string> out;
+  if (st.ok()) return out;
+  absl::string_view m = st.message();
+  if (!absl::ConsumePrefix(&m, "errors:\n  ")) return {std::string(m)};
+  for (absl::string_view line : absl::StrSplit(m, "\n  "))
+    out.emplace_back(line);
+  return out;
+}
+
+// Trusted nodes are not walked, except for the duplicates of the
+// associative lists and sets they can hold: those, and nothing else of
+// what Validate finds there, are reported, in the same words and order.
+TEST(ValidateTest, TrustedNodesAreCheckedForDuplicatesOnly) {
+  const Type type = TrustType();
+  const Value v = Yaml(
+      "args: [1]\nselector: {a: 1}\nrules: [{verbs: [a, a], other: 1}]\n"
+      "labels: {b: 2}\ntree: {children: [{children: 3}]}\n"
+      "settree: {tags: [q], children: [{tags: [x, x]}], other: 2}\n");
+  const absl::Status all = Validate(type, v);
+  std::vector<TrustedNode> trusted;
+  for (const MapEntry& e : v.map())
+    trusted.push_back(FieldNode(type, v, e.key.c_str()));
+  const absl::Status rest = ValidateTrusting(type, v, {}, trusted);
+  std::vector<std::string> duplicates;
+  for (const std::string& p : Problems(all)) {
+    if (absl::StrContains(p, "duplicate entries")) duplicates.push_back(p);
+  }
+  ASSERT_EQ(duplicates.size(), 2u) << all;
+  EXPECT_EQ(Problems(rest), duplicates);
+  EXPECT_GT(Problems(all).size(), 7u) << all;  // every field is wrong
+  // With duplicates allowed, trusted nodes are not walked at all.
+  EXPECT_TRUE(ValidateTrusting(type, v, {true}, trusted).ok());
+  // Nothing trusted, nodes not in the object, or nodes trusted at another
+  // type or depth than they sit: Validate.
+  EXPECT_EQ(ValidateTrusting(type, v, {}, {}), all);
+  const Value copy = Yaml("args: [1]");
+  EXPECT_EQ(ValidateTrusting(type, v, {}, {FieldNode(type, copy, "args")}),
+            all);
+  TrustedNode other_type = FieldNode(type, v, "labels");
+  other_type.atom = FieldNode(type, v, "selector").atom;
+  TrustedNode other_depth = FieldNode(type, v, "labels");
+  other_depth.depth = 2;
+  for (const TrustedNode& n : {other_type, other_depth}) {
+    EXPECT_EQ(Problems(ValidateTrusting(type, v, {}, {n})), Problems(all));
+  }
+}
+
+// The merge notes the applied nodes identical to the live ones: the atomic
+// ones, and the maps and lists it takes whole.
+TEST(MergeTest, NotesTheNodesTheConfigurationLeavesAsTheyAre) {
   const Type type = TrustType();
   const Value live = Yaml(
       "args: [a]\nselector: {a: x}\nlabels: {b: y}\nrules: [{verbs: [g]}]\n");
   const Value config = Yaml(
       "args: [b]\nselector: {a: x}\nlabels: {b: y}\nrules: [{verbs: [g]}]\n");
-  std::vector<const Value*> same;
+  std::vector<TrustedNode> same;
   absl::StatusOr<Value> merged = MergeNotingSame(type, &live, &config, &same);
   ASSERT_TRUE(merged.ok()) << merged.status();
-  EXPECT_THAT(same, ::testing::UnorderedElementsAre(
-                        config.map().Find("selector"),
-                        config.map().Find("rules")));
+  EXPECT_THAT(
+      same, ::testing::UnorderedElementsAre(FieldNode(type, config, "selector"),
+                                            FieldNode(type, config, "labels"),
+                                            FieldNode(type, config, "rules")));
   EXPECT_EQ(*merged, *Merge(type, &live, &config));
+}
+
+// A live object may hold duplicates (an update wrote them); a
+// configuration that repeats them is still refused, however alike the two.
+TEST(MergeTest, DuplicatesInAnIdenticalPartAreStillFound) {
+  const Type type = RootType();
+  const char* text =
+      "labels: {x: '1'}\n"
+      "ports: [{port: 80, name: a}, {port: 53}, {port: 80, name: a}]";
+  const Value live = Yaml(text);
+  const Value config = Yaml(text);
+  ASSERT_TRUE(Validate(type, live, {true}).ok());
+  std::vector<TrustedNode> same;
+  ASSERT_TRUE(MergeNotingSame(type, &live, &config, &same).ok());
+  EXPECT_THAT(same, ::testing::Contains(FieldNode(type, config, "ports")));
+  const absl::Status st = ValidateTrusting(type, config, {}, same);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st, Validate(type, config));
 }
 
 // Only an empty list that ToFieldSet walks into counts: not an atomic one,
@@ -353,7 +405,7 @@ TEST(MergeTest, UnchangedPartsShareTheLiveObjectsNodes) {
   // Merge walks everything; the updater's merge (MergeNotingSame) takes
   // the identical maps and lists whole, unwalked: the same result, sharing
   // the same nodes.
-  std::vector<const Value*> noted;
+  std::vector<TrustedNode> noted;
   for (absl::StatusOr<Value> r :
        {Merge(RootType(), &live, &config),
         MergeNotingSame(RootType(), &live, &config, &noted)}) {

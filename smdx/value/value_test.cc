@@ -33,6 +33,29 @@ TEST(SetBytesTest, ReplacesWhateverTheStringHeld) {
   }
 }
 
+TEST(SameBytesTest, EveryByteOfEveryLengthCounts) {
+  const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+  for (size_t n = 0; n <= text.size(); ++n) {
+    // Copies in their own buffers, at an odd offset, so no word is aligned.
+    std::string a = "#" + text.substr(0, n);
+    std::string b = "#" + text.substr(0, n);
+    EXPECT_TRUE(internal::SameBytes(a.data() + 1, b.data() + 1, n)) << n;
+    for (size_t i = 0; i < n; ++i) {
+      for (char c : {'\0', '!', static_cast<char>(0xFF)}) {
+        std::string t = b;
+        t[i + 1] = c;
+        EXPECT_FALSE(internal::SameBytes(a.data() + 1, t.data() + 1, n))
+            << "length " << n << ", byte " << i;
+        EXPECT_FALSE(internal::SameBytes(t.data() + 1, a.data() + 1, n))
+            << "length " << n << ", byte " << i;
+      }
+    }
+    // Bytes past the length do not count.
+    std::string longer = a + "tail";
+    EXPECT_TRUE(internal::SameBytes(a.data() + 1, longer.data() + 1, n)) << n;
+  }
+}
+
 TEST(HashBytesTest, EveryByteOfEveryLengthCounts) {
   // Each step of the hash is one-to-one in the word it takes in and in
   // what came before: a byte that one word holds changes the hash for
