@@ -781,7 +781,10 @@ class EncodingMatcher {
     size_t at = 0;
     absl::Span<const SetEntry> entries = set.entries();
     if (include_self && !entries.empty()) {
-      if (m.empty() || m[0].key != "." || !IsEmptyMap(m[0].value))
+      // (The key compared as a size and a byte: the library's compare
+      // with a C string is a call.)
+      if (m.empty() || m[0].key.size() != 1 || m[0].key[0] != '.' ||
+          !IsEmptyMap(m[0].value))
         return false;
       bytes_ += 1 + 3 + 2;
       at = 1;
