@@ -360,6 +360,8 @@ class Validator {
     Scope scope(this, need);
     size_t hint = 0;
     for (const MapEntry& e : v.map()) {
+      // (A scalar holds no duplicates: not even its type is looked up.)
+      if (duplicates_only_ && !e.value.IsMap() && !e.value.IsList()) continue;
       const Atom* child = mt.EntryAtomFrom(e.key, &hint);
       if (child != nullptr && PlainScalarFits(child, e.value, depth + 1))
         continue;
