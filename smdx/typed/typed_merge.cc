@@ -130,8 +130,8 @@ struct Produced {
 
 class Walker {
  public:
-  // `same`, when given (a merge), receives the right side's atomic lists
-  // and maps that are identical to the left side's at the same place.
+  // `same`, when given (a merge), receives the right side's nodes whose
+  // merge is the left side's identical node at the same place (NoteSame).
   // `skip_identical` (a merge) takes identical maps and lists below the
   // root whole from the left side, unwalked: nothing inside them is checked.
   Walker(Mode mode, Comparison* cmp, std::vector<TrustedNode>* same = nullptr,
@@ -182,8 +182,7 @@ class Walker {
       if (mode_ == Mode::kMerge && skip_identical_ && !IsAtomic(atom, *lhs) &&
           Identical(*lhs, *rhs)) {
         out->Set(*lhs, true, false);
-        if (same_ != nullptr && atom != nullptr)
-          same_->push_back(TrustedNode{rhs, atom, path_.size()});
+        NoteSame(atom, lhs, rhs, *out);
         return;
       }
     }
@@ -286,7 +285,8 @@ class Walker {
     }
   }
 
-  // After a leaf's merge: `rhs` came out as the left side's value.
+  // After a leaf's merge, or a map or list taken whole: `rhs` came out as
+  // the left side's value.
   void NoteSame(const Atom* atom, const Value* lhs, const Value* rhs,
                 const Produced& out) {
     if (same_ != nullptr && lhs != nullptr && rhs != nullptr && out.has &&
