@@ -4,7 +4,11 @@ re-apply with one change through smdx.FieldManager("v1", "Pod").apply, as
 smdx_bench's binding/pod_reapply_one_change does it on Values in C++.
 
     python_bench.py POD_YAML apply SECONDS     median ns per call, dicts in and
-                                               out, and smdx.Object in and out
+                                               out, and smdx.Object in and out;
+                                               and the parts of the dict call:
+                                               converting both inputs, building
+                                               the result's dicts, and CPython's
+                                               own pickle.loads of that result
     python_bench.py POD_YAML loop N [FORM]     N calls and nothing else (for
                                                callgrind), FORM dicts (the
                                                default) or objects
@@ -16,6 +20,7 @@ Prints one JSON object (nothing for `loop`).
 
 import copy
 import json
+import pickle
 import statistics
 import sys
 import threading
@@ -40,9 +45,9 @@ def fixture(path):
     return fm, live, changed
 
 
-def time_apply(fm, live, changed, seconds):
-    """Median ns per apply of `changed` onto `live` (both in one form)."""
-    timer = timeit.Timer(lambda: fm.apply(live, changed, "kubectl"))
+def time_call(call, seconds):
+    """Median ns per call of `call`."""
+    timer = timeit.Timer(call)
     n, took = timer.autorange()
     n = max(n, int(n * seconds / max(took, 1e-9)))
     return statistics.median(t / n * 1e9 for t in timer.repeat(3, n))
@@ -78,8 +83,21 @@ def main():
     if out.to_dict()["spec"]["containers"][0]["image"] != changed["spec"]["containers"][0]["image"]:
         sys.exit("python_bench: the re-apply of Objects did not change the image")
     if mode == "apply":
-        print(json.dumps({"ns": time_apply(fm, live, changed, arg),
-                          "ns_objects": time_apply(fm, live_obj, changed_obj, arg)}))
+        result = fm.apply(live, changed, "kubectl")
+        result_obj = smdx.Object(result)
+        result_pickle = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        print(json.dumps({
+            "ns": time_call(lambda: fm.apply(live, changed, "kubectl"), arg),
+            "ns_objects": time_call(
+                lambda: fm.apply(live_obj, changed_obj, "kubectl"), arg),
+            # The dict call's conversions on their own: both inputs to
+            # Values, and the result's Value to dicts; and the fastest
+            # builder of those same dicts CPython has, pickle.loads.
+            "ns_inputs": time_call(
+                lambda: (smdx.Object(live), smdx.Object(changed)), arg),
+            "ns_result": time_call(result_obj.to_dict, arg),
+            "ns_pickle": time_call(lambda: pickle.loads(result_pickle), arg),
+        }))
     elif mode == "loop":
         form = sys.argv[4] if len(sys.argv) > 4 else "dicts"
         if form not in ("dicts", "objects"):

@@ -322,10 +322,12 @@ class ToPythonConverter {
   KeyStrs* keys_;
 };
 
-// With keys kept for this conversion only.
+// With the keys of every such conversion kept (load_all, to_dict, fieldset
+// and blame; with the GIL held). Made once and never destroyed: the strs it
+// holds must not be released after the interpreter has gone.
 py::object ToPython(const Value& v) {
-  KeyStrs keys;
-  return ToPythonConverter(&keys).Convert(v);
+  static KeyStrs* const keys = new KeyStrs;
+  return ToPythonConverter(keys).Convert(v);
 }
 
 

@@ -668,6 +668,21 @@ def test_results_with_more_keys_than_a_field_manager_keeps():
         assert list(out["data"]) == list(data)
 
 
+def test_dicts_made_from_objects_keep_keys_between_calls():
+    # to_dict, load_all, fieldset and blame share one store of 4,096 key
+    # strs for the whole process: keys past it, keys that are not ASCII
+    # and keys that differ in one byte all come out as they went in.
+    for n in range(2):
+        data = {f"key-{n}-{k}": k for k in range(5000)}
+        data.update({"ключ": "a", "clé": "b", "key-0-1x": "c", "": "d"})
+        o = smdx.Object({"data": data})
+        for _ in range(2):
+            out = o.to_dict()
+            assert out == {"data": data}
+            assert list(out["data"]) == list(data)
+    assert smdx.load_all(b"a: 1\n---\nkey-0-7: 2\n") == [{"a": 1}, {"key-0-7": 2}]
+
+
 def test_big_objects_from_threads():
     # Objects this big merge without the GIL (small ones keep it): both ways
     # give each thread its own right result.
