@@ -1,6 +1,7 @@
 #include "smdx/typed/typed.h"
 
 #include <algorithm>
+#include <new>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -88,19 +89,23 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
   const Atom* elem = lt.element_type.resolved;
   const MapType* elem_map =
       elem != nullptr && elem->map ? elem->map.get() : nullptr;
-  // Collected inline (keys have one or two fields), then moved into the
-  // element's shared block.
-  absl::InlinedVector<KeyField, 2> fields;
+  // The fields found, by pointer (keys have one or two), then made once,
+  // where the element's shared block keeps them.
+  struct Found {
+    const std::string* name;
+    const Value* value;
+  };
+  absl::InlinedVector<Found, 2> fields;
   for (const std::string& k : lt.keys) {
     if (const Value* v = item.map().Find(k)) {
-      fields.push_back(KeyField{k, *v});
+      fields.push_back(Found{&k, v});
       continue;
     }
     // KEP-1929: a key field the item omits takes its schema default.
     const StructField* f =
         elem_map != nullptr ? elem_map->FindField(k) : nullptr;
     if (f != nullptr && f->default_value)
-      fields.push_back(KeyField{k, *f->default_value});
+      fields.push_back(Found{&k, &*f->default_value});
   }
   if (fields.empty()) {
     std::string names;
@@ -110,7 +115,24 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
         "associative list with keys has an element that omits all key fields (",
         names, ") and has no default for any of them"));
   }
-  return PathElement::KeyFrom(absl::MakeSpan(fields));
+  auto by_name = [](const Found& a, const Found& b) {
+    return *a.name < *b.name;
+  };
+  // Keys mostly come sorted (one field, or names in order).
+  if (!std::is_sorted(fields.begin(), fields.end(), by_name))
+    std::stable_sort(fields.begin(), fields.end(), by_name);
+  for (size_t i = 1; i < fields.size(); ++i) {
+    if (*fields[i - 1].name == *fields[i].name) {
+      // A schema that names a key twice: the general path keeps both.
+      KeyFields copies;
+      for (const Found& f : fields)
+        copies.push_back(KeyField{*f.name, *f.value});
+      return PathElement::KeyFrom(absl::MakeSpan(copies));
+    }
+  }
+  return PathElement::KeyMade(fields.size(), [&](KeyField* out) {
+    for (const Found& f : fields) new (out++) KeyField{*f.name, *f.value};
+  });
 }
 
 namespace {

@@ -313,6 +313,42 @@ TEST(ToFieldSetTest, FillsMissingKeyFieldsFromDefaults) {
       R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}})");
 }
 
+TEST(ToFieldSetTest, KeyFieldsGoInNameOrderWhateverOrderTheSchemaGives) {
+  // ContainerPort's keys as Kubernetes names them: containerPort first,
+  // which sorts before protocol anyway; here the schema names them the
+  // other way round, and a default fills one of them.
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: root
+  map:
+    fields:
+    - name: ports
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: protocol
+                type: {scalar: string}
+                default: TCP
+              - name: containerPort
+                type: {scalar: numeric}
+          elementRelationship: associative
+          keys: [protocol, containerPort]
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const Type t = *Type::Named(*s, "root");
+  const Set given = ToFieldSet(
+      t,
+      Yaml("ports: [{protocol: UDP, containerPort: 53}, {containerPort: 80}]"));
+  EXPECT_EQ(
+      Fields(given),
+      R"({"f:ports":{"k:{\"containerPort\":53,\"protocol\":\"UDP\"}":{".":{},"f:containerPort":{},"f:protocol":{}},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}})");
+  // The elements are the ones a fieldsV1 text names: the sets are equal.
+  absl::StatusOr<Set> read = ParseFieldsV1(Fields(given));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE(*read == given);
+}
+
 TEST(ToFieldSetTest, AtomicAndSetAndMapFields) {
   Set s =
       ToFieldSet(RootType(), Yaml("args: [a]\nselector: {a: b}\nfinalizers: "
