@@ -115,20 +115,16 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
         "associative list with keys has an element that omits all key fields (",
         names, ") and has no default for any of them"));
   }
-  auto by_name = [](const Found& a, const Found& b) {
-    return *a.name < *b.name;
-  };
-  // Keys mostly come sorted (one field, or names in order).
-  if (!std::is_sorted(fields.begin(), fields.end(), by_name))
-    std::stable_sort(fields.begin(), fields.end(), by_name);
-  for (size_t i = 1; i < fields.size(); ++i) {
-    if (*fields[i - 1].name == *fields[i].name) {
-      // A schema that names a key twice: the general path keeps both.
-      KeyFields copies;
-      for (const Found& f : fields)
-        copies.push_back(KeyField{*f.name, *f.value});
-      return PathElement::KeyFrom(absl::MakeSpan(copies));
-    }
+  // Keys mostly come with their names in strictly ascending order (one
+  // field, or names in order), as KeyMade takes them; else KeyFrom sorts
+  // copies (and keeps a name the schema gives twice).
+  if (std::adjacent_find(fields.begin(), fields.end(),
+                         [](const Found& a, const Found& b) {
+                           return !(*a.name < *b.name);
+                         }) != fields.end()) {
+    KeyFields copies;
+    for (const Found& f : fields) copies.push_back(KeyField{*f.name, *f.value});
+    return PathElement::KeyFrom(absl::MakeSpan(copies));
   }
   return PathElement::KeyMade(fields.size(), [&](KeyField* out) {
     for (const Found& f : fields) new (out++) KeyField{*f.name, *f.value};
