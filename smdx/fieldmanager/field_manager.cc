@@ -334,16 +334,17 @@ void FieldManager::CapUpdateManagers(ManagedState* state) const {
 FieldManager::Step FieldManager::ApplyFields(const Value& live,
                                              const Value& config,
                                              const PreparedConfig& prepared,
-                                             ManagedState state,
+                                             ManagedState* from,
                                              const std::string& key, bool force,
                                              absl::Time now) const {
   Step step;
-  OpResult r = updater_->Apply(live, config, opts_.api_version, state.fields,
+  OpResult r = updater_->Apply(live, config, opts_.api_version, from->fields,
                                key, force, prepared);
   if (!r.ok()) {
     static_cast<OpOutcome&>(step.result) = std::move(r);
     return step;
   }
+  ManagedState state = std::move(*from);
   state.fields = std::move(r.managers);
   StripUntracked(&state.fields, key, &prepared);
   // Only an apply that changed the object stamps the applier's entry: one
@@ -392,9 +393,9 @@ FieldManager::Step FieldManager::UpdateFields(
 
 FieldManager::Step FieldManager::ApplyWithUpgrade(
     const Value& live, const Value& config, const PreparedConfig& prepared,
-    const ManagedState& state, absl::string_view name, const std::string& key,
+    ManagedState state, absl::string_view name, const std::string& key,
     bool force, absl::Time now) const {
-  Step step = ApplyFields(live, config, prepared, state, key, force, now);
+  Step step = ApplyFields(live, config, prepared, &state, key, force, now);
   if (step.result.kind != ErrorKind::kConflict || name != kKubectl) return step;
   // kubectl taking over from its own client-side apply: what the
   // last-applied annotation set, with the value still live, was kubectl's.
@@ -406,7 +407,7 @@ FieldManager::Step FieldManager::ApplyWithUpgrade(
     if (!owned->Has(c.path)) rest.Add(c);
   }
   if (rest.empty()) {
-    return ApplyFields(live, config, prepared, state, key, /*force=*/true,
+    return ApplyFields(live, config, prepared, &state, key, /*force=*/true,
                        now);
   }
   step.result.status = absl::AbortedError(rest.ToString());
@@ -516,7 +517,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
 
   Step step =
-      ApplyWithUpgrade(body, config, prepared, state, name, key, force, now);
+      ApplyWithUpgrade(body, config, prepared, std::move(state), name, key,
+                       force, now);
   if (!step.result.ok()) return std::move(step.result);
 
   FieldManagerResult r;

@@ -221,9 +221,11 @@ class FieldManager {
 
   absl::Time Now() const;
   // The structured-merge part of an apply by identity `key`, of `config`
-  // prepared by updater_.
+  // prepared by updater_, to the state `*from`. The step's state takes what
+  // it keeps of `*from` (moved) when the apply succeeds; a failed one leaves
+  // `*from` as it was, for a retry.
   Step ApplyFields(const Value& live, const Value& config,
-                   const PreparedConfig& prepared, ManagedState state,
+                   const PreparedConfig& prepared, ManagedState* from,
                    const std::string& key, bool force, absl::Time now) const;
   // The structured-merge part of an update by manager `name`; `plain`
   // skips defaulting (the before-first-apply record).
@@ -232,7 +234,7 @@ class FieldManager {
   // Applies with the client-side-apply upgrade of `kubectl`.
   Step ApplyWithUpgrade(const Value& live, const Value& config,
                         const PreparedConfig& prepared,
-                        const ManagedState& state, absl::string_view name,
+                        ManagedState state, absl::string_view name,
                         const std::string& key, bool force,
                         absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;

@@ -41,14 +41,19 @@ struct Entry {
   bool reconciled = false;
 };
 
-absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
+// Where entry `index` is, for an error message (made only for one).
+std::string EntryPath(size_t index) {
+  return absl::StrCat(".metadata.managedFields[", index, "]");
+}
+
+absl::StatusOr<Entry> DecodeEntry(const Value& e, size_t index,
                                   const Limits& limits,
                                   const Type* reconcile_for,
                                   const ExpectedEntry* expected) {
   auto fail = [&](absl::string_view field, absl::string_view what) {
     return absl::InvalidArgumentError(
-        field.empty() ? absl::StrCat(where, ": ", what)
-                      : absl::StrCat(where, ".", field, ": ", what));
+        field.empty() ? absl::StrCat(EntryPath(index), ": ", what)
+                      : absl::StrCat(EntryPath(index), ".", field, ": ", what));
   };
   if (!e.IsMap()) return fail("", "expected a map (a managedFields entry)");
   for (const MapEntry& f : e.map()) {
@@ -105,7 +110,7 @@ absl::StatusOr<Entry> DecodeEntry(const Value& e, const std::string& where,
     if (!s.ok()) {
       return absl::Status(
           s.status().code(),
-          absl::StrCat(where, ".fieldsV1: ", s.status().message()));
+          absl::StrCat(EntryPath(index), ".fieldsV1: ", s.status().message()));
     }
     out.set = *std::move(s);
     if (canonical) out.canonical = *f;
@@ -265,9 +270,8 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(
         "max_managed_fields_entries", limits.max_managed_fields_entries);
   }
   for (size_t i = 0; i < list.list().size(); ++i) {
-    std::string where = absl::StrCat(".metadata.managedFields[", i, "]");
     absl::StatusOr<Entry> e =
-        DecodeEntry(list.list()[i], where, limits, reconcile_for, expected);
+        DecodeEntry(list.list()[i], i, limits, reconcile_for, expected);
     if (!e.ok()) return e.status();
     // A later entry with the same identity replaces an earlier one, as in
     // the apiserver (which never writes two).
@@ -284,8 +288,10 @@ absl::StatusOr<ManagedState> DecodeManagedFieldsList(
     if (e->time) out.times.emplace(key, *e->time);
     out.decoded.erase(key);
     if (e->canonical) {
-      out.decoded.emplace(
-          key, DecodedFieldsV1{vs.shared_set(), *std::move(e->canonical)});
+      // The key's last use: it moves.
+      out.decoded.emplace(std::move(e->key),
+                          DecodedFieldsV1{vs.shared_set(),
+                                          *std::move(e->canonical)});
     }
   }
   return out;
