@@ -12,13 +12,21 @@ smdx_bench's binding/pod_reapply_one_change does it on Values in C++.
     python_bench.py POD_YAML loop N [FORM]     N calls and nothing else (for
                                                callgrind), FORM dicts (the
                                                default) or objects
-    python_bench.py POD_YAML threads SECONDS N applies/s of 1 and of N threads,
-                                               dicts, JSON text and smdx.Object
+    python_bench.py POD_YAML threads SECONDS N [SPIN_SO]
+                                               applies/s of 1 and of N threads,
+                                               dicts, JSON text and smdx.Object,
+                                               one per call and BATCH per
+                                               apply_many call;
+                                               with SPIN_SO (bench/gil_floor.c
+                                               built), calls/s of a native call
+                                               as long as the Object apply that
+                                               does no Python work
 
 Prints one JSON object (nothing for `loop`).
 """
 
 import copy
+import ctypes
 import json
 import pickle
 import statistics
@@ -28,6 +36,10 @@ import time
 import timeit
 
 import smdx
+
+
+# Pairs per FieldManager.apply_many call in `threads`.
+BATCH = 16
 
 
 def fixture(path):
@@ -75,6 +87,23 @@ def rate(threads, calls, seconds):
     return sum(counts) / seconds
 
 
+def floor(spin_so, live_obj, changed_obj, fm, many, seconds):
+    """[calls/s of 1 thread, of `many`, ns per call] of smdx_bench_spin
+    through ctypes (the GIL released around it), its rounds set so that one
+    call takes as long as one apply of Objects: the gain CPython allows a
+    call of that length, whatever it does."""
+    spin = ctypes.CDLL(spin_so).smdx_bench_spin
+    spin.argtypes = [ctypes.c_uint64]
+    spin.restype = ctypes.c_uint64
+    apply_ns = time_call(lambda: fm.apply(live_obj, changed_obj, "kubectl"),
+                         0.2)
+    probe = 1 << 20
+    rounds = max(1, int(probe * apply_ns / time_call(lambda: spin(probe), 0.2)))
+    calls = [lambda: spin(rounds)] * many
+    return [rate(1, calls, seconds), rate(many, calls, seconds),
+            time_call(lambda: spin(rounds), 0.2)]
+
+
 def main():
     path, mode, arg = sys.argv[1], sys.argv[2], float(sys.argv[3])
     fm, live, changed = fixture(path)
@@ -118,6 +147,19 @@ def main():
                 lv, ch = make(live), make(changed)
                 calls.append(lambda lv=lv, ch=ch: fm.apply(lv, ch, "kubectl"))
             out[name] = [rate(1, calls, arg), rate(many, calls, arg)]
+        # The same in batches: BATCH pairs per FieldManager.apply_many, the
+        # GIL released once for all of them (applies/s counted).
+        for name, make in (("dicts_many", copy.deepcopy),
+                           ("objects_many", smdx.Object)):
+            calls = []
+            for _ in range(many):
+                pairs = [(make(live), make(changed)) for _ in range(BATCH)]
+                calls.append(lambda pairs=pairs: fm.apply_many(pairs, "kubectl"))
+            out[name] = [BATCH * rate(1, calls, arg),
+                         BATCH * rate(many, calls, arg)]
+        if len(sys.argv) > 5:
+            out["floor"] = floor(sys.argv[5], live_obj, changed_obj, fm,
+                                 many, arg)
         print(json.dumps(out))
     else:
         sys.exit(f"python_bench: unknown mode {mode}")

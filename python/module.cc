@@ -604,67 +604,176 @@ class PyFieldManager {
   }
 
  private:
-  py::object Run(const py::object& live, const py::object& body,
-                 const std::string& manager, bool force,
-                 const std::optional<std::string>& output, bool apply) const {
-    const char* const live_what = "the live object";
-    const char* const body_what = apply ? "the configuration" : "the object";
-    // Inputs are read in order, errors included: text is parsed later,
-    // without the GIL, only when what follows it is text too.
-    Input l = IsText(body)
-                  ? TakeInput(live, limits_, live_what, /*allow_none=*/true)
-                  : ReadInput(live, limits_, live_what, /*allow_none=*/true);
-    Input b = TakeInput(body, limits_, body_what, /*allow_none=*/false);
-    const Form form = OutputForm(output, b.form);
-    // Parsing, the apply and writing text all run in one release of the
-    // GIL: threads applying text or Objects then meet at the GIL once per
-    // call. Small dicts keep it (kValuesWorthTheGil).
-    const bool release = l.text.has_value() || b.text.has_value() ||
-                         l.form == Form::kObject || b.form == Form::kObject ||
-                         form != Form::kDict ||
-                         l.nodes + b.nodes >= kValuesWorthTheGil;
+  // One apply or update of a call: read with the GIL (Read), worked without
+  // it (Work), and made the caller's with it again (Finish).
+  struct Request {
+    Input live;
+    Input body;
+    Form form = Form::kDict;
     absl::Status bad;
     FieldManagerResult r;
     std::string text;
-    {
-      std::optional<py::gil_scoped_release> unlocked;
-      if (release) unlocked.emplace();
-      bad = ParseInput(&l, limits_, live_what, /*allow_none=*/true);
-      if (bad.ok())
-        bad = ParseInput(&b, limits_, body_what, /*allow_none=*/false);
-      if (bad.ok()) {
-        r = apply ? fm_->Apply(l.value, b.value, manager, force)
-                  : fm_->Update(l.value, b.value, manager);
-        if (r.ok() && IsTextForm(form)) text = WriteText(r.object, form);
-        // What the caller gets is the text, the object, or the object made
-        // a dict (with the GIL): the rest of the result goes here, so that
-        // text needs no second release to drop it.
-        ManagedState drop_managed = std::move(r.managed);
-        if (IsTextForm(form)) {
-          Value drop_object = std::move(r.object);
-        }
-      }
-      // The inputs go without the GIL too.
-      Input drop_live = std::move(l);
-      Input drop_body = std::move(b);
+  };
+
+  // With the GIL: the inputs of one request, read in order, errors
+  // included. Text is parsed later, without the GIL, only when what follows
+  // it is text too.
+  Request Read(const py::handle& live, const py::handle& body,
+               const std::optional<std::string>& output, bool apply) const {
+    const char* const live_what = "the live object";
+    Request q;
+    q.live = IsText(body)
+                 ? TakeInput(live, limits_, live_what, /*allow_none=*/true)
+                 : ReadInput(live, limits_, live_what, /*allow_none=*/true);
+    q.body = TakeInput(body, limits_, BodyWhat(apply), /*allow_none=*/false);
+    q.form = OutputForm(output, q.body.form);
+    return q;
+  }
+
+  static const char* BodyWhat(bool apply) {
+    return apply ? "the configuration" : "the object";
+  }
+
+  // Whether working `q` is worth a release of the GIL of its own: parsing,
+  // the apply and writing text all run in one release, so that threads
+  // applying text or Objects meet at the GIL once per call. Small dicts
+  // keep it (kValuesWorthTheGil).
+  static bool WorthTheGil(const Request& q) {
+    return q.live.text.has_value() || q.body.text.has_value() ||
+           q.live.form == Form::kObject || q.body.form == Form::kObject ||
+           q.form != Form::kDict ||
+           q.live.nodes + q.body.nodes >= kValuesWorthTheGil;
+  }
+
+  // With or without the GIL (it touches no Python object): parses what
+  // Read kept as text, applies or updates, and writes text for a text form.
+  void Work(Request* q, const std::string& manager, bool force,
+            bool apply) const {
+    q->bad = ParseInput(&q->live, limits_, "the live object",
+                        /*allow_none=*/true);
+    if (q->bad.ok()) {
+      q->bad = ParseInput(&q->body, limits_, BodyWhat(apply),
+                          /*allow_none=*/false);
     }
-    if (!bad.ok()) RaiseStatus(bad, "InvalidError");
-    if (!r.ok()) RaiseOutcome(r);
-    if (!r.warnings.empty()) {
+    if (q->bad.ok()) {
+      q->r = apply ? fm_->Apply(q->live.value, q->body.value, manager, force)
+                   : fm_->Update(q->live.value, q->body.value, manager);
+      if (q->r.ok() && IsTextForm(q->form))
+        q->text = WriteText(q->r.object, q->form);
+      // What the caller gets is the text, the object, or the object made a
+      // dict (with the GIL): the rest of the result goes here, so that text
+      // needs no second release to drop it.
+      ManagedState drop_managed = std::move(q->r.managed);
+      if (IsTextForm(q->form)) {
+        Value drop_object = std::move(q->r.object);
+      }
+    }
+    // The inputs go here too.
+    Input drop_live = std::move(q->live);
+    Input drop_body = std::move(q->body);
+  }
+
+  // With the GIL: what the caller gets of a worked request, or its error
+  // raised. A dict result leaves its Value in q->r.object, for the caller
+  // to drop (without the GIL when it released it to work).
+  py::object Finish(Request* q) const {
+    if (!q->bad.ok()) RaiseStatus(q->bad, "InvalidError");
+    if (!q->r.ok()) RaiseOutcome(q->r);
+    if (!q->r.warnings.empty()) {
       py::object warn = py::module_::import("warnings").attr("warn");
-      for (const std::string& w : r.warnings) {
+      for (const std::string& w : q->r.warnings) {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
     }
-    if (form == Form::kObject) return py::cast(PyValue{std::move(r.object)});
-    py::object out = form == Form::kDict
-                         ? ToPythonConverter(&keys_).Convert(r.object)
-                         : py::str(text);
-    if (release && form == Form::kDict) {
+    if (q->form == Form::kObject)
+      return py::cast(PyValue{std::move(q->r.object)});
+    if (q->form == Form::kDict)
+      return ToPythonConverter(&keys_).Convert(q->r.object);
+    return py::str(q->text);
+  }
+
+  py::object Run(const py::object& live, const py::object& body,
+                 const std::string& manager, bool force,
+                 const std::optional<std::string>& output, bool apply) const {
+    Request q = Read(live, body, output, apply);
+    const bool release = WorthTheGil(q);
+    {
+      std::optional<py::gil_scoped_release> unlocked;
+      if (release) unlocked.emplace();
+      Work(&q, manager, force, apply);
+    }
+    py::object out = Finish(&q);
+    if (release && q.form == Form::kDict) {
       py::gil_scoped_release unlocked;
-      Value drop = std::move(r.object);
+      Value drop = std::move(q.r.object);
     }
     return out;
+  }
+
+ public:
+  py::list ApplyMany(const py::iterable& pairs, const std::string& manager,
+                     bool force, const std::optional<std::string>& output,
+                     bool return_exceptions) const {
+    // Every pair is read first, then all are applied in one release of the
+    // GIL, then their results are made.
+    std::vector<Request> qs;
+    std::vector<py::object> failed;  // per pair: its exception, or null
+    size_t i = 0;
+    for (py::handle pair : pairs) {
+      failed.emplace_back();
+      qs.emplace_back();
+      Catch(i++, return_exceptions, &failed.back(), [&] {
+        if (!PySequence_Check(pair.ptr()) || PySequence_Size(pair.ptr()) != 2) {
+          PyErr_Clear();
+          throw py::type_error(
+              "expected a (live, config) pair, got " +
+              std::string(Py_TYPE(pair.ptr())->tp_name));
+        }
+        py::sequence two = py::reinterpret_borrow<py::sequence>(pair);
+        qs.back() = Read(two[0], two[1], output, /*apply=*/true);
+      });
+    }
+    {
+      py::gil_scoped_release unlocked;
+      for (size_t k = 0; k < qs.size(); ++k) {
+        if (!failed[k]) Work(&qs[k], manager, force, /*apply=*/true);
+      }
+    }
+    py::list out;
+    for (size_t k = 0; k < qs.size(); ++k) {
+      if (!failed[k]) {
+        Catch(k, return_exceptions, &failed[k],
+              [&] { out.append(Finish(&qs[k])); });
+      }
+      if (failed[k]) out.append(failed[k]);
+    }
+    {
+      py::gil_scoped_release unlocked;
+      std::vector<Request> drop = std::move(qs);
+    }
+    return out;
+  }
+
+ private:
+  // Runs `step` for pair `index`. Its exception, told where it happened
+  // (a note, from Python 3.11 on), is kept in `*failed` when
+  // `return_exceptions`, raised otherwise.
+  template <typename F>
+  static void Catch(size_t index, bool return_exceptions, py::object* failed,
+                    F&& step) {
+    try {
+      step();
+      return;
+    } catch (py::error_already_set& e) {
+      *failed = e.value();
+    } catch (py::builtin_exception& e) {
+      e.set_error();
+      *failed = py::error_already_set().value();
+    }
+    if (py::hasattr(*failed, "add_note")) {
+      failed->attr("add_note")(absl::StrCat("in pairs[", index, "]"));
+    }
+    if (!return_exceptions) Raise(*failed);
   }
 
   std::shared_ptr<const Catalog> catalog_;
@@ -820,6 +929,16 @@ InvalidError (the object does not fit the schema, invalid managedFields, an
 empty manager name), BadRequestError (another apiVersion or kind than the
 resource's, managedFields in the configuration), LimitError.)";
 
+constexpr char kApplyManyDoc[] = R"(apply of each (live, config) pair of pairs by manager: a list of the results, in order.
+
+The same as calling apply on each pair, with the GIL released once for all of
+them instead of once per call: Python threads applying batches of objects
+this way run side by side nearly as native threads do. Every pair is read
+first, then all are applied, then their results are made. A pair that fails
+raises its error (the first one, in that order) with a note naming the pair;
+with return_exceptions=True the list holds that exception in its place
+instead, and the other pairs' results.)";
+
 constexpr char kUpdateDoc[] = R"(A write (create, update, the result of a non-apply patch) of object by manager over live (None: a create).
 
 Returns what the server would store, as apply does. Invalid managedFields in
@@ -913,6 +1032,10 @@ PYBIND11_MODULE(_smdx, m) {
       .def("apply", &PyFieldManager::Apply, py::arg("live"), py::arg("config"),
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
            py::arg("output") = py::none(), kApplyDoc)
+      .def("apply_many", &PyFieldManager::ApplyMany, py::arg("pairs"),
+           py::arg("manager"), py::arg("force") = false, py::kw_only(),
+           py::arg("output") = py::none(),
+           py::arg("return_exceptions") = false, kApplyManyDoc)
       .def("update", &PyFieldManager::Update, py::arg("live"),
            py::arg("object"), py::arg("manager"), py::kw_only(),
            py::arg("output") = py::none(), kUpdateDoc)

@@ -1,7 +1,8 @@
 # Type stubs of the native module (python/module.cc). Docstrings there.
 import datetime
 import os
-from typing import Any, Dict, List, Literal, Optional, Union, overload
+from typing import (Any, Dict, Iterable, List, Literal, Optional, Sequence, Union,
+                    overload)
 
 Output = Literal["dict", "json", "yaml", "object"]
 
@@ -52,6 +53,15 @@ class FieldManager:
         *,
         output: Optional[Output] = None,
     ) -> Any: ...
+    def apply_many(
+        self,
+        pairs: Iterable[Sequence[Optional[ObjectLike]]],
+        manager: str,
+        force: bool = False,
+        *,
+        output: Optional[Output] = None,
+        return_exceptions: bool = False,
+    ) -> List[Any]: ...
     def update(
         self,
         live: Optional[ObjectLike],

@@ -651,6 +651,87 @@ def test_one_field_manager_shared_by_threads(fm):
     assert results == expected
 
 
+# ---- apply_many ---------------------------------------------------------------
+
+
+def test_apply_many_gives_what_apply_gives_pair_by_pair(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    pairs = [
+        (None, deployment(name="new")),
+        (stored, deployment(replicas=4)),
+        (smdx.Object(stored), smdx.Object(deployment(image="nginx:2"))),
+        (json.dumps(stored), json.dumps(deployment(replicas=1))),
+    ]
+    got = fm.apply_many(pairs, "deployer")
+    want = [fm.apply(live, config, "deployer") for live, config in pairs]
+    assert got == want
+    assert [type(g) for g in got] == [dict, dict, smdx.Object, str]
+    assert got[1]["spec"]["replicas"] == 4
+    # Each result is an object of its own, and the inputs stay as they were.
+    assert got[0] is not got[1]
+    assert stored == fm.apply(None, deployment(), "deployer")
+    assert fm.apply_many(pairs, "deployer", output="yaml") == [
+        fm.apply(live, config, "deployer", output="yaml") for live, config in pairs]
+    assert fm.apply_many([], "deployer") == []
+    assert fm.apply_many(iter([[None, deployment()]]), "deployer") == [
+        fm.apply(None, deployment(), "deployer")]
+
+
+def test_apply_many_raises_the_first_failure_naming_the_pair(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    pairs = [(stored, deployment()), (stored, deployment(replicas=5)),
+             (stored, deployment(image="nginx:2"))]
+    with pytest.raises(smdx.ConflictError) as info:
+        fm.apply_many(pairs, "autoscaler")
+    assert [c.path for c in info.value.conflicts] == [".spec.replicas"]
+    if sys.version_info >= (3, 11):
+        assert info.value.__notes__ == ["in pairs[1]"]
+    # Forced, every pair applies.
+    forced = fm.apply_many(pairs, "autoscaler", force=True)
+    assert [f["spec"]["replicas"] for f in forced] == [2, 5, 2]
+    # Inputs are read before anything is applied: a pair that cannot be read
+    # raises before the conflict of an earlier one.
+    with pytest.raises(TypeError, match="expected a [(]live, config[)] pair, got int"):
+        fm.apply_many([pairs[1], 7], "autoscaler")
+    with pytest.raises(TypeError, match="expected a [(]live, config[)] pair, got tuple"):
+        fm.apply_many([(stored,)], "autoscaler")
+    with pytest.raises(smdx.InvalidError, match="the configuration: expected an object"):
+        fm.apply_many([(stored, [1])], "autoscaler")
+    with pytest.raises(TypeError):
+        fm.apply_many(5, "autoscaler")
+
+
+def test_apply_many_can_return_the_exceptions_in_place(fm):
+    stored = fm.apply(None, deployment(), "deployer")
+    got = fm.apply_many(
+        [(stored, deployment(replicas=5)), (stored, {"kind": "Nope"}),
+         (stored, deployment()), (stored, 3)],
+        "autoscaler", return_exceptions=True)
+    assert isinstance(got[0], smdx.ConflictError)
+    assert isinstance(got[1], smdx.BadRequestError)
+    assert got[2] == fm.apply(stored, deployment(), "autoscaler")
+    assert isinstance(got[3], smdx.InvalidError)
+    if sys.version_info >= (3, 11):
+        assert [e.__notes__ for e in (got[0], got[1], got[3])] == [
+            ["in pairs[0]"], ["in pairs[1]"], ["in pairs[3]"]]
+
+
+def test_apply_many_from_threads(fm):
+    configs = [deployment(name=f"web-{i}", replicas=i) for i in range(32)]
+    expected = [fm.apply(None, c, "m") for c in configs]
+    results = [None] * 4
+
+    def work(t):
+        for _ in range(10):
+            results[t] = fm.apply_many(
+                [(None, smdx.Object(c)) for c in configs[t::4]], "m",
+                output="dict")
+
+    assert not run_in_threads(4, work)
+    assert [r for t in range(4) for r in results[t]] == [
+        e for t in range(4) for e in expected[t::4]]
+
+
 def test_results_with_more_keys_than_a_field_manager_keeps():
     # A FieldManager keeps the strs of 4,096 keys between calls; keys beyond
     # get strs of their own, in this call and later ones.
