@@ -747,10 +747,6 @@ class PyFieldManager {
       }
       if (failed[k]) out.append(failed[k]);
     }
-    {
-      py::gil_scoped_release unlocked;
-      std::vector<Request> drop = std::move(qs);
-    }
     return out;
   }
 
