@@ -373,6 +373,7 @@ Value EncodeManagedFields(const ManagedState& state) {
   out.reserve(rows.size());
   for (const Row& r : rows) {
     Map m;
+    m.Reserve(7);  // every field an entry may have: no regrowth
     if (!r.id.manager.empty()) m.Append("manager", Value(r.id.manager));
     m.Append("operation", Value(r.id.operation));
     m.Append("apiVersion", Value(r.id.api_version));
