@@ -8,11 +8,6 @@ namespace smdx {
 
 namespace {
 
-const Set& EmptySet() {
-  static const Set* const kEmpty = new Set();
-  return *kEmpty;
-}
-
 using Entries = absl::Span<const SetEntry>;
 
 // The first entry of `v` not ordered before `pe`.
@@ -331,7 +326,7 @@ Set Set::Leaves() const {
 
 const Set& Set::WithPrefix(const PathElement& pe) const {
   const SetEntry* e = FindEntry(entries(), pe);
-  return e != nullptr ? e->children : EmptySet();
+  return e != nullptr ? e->children : EmptyInstance();
 }
 
 Set Set::WithPathPrefix(const PathElement& pe) const {
@@ -345,6 +340,11 @@ bool Set::Empty() const {
     if (Holds(e.member, e.children)) return false;
   }
   return true;
+}
+
+const Set& Set::EmptyInstance() {
+  static const Set* const empty = new Set();
+  return *empty;
 }
 
 size_t Set::Size() const {

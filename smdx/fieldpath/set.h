@@ -60,6 +60,9 @@ class Set {
   bool IsSubsetOf(const Set& other) const;
 
   bool Empty() const;
+  // One empty set for the process, never destroyed (to point at where an
+  // empty set is wanted and none is at hand).
+  static const Set& EmptyInstance();
   // Number of member paths.
   size_t Size() const;
 

@@ -21,7 +21,7 @@ class VersionedSet {
  public:
   // Empty, sharing one empty set that nothing owns: making one allocates
   // nothing (a map's operator[] makes one before every assignment).
-  VersionedSet() : set_(std::shared_ptr<void>(), &EmptySet()) {}
+  VersionedSet() : set_(std::shared_ptr<void>(), &Set::EmptyInstance()) {}
   VersionedSet(Set set, std::string api_version, bool applied)
       : set_(std::make_shared<Set>(std::move(set))),
         api_version_(std::move(api_version)),
@@ -59,11 +59,6 @@ class VersionedSet {
   }
 
  private:
-  static const Set& EmptySet() {
-    static const Set* const empty = new Set;
-    return *empty;
-  }
-
   std::shared_ptr<const Set> set_;
   std::string api_version_;
   bool applied_ = false;
