@@ -937,6 +937,38 @@ class EntryStack {
   size_t capacity_ = 0;
 };
 
+// The word whose bytes, in memory order, are these three and a zero.
+constexpr uint32_t WordOf(unsigned char b0, unsigned char b1, unsigned char b2) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  return uint32_t{b0} << 24 | uint32_t{b1} << 16 | uint32_t{b2} << 8;
+#else
+  return uint32_t{b0} | uint32_t{b1} << 8 | uint32_t{b2} << 16;
+#endif
+}
+// Whether the bytes at `p` are the first `N - 1` of `lit` (2 or 3 bytes),
+// tested as one word; the caller has checked that four bytes are there.
+// A branch per byte costs more here than the one load.
+template <size_t N>
+inline bool StartsWith(const char* p, const char (&lit)[N]) {
+  static_assert(N == 3 || N == 4, "two or three bytes");
+  constexpr uint32_t mask = N == 4 ? WordOf(0xff, 0xff, 0xff)
+                                   : WordOf(0xff, 0xff, 0);
+  const uint32_t want =
+      WordOf(static_cast<unsigned char>(lit[0]),
+             static_cast<unsigned char>(lit[1]),
+             N == 4 ? static_cast<unsigned char>(lit[2]) : 0);
+  return ((internal::LoadHalfWord(p) ^ want) & mask) == 0;
+}
+
+// mask[n]: the top n bytes of a word.
+struct HeadMasks {
+  uint64_t mask[9] = {};
+  constexpr HeadMasks() {
+    for (int n = 1; n <= 8; ++n) mask[n] = ~uint64_t{0} << (64 - 8 * n);
+  }
+};
+constexpr HeadMasks kHeadMasks;
+
 // The first eight bytes of field name `s` (fewer bytes padded with zeros)
 // as one number that orders as they do. `end` is where the text that holds
 // `s` ends: the bytes are read as one word when the text lasts that long.
@@ -953,9 +985,8 @@ inline uint64_t NameHead(absl::string_view s, const char* end) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   w = __builtin_bswap64(w);
 #endif
-  const unsigned n = static_cast<unsigned>(std::min<size_t>(s.size(), 8));
-  // The first n bytes, without a branch (each shift less than 64).
-  return w & ~((~uint64_t{0} >> (4 * n)) >> (4 * n));
+  // The first n bytes (the top ones now), without a branch.
+  return w & kHeadMasks.mask[s.size() < 8 ? s.size() : 8];
 }
 
 // Reads the text of a fieldsV1 object into a Set. Keys as encoders write
@@ -1042,10 +1073,12 @@ class FieldsV1Reader {
   // (The cursor is a local pointer, not pos_: stores of set entries, which
   // hold bytes, could alias a member, which then goes back to memory.)
   const char* FieldKey(const char* k, absl::string_view* name) const {
-    if (end_ - k < 5 || k[0] != '"' || k[1] != 'f' || k[2] != ':')
-      return nullptr;
+    if (end_ - k < 5 || !StartsWith(k, "\"f:")) return nullptr;
     const char* q = PlainRun(k + 3, end_);
-    if (end_ - q < 2 || q[0] != '"' || q[1] != ':') return nullptr;
+    if (end_ - q >= 4 ? !StartsWith(q, "\":")
+                      : end_ - q < 2 || q[0] != '"' || q[1] != ':') {
+      return nullptr;
+    }
     *name = absl::string_view(k + 3, static_cast<size_t>(q - (k + 3)));
     return q + 2;
   }
@@ -1191,7 +1224,8 @@ class FieldsV1Reader {
                    (head != last_head ? head > last_head : last_name < name);
         last_head = head;
         last_name = name;
-        if (end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
+        if (end_ - v >= 4 ? StartsWith(v, "{}")
+                          : end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
           // A leaf (most keys): a member with nothing below.
           stack_.emplace_back(PathElement::FieldInternedIfKnown(name), true);
           k = v + 2;
