@@ -945,19 +945,23 @@ constexpr uint32_t WordOf(unsigned char b0, unsigned char b1, unsigned char b2) 
   return uint32_t{b0} | uint32_t{b1} << 8 | uint32_t{b2} << 16;
 #endif
 }
-// Whether the bytes at `p` are the first `N - 1` of `lit` (2 or 3 bytes),
-// tested as one word; the caller has checked that four bytes are there.
-// A branch per byte costs more here than the one load.
+// Whether the bytes at `p` are those of `lit` (2 or 3 bytes), tested with
+// one load where a branch per byte costs more. REQUIRES: two bytes at `p`
+// for a 2-byte `lit`, four for a 3-byte one.
 template <size_t N>
 inline bool StartsWith(const char* p, const char (&lit)[N]) {
   static_assert(N == 3 || N == 4, "two or three bytes");
-  constexpr uint32_t mask = N == 4 ? WordOf(0xff, 0xff, 0xff)
-                                   : WordOf(0xff, 0xff, 0);
-  const uint32_t want =
-      WordOf(static_cast<unsigned char>(lit[0]),
-             static_cast<unsigned char>(lit[1]),
-             N == 4 ? static_cast<unsigned char>(lit[2]) : 0);
-  return ((internal::LoadHalfWord(p) ^ want) & mask) == 0;
+  const auto byte = [&](size_t i) {
+    return static_cast<unsigned char>(i < N - 1 ? lit[i] : 0);
+  };
+  if constexpr (N == 3) {
+    uint16_t x;
+    std::memcpy(&x, p, 2);
+    return x == static_cast<uint16_t>(WordOf(byte(0), byte(1), 0));
+  } else {
+    return ((internal::LoadHalfWord(p) ^ WordOf(byte(0), byte(1), byte(2))) &
+            WordOf(0xff, 0xff, 0xff)) == 0;
+  }
 }
 
 // mask[n]: the top n bytes of a word.
@@ -1075,10 +1079,7 @@ class FieldsV1Reader {
   const char* FieldKey(const char* k, absl::string_view* name) const {
     if (end_ - k < 5 || !StartsWith(k, "\"f:")) return nullptr;
     const char* q = PlainRun(k + 3, end_);
-    if (end_ - q >= 4 ? !StartsWith(q, "\":")
-                      : end_ - q < 2 || q[0] != '"' || q[1] != ':') {
-      return nullptr;
-    }
+    if (end_ - q < 2 || !StartsWith(q, "\":")) return nullptr;
     *name = absl::string_view(k + 3, static_cast<size_t>(q - (k + 3)));
     return q + 2;
   }
@@ -1224,8 +1225,7 @@ class FieldsV1Reader {
                    (head != last_head ? head > last_head : last_name < name);
         last_head = head;
         last_name = name;
-        if (end_ - v >= 4 ? StartsWith(v, "{}")
-                          : end_ - v >= 2 && v[0] == '{' && v[1] == '}') {
+        if (end_ - v >= 2 && StartsWith(v, "{}")) {
           // A leaf (most keys): a member with nothing below.
           stack_.emplace_back(PathElement::FieldInternedIfKnown(name), true);
           k = v + 2;
