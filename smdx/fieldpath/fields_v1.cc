@@ -1187,16 +1187,20 @@ class FieldsV1Reader {
   // Reads one node's object: the entries of what is below it are left on
   // the stack, above where it stood; `member` says whether the node itself
   // is a member, and `ordered` false that its entries need Normalize.
-  absl::Status Node(bool* member, bool* ordered, int depth) {
+  // `opened`: the caller read the object's `{` and saw a key's `"` next.
+  absl::Status Node(bool* member, bool* ordered, int depth,
+                    bool opened = false) {
     if (depth >= max_depth_) {
       return Error(LimitError(absl::StrCat("nesting at level ", depth + 1),
                               "max_depth", static_cast<size_t>(max_depth_)));
     }
-    if (!Eat('{')) return Error("expected an object");
     *member = false;
-    if (Eat('}')) {
-      *member = true;  // no children: the node is a member
-      return absl::OkStatus();
+    if (!opened) {
+      if (!Eat('{')) return Error("expected an object");
+      if (Eat('}')) {
+        *member = true;  // no children: the node is a member
+        return absl::OkStatus();
+      }
     }
     const char* const text = t_.data();
     // Whether the entries so far are fields read by FieldKey and then keys
@@ -1227,13 +1231,19 @@ class FieldsV1Reader {
         last_name = name;
         if (end_ - v >= 2 && StartsWith(v, "{}")) {
           // A leaf (most keys): a member with nothing below.
-          stack_.emplace_back(PathElement::FieldInternedIfKnown(name), true);
+          stack_.emplace_back(PathElement::FieldInternedIfKnown(name, end_),
+                              true);
           k = v + 2;
         } else {
           const size_t at = static_cast<size_t>(k - text);
-          pos_ = static_cast<size_t>(v - text);
-          if (absl::Status st = ReadValue(
-                  PathElement::FieldInternedIfKnown(name), at, depth);
+          // An object that starts with a key, as encoders write one, is
+          // read below without testing again for `{}`.
+          const bool opened = end_ - v >= 2 && StartsWith(v, "{\"");
+          pos_ = static_cast<size_t>(v + (opened ? 1 : 0) - text);
+          PathElement pe = PathElement::FieldInternedIfKnown(name, end_);
+          if (absl::Status st = opened ? ReadBelow(std::move(pe), at, depth,
+                                                   /*opened=*/true)
+                                       : ReadValue(std::move(pe), at, depth);
               !st.ok()) {
             return st;
           }
@@ -1314,13 +1324,20 @@ class FieldsV1Reader {
     } else {
       pos_ = before;
     }
+    return ReadBelow(std::move(pe), at, depth, /*opened=*/false);
+  }
+
+  // The same for a value that is not `{}`: pushes the entry and reads the
+  // node below it (`opened` as for Node).
+  absl::Status ReadBelow(PathElement&& pe, size_t at, int depth, bool opened) {
     const OpenKey key{at, open_};
     open_ = &key;
     const size_t index = stack_.size();
     stack_.emplace_back(std::move(pe), false);
     bool member = false;
     bool ordered = true;
-    if (absl::Status st = Node(&member, &ordered, depth + 1); !st.ok())
+    if (absl::Status st = Node(&member, &ordered, depth + 1, opened);
+        !st.ok())
       return st;  // (the read ends: open_ is not used again)
     open_ = key.up;
     // The stack may have moved: the entry is found again by its index. The

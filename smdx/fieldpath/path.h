@@ -76,6 +76,12 @@ class PathElement {
   // owning a copy. Readers use it so that sets read back compare and encode
   // as fast as sets built against a schema.
   static PathElement FieldInternedIfKnown(absl::string_view name);
+  // The same, for a name inside a text that is readable up to `end`: a
+  // short name is copied with two loads and masks while 15 bytes from its
+  // start are readable, without a branch on its length (which readers
+  // mispredict at most names).
+  static PathElement FieldInternedIfKnown(absl::string_view name,
+                                          const char* end);
   // Sorts `fields` by name.
   static PathElement Key(KeyFields fields);
   // The same, moving the fields out of `fields` (which may live anywhere,
@@ -192,6 +198,8 @@ class PathElement {
 
   // A field of the `n` <= kMaxInline bytes at `name`.
   static PathElement InlineField(const char* name, size_t n);
+  // The same, from 15 readable bytes at `name`.
+  static PathElement InlineFieldUnbounded(const char* name, size_t n);
 
   uint8_t tag() const { return b_[0]; }
   const void* ptr() const {
@@ -245,6 +253,49 @@ inline PathElement PathElement::InternedField(const std::string* name) {
     pe.SetPointer(kInternedName, name);
   }
   return pe;
+}
+
+namespace internal {
+// For a name of n <= 15 bytes, the masks of the element's two words (byte
+// 0 the length, then the name, then zeros): word 0 keeps bytes 0 to
+// min(n, 7), word 1 the name's bytes from its eighth on.
+struct InlineMasks {
+  uint64_t word0[16] = {};
+  uint64_t word1[16] = {};
+  constexpr InlineMasks() {
+    for (int n = 0; n < 16; ++n) {
+      const int low = n < 7 ? n + 1 : 8;  // bytes of word 0 kept
+      const int high = n > 7 ? n - 7 : 0;  // bytes of word 1 kept
+      word0[n] = low == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * low)) - 1;
+      word1[n] = high == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * high)) - 1;
+    }
+  }
+};
+inline constexpr InlineMasks kInlineMasks;
+}  // namespace internal
+
+inline PathElement PathElement::InlineFieldUnbounded(const char* name,
+                                                     size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t w0, w1;
+  std::memcpy(&w0, name, 8);
+  std::memcpy(&w1, name + 7, 8);
+  w0 = ((w0 << 8) | n) & internal::kInlineMasks.word0[n];
+  w1 &= internal::kInlineMasks.word1[n];
+  PathElement pe;
+  std::memcpy(pe.b_, &w0, 8);
+  std::memcpy(pe.b_ + 8, &w1, 8);
+  return pe;
+#else
+  return InlineField(name, n);
+#endif
+}
+
+inline PathElement PathElement::FieldInternedIfKnown(absl::string_view name,
+                                                     const char* end) {
+  if (name.size() <= kMaxInline && end - name.data() >= 15)
+    return InlineFieldUnbounded(name.data(), name.size());
+  return FieldInternedIfKnown(name);
 }
 
 // Inline: readers call it for every field name they read.

@@ -94,6 +94,28 @@ TEST(PathElementTest, AShortNameHasOneFormHoweverItIsMade) {
   }
 }
 
+TEST(PathElementTest, ANameReadInsideATextHasTheSameForm) {
+  // Read from a text that goes on past the name (copied with whole words
+  // and masks) or ends right after it (copied byte by byte): the same bits
+  // as the name made alone, whatever follows it.
+  for (size_t len = 0; len <= 24; ++len) {
+    std::string name;
+    for (size_t i = 0; i < len; ++i)
+      name.push_back(static_cast<char>('A' + (i * 5) % 26));
+    const PathElement made = PathElement::Field(name);
+    for (size_t after : {size_t{0}, size_t{1}, size_t{15}, size_t{20}}) {
+      const std::string text = name + std::string(after, '\xff');
+      const PathElement read = PathElement::FieldInternedIfKnown(
+          absl::string_view(text.data(), len), text.data() + text.size());
+      EXPECT_EQ(read.field_name(), name) << len << " " << after;
+      EXPECT_EQ(read, made) << len << " " << after;
+      if (len <= 15) {
+        EXPECT_TRUE(read.SameBits(made)) << len << " " << after;
+      }
+    }
+  }
+}
+
 Value MapOf(std::vector<std::pair<const char*, Value>> entries) {
   Map m;
   for (auto& [k, v] : entries) m.Append(k, std::move(v));
