@@ -44,6 +44,23 @@ void* NodeSlabs::AllocateSlow(size_t rounded) {
   return first;
 }
 
+void NodeSlabs::FreeElsewhere(Slab* s) {
+  Thread& t = thread_;
+  Slab* const counted = t.pending;
+  const int64_t n = t.pending_n;
+  // Blocks left pending at the thread's exit are counted off then.
+  if (t.state == Thread::kUnborn) Start(t);
+  if (t.state == Thread::kAlive) {
+    t.pending = s;
+    t.pending_n = 1;
+  } else {
+    t.pending = nullptr;
+    t.pending_n = 0;
+    Release(s, 1);
+  }
+  if (counted != nullptr) Release(counted, n);
+}
+
 void NodeSlabs::Recycle(Slab* s) {
   Thread& t = thread_;
   if (t.state == Thread::kUnborn) Start(t);
@@ -129,6 +146,11 @@ NodeSlabs::Reaper::~Reaper() {
   // straight back to malloc.
   t.state = Thread::kDead;
   t.next = t.end = nullptr;
+  if (t.pending != nullptr) {
+    Slab* counted = t.pending;
+    t.pending = nullptr;
+    Release(counted, t.pending_n);
+  }
   if (t.slab != nullptr) {
     Slab* done = t.slab;
     t.slab = nullptr;

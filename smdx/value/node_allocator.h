@@ -18,8 +18,9 @@
 // and walks over big values got slower.)
 //
 // A slab counts its blocks in use. A block freed later, or on another
-// thread, takes one off with a locked instruction; the block that takes
-// the count to zero, on whatever thread, frees the slab. That thread keeps
+// thread, takes one off with a locked instruction (one for each run of
+// blocks of the same slab that a thread frees); the block that takes the
+// count to zero, on whatever thread, frees the slab. That thread keeps
 // it for its next slabs (up to kKeptSlabs) or gives it to the process's
 // list, for any thread.
 //
@@ -94,7 +95,14 @@ class NodeSlabs {
                                       ~(uintptr_t{kSlabBytes} - 1));
     Thread& t = thread_;
     if (s != t.slab) {
-      Release(s, 1);
+      // A block of another slab: counted off with the blocks of the same
+      // slab freed next, in one locked instruction for the run of them (a
+      // set or value destroyed frees its blocks slab by slab).
+      if (s == t.pending) {
+        ++t.pending_n;
+        return;
+      }
+      FreeElsewhere(s);
       return;
     }
     // A block of the slab this thread cuts from, so made here: counted
@@ -161,6 +169,11 @@ class NodeSlabs {
     // `listed` has the bit of every class that may have any.
     FreeBlock* lists[kClasses];
     uint64_t listed[2];
+    // The slab, not `slab`, of the last blocks this thread freed, and how
+    // many it has not yet counted off (a slab with uncounted blocks is not
+    // free, so it cannot come back as `slab` meanwhile).
+    Slab* pending;
+    int64_t pending_n;
     Slab* free;
     size_t kept;
     enum State : uint8_t { kUnborn, kAlive, kDead } state;
@@ -170,6 +183,8 @@ class NodeSlabs {
   };
 
   static void* AllocateSlow(size_t rounded);
+  // Counts off the pending blocks and makes `s` the pending slab.
+  static void FreeElsewhere(Slab* s);
   // Empties the lists of free blocks (when `slab` changes or starts over).
   static void ForgetFreeBlocks(Thread& t) {
     for (size_t w = 0; w < 2; ++w) {

@@ -111,6 +111,24 @@ TEST(NodeSlabsTest, TheSlabsOfADroppedValueAreUsedAgain) {
   EXPECT_LE(NodeSlabs::SlabsInUse(), before + 1);
 }
 
+TEST(NodeSlabsTest, BlocksOfOlderSlabsFreedInARunAreAllCountedOff) {
+  // A value of many slabs dropped on the thread that made it, after it
+  // moved on to a newer slab: the blocks of each older slab are counted
+  // off together, the last run at the latest when the thread exits. Were
+  // any left uncounted, their slabs would stay in use for good.
+  const size_t before = NodeSlabs::SlabsInUse();
+  std::thread t([] {
+    for (int round = 0; round < 3; ++round) {
+      Value v = ManyMaps(20000);  // about 120 slabs
+      Value after = ManyMaps(20);
+      v = Value();  // dropped while `after` keeps the newest slab in use
+      EXPECT_EQ(after.list()[19].map().Find("port")->AsInt(), 19);
+    }
+  });
+  t.join();
+  EXPECT_EQ(NodeSlabs::SlabsInUse(), before);
+}
+
 TEST(NodeSlabsTest, ValuesMadeOnOneThreadAreDroppedOnAnother) {
   const size_t before = NodeSlabs::SlabsInUse();
   Value made;
