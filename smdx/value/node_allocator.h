@@ -25,8 +25,10 @@
 // list, for any thread.
 //
 // The price is memory: a slab is free only when every block in it is, so
-// a few long-lived nodes among many short-lived ones keep their slabs; and
-// slabs are not given back to malloc (see kChunkSlabs).
+// a few long-lived nodes among many short-lived ones keep their slabs; a
+// thread holds back the slab of its last run of blocks freed until it
+// frees a block of another or exits (one slab at most); and slabs are not
+// given back to malloc (see kChunkSlabs).
 //
 // Off under AddressSanitizer, so that it still sees every block's lifetime.
 //
