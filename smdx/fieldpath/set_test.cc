@@ -69,13 +69,19 @@ TEST(PathElementTest, SameBitsOnlyForTheSameElement) {
   EXPECT_EQ(PathElement::Field(long_name), PathElement::Field(long_name));
 }
 
+// A name of `len` letters from `first` on, `step` apart (modulo 26).
+std::string NameOfLength(size_t len, char first, size_t step) {
+  std::string name;
+  for (size_t i = 0; i < len; ++i)
+    name.push_back(static_cast<char>(first + (i * step) % 26));
+  return name;
+}
+
 TEST(PathElementTest, AShortNameHasOneFormHoweverItIsMade) {
   // Up to 15 bytes a name sits in the element, interned or not: equal
   // names are the same bits. Longer interned names are their pointer.
   for (size_t len = 0; len <= 24; ++len) {
-    std::string name;
-    for (size_t i = 0; i < len; ++i)
-      name.push_back(static_cast<char>('a' + (i * 7) % 26));
+    const std::string name = NameOfLength(len, 'a', 7);
     const PathElement made = PathElement::Field(name);
     const PathElement interned = PathElement::InternedField(InternName(name));
     const PathElement read = PathElement::FieldInternedIfKnown(name);
@@ -99,9 +105,7 @@ TEST(PathElementTest, ANameReadInsideATextHasTheSameForm) {
   // and masks) or ends right after it (copied byte by byte): the same bits
   // as the name made alone, whatever follows it.
   for (size_t len = 0; len <= 24; ++len) {
-    std::string name;
-    for (size_t i = 0; i < len; ++i)
-      name.push_back(static_cast<char>('A' + (i * 5) % 26));
+    const std::string name = NameOfLength(len, 'A', 5);
     const PathElement made = PathElement::Field(name);
     for (size_t after : {size_t{0}, size_t{1}, size_t{15}, size_t{20}}) {
       const std::string text = name + std::string(after, '\xff');
