@@ -103,26 +103,30 @@ template <typename T>
 class CompactVector {
  public:
   CompactVector() = default;
+  // Empty, with the flag (below) given.
+  explicit CompactVector(bool flag) : bits_(flag ? kFlag : 0) {}
   // A copy shares the block: one count more. Nodes below a set's entries
   // are copied whole by unions, differences and intersections wherever the
   // other side has nothing there; sharing makes that one increment for a
   // subtree instead of a copy of it. A writer unshares first (Unique).
-  CompactVector(const CompactVector& o) noexcept : h_(o.h_) {
-    if (h_ != nullptr) h_->refs.fetch_add(1, std::memory_order_relaxed);
+  CompactVector(const CompactVector& o) noexcept : bits_(o.bits_ & kBlock) {
+    if (Header* h = head()) h->refs.fetch_add(1, std::memory_order_relaxed);
   }
-  CompactVector(CompactVector&& o) noexcept : h_(o.h_) { o.h_ = nullptr; }
+  CompactVector(CompactVector&& o) noexcept : bits_(o.bits_ & kBlock) {
+    o.bits_ &= kFlag;
+  }
   CompactVector& operator=(const CompactVector& o) noexcept {
-    if (h_ != o.h_) {
+    if (head() != o.head()) {
       CompactVector copy(o);
-      std::swap(h_, copy.h_);
+      SwapBlocks(&copy);
     }
     return *this;
   }
   CompactVector& operator=(CompactVector&& o) noexcept {
     if (this != &o) {
-      if (h_ != nullptr) Release();
-      h_ = o.h_;
-      o.h_ = nullptr;
+      if (head() != nullptr) Release();
+      bits_ = (bits_ & kFlag) | (o.bits_ & kBlock);
+      o.bits_ &= kFlag;
     }
     return *this;
   }
@@ -130,19 +134,36 @@ class CompactVector {
   // are empty (the nodes below leaves), and a call per entry cost more
   // than the rest of destroying a set.
   ~CompactVector() {
-    if (h_ != nullptr) Release();
+    if (head() != nullptr) Release();
   }
 
-  size_t size() const { return h_ == nullptr ? 0 : h_->size; }
+  // A bit of the vector's own, not of its elements: blocks are aligned, so
+  // the pointer's lowest bit is free. It stays with the vector's place:
+  // copies and moves neither carry it nor change it, and only bytes that
+  // move (append_relocated) take it along. A set entry keeps its `member`
+  // there, which makes it 24 bytes instead of 32.
+  bool flag() const { return (bits_ & kFlag) != 0; }
+  void set_flag(bool on) { bits_ = (bits_ & kBlock) | (on ? kFlag : 0); }
+
+  size_t size() const {
+    const Header* h = head();
+    return h == nullptr ? 0 : h->size;
+  }
   bool empty() const { return size() == 0; }
-  size_t capacity() const { return h_ == nullptr ? 0 : h_->capacity; }
+  size_t capacity() const {
+    const Header* h = head();
+    return h == nullptr ? 0 : h->capacity;
+  }
   // Whether `o` shares this vector's block (then the two are equal).
   bool SharesWith(const CompactVector& o) const {
-    return h_ != nullptr && h_ == o.h_;
+    return head() != nullptr && head() == o.head();
   }
 
   // Read access.
-  const T* data() const { return h_ == nullptr ? nullptr : Elements(h_); }
+  const T* data() const {
+    const Header* h = head();
+    return h == nullptr ? nullptr : Elements(h);
+  }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size(); }
   const T& operator[](size_t i) const { return data()[i]; }
@@ -152,7 +173,8 @@ class CompactVector {
   // from here is good until this vector is copied or changed in size.
   T* data() {
     Unique();
-    return h_ == nullptr ? nullptr : Elements(h_);
+    Header* h = head();
+    return h == nullptr ? nullptr : Elements(h);
   }
   T* begin() { return data(); }
   T* end() { return data() + size(); }
@@ -168,8 +190,9 @@ class CompactVector {
   T& emplace_back(Args&&... args) {
     Unique();
     if (size() == capacity()) Grow(NextCapacity());
-    T* p = new (Elements(h_) + h_->size) T(std::forward<Args>(args)...);
-    ++h_->size;
+    Header* h = head();
+    T* p = new (Elements(h) + h->size) T(std::forward<Args>(args)...);
+    ++h->size;
     return *p;
   }
 
@@ -180,8 +203,9 @@ class CompactVector {
     T x(std::forward<Args>(args)...);
     Unique();
     if (size() == capacity()) Grow(NextCapacity());
-    T* d = Elements(h_);
-    const size_t n = h_->size;
+    Header* h = head();
+    T* d = Elements(h);
+    const size_t n = h->size;
     if (i == n) {
       new (d + n) T(std::move(x));
     } else {
@@ -189,7 +213,7 @@ class CompactVector {
       for (size_t j = n - 1; j > i; --j) d[j] = std::move(d[j - 1]);
       d[i] = std::move(x);
     }
-    ++h_->size;
+    ++h->size;
     return d[i];
   }
 
@@ -200,35 +224,38 @@ class CompactVector {
   // into no other), as for set entries.
   void append_relocated(T* from, size_t n) {
     if (n == 0) return;
-    if (h_ == nullptr) {
+    if (head() == nullptr) {
       // A reader's new node, mostly: one block, sized exactly.
       Header* h = Allocate(n);
       std::memcpy(static_cast<void*>(Elements(h)),
                   static_cast<const void*>(from), n * sizeof(T));
       h->size = n;
-      h_ = h;
+      set_head(h);
       return;
     }
     Unique();
     const size_t size = this->size();
     if (size + n > capacity()) Grow(size + n);
-    std::memcpy(static_cast<void*>(Elements(h_) + size),
+    Header* h = head();
+    std::memcpy(static_cast<void*>(Elements(h) + size),
                 static_cast<const void*>(from), n * sizeof(T));
-    h_->size = size + n;
+    h->size = size + n;
   }
 
   void pop_back() {
     Unique();
-    --h_->size;
-    Elements(h_)[h_->size].~T();
+    Header* h = head();
+    --h->size;
+    Elements(h)[h->size].~T();
   }
   // Destroys the elements from position `n` on.
   void truncate(size_t n) {
     if (size() <= n) return;
     Unique();
-    while (h_->size > n) {
-      --h_->size;
-      Elements(h_)[h_->size].~T();
+    Header* h = head();
+    while (h->size > n) {
+      --h->size;
+      Elements(h)[h->size].~T();
     }
   }
 
@@ -238,6 +265,19 @@ class CompactVector {
     uint32_t capacity;
     size_t size;
   };
+
+  static constexpr uintptr_t kFlag = 1;
+  static constexpr uintptr_t kBlock = ~kFlag;
+
+  Header* head() const { return reinterpret_cast<Header*>(bits_ & kBlock); }
+  void set_head(Header* h) {
+    bits_ = reinterpret_cast<uintptr_t>(h) | (bits_ & kFlag);
+  }
+  void SwapBlocks(CompactVector* o) {
+    Header* mine = head();
+    set_head(o->head());
+    o->set_head(mine);
+  }
 
   static T* Elements(Header* h) { return reinterpret_cast<T*>(h + 1); }
   static const T* Elements(const Header* h) {
@@ -250,6 +290,7 @@ class CompactVector {
     static_assert(
         alignof(T) <= alignof(Header) && sizeof(Header) % alignof(T) == 0,
         "elements follow the header");
+    static_assert(alignof(Header) > kFlag, "the flag bit is free");
     void* mem;
     if (Bytes(capacity) <= NodeSlabs::kMaxBytes) {
       mem = NodeSlabs::Allocate(Bytes(capacity));
@@ -278,53 +319,55 @@ class CompactVector {
     Header* bigger = Allocate(capacity);
     const size_t n = size();
     if (n != 0) {
-      T* from = Elements(h_);
+      T* from = Elements(head());
       for (size_t i = 0; i < n; ++i) {
         new (Elements(bigger) + i) T(std::move(from[i]));
         from[i].~T();
       }
     }
     bigger->size = n;
-    if (h_ != nullptr) Free(h_);
-    h_ = bigger;
+    if (head() != nullptr) Free(head());
+    set_head(bigger);
   }
   // Makes the block this vector's alone: a shared one is copied (its
   // elements' own blocks are shared by the copies).
   void Unique() {
-    if (h_ != nullptr && h_->refs.load(std::memory_order_acquire) != 1)
+    const Header* h = head();
+    if (h != nullptr && h->refs.load(std::memory_order_acquire) != 1)
       Unshare();
   }
   // Out of line: every write checks for sharing, few find it, and the
   // writers (emplace_back above all) must stay small enough to inline.
   __attribute__((noinline)) void Unshare() {
-    const size_t n = h_->size;
+    const size_t n = head()->size;
     if (n == 0) {
       Release();
       return;
     }
     Header* mine = Allocate(n);
-    const T* from = Elements(h_);
+    const T* from = Elements(head());
     for (size_t i = 0; i < n; ++i) new (Elements(mine) + i) T(from[i]);
     mine->size = n;
     Release();
-    h_ = mine;
+    set_head(mine);
   }
   // Drops this vector's count; the last one destroys the elements.
-  // REQUIRES: h_ is not null.
+  // REQUIRES: the block is not null.
   void Release() {
+    Header* h = head();
+    bits_ &= kFlag;
     // A count of one is this vector's alone: no other can raise it.
-    if (h_->refs.load(std::memory_order_acquire) != 1 &&
-        h_->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) {
-      h_ = nullptr;
+    if (h->refs.load(std::memory_order_acquire) != 1 &&
+        h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) {
       return;
     }
-    T* d = Elements(h_);
-    for (size_t i = 0, n = h_->size; i < n; ++i) d[i].~T();
-    Free(h_);
-    h_ = nullptr;
+    T* d = Elements(h);
+    for (size_t i = 0, n = h->size; i < n; ++i) d[i].~T();
+    Free(h);
   }
 
-  Header* h_ = nullptr;
+  // The block's address (null when empty), and the flag in bit 0.
+  uintptr_t bits_ = 0;
 };
 
 }  // namespace internal

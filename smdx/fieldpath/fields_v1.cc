@@ -276,11 +276,11 @@ void WriteContents(Out* out, const Set& set, bool include_self,
     if (e.children.entries().empty()) {
       // A member with nothing below (a normalized set has no entry that
       // holds nothing).
-      if (e.member) write_key(e.pe, "{}");
+      if (e.member()) write_key(e.pe, "{}");
       continue;
     }
     write_key(e.pe, "{");
-    WriteContents(out, e.children, e.member, scratch, quoted);
+    WriteContents(out, e.children, e.member(), scratch, quoted);
     out->Put('}');
   }
 }
@@ -299,11 +299,11 @@ Value ContentsToValue(const Set& set, bool include_self) {
   if (include_self && !entries.empty()) out.Append(".", EmptyObject());
   for (const SetEntry& e : entries) {
     if (e.children.entries().empty()) {
-      if (e.member) out.Append(SerializePathElement(e.pe), EmptyObject());
+      if (e.member()) out.Append(SerializePathElement(e.pe), EmptyObject());
       continue;
     }
     out.Append(SerializePathElement(e.pe),
-               ContentsToValue(e.children, e.member));
+               ContentsToValue(e.children, e.member()));
   }
   return Value(std::move(out));
 }
@@ -669,11 +669,12 @@ class FieldsV1ValueReader {
       // entry stays where it is while its children are read.
       keys_.push_back(&e.key);
       SetEntry& entry = children->AppendEntry(std::move(pe));
-      if (absl::Status st =
-              Node(e.value, depth + 1, &entry.children, &entry.member);
+      bool member = false;
+      if (absl::Status st = Node(e.value, depth + 1, &entry.children, &member);
           !st.ok()) {
         return st;
       }
+      entry.set_member(member);
       if (guide_ != nullptr) guide_->Ascend(!entry.children.entries().empty());
       keys_.pop_back();
     }
@@ -792,14 +793,14 @@ class EncodingMatcher {
     }
     for (const SetEntry& e : entries) {
       const bool leaf = e.children.entries().empty();
-      if (leaf && !e.member) continue;  // the encoder writes nothing for it
+      if (leaf && !e.member()) continue;  // the encoder writes nothing for it
       if (at == m.size() || !KeyIs(m[at].key, e.pe)) return false;
       const Value& below = m[at++].value;
       bytes_ += m[at - 1].key.size() + 3;
       if (leaf) {
         if (!IsEmptyMap(below)) return false;
         bytes_ += 2;
-      } else if (!Node(below, e.children, e.member, depth + 1)) {
+      } else if (!Node(below, e.children, e.member(), depth + 1)) {
         return false;
       }
     }
@@ -1347,7 +1348,7 @@ class FieldsV1Reader {
     // The stack may have moved: the entry is found again by its index. The
     // entries above it are what is below it.
     SetEntry& e = stack_[index];
-    e.member = member;
+    e.set_member(member);
     stack_.MoveAbove(index + 1, &e.children);
     if (!ordered) e.children.Normalize();
     return absl::OkStatus();

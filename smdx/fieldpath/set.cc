@@ -55,7 +55,7 @@ void ReserveForLargeOutput(internal::CompactVector<SetEntry>* v, size_t n) {
 
 bool Set::HasMember(const PathElement& pe) const {
   const SetEntry* e = FindEntry(entries(), pe);
-  return e != nullptr && e->member;
+  return e != nullptr && e->member();
 }
 
 const Set* Set::Child(const PathElement& pe) const {
@@ -86,7 +86,7 @@ void Set::Insert(absl::Span<const PathElement> path) {
   }
   const size_t i = static_cast<size_t>(LowerEntry(read, last) - read.data());
   if (i < read.size() && read[i].pe == last) {
-    v[i].member = true;
+    v[i].set_member(true);
     return;
   }
   v.emplace_at(i, last, true, Set());
@@ -143,7 +143,7 @@ bool Set::Normalize() {
   bool clean = true;
   for (size_t i = 0; i < read.size() && clean; ++i) {
     const SetEntry& e = read[i];
-    clean = Holds(e.member, e.children) &&
+    clean = Holds(e.member(), e.children) &&
             (i == 0 || Compare(read[i - 1].pe, e.pe) < 0);
   }
   if (clean) return true;
@@ -158,9 +158,9 @@ bool Set::Normalize() {
     SetEntry& e = entries_[i];
     if (kept > 0 && entries_[kept - 1].pe == e.pe) {
       SetEntry& into = entries_[kept - 1];
-      into.member = into.member || e.member;
+      into.set_member(into.member() || e.member());
       into.children = into.children.Union(e.children);
-    } else if (Holds(e.member, e.children)) {
+    } else if (Holds(e.member(), e.children)) {
       if (kept != i) entries_[kept] = std::move(e);
       ++kept;
     }
@@ -185,7 +185,7 @@ Set Set::Union(const Set& other) const {
     } else if (c > 0) {
       out.entries_.emplace_back(b[j++]);
     } else {
-      out.entries_.emplace_back(a[i].pe, a[i].member || b[j].member,
+      out.entries_.emplace_back(a[i].pe, a[i].member() || b[j].member(),
                                 a[i].children.Union(b[j].children));
       ++i;
       ++j;
@@ -200,7 +200,7 @@ Set Set::Intersection(const Set& other) const {
   // Keeps the common part of two entries for one element.
   auto both = [&out](const SetEntry& x, const SetEntry& y) {
     Set sub = x.children.Intersection(y.children);
-    const bool member = x.member && y.member;
+    const bool member = x.member() && y.member();
     if (Holds(member, sub))
       out.entries_.emplace_back(x.pe, member, std::move(sub));
   };
@@ -245,7 +245,7 @@ Set Set::Difference(const Set& other) const {
       continue;
     }
     // Members below a removed member stay.
-    const bool member = e.member && !b[j].member;
+    const bool member = e.member() && !b[j].member();
     Set sub = e.children.Difference(b[j].children);
     if (Holds(member, sub)) {
       out.entries_.emplace_back(e.pe, member, std::move(sub));
@@ -261,10 +261,10 @@ void Set::Subtract(const Set& other) {
     SetEntry& e = entries_[i];
     if (SeekTo(b, e.pe, &j)) {
       // Members below a removed member stay.
-      e.member = e.member && !b[j].member;
+      e.set_member(e.member() && !b[j].member());
       e.children.Subtract(b[j].children);
     }
-    if (!Holds(e.member, e.children)) continue;
+    if (!Holds(e.member(), e.children)) continue;
     if (kept != i) entries_[kept] = std::move(e);
     ++kept;
   }
@@ -280,10 +280,10 @@ bool Set::IsSubsetOf(const Set& other) const {
     if (!SeekTo(b, e.pe, &j)) {
       // Nothing of it in `other`: no subset, unless it holds nothing (a
       // normalized set has no such entry).
-      if (Holds(e.member, e.children)) return false;
+      if (Holds(e.member(), e.children)) return false;
       continue;
     }
-    if (e.member && !b[j].member) return false;
+    if (e.member() && !b[j].member()) return false;
     if (!e.children.IsSubsetOf(b[j].children)) return false;
   }
   return true;
@@ -301,10 +301,10 @@ Set Set::RecursiveDifference(const Set& other) const {
       continue;
     }
     // A member of `other` removes everything below it too.
-    if (b[j].member) continue;
+    if (b[j].member()) continue;
     Set sub = e.children.RecursiveDifference(b[j].children);
-    if (Holds(e.member, sub)) {
-      out.entries_.emplace_back(e.pe, e.member, std::move(sub));
+    if (Holds(e.member(), sub)) {
+      out.entries_.emplace_back(e.pe, e.member(), std::move(sub));
     }
   }
   return out;
@@ -315,7 +315,7 @@ Set Set::Leaves() const {
   for (const SetEntry& e : entries_) {
     // A member with members below it is no leaf (a normalized set holds no
     // empty children).
-    const bool member = e.member && e.children.entries_.empty();
+    const bool member = e.member() && e.children.entries_.empty();
     Set sub = e.children.Leaves();
     if (Holds(member, sub)) {
       out.entries_.emplace_back(e.pe, member, std::move(sub));
@@ -337,7 +337,7 @@ Set Set::WithPathPrefix(const PathElement& pe) const {
 
 bool Set::Empty() const {
   for (const SetEntry& e : entries_) {
-    if (Holds(e.member, e.children)) return false;
+    if (Holds(e.member(), e.children)) return false;
   }
   return true;
 }
@@ -350,14 +350,14 @@ const Set& Set::EmptyInstance() {
 size_t Set::Size() const {
   size_t n = 0;
   for (const SetEntry& e : entries_)
-    n += (e.member ? 1 : 0) + e.children.Size();
+    n += (e.member() ? 1 : 0) + e.children.Size();
   return n;
 }
 
 void Set::IterateInto(Path* prefix,
                       const std::function<void(const Path&)>& f) const {
   for (const SetEntry& e : entries_) {
-    if (!e.member) continue;
+    if (!e.member()) continue;
     prefix->push_back(e.pe);
     f(*prefix);
     prefix->pop_back();
@@ -396,7 +396,7 @@ bool operator==(const Set& a, const Set& b) {
   for (size_t i = 0; i < a.entries_.size(); ++i) {
     const SetEntry& x = a.entries_[i];
     const SetEntry& y = b.entries_[i];
-    if (x.member != y.member || x.pe != y.pe || x.children != y.children)
+    if (x.member() != y.member() || x.pe != y.pe || x.children != y.children)
       return false;
   }
   return true;

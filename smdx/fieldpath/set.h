@@ -112,23 +112,58 @@ class Set {
   void IterateInto(Path* prefix,
                    const std::function<void(const Path&)>& f) const;
 
+  // The node's pointer holds, in a bit of its own, whether the entry that
+  // owns this node is a member (see SetEntry); a set that is no entry's
+  // children leaves it clear.
+  friend struct SetEntry;
+  explicit Set(bool member_bit) : entries_(member_bit) {}
+
   internal::CompactVector<SetEntry> entries_;
 };
 
 // One element of a node: whether the path ending here is a member, and the
-// paths that continue below it.
+// paths that continue below it. 24 bytes: `member` is a bit of the child
+// node's pointer (Set::member_bit), which copies and moves of an entry
+// carry explicitly.
 struct SetEntry {
   SetEntry() = default;
-  SetEntry(PathElement&& e, bool m) : pe(std::move(e)), member(m) {}
+  SetEntry(PathElement&& e, bool m) : pe(std::move(e)), children(m) {}
   SetEntry(const PathElement& e, bool m, Set c)
-      : pe(e), member(m), children(std::move(c)) {}
+      : pe(e), children(std::move(c)) {
+    set_member(m);
+  }
   SetEntry(PathElement&& e, bool m, Set c)
-      : pe(std::move(e)), member(m), children(std::move(c)) {}
+      : pe(std::move(e)), children(std::move(c)) {
+    set_member(m);
+  }
+  SetEntry(const SetEntry& o) : pe(o.pe), children(o.children) {
+    set_member(o.member());
+  }
+  SetEntry(SetEntry&& o) noexcept
+      : pe(std::move(o.pe)), children(std::move(o.children)) {
+    set_member(o.member());
+  }
+  SetEntry& operator=(const SetEntry& o) {
+    pe = o.pe;
+    children = o.children;
+    set_member(o.member());
+    return *this;
+  }
+  SetEntry& operator=(SetEntry&& o) noexcept {
+    pe = std::move(o.pe);
+    children = std::move(o.children);
+    set_member(o.member());
+    return *this;
+  }
+
+  bool member() const { return children.entries_.flag(); }
+  void set_member(bool m) { children.entries_.set_flag(m); }
 
   PathElement pe;
-  bool member = false;
   Set children;
 };
+
+static_assert(sizeof(SetEntry) == 24, "an entry is an element and a pointer");
 
 inline SetEntry& Set::AppendEntry(PathElement&& pe) {
   // Built in place: `pe` is moved once.

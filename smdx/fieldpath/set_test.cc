@@ -263,6 +263,58 @@ TEST(SetTest, ChildrenBuiltInPlace) {
   EXPECT_EQ(s, Of({{F("a"), F("x")}}));
 }
 
+// `member` is a bit of the pointer to the entry's children: it belongs to
+// the entry, so a node copied or moved out of an entry, or into one, never
+// takes it along, while copies and moves of the entry do.
+TEST(SetEntryTest, MemberStaysWithTheEntryNotWithItsChildren) {
+  SetEntry a(F("a"), true, Of({{F("b")}}));
+  EXPECT_TRUE(a.member());
+
+  SetEntry moved(std::move(a));
+  EXPECT_TRUE(moved.member());
+  EXPECT_EQ(moved.children, Of({{F("b")}}));
+
+  SetEntry given(F("c"), false, moved.children);
+  EXPECT_FALSE(given.member());
+  given.children = moved.children;
+  EXPECT_FALSE(given.member());
+  EXPECT_TRUE(moved.member());
+
+  Set taken = std::move(moved.children);
+  EXPECT_TRUE(moved.member());
+  EXPECT_TRUE(moved.children.Empty());
+  SetEntry holder(F("d"), false, std::move(taken));
+  EXPECT_FALSE(holder.member());
+  EXPECT_EQ(holder.children, Of({{F("b")}}));
+
+  SetEntry copy = given;
+  copy.set_member(true);
+  EXPECT_TRUE(copy.member());
+  EXPECT_FALSE(given.member());
+  given = copy;
+  EXPECT_TRUE(given.member());
+  EXPECT_EQ(given.children, Of({{F("b")}}));
+
+  // In a set: a member with children, and one without, through a union, a
+  // sort and an unshared write.
+  Set s = Of({{F("x")}, {F("x"), F("y")}});
+  Set t = Of({{F("w"), F("v")}});
+  Set u = s.Union(t);
+  EXPECT_TRUE(u.Has({F("x")}));
+  EXPECT_TRUE(u.Has({F("x"), F("y")}));
+  EXPECT_FALSE(u.Has({F("w")}));
+  Set built;
+  built.AppendEntry(F("z")).set_member(true);
+  built.AppendEntry(F("m")).children = Of({{F("n")}});
+  built.Normalize();
+  EXPECT_EQ(built, Of({{F("z")}, {F("m"), F("n")}}));
+  Set shared = built;
+  shared.Insert({F("z"), F("q")});
+  EXPECT_TRUE(shared.Has({F("z")}));
+  EXPECT_TRUE(shared.Has({F("z"), F("q")}));
+  EXPECT_EQ(built, Of({{F("z")}, {F("m"), F("n")}}));
+}
+
 TEST(SetTest, NodesMoveBetweenThreadsAndOutliveThem) {
   // Node blocks are recycled per thread: a set built on one thread and
   // dropped on another, or a thread_local set dropped after its thread's

@@ -521,7 +521,7 @@ class FieldSetBuilder {
     } else {
       MapEntries(*atom->map, v.map(), &entry.children);
     }
-    entry.member = force_member;
+    entry.set_member(force_member);
     if (!force_member && entry.children.entries().empty()) out->PopLastEntry();
   }
 
@@ -678,7 +678,7 @@ Set EnsureNamed(const Atom* atom, const Set& set) {
   out.Reserve(set.entries().size());
   for (const SetEntry& e : set.entries()) {
     if (e.children.entries().empty()) {
-      if (e.member) out.AppendMemberUnsorted(e.pe);
+      if (e.member()) out.AppendMemberUnsorted(e.pe);
       continue;
     }
     const Atom* child = nullptr;
@@ -693,7 +693,7 @@ Set EnsureNamed(const Atom* atom, const Set& set) {
       child = lt->element_type.resolved;
     }
     SetEntry& entry = out.AppendEntry(PathElement(e.pe));
-    entry.member = e.member || named;
+    entry.set_member(e.member() || named);
     entry.children = EnsureNamed(child, e.children);
   }
   out.Normalize();
@@ -787,7 +787,7 @@ class Reconciler {
       }
       const Set* sub = e.children.entries().empty() ? nullptr : &e.children;
       path_.push_back(&pe);
-      Walk(child, sub, e.member && sub == nullptr);
+      Walk(child, sub, e.member() && sub == nullptr);
       path_.pop_back();
     }
   }
