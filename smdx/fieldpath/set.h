@@ -122,9 +122,9 @@ class Set {
 };
 
 // One element of a node: whether the path ending here is a member, and the
-// paths that continue below it. 24 bytes: `member` is a bit of the child
-// node's pointer (Set::member_bit), which copies and moves of an entry
-// carry explicitly.
+// paths that continue below it. 24 bytes: `member` is the flag bit of the
+// pointer to the child node (internal::CompactVector::flag), which copies
+// and moves of the node leave where it is and those of the entry carry.
 struct SetEntry {
   SetEntry() = default;
   SetEntry(PathElement&& e, bool m) : pe(std::move(e)), children(m) {}
