@@ -103,8 +103,6 @@ template <typename T>
 class CompactVector {
  public:
   CompactVector() = default;
-  // Empty, with the flag (below) given.
-  explicit CompactVector(bool flag) : bits_(flag ? kFlag : 0) {}
   // A copy shares the block: one count more. Nodes below a set's entries
   // are copied whole by unions, differences and intersections wherever the
   // other side has nothing there; sharing makes that one increment for a

@@ -116,7 +116,6 @@ class Set {
   // owns this node is a member (see SetEntry); a set that is no entry's
   // children leaves it clear.
   friend struct SetEntry;
-  explicit Set(bool member_bit) : entries_(member_bit) {}
 
   internal::CompactVector<SetEntry> entries_;
 };
@@ -127,7 +126,7 @@ class Set {
 // and moves of the node leave where it is and those of the entry carry.
 struct SetEntry {
   SetEntry() = default;
-  SetEntry(PathElement&& e, bool m) : pe(std::move(e)), children(m) {}
+  SetEntry(PathElement&& e, bool m) : pe(std::move(e)) { set_member(m); }
   SetEntry(const PathElement& e, bool m, Set c)
       : pe(e), children(std::move(c)) {
     set_member(m);
