@@ -29,6 +29,7 @@
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
 #include "smdx/value/same_bytes.h"
+#include "python/gil.h"
 
 namespace py = pybind11;
 
@@ -103,8 +104,6 @@ class FromPython {
     Convert(o, nullptr, 0, &v);
     return v;
   }
-  // The values converted so far: maps, lists and scalars.
-  size_t nodes() const { return nodes_; }
 
  private:
   // One step of the path: a map key (borrowed), or a list index when
@@ -118,7 +117,6 @@ class FromPython {
   // Converts `o` into `*out`, a null Value, in place: each node is made
   // where it stays, with no Value to move from.
   void Convert(PyObject* o, const Step* at, size_t depth, Value* out) {
-    ++nodes_;
     if (depth >= max_depth_) {
       RaiseMessage("LimitError",
                    absl::StrCat(PathAt(at), ": nested deeper than ", max_depth_,
@@ -221,7 +219,6 @@ class FromPython {
   }
 
   size_t max_depth_;
-  size_t nodes_ = 0;
   internal::SharedEmptyMap empty_map_;
 };
 
@@ -355,19 +352,7 @@ struct Input {
   Form form = Form::kDict;
   // The text, while it is not parsed yet (see TakeInput).
   std::optional<std::string> text;
-  // How many values were converted from Python ones (0 for text).
-  size_t nodes = 0;
 };
-
-// Objects of this many values and more (counting both inputs of a call) are
-// worth releasing the GIL for while they merge. Handing the GIL to another
-// thread and taking it back costs microseconds: for a pod (300 values, live
-// object and configuration) that is more than the merge another thread
-// could overlap, and two threads applying pod dicts ran at 0.81x one (held:
-// 1.0x). ConfigMaps of 600 keys (1,800 values) gain from releasing it
-// (1.2x against 1.0x), of 300 keys neither way. Text is always read and
-// written without the GIL.
-constexpr size_t kValuesWorthTheGil = 1024;
 
 bool IsText(const py::handle& o) {
   return PyUnicode_Check(o.ptr()) || PyBytes_Check(o.ptr());
@@ -398,7 +383,6 @@ Input TakeInput(const py::handle& o, const Limits& limits, const char* what,
   }
   FromPython reader(limits.max_depth);
   in.value = reader.Convert(o.ptr());
-  in.nodes = reader.nodes();
   if (!in.value.IsMap()) {
     RaiseMessage("InvalidError",
                  absl::StrCat(what, ": expected an object (a map)"));
@@ -431,7 +415,7 @@ Input ReadInput(const py::handle& o, const Limits& limits, const char* what,
   Input in = TakeInput(o, limits, what, allow_none);
   absl::Status st;
   if (in.text.has_value()) {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     st = ParseInput(&in, limits, what, allow_none);
   }
   if (!st.ok()) RaiseStatus(st, "InvalidError");
@@ -468,7 +452,7 @@ PyValue MakeObject(const py::object& o) {
 py::str ObjectText(const PyValue& v, Form form) {
   std::string text;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     text = WriteText(v.value, form);
   }
   return py::str(text);
@@ -481,7 +465,7 @@ py::object ObjectEquals(const PyValue& v, const py::object& other) {
   const Value& w = other.cast<const PyValue&>().value;
   bool same;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     same = SameNode(v.value, w) || Equals(v.value, w);
   }
   return py::bool_(same);
@@ -529,7 +513,7 @@ PySchema LoadSchema(const py::args& documents) {
   }
   if (docs.empty()) throw py::type_error("Schema.load() needs a document");
   absl::StatusOr<Catalog> c = [&] {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     return Catalog::FromDocuments(docs);
   }();
   if (!c.ok()) RaiseStatus(c.status(), "SchemaError");
@@ -634,17 +618,6 @@ class PyFieldManager {
     return apply ? "the configuration" : "the object";
   }
 
-  // Whether working `q` is worth a release of the GIL of its own: parsing,
-  // the apply and writing text all run in one release, so that threads
-  // applying text or Objects meet at the GIL once per call. Small dicts
-  // keep it (kValuesWorthTheGil).
-  static bool WorthTheGil(const Request& q) {
-    return q.live.text.has_value() || q.body.text.has_value() ||
-           q.live.form == Form::kObject || q.body.form == Form::kObject ||
-           q.form != Form::kDict ||
-           q.live.nodes + q.body.nodes >= kValuesWorthTheGil;
-  }
-
   // With or without the GIL (it touches no Python object): parses what
   // Read kept as text, applies or updates, and writes text for a text form.
   void Work(Request* q, const std::string& manager, bool force,
@@ -695,16 +668,18 @@ class PyFieldManager {
   py::object Run(const py::object& live, const py::object& body,
                  const std::string& manager, bool force,
                  const std::optional<std::string>& output, bool apply) const {
+    // Parsing, the apply and writing text run in one release of the GIL,
+    // whatever the objects' size: with WithoutGil's spin, releasing it pays
+    // even for a ConfigMap of one key (two threads on dicts 1.3x one, 0.9x
+    // with the GIL held), and costs one thread nothing measurable.
     Request q = Read(live, body, output, apply);
-    const bool release = WorthTheGil(q);
     {
-      std::optional<py::gil_scoped_release> unlocked;
-      if (release) unlocked.emplace();
+      WithoutGil unlocked;
       Work(&q, manager, force, apply);
     }
     py::object out = Finish(&q);
-    if (release && q.form == Form::kDict) {
-      py::gil_scoped_release unlocked;
+    if (q.form == Form::kDict) {
+      WithoutGil unlocked;
       Value drop = std::move(q.r.object);
     }
     return out;
@@ -734,7 +709,7 @@ class PyFieldManager {
       });
     }
     {
-      py::gil_scoped_release unlocked;
+      WithoutGil unlocked;
       for (size_t k = 0; k < qs.size(); ++k) {
         if (!failed[k]) Work(&qs[k], manager, force, /*apply=*/true);
       }
@@ -794,7 +769,7 @@ Type TypeFor(const std::optional<PySchema>& schema,
 void CheckValid(const Type& t, const Value& v, const char* what) {
   absl::Status st;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     st = Validate(t, v);
   }
   if (!st.ok()) {
@@ -818,7 +793,7 @@ py::dict PyDiff(const py::object& lhs, const py::object& rhs,
   CheckValid(t, r.value, "rhs");
   Comparison c;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     c = CompareFields(t, &l.value, &r.value);
   }
   py::dict out;
@@ -836,7 +811,7 @@ py::object PyFieldset(const py::object& obj,
   CheckValid(t, in.value, "the object");
   absl::StatusOr<Value> fields;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     fields = ParseJson(SerializeFieldsV1(ToFieldSet(t, in.value)));
   }
   if (!fields.ok()) RaiseStatus(fields.status(), "Error");
@@ -854,7 +829,7 @@ py::list PyLoadAll(const py::object& text, const std::string& output) {
   std::string t = text.cast<std::string>();
   absl::StatusOr<std::vector<Value>> docs;
   {
-    py::gil_scoped_release unlocked;
+    WithoutGil unlocked;
     docs = ParseYamlOrJsonDocuments(t);
   }
   if (!docs.ok()) RaiseStatus(docs.status(), "InvalidError");

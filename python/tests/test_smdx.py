@@ -716,6 +716,37 @@ def test_apply_many_can_return_the_exceptions_in_place(fm):
             ["in pairs[0]"], ["in pairs[1]"], ["in pairs[3]"]]
 
 
+def test_python_threads_run_beside_applying_threads(fm):
+    # Threads that take the GIL back after each apply spin for it a little
+    # while another such thread holds it: a thread that only runs Python
+    # still gets its turns, and each apply its right result.
+    configs = [deployment(name=f"spin-{i}", replicas=i) for i in range(3)]
+    expected = [fm.apply(None, c, "m") for c in configs]
+    stop = threading.Event()
+    counted = [0]
+
+    def count():
+        while not stop.is_set():
+            counted[0] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    results = [None] * len(configs)
+
+    def work(i):
+        for _ in range(300):
+            results[i] = fm.apply(None, configs[i], "m")
+
+    try:
+        errors = run_in_threads(len(configs), work)
+    finally:
+        stop.set()
+        counter.join()
+    assert not errors
+    assert results == expected
+    assert counted[0] > 1000
+
+
 def test_apply_many_from_threads(fm):
     configs = [deployment(name=f"web-{i}", replicas=i) for i in range(32)]
     expected = [fm.apply(None, c, "m") for c in configs]
@@ -765,8 +796,8 @@ def test_dicts_made_from_objects_keep_keys_between_calls():
 
 
 def test_big_objects_from_threads():
-    # Objects this big merge without the GIL (small ones keep it): both ways
-    # give each thread its own right result.
+    # Merged without the GIL, from four threads at once: each thread gets
+    # its own right result.
     cms = smdx.FieldManager("v1", "ConfigMap", now=NOW)
     configs = [
         {
