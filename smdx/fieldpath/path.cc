@@ -90,9 +90,10 @@ PathElement PathElement::OfValue(Value v) {
 }
 
 PathElement PathElement::Index(int64_t i) {
+  uint64_t w1;
+  std::memcpy(&w1, &i, 8);
   PathElement pe;
-  pe.b_[0] = kIndexTag;
-  std::memcpy(pe.b_ + 8, &i, 8);
+  pe.SetWords(TagWord(kIndexTag), w1);
   return pe;
 }
 

@@ -106,6 +106,18 @@ class PathElement {
     std::memcpy(b_, o.b_, sizeof(b_));
     o.b_[0] = 0;
   }
+  // Moves an element just made, whose bytes the stores that wrote them
+  // may still hold (see SetWords): word by word, where the move above
+  // reads all 16 bytes at once. A load is served from a pending store only
+  // when that store holds all of it, so the one 16-byte read waits for the
+  // element's words to reach memory; for a reader that makes an element
+  // and pushes it at once (the fieldsV1 decoder, for every key) that wait
+  // was a tenth of its time. Elsewhere the one read is the cheaper.
+  struct JustMade {};
+  PathElement(PathElement&& o, JustMade) noexcept {
+    CopyBits(o);
+    o.b_[0] = 0;
+  }
   PathElement& operator=(const PathElement& o) noexcept {
     if (this != &o) {
       o.Ref();
@@ -207,9 +219,37 @@ class PathElement {
     std::memcpy(&p, b_ + 8, sizeof(p));
     return p;
   }
+  // Sets all 16 bytes: the tag, zeros, then `p`, as two words (see
+  // SetWords).
   void SetPointer(uint8_t tag, const void* p) {
-    b_[0] = tag;
-    std::memcpy(b_ + 8, &p, sizeof(p));
+    uint64_t w1;
+    std::memcpy(&w1, &p, sizeof(p));
+    SetWords(TagWord(tag), w1);
+  }
+  // The word 0 of an element whose byte 0 is `tag` and bytes 1 to 7 zeros.
+  static uint64_t TagWord(uint8_t tag) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return uint64_t{tag} << 56;
+#else
+    return tag;
+#endif
+  }
+  // The 16 bytes as two words, each written whole, so that each word read
+  // soon after (by the JustMade move) is served from one store.
+  void SetWords(uint64_t w0, uint64_t w1) {
+    std::memcpy(b_, &w0, 8);
+    std::memcpy(b_ + 8, &w1, 8);
+  }
+  // Copies `o`'s bytes word by word: the empty asm keeps the compiler from
+  // joining the two words into one 16-byte move.
+  void CopyBits(const PathElement& o) {
+    uint64_t w0, w1;
+    std::memcpy(&w0, o.b_, 8);
+    std::memcpy(&w1, o.b_ + 8, 8);
+#if defined(__GNUC__)
+    asm("" : "+r"(w0), "+r"(w1));
+#endif
+    SetWords(w0, w1);
   }
   bool Shared() const { return tag() >= kOwnedName && tag() <= kValueTag; }
   void Ref() const {
@@ -283,8 +323,7 @@ inline PathElement PathElement::InlineFieldUnbounded(const char* name,
   w0 = ((w0 << 8) | n) & internal::kInlineMasks.word0[n];
   w1 &= internal::kInlineMasks.word1[n];
   PathElement pe;
-  std::memcpy(pe.b_, &w0, 8);
-  std::memcpy(pe.b_ + 8, &w1, 8);
+  pe.SetWords(w0, w1);
   return pe;
 #else
   return InlineField(name, n);
