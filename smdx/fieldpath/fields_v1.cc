@@ -902,8 +902,7 @@ class EntryStack {
   SetEntry& operator[](size_t i) { return data_[i]; }
   SetEntry& emplace_back(PathElement&& pe, bool member) {
     if (size_ == capacity_) Resize(2 * capacity_);
-    return *new (data_ + size_++)
-        SetEntry(std::move(pe), member, PathElement::JustMade{});
+    return *new (data_ + size_++) SetEntry(std::move(pe), member);
   }
   // The entries from `base` on go into `set`, and off the stack.
   void MoveAbove(size_t base, Set* set) {

@@ -106,18 +106,6 @@ class PathElement {
     std::memcpy(b_, o.b_, sizeof(b_));
     o.b_[0] = 0;
   }
-  // Moves an element just made, whose bytes the stores that wrote them
-  // may still hold (see SetWords): word by word, where the move above
-  // reads all 16 bytes at once. A load is served from a pending store only
-  // when that store holds all of it, so the one 16-byte read waits for the
-  // element's words to reach memory; for a reader that makes an element
-  // and pushes it at once (the fieldsV1 decoder, for every key) that wait
-  // was a tenth of its time. Elsewhere the one read is the cheaper.
-  struct JustMade {};
-  PathElement(PathElement&& o, JustMade) noexcept {
-    CopyBits(o);
-    o.b_[0] = 0;
-  }
   PathElement& operator=(const PathElement& o) noexcept {
     if (this != &o) {
       o.Ref();
@@ -219,8 +207,7 @@ class PathElement {
     std::memcpy(&p, b_ + 8, sizeof(p));
     return p;
   }
-  // Sets all 16 bytes: the tag, zeros, then `p`, as two words (see
-  // SetWords).
+  // Sets all 16 bytes: the tag, zeros, then `p` (see SetWords).
   void SetPointer(uint8_t tag, const void* p) {
     uint64_t w1;
     std::memcpy(&w1, &p, sizeof(p));
@@ -234,22 +221,20 @@ class PathElement {
     return tag;
 #endif
   }
-  // The 16 bytes as two words, each written whole, so that each word read
-  // soon after (by the JustMade move) is served from one store.
+  // Writes the 16 bytes in one store. Elements are made and then moved at
+  // once (a reader makes one per key and pushes it into a set), and the
+  // move reads all 16 bytes in one load, which a pending store can serve
+  // only when it holds all of them: built from narrower stores, the move
+  // waited for them to reach memory, a tenth of decoding a fieldsV1.
   void SetWords(uint64_t w0, uint64_t w1) {
+#if defined(__GNUC__)
+    typedef uint64_t Words __attribute__((vector_size(16)));
+    const Words both = {w0, w1};
+    std::memcpy(b_, &both, sizeof(b_));
+#else
     std::memcpy(b_, &w0, 8);
     std::memcpy(b_ + 8, &w1, 8);
-  }
-  // Copies `o`'s bytes word by word: the empty asm keeps the compiler from
-  // joining the two words into one 16-byte move.
-  void CopyBits(const PathElement& o) {
-    uint64_t w0, w1;
-    std::memcpy(&w0, o.b_, 8);
-    std::memcpy(&w1, o.b_ + 8, 8);
-#if defined(__GNUC__)
-    asm("" : "+r"(w0), "+r"(w1));
 #endif
-    SetWords(w0, w1);
   }
   bool Shared() const { return tag() >= kOwnedName && tag() <= kValueTag; }
   void Ref() const {
@@ -269,18 +254,31 @@ class PathElement {
 
 inline PathElement PathElement::InlineField(const char* name, size_t n) {
   PathElement pe;
-  pe.b_[0] = static_cast<uint8_t>(n);
-  unsigned char* to = pe.b_ + 1;
-  // Two overlapping words (or half-words) instead of a call to memcpy.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // The two words from overlapping loads of the name (words, or
+  // half-words), stored at once (see SetWords).
+  uint64_t low = 0;   // the name's bytes 0 to 6 (bytes 1 to 7 of word 0)
+  uint64_t high = 0;  // its bytes 7 to 14 (word 1)
   if (n >= 8) {
-    std::memcpy(to, name, 8);
-    std::memcpy(to + n - 8, name + n - 8, 8);
+    uint64_t head, tail;
+    std::memcpy(&head, name, 8);
+    std::memcpy(&tail, name + n - 8, 8);
+    low = head;
+    high = tail >> (8 * (15 - n));  // its last n - 7 bytes
   } else if (n >= 4) {
-    std::memcpy(to, name, 4);
-    std::memcpy(to + n - 4, name + n - 4, 4);
+    uint32_t head, tail;
+    std::memcpy(&head, name, 4);
+    std::memcpy(&tail, name + n - 4, 4);
+    low = head | (uint64_t{tail} >> (8 * (8 - n)) << 32);
   } else {
-    for (size_t i = 0; i < n; ++i) to[i] = static_cast<unsigned char>(name[i]);
+    for (size_t i = 0; i < n; ++i)
+      low |= uint64_t{static_cast<unsigned char>(name[i])} << (8 * i);
   }
+  pe.SetWords((low << 8) | n, high);
+#else
+  pe.b_[0] = static_cast<uint8_t>(n);
+  std::memcpy(pe.b_ + 1, name, n);
+#endif
   return pe;
 }
 

@@ -127,10 +127,6 @@ class Set {
 struct SetEntry {
   SetEntry() = default;
   SetEntry(PathElement&& e, bool m) : pe(std::move(e)) { set_member(m); }
-  SetEntry(PathElement&& e, bool m, PathElement::JustMade j)
-      : pe(std::move(e), j) {
-    set_member(m);
-  }
   SetEntry(const PathElement& e, bool m, Set c)
       : pe(e), children(std::move(c)) {
     set_member(m);
