@@ -10,6 +10,10 @@
 #include <cstring>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace smdx {
 namespace internal {
 
@@ -44,8 +48,38 @@ inline bool SameBytes(const char* a, const char* b, size_t n) {
   return true;
 }
 
+#if defined(__SSE2__)
+// Which of the 16 bytes at `a` and at `b` are equal: bit i for byte i.
+inline uint32_t SameMask16(const char* a, const char* b) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+  const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+  uint32_t m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+  // Bytes past a string's end may never have been written: the compiler is
+  // not to reason about them, only to mask them off.
+  asm("" : "+r"(m));
+  return m;
+}
+#endif
+
 inline bool SameString(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+#if defined(__GLIBCXX__) && defined(__SSE2__)
+  // libstdc++ keeps every string's bytes in a buffer of at least 16: its
+  // own of 15 and the terminator, or one from the heap with room for more
+  // than 15 (a string outgrows its own only past 15, and a heap buffer is
+  // never made smaller than that). So 16 bytes may be read at data(), and
+  // a string of up to 16 is compared with no branch on its length.
+  const char* p = a.data();
+  const char* q = b.data();
+  if (n <= 16) return (~SameMask16(p, q) & ((uint32_t{1} << n) - 1)) == 0;
+  for (size_t i = 0; i + 16 < n; i += 16) {
+    if (SameMask16(p + i, q + i) != 0xFFFF) return false;
+  }
+  return SameMask16(p + n - 16, q + n - 16) == 0xFFFF;
+#else
+  return SameBytes(a.data(), b.data(), n);
+#endif
 }
 
 // Sets `*s` to the `n` bytes at `p`, which lie outside `*s`. For the few

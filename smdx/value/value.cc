@@ -104,6 +104,44 @@ inline bool DiffersAt(size_t i, std::vector<uint32_t>* where) {
   return false;
 }
 
+// The walk over a long list of maps or lists: a map's node and then its
+// entries are two loads, each waiting on the one before, and an object of
+// a thousand items (the Endpoints of bench/) is bigger than the cache, so
+// the walk spent a third of its time waiting on memory. Items a few places
+// ahead are asked for in two steps: the node of the item kNodeAhead on (its
+// address is in the list's own block), then the entries or items of the one
+// kBlockAhead on, whose node the first step has brought in by then. Hints
+// only; for short lists the walk ends before they would matter.
+constexpr size_t kNodeAhead = 8;
+constexpr size_t kBlockAhead = 4;
+// At most this many cache lines of a block are asked for.
+constexpr size_t kBlockLines = 8;
+
+inline void PrefetchNode(const Value& v) {
+  if (v.IsMap()) {
+    __builtin_prefetch(&v.map());
+  } else if (v.IsList()) {
+    __builtin_prefetch(&v.list());
+  }
+}
+
+inline void PrefetchLines(const void* begin, const void* end) {
+  const char* p = static_cast<const char*>(begin);
+  const char* const stop =
+      std::min(static_cast<const char*>(end), p + kBlockLines * 64);
+  for (; p < stop; p += 64) __builtin_prefetch(p);
+}
+
+inline void PrefetchBlock(const Value& v) {
+  if (v.IsMap()) {
+    const Map::Entries& e = v.map().entries();
+    PrefetchLines(e.data(), e.data() + e.size());
+  } else if (v.IsList()) {
+    const List& l = v.list();
+    PrefetchLines(l.data(), l.data() + l.size());
+  }
+}
+
 // A list item or map entry's value: strings (most leaves) are compared in
 // place, without the call.
 template <bool kStrict, bool kNote>
@@ -211,6 +249,14 @@ bool EqualsImpl(const Value& a, const Value& b, std::vector<uint32_t>* where) {
       const Value* const la = a.list().data();
       const Value* const lb = b.list().data();
       for (size_t i = 0; i < n; ++i) {
+        if (i + kNodeAhead < n) {
+          PrefetchNode(la[i + kNodeAhead]);
+          PrefetchNode(lb[i + kNodeAhead]);
+        }
+        if (i + kBlockAhead < n) {
+          PrefetchBlock(la[i + kBlockAhead]);
+          PrefetchBlock(lb[i + kBlockAhead]);
+        }
         if (!EqualsBelow<kStrict, kNote>(la[i], lb[i], where))
           return DiffersAt<kNote>(i, where);
       }

@@ -56,6 +56,44 @@ TEST(SameBytesTest, EveryByteOfEveryLengthCounts) {
   }
 }
 
+// SameString reads 16 bytes at a time, past a short string's end: those
+// bytes must not count, whatever they hold, in the string's own buffer or
+// in one from the heap.
+TEST(SameStringTest, EveryByteOfEveryLengthCountsAndNoneBeyond) {
+  const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+  for (size_t n = 0; n <= text.size(); ++n) {
+    const std::string a = text.substr(0, n);
+    // Bytes past the end that differ from a's: b once held other text
+    // there, in its own buffer (n < 16) or a heap one (longer before).
+    std::string b(text.size(), '*');
+    b.resize(n);
+    b.replace(0, n, text, 0, n);
+    std::string small = "0123456789ABCDE";
+    small.resize(n < small.size() ? n : small.size());
+    small.replace(0, small.size(), text, 0, small.size());
+    EXPECT_TRUE(internal::SameString(a, b)) << n;
+    EXPECT_TRUE(internal::SameString(b, a)) << n;
+    if (n <= 15) {
+      EXPECT_TRUE(internal::SameString(a, small)) << n;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      for (char c : {'\0', '!', static_cast<char>(0xFF)}) {
+        std::string t = b;
+        t[i] = c;
+        EXPECT_FALSE(internal::SameString(a, t))
+            << "length " << n << ", byte " << i;
+        EXPECT_FALSE(internal::SameString(t, a))
+            << "length " << n << ", byte " << i;
+      }
+    }
+    // Lengths differ: never the same.
+    EXPECT_FALSE(internal::SameString(a, a + "x")) << n;
+    if (n > 0) {
+      EXPECT_FALSE(internal::SameString(a, a.substr(0, n - 1))) << n;
+    }
+  }
+}
+
 TEST(HashBytesTest, EveryByteOfEveryLengthCounts) {
   // Each step of the hash is one-to-one in the word it takes in and in
   // what came before: a byte that one word holds changes the hash for
