@@ -63,8 +63,9 @@ TEST(SameStringTest, EveryByteOfEveryLengthCountsAndNoneBeyond) {
   const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
   for (size_t n = 0; n <= text.size(); ++n) {
     const std::string a = text.substr(0, n);
-    // Bytes past the end that differ from a's: b once held other text
-    // there, in its own buffer (n < 16) or a heap one (longer before).
+    // Bytes past the end that differ from a's: b keeps the heap buffer of
+    // the longer text it once held (past its end: '*'), and `small` its
+    // own buffer with the rest of "0123456789ABCDE" there.
     std::string b(text.size(), '*');
     b.resize(n);
     b.replace(0, n, text, 0, n);
