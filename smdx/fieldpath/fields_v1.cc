@@ -35,12 +35,16 @@ void AppendPathElementRaw(std::string* out, const PathElement& pe) {
     case PathElement::Kind::kKey: {
       out->append("k:{");
       bool first = true;
-      for (const KeyField& f : pe.key()) {
+      for (const KeyPart& f : pe.key()) {
         if (!first) out->push_back(',');
         first = false;
-        AppendJsonString(out, f.name);
+        AppendJsonString(out, f.name());
         out->push_back(':');
-        AppendJson(out, f.value);
+        if (f.IsString()) {
+          AppendJsonString(out, f.AsString());
+        } else {
+          AppendJson(out, f.value());
+        }
       }
       out->push_back('}');
       return;
@@ -145,14 +149,14 @@ class Out {
 // integers (nearly all keys), straight into `out`: the general path builds
 // the element's JSON and then escapes it once more. Returns false, having
 // committed nothing, for other keys.
-bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
+bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyPart> key,
                    absl::string_view tail) {
   size_t n = 8 + tail.size();  // a comma, and "k:{ and }": around the fields
-  for (const KeyField& f : key) {
-    n += f.name.size() + 6;  // \"name\": and a comma
-    if (f.value.IsString()) {
-      n += f.value.AsString().size() + 4;
-    } else if (f.value.IsInt()) {
+  for (const KeyPart& f : key) {
+    n += f.name().size() + 6;  // \"name\": and a comma
+    if (f.IsString()) {
+      n += f.AsString().size() + 4;
+    } else if (f.IsInt()) {
       n += 20;
     } else {
       return false;
@@ -173,18 +177,18 @@ bool WritePlainKey(Out* out, bool comma, absl::Span<const KeyField> key,
   if (comma) *p++ = ',';
   put("\"k:{");
   bool first = true;
-  for (const KeyField& f : key) {
+  for (const KeyPart& f : key) {
     if (!first) *p++ = ',';
     first = false;
     put("\\\"");
-    put_checked(f.name);
+    put_checked(f.name());
     put("\\\":");
-    if (f.value.IsString()) {
+    if (f.IsString()) {
       put("\\\"");
-      put_checked(f.value.AsString());
+      put_checked(f.AsString());
       put("\\\"");
     } else {
-      p = std::to_chars(p, begin + n, f.value.AsInt()).ptr;
+      p = std::to_chars(p, begin + n, f.AsInt()).ptr;
     }
   }
   if (!plain) return false;
@@ -830,7 +834,7 @@ class EncodingMatcher {
   // For a key whose names and string values need no escaping and whose
   // values are strings or integers (nearly all), sets `*is` to whether
   // `key` is its `k:` text, compared in place; false for other keys.
-  static bool PlainKeyIs(absl::string_view key, absl::Span<const KeyField> k,
+  static bool PlainKeyIs(absl::string_view key, absl::Span<const KeyPart> k,
                          bool* is) {
     *is = false;
     auto take = [&](absl::string_view s) {
@@ -841,25 +845,23 @@ class EncodingMatcher {
       key.remove_prefix(s.size());
       return true;
     };
-    for (const KeyField& f : k) {
-      if (!JsonStringIsPlain(f.name)) return false;
-      if (f.value.IsString() ? !JsonStringIsPlain(f.value.AsString())
-                             : !f.value.IsInt()) {
+    for (const KeyPart& f : k) {
+      if (!JsonStringIsPlain(f.name())) return false;
+      if (f.IsString() ? !JsonStringIsPlain(f.AsString()) : !f.IsInt())
         return false;
-      }
     }
     if (!take("k:{")) return true;
     bool first = true;
-    for (const KeyField& f : k) {
+    for (const KeyPart& f : k) {
       if (!first && !take(",")) return true;
       first = false;
-      if (!take("\"") || !take(f.name) || !take("\":")) return true;
-      if (f.value.IsString()) {
-        if (!take("\"") || !take(f.value.AsString()) || !take("\"")) return true;
+      if (!take("\"") || !take(f.name()) || !take("\":")) return true;
+      if (f.IsString()) {
+        if (!take("\"") || !take(f.AsString()) || !take("\"")) return true;
       } else {
         char digits[24];
-        char* end = std::to_chars(digits, digits + sizeof(digits),
-                                  f.value.AsInt()).ptr;
+        char* end =
+            std::to_chars(digits, digits + sizeof(digits), f.AsInt()).ptr;
         if (!take(absl::string_view(digits, static_cast<size_t>(end - digits))))
           return true;
       }
@@ -1096,7 +1098,6 @@ class FieldsV1Reader {
     if (!At("\"k:{\\\"")) return false;
     const char* p = t_.data() + pos_ + 4;  // at the first name's `\"`
     plain_fields_.clear();
-    bool sorted = true;
     while (true) {
       if (end_ - p < 2 || p[0] != '\\' || p[1] != '"') return false;
       const char* const name = p + 2;
@@ -1104,27 +1105,24 @@ class FieldsV1Reader {
       if (end_ - q < 3 || q[0] != '\\' || q[1] != '"' || q[2] != ':')
         return false;
       const absl::string_view n(name, static_cast<size_t>(q - name));
-      for (const PlainField& f : plain_fields_) {
+      if (plain_fields_.full()) return false;
+      for (const KeyFieldRef& f : plain_fields_) {
         if (f.name == n) return false;
       }
-      sorted =
-          sorted && (plain_fields_.empty() || plain_fields_.back().name < n);
       p = q + 3;
-      PlainField& f = plain_fields_.emplace_back();
-      f.name = n;
       if (end_ - p >= 2 && p[0] == '\\' && p[1] == '"') {
         const char* const v = p + 2;
         const char* w = PlainRun(v, end_);
         if (end_ - w < 2 || w[0] != '\\' || w[1] != '"') return false;
-        f.string = absl::string_view(v, static_cast<size_t>(w - v));
-        f.is_string = true;
+        plain_fields_.Add().SetString(
+            n, absl::string_view(v, static_cast<size_t>(w - v)));
         p = w + 2;
       } else {
         if (p == end_ || (*p != '-' && !IsDigit(*p))) return false;
         size_t at = static_cast<size_t>(p - t_.data());
         Value number;
         if (!ParsePlainScalar(t_, &at, &key_storage_, &number)) return false;
-        f.number = number.AsInt();
+        plain_fields_.Add().SetInt(n, number.AsInt());
         p = t_.data() + at;
       }
       if (p < end_ && *p == ',') {
@@ -1133,19 +1131,8 @@ class FieldsV1Reader {
       }
       if (end_ - p < 3 || p[0] != '}' || p[1] != '"' || p[2] != ':')
         return false;
-      if (!sorted) {
-        std::sort(plain_fields_.begin(), plain_fields_.end(),
-                  [](const PlainField& a, const PlainField& b) {
-                    return a.name < b.name;
-                  });
-      }
-      // Each field is made once, where the element keeps it.
-      *pe = PathElement::KeyMade(plain_fields_.size(), [&](KeyField* out) {
-        for (const PlainField& f : plain_fields_) {
-          new (out++) KeyField{std::string(f.name),
-                               f.is_string ? Value(f.string) : Value(f.number)};
-        }
-      });
+      // Sorts the fields by name, as PlainKeyAfter reads them after.
+      *pe = PathElement::KeyOf(plain_fields_.span());
       pos_ = static_cast<size_t>(p + 3 - t_.data());
       return true;
     }
@@ -1390,33 +1377,44 @@ class FieldsV1Reader {
   KeyScratch key_fields_;
   // A `k:` key's fields as PlainKeyKey reads them: names and string values
   // view the text.
-  struct PlainField {
-    absl::string_view name;
-    absl::string_view string;
-    bool is_string = false;
-    int64_t number = 0;
+  // (Keys of more fields than it holds take the general path.)
+  class PlainFields {
+   public:
+    void clear() { n_ = 0; }
+    bool full() const { return n_ == kMax; }
+    // The next field, to be set. REQUIRES: !full().
+    KeyFieldRef& Add() { return fields_[n_++]; }
+    const KeyFieldRef* begin() const { return fields_; }
+    const KeyFieldRef* end() const { return fields_ + n_; }
+    absl::Span<KeyFieldRef> span() { return absl::MakeSpan(fields_, n_); }
+    operator absl::Span<const KeyFieldRef>() const {  // NOLINT
+      return absl::MakeConstSpan(fields_, n_);
+    }
+
+   private:
+    static constexpr size_t kMax = 4;
+    KeyFieldRef fields_[kMax];
+    size_t n_ = 0;
   };
-  absl::InlinedVector<PlainField, 2> plain_fields_;
+  PlainFields plain_fields_;
 
   static constexpr size_t kNoKey = ~size_t{0};
   // Whether the key of fields `b`, as PlainKeyKey reads them (sorted by
   // name), sorts after key `a` as their elements compare: field by field,
   // by name and then by value. False when unsure (a string against a
   // number), which costs a Normalize and nothing else.
-  static bool PlainKeyAfter(absl::Span<const KeyField> a,
-                            absl::Span<const PlainField> b) {
+  static bool PlainKeyAfter(absl::Span<const KeyPart> a,
+                            absl::Span<const KeyFieldRef> b) {
     for (size_t i = 0;; ++i) {
       if (i == a.size() || i == b.size()) return i == a.size() && i < b.size();
-      const int c = absl::string_view(a[i].name).compare(b[i].name);
+      const int c = a[i].name().compare(b[i].name);
       if (c != 0) return c < 0;
-      const Value& v = a[i].value;
-      if (b[i].is_string) {
-        if (!v.IsString()) return false;
-        const int d = absl::string_view(v.AsString()).compare(b[i].string);
+      if (a[i].kind() != b[i].kind) return false;
+      if (b[i].kind == Value::Kind::kString) {
+        const int d = a[i].AsString().compare(b[i].string);
         if (d != 0) return d < 0;
       } else {
-        if (!v.IsInt()) return false;
-        if (v.AsInt() != b[i].number) return v.AsInt() < b[i].number;
+        if (a[i].AsInt() != b[i].number) return a[i].AsInt() < b[i].number;
       }
     }
   }

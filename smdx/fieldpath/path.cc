@@ -6,7 +6,9 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <type_traits>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldpath/compact_vector.h"
 #include "smdx/value/emit.h"
@@ -34,9 +36,12 @@ void FreeBlock(SharedBlock* h, size_t bytes) {
                                              sizeof(SharedBlock) + bytes);
 }
 
-static_assert(sizeof(SharedBlock) % alignof(KeyField) == 0 &&
-                  sizeof(SharedBlock) % alignof(Value) == 0,
+static_assert(sizeof(SharedBlock) % alignof(Value) == 0 &&
+                  sizeof(internal::KeyBlock) % alignof(KeyPart) == 0 &&
+                  sizeof(KeyPart) % alignof(Value) == 0,
               "payloads follow the block header");
+static_assert(std::is_trivially_destructible_v<KeyPart>,
+              "a key's block is freed without destroying its fields");
 
 }  // namespace
 
@@ -49,36 +54,125 @@ PathElement PathElement::FieldFrom(absl::string_view name) {
   return pe;
 }
 
-PathElement PathElement::Key(KeyFields fields) {
-  return KeyFrom(absl::MakeSpan(fields));
+PathElement PathElement::KeyFrom(absl::Span<const KeyField> fields) {
+  absl::InlinedVector<KeyFieldRef, 2> refs;
+  refs.reserve(fields.size());
+  for (const KeyField& f : fields)
+    refs.emplace_back().SetValue(f.name, f.value);
+  return KeyOf(absl::MakeSpan(refs));
 }
 
-PathElement PathElement::KeyFrom(absl::Span<KeyField> fields) {
-  auto by_name = [](const KeyField& a, const KeyField& b) {
-    return a.name < b.name;
+namespace {
+
+// Copies the `n` bytes at `from` to `to`: the short names and values of
+// keys in a load and a store or two (a call of memcpy costs more than the
+// copy for them).
+inline void CopyBytes(char* to, const char* from, size_t n) {
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    std::memcpy(&head, from, 8);
+    std::memcpy(&tail, from + n - 8, 8);
+    std::memcpy(to, &head, 8);
+    std::memcpy(to + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + n - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + n - 4, &tail, 4);
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; ++i) to[i] = from[i];
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
+}  // namespace
+
+PathElement PathElement::KeyOf(absl::Span<KeyFieldRef> fields) {
+  const size_t n = fields.size();
+  // Keys mostly come sorted (one field, or the schema's order). Insertion
+  // sort: stable, and no scratch space for the few fields keys have.
+  for (size_t i = 1; i < n; ++i) {
+    if (!(fields[i].name < fields[i - 1].name)) continue;
+    KeyFieldRef f = fields[i];
+    size_t j = i;
+    for (; j > 0 && f.name < fields[j - 1].name; --j) fields[j] = fields[j - 1];
+    fields[j] = f;
+  }
+  // The block's size: the fields, the Values of lists and maps, the bytes.
+  size_t compound = 0;
+  size_t text = 0;
+  for (const KeyFieldRef& f : fields) {
+    text += f.name.size() +
+            (f.kind == Value::Kind::kString ? f.string.size() : 0);
+    compound += f.kind == Value::Kind::kList || f.kind == Value::Kind::kMap;
+  }
+  const size_t bytes = sizeof(internal::KeyBlock) - sizeof(SharedBlock) +
+                       n * sizeof(KeyPart) + compound * sizeof(Value) + text;
+  void* mem =
+      internal::NodeAllocator<char>().allocate(sizeof(SharedBlock) + bytes);
+  auto* h = new (mem) internal::KeyBlock{
+      SharedBlock{{1}, static_cast<uint32_t>(n)}, static_cast<uint32_t>(bytes),
+      static_cast<uint32_t>(compound)};
+  auto* parts = reinterpret_cast<KeyPart*>(h + 1);
+  auto* values = reinterpret_cast<Value*>(parts + n);
+  char* at = reinterpret_cast<char*>(values + compound);
+  auto copy = [&at](absl::string_view s) {
+    const char* p = at;
+    CopyBytes(at, s.data(), s.size());
+    at += s.size();
+    return p;
   };
-  // Keys mostly come sorted (one field, or the schema's order); stable_sort
-  // would allocate a scratch buffer even then.
-  if (!std::is_sorted(fields.begin(), fields.end(), by_name))
-    std::stable_sort(fields.begin(), fields.end(), by_name);
-  SharedBlock* h = NewBlock(fields.size() * sizeof(KeyField),
-                            static_cast<uint32_t>(fields.size()));
-  auto* out = reinterpret_cast<KeyField*>(h + 1);
-  for (size_t i = 0; i < fields.size(); ++i)
-    new (out + i) KeyField(std::move(fields[i]));
+  for (const KeyFieldRef& f : fields) {
+    KeyPart* p = new (parts++) KeyPart;
+    p->name_ = copy(f.name);
+    p->name_size_ = static_cast<uint32_t>(f.name.size());
+    p->kind_ = f.kind;
+    switch (f.kind) {
+      case Value::Kind::kString:
+        p->u_.str.data = copy(f.string);
+        p->u_.str.size = f.string.size();
+        break;
+      case Value::Kind::kInt:
+        p->u_.i = f.number;
+        break;
+      case Value::Kind::kFloat:
+        p->u_.d = f.value->AsFloat();
+        break;
+      case Value::Kind::kBool:
+        p->u_.b = f.value->AsBool();
+        break;
+      case Value::Kind::kList:
+      case Value::Kind::kMap:
+        p->u_.compound = new (values++) Value(*f.value);
+        break;
+      case Value::Kind::kNull:
+        break;
+    }
+  }
   PathElement pe;
   pe.SetPointer(kKeyTag, h);
   return pe;
 }
 
-PathElement PathElement::KeyMade(
-    size_t n, absl::FunctionRef<void(KeyField* fields)> make) {
-  SharedBlock* h =
-      NewBlock(n * sizeof(KeyField), static_cast<uint32_t>(n));
-  make(reinterpret_cast<KeyField*>(h + 1));
-  PathElement pe;
-  pe.SetPointer(kKeyTag, h);
-  return pe;
+Value KeyPart::value() const {
+  switch (kind_) {
+    case Value::Kind::kString:
+      return Value(AsString());
+    case Value::Kind::kInt:
+      return Value(u_.i);
+    case Value::Kind::kFloat:
+      return Value(u_.d);
+    case Value::Kind::kBool:
+      return Value(u_.b);
+    case Value::Kind::kList:
+    case Value::Kind::kMap:
+      return *u_.compound;
+    case Value::Kind::kNull:
+      break;
+  }
+  return Value();
 }
 
 PathElement PathElement::OfValue(Value v) {
@@ -107,9 +201,13 @@ void PathElement::Release() {
     return;
   }
   if (tag() == kKeyTag) {
-    auto* fields = reinterpret_cast<KeyField*>(h + 1);
-    for (uint32_t i = 0; i < h->size; ++i) fields[i].~KeyField();
-    FreeBlock(h, h->size * sizeof(KeyField));
+    auto* k = reinterpret_cast<internal::KeyBlock*>(h);
+    if (k->compound != 0) {
+      auto* values = reinterpret_cast<Value*>(
+          reinterpret_cast<KeyPart*>(k + 1) + h->size);
+      for (uint32_t i = 0; i < k->compound; ++i) values[i].~Value();
+    }
+    FreeBlock(h, k->bytes);
   } else if (tag() == kValueTag) {
     reinterpret_cast<Value*>(h + 1)->~Value();
     FreeBlock(h, sizeof(Value));
@@ -158,10 +256,10 @@ void PathElement::AppendTo(std::string* out) const {
     case Kind::kKey: {
       out->push_back('[');
       bool first = true;
-      for (const KeyField& f : key()) {
+      for (const KeyPart& f : key()) {
         if (!first) out->push_back(',');
         first = false;
-        absl::StrAppend(out, f.name, "=", ValueString(f.value));
+        absl::StrAppend(out, f.name(), "=", ValueString(f.value()));
       }
       out->push_back(']');
       return;
@@ -182,14 +280,33 @@ std::string PathElement::ToString() const {
 }
 
 namespace {
-int CompareKeys(absl::Span<const KeyField> a, absl::Span<const KeyField> b) {
+
+// Compare and Equals of key fields' values: strings and integers (nearly
+// all) in place, the rest as Values.
+int CompareKeyValues(const KeyPart& a, const KeyPart& b) {
+  if (a.IsString() && b.IsString()) {
+    const int c = a.AsString().compare(b.AsString());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  if (a.IsInt() && b.IsInt())
+    return a.AsInt() < b.AsInt() ? -1 : (a.AsInt() > b.AsInt() ? 1 : 0);
+  return Compare(a.value(), b.value());
+}
+
+bool KeyValuesEqual(const KeyPart& a, const KeyPart& b) {
+  if (a.IsString() && b.IsString()) return a.AsString() == b.AsString();
+  if (a.IsInt() && b.IsInt()) return a.AsInt() == b.AsInt();
+  return Equals(a.value(), b.value());
+}
+
+int CompareKeys(absl::Span<const KeyPart> a, absl::Span<const KeyPart> b) {
   if (a.data() == b.data() && a.size() == b.size()) return 0;
   for (size_t i = 0;; ++i) {
     if (i >= a.size() && i >= b.size()) return 0;
     if (i >= a.size()) return -1;
     if (i >= b.size()) return 1;
-    if (int c = a[i].name.compare(b[i].name); c != 0) return c < 0 ? -1 : 1;
-    if (int c = Compare(a[i].value, b[i].value); c != 0) return c;
+    if (int c = a[i].name().compare(b[i].name()); c != 0) return c < 0 ? -1 : 1;
+    if (int c = CompareKeyValues(a[i], b[i]); c != 0) return c;
   }
 }
 }  // namespace
@@ -237,12 +354,12 @@ bool EqualDistinct(const PathElement& a, const PathElement& b) {
       return a.field_name() == b.field_name();
     }
     case PathElement::Kind::kKey: {
-      absl::Span<const KeyField> ka = a.key();
-      absl::Span<const KeyField> kb = b.key();
+      absl::Span<const KeyPart> ka = a.key();
+      absl::Span<const KeyPart> kb = b.key();
       if (ka.data() == kb.data()) return true;  // copies of one element
       if (ka.size() != kb.size()) return false;
       for (size_t i = 0; i < ka.size(); ++i) {
-        if (ka[i].name != kb[i].name || !Equals(ka[i].value, kb[i].value))
+        if (ka[i].name() != kb[i].name() || !KeyValuesEqual(ka[i], kb[i]))
           return false;
       }
       return true;
@@ -304,9 +421,13 @@ size_t HashPathElement(const PathElement& pe) {
                                  pe.field_name().size());
     case PathElement::Kind::kKey: {
       size_t h = 0x7a3c;
-      for (const KeyField& f : pe.key()) {
-        h = (h ^ internal::HashString(f.name)) * 0x100000001b3ULL;
-        h = (h ^ HashValue(f.value)) * 0x100000001b3ULL;
+      for (const KeyPart& f : pe.key()) {
+        h = (h ^ internal::HashBytes(f.name().data(), f.name().size())) *
+            0x100000001b3ULL;
+        const size_t v = f.IsString() ? internal::HashBytes(f.AsString().data(),
+                                                           f.AsString().size())
+                                      : HashValue(f.value());
+        h = (h ^ v) * 0x100000001b3ULL;
       }
       return h;
     }

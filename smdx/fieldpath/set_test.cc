@@ -39,7 +39,7 @@ TEST(PathElementTest, OrdersFieldsBeforeKeysBeforeValuesBeforeIndexes) {
 TEST(PathElementTest, KeysAreSortedByFieldName) {
   PathElement a = PathElement::Key({KeyField{"protocol", Value("TCP")},
                                     KeyField{"port", Value(int64_t{80})}});
-  EXPECT_EQ(a.key()[0].name, "port");
+  EXPECT_EQ(a.key()[0].name(), "port");
   EXPECT_EQ(PathString({F("spec"), F("ports"), a}),
             ".spec.ports[port=80,protocol=\"TCP\"]");
 }
@@ -160,6 +160,62 @@ TEST(PathElementTest, EqualElementsHashAlike) {
   }
   EXPECT_NE(HashValue(Value("web")), HashValue(Value("wed")));
   EXPECT_NE(HashValue(Value(int64_t{80})), HashValue(Value(int64_t{81})));
+}
+
+// A key holds a scalar's bytes in its own block and a list or map as a
+// Value: every kind reads back, compares, prints and outlives the element
+// it was made for as a Value would.
+TEST(PathElementTest, AKeyHoldsEveryKindOfValue) {
+  const Value values[] = {
+      Value(),
+      Value(false),
+      Value(true),
+      Value(int64_t{-3}),
+      Value(int64_t{80}),
+      Value(80.5),
+      Value(""),
+      Value("web"),
+      Value("a string value longer than sixteen bytes"),
+      Value(List{Value(int64_t{1}), Value("y")}),
+      MapOf({{"a", Value(int64_t{1})}}),
+  };
+  std::vector<PathElement> keys;
+  for (const Value& v : values) {
+    PathElement k;
+    {
+      const PathElement made = PathElement::Key(
+          {KeyField{"z", Value("last")}, KeyField{"a", Value(v)}});
+      k = made;  // the block outlives the element it was made for
+    }
+    ASSERT_EQ(k.key().size(), 2u);
+    EXPECT_EQ(k.key()[0].name(), "a");
+    EXPECT_EQ(k.key()[0].kind(), v.kind());
+    EXPECT_TRUE(Identical(k.key()[0].value(), v)) << ToJson(v);
+    EXPECT_EQ(k.key()[1].name(), "z");
+    EXPECT_EQ(k.key()[1].AsString(), "last");
+    EXPECT_EQ(k.ToString(), "[a=" + ValueString(v) + ",z=\"last\"]");
+    keys.push_back(std::move(k));
+  }
+  // Keys order as their values do, and equal ones hash alike.
+  for (size_t i = 0; i < keys.size(); ++i) {
+    for (size_t j = 0; j < keys.size(); ++j) {
+      EXPECT_EQ(Compare(keys[i], keys[j]), Compare(values[i], values[j]))
+          << ToJson(values[i]) << " against " << ToJson(values[j]);
+      EXPECT_EQ(keys[i] == keys[j], Equals(values[i], values[j]));
+    }
+  }
+  const PathElement as_int =
+      PathElement::Key({KeyField{"a", Value(int64_t{80})}});
+  const PathElement as_float = PathElement::Key({KeyField{"a", Value(80.0)}});
+  EXPECT_EQ(as_int, as_float);
+  EXPECT_EQ(Compare(as_int, as_float), 0);
+  EXPECT_EQ(HashPathElement(as_int), HashPathElement(as_float));
+  // A name given twice stays twice, in the order given.
+  const PathElement twice = PathElement::Key(
+      {KeyField{"b", Value("1")}, KeyField{"a", Value("2")},
+       KeyField{"b", Value("3")}});
+  ASSERT_EQ(twice.key().size(), 3u);
+  EXPECT_EQ(twice.ToString(), "[a=\"2\",b=\"1\",b=\"3\"]");
 }
 
 TEST(SetTest, SetsOfElementsBuiltApartCompareByContent) {

@@ -89,23 +89,19 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
   const Atom* elem = lt.element_type.resolved;
   const MapType* elem_map =
       elem != nullptr && elem->map ? elem->map.get() : nullptr;
-  // The fields found, by pointer (keys have one or two), then made once,
-  // where the element's shared block keeps them.
-  struct Found {
-    const std::string* name;
-    const Value* value;
-  };
-  absl::InlinedVector<Found, 2> fields;
+  // The fields found, viewed where they lie (keys have one or two), then
+  // copied once, into the element's block.
+  absl::InlinedVector<KeyFieldRef, 2> fields;
   for (const std::string& k : lt.keys) {
     if (const Value* v = item.map().Find(k)) {
-      fields.push_back(Found{&k, v});
+      fields.emplace_back().SetValue(k, *v);
       continue;
     }
     // KEP-1929: a key field the item omits takes its schema default.
     const StructField* f =
         elem_map != nullptr ? elem_map->FindField(k) : nullptr;
     if (f != nullptr && f->default_value)
-      fields.push_back(Found{&k, &*f->default_value});
+      fields.emplace_back().SetValue(k, *f->default_value);
   }
   if (fields.empty()) {
     std::string names;
@@ -115,20 +111,8 @@ absl::StatusOr<PathElement> ListItemElement(const Atom& list_atom,
         "associative list with keys has an element that omits all key fields (",
         names, ") and has no default for any of them"));
   }
-  // Keys mostly come with their names in strictly ascending order (one
-  // field, or names in order), as KeyMade takes them; else KeyFrom sorts
-  // copies (and keeps a name the schema gives twice).
-  if (std::adjacent_find(fields.begin(), fields.end(),
-                         [](const Found& a, const Found& b) {
-                           return !(*a.name < *b.name);
-                         }) != fields.end()) {
-    KeyFields copies;
-    for (const Found& f : fields) copies.push_back(KeyField{*f.name, *f.value});
-    return PathElement::KeyFrom(absl::MakeSpan(copies));
-  }
-  return PathElement::KeyMade(fields.size(), [&](KeyField* out) {
-    for (const Found& f : fields) new (out++) KeyField{*f.name, *f.value};
-  });
+  // (Sorted by name there, stably: a name the schema gives twice stays.)
+  return PathElement::KeyOf(absl::MakeSpan(fields));
 }
 
 namespace {
