@@ -30,6 +30,7 @@
 
 #include "absl/strings/string_view.h"
 #include "smdx/value/node_allocator.h"
+#include "smdx/value/same_bytes.h"
 
 namespace smdx {
 
@@ -115,7 +116,7 @@ class Value {
   void SetString(absl::string_view s) {
     // Made empty in place and then filled: emplaced from bytes (which may
     // throw), a string is made in a temporary variant and moved in.
-    v_.emplace<std::string>().append(s.data(), s.size());
+    internal::SetBytes(&v_.emplace<std::string>(), s.data(), s.size());
   }
   // The string itself, moved in.
   void TakeString(std::string&& s) { v_.emplace<std::string>(std::move(s)); }
