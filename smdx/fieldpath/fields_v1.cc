@@ -26,6 +26,18 @@ namespace smdx {
 
 namespace {
 
+// A key as error messages quote it: whole up to kQuotedKeyBytes, else its
+// head (cut where a UTF-8 character starts) and its size. A key's fields
+// are bounded only by the fieldsV1 limit, megabytes, which a message
+// naming the key would repeat in full.
+constexpr size_t kQuotedKeyBytes = 120;
+std::string KeyInMessage(absl::string_view key) {
+  if (key.size() <= kQuotedKeyBytes) return std::string(key);
+  size_t n = kQuotedKeyBytes;
+  while (n > 0 && (static_cast<unsigned char>(key[n]) & 0xC0) == 0x80) --n;
+  return absl::StrCat(key.substr(0, n), "... (", key.size(), " bytes)");
+}
+
 void AppendPathElementRaw(std::string* out, const PathElement& pe) {
   switch (pe.kind()) {
     case PathElement::Kind::kField:
@@ -438,13 +450,16 @@ bool ParsePlainScalar(absl::string_view s, size_t* pos, std::string* storage,
 using KeyScratch = absl::InlinedVector<KeyField, 2>;
 
 // Reads the JSON object of a `k:` element when it has the usual shape: no
-// whitespace, distinct string names, string or integer values. Returns
-// false for anything else, and the general JSON parser decides (errors
-// included), so what is accepted and how it reads does not change.
+// whitespace, distinct string names, string or integer values, at most
+// kPlainKeyFields fields (each name is checked against those before it,
+// which for many would cost their square). Returns false for anything
+// else, and the general JSON parser decides (errors included), so what is
+// accepted and how it reads does not change.
 //
 // `*spelled_so`, when given, says whether the text is spelled exactly as the
 // encoder writes the key read (fields in name order, strings without
 // escapes that need none): a false there only means "not known".
+constexpr size_t kPlainKeyFields = 16;
 bool ParsePlainKey(absl::string_view s, KeyScratch* out,
                    bool* spelled_so = nullptr) {
   if (s.size() < 2 || s[0] != '{' || s[1] == '}') return false;
@@ -462,6 +477,7 @@ bool ParsePlainKey(absl::string_view s, KeyScratch* out,
     if (!ReadString(s, &pos, &storage, &name)) return false;
     if (pos >= s.size() || s[pos] != ':') return false;
     ++pos;
+    if (out->size() == kPlainKeyFields) return false;
     for (const KeyField& f : *out) {
       if (f.name == name) return false;
     }
@@ -697,7 +713,7 @@ class FieldsV1ValueReader {
       absl::StatusCode code = absl::StatusCode::kInvalidArgument) const {
     std::string where;
     for (const std::string* k : keys_)
-      absl::StrAppend(&where, "[", ToJson(Value(*k)), "]");
+      absl::StrAppend(&where, "[", ToJson(Value(KeyInMessage(*k))), "]");
     return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what));
   }
   absl::Status Error(const absl::Status& limit) const {
@@ -733,8 +749,8 @@ class FieldsV1ValueReader {
     }
     absl::StatusOr<PathElement> other = ParsePathElement(key);
     if (!other.ok()) {
-      return Error(
-          absl::StrCat("bad key \"", key, "\": ", other.status().message()));
+      return Error(absl::StrCat("bad key \"", KeyInMessage(key), "\": ",
+                                other.status().message()));
     }
     *pe = *std::move(other);
     CheckSpelling(key, *pe);
@@ -1038,7 +1054,7 @@ class FieldsV1Reader {
       size_t at = *it;
       std::string k;
       internal::ReadJsonString(t_, &at, &k);
-      absl::StrAppend(&where, "[", ToJson(Value(k)), "]");
+      absl::StrAppend(&where, "[", ToJson(Value(KeyInMessage(k))), "]");
     }
     return absl::Status(code, absl::StrCat("fieldsV1", where, ": ", what,
                                            " (at byte ", pos_, ")"));
@@ -1167,7 +1183,7 @@ class FieldsV1Reader {
     bool ok = true;
     *pe = OtherElement(key, &ok);
     if (!ok) {
-      return Error(absl::StrCat("bad key \"", key, "\": ",
+      return Error(absl::StrCat("bad key \"", KeyInMessage(key), "\": ",
                                 ParsePathElement(key).status().message()));
     }
     return absl::OkStatus();

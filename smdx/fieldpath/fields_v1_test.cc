@@ -447,6 +447,55 @@ TEST(FieldsV1Test, WideNodesBelowWideNodesReadWhole) {
   ExpectReadAlikeSpacedOut(text);
 }
 
+// A key of as many fields as the byte limit lets a fieldsV1 hold reads in
+// about the time of its bytes (the duplicate check and the sort are not
+// quadratic: 84 s for this one when they were), and a repeated name among
+// them is still refused.
+TEST(FieldsV1Test, KeysOfVeryManyFieldsRead) {
+  constexpr int kFields = 150000;
+  auto key_text = [](bool repeat) {
+    std::string k = "{\"k:{";
+    for (int i = kFields - 1; i >= 0; --i) {
+      absl::StrAppend(&k, i == kFields - 1 ? "" : ",", "\\\"n", i,
+                      "\\\":", i);
+    }
+    if (repeat) k += ",\\\"n7\\\":1";
+    return k + "}\":{}}";
+  };
+  absl::StatusOr<Set> s = ParseFieldsV1(key_text(false));
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->entries().size(), 1u);
+  const absl::Span<const KeyPart> key = s->entries()[0].pe.key();
+  ASSERT_EQ(key.size(), static_cast<size_t>(kFields));
+  EXPECT_EQ(key[0].name(), "n0");
+  EXPECT_EQ(key[1].name(), "n1");
+  EXPECT_EQ(key[2].name(), "n10");
+  EXPECT_EQ(key[0].AsInt(), 0);
+  // A repeated name is refused: the error names it, and quotes the key's
+  // head only.
+  const absl::Status bad = ParseFieldsV1(key_text(true)).status();
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.message()),
+              ::testing::HasSubstr("duplicate key \"n7\""));
+  EXPECT_THAT(std::string(bad.message()), ::testing::HasSubstr(" bytes)"));
+  EXPECT_LT(bad.message().size(), 400u) << bad.message();
+  // The same as a value (managedFields inside an object), and written back.
+  absl::StatusOr<Value> v = ParseJson(key_text(false));
+  ASSERT_TRUE(v.ok()) << v.status();
+  absl::StatusOr<Set> from_value = FieldsV1FromValue(*v);
+  ASSERT_TRUE(from_value.ok()) << from_value.status();
+  EXPECT_EQ(*from_value, *s);
+  absl::StatusOr<Value> repeated = ParseJson(key_text(true));
+  ASSERT_TRUE(repeated.ok()) << repeated.status();
+  const absl::Status bad_value = FieldsV1FromValue(*repeated).status();
+  EXPECT_THAT(std::string(bad_value.message()),
+              ::testing::HasSubstr("duplicate key \"n7\""));
+  EXPECT_LT(bad_value.message().size(), 400u) << bad_value.message();
+  absl::StatusOr<Set> again = ParseFieldsV1(SerializeFieldsV1(*s));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *s);
+}
+
 TEST(FieldsV1Test, ValuesDecodeAsTheirText) {
   // managedFields entries hold fieldsV1 as an object: decoded from the
   // value, it is the set the text decodes to.

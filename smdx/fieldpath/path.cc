@@ -91,9 +91,17 @@ inline void CopyBytes(char* to, const char* from, size_t n) {
 
 PathElement PathElement::KeyOf(absl::Span<KeyFieldRef> fields) {
   const size_t n = fields.size();
-  // Keys mostly come sorted (one field, or the schema's order). Insertion
-  // sort: stable, and no scratch space for the few fields keys have.
-  for (size_t i = 1; i < n; ++i) {
+  // Keys mostly come sorted (one field, or the schema's order), and have a
+  // few fields: sorted by insertion (stable, and no scratch space), those
+  // of many (read from text) by std::stable_sort.
+  constexpr size_t kFew = 16;
+  if (n > kFew) {
+    std::stable_sort(fields.begin(), fields.end(),
+                     [](const KeyFieldRef& a, const KeyFieldRef& b) {
+                       return a.name < b.name;
+                     });
+  }
+  for (size_t i = 1; i < n && n <= kFew; ++i) {
     if (!(fields[i].name < fields[i - 1].name)) continue;
     KeyFieldRef f = fields[i];
     size_t j = i;

@@ -1,6 +1,7 @@
 #include "smdx/fieldpath/set.h"
 #include "smdx/fieldpath/versioned_set.h"
 
+#include <cstdio>
 #include <random>
 #include <set>
 #include <thread>
@@ -216,6 +217,26 @@ TEST(PathElementTest, AKeyHoldsEveryKindOfValue) {
        KeyField{"b", Value("3")}});
   ASSERT_EQ(twice.key().size(), 3u);
   EXPECT_EQ(twice.ToString(), "[a=\"2\",b=\"1\",b=\"3\"]");
+}
+
+// Keys of many fields (read from text, where nothing bounds them but the
+// fieldsV1 limits) are sorted as keys of a few: by name, stably.
+TEST(PathElementTest, AKeyOfManyFieldsIsSortedStably) {
+  KeyFields fields;
+  for (int i = 39; i >= 0; --i) {
+    char name[8];
+    std::snprintf(name, sizeof(name), "f%02d", i);
+    fields.push_back(KeyField{name, Value(int64_t{i})});
+  }
+  fields.push_back(KeyField{"f07", Value("again")});
+  const PathElement k = PathElement::Key(fields);
+  ASSERT_EQ(k.key().size(), 41u);
+  for (size_t i = 1; i < k.key().size(); ++i)
+    EXPECT_LE(k.key()[i - 1].name(), k.key()[i].name()) << i;
+  EXPECT_EQ(k.key()[7].name(), "f07");
+  EXPECT_EQ(k.key()[7].AsInt(), 7);
+  EXPECT_EQ(k.key()[8].name(), "f07");
+  EXPECT_EQ(k.key()[8].AsString(), "again");
 }
 
 TEST(SetTest, SetsOfElementsBuiltApartCompareByContent) {
