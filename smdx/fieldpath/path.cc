@@ -87,27 +87,33 @@ inline void CopyBytes(char* to, const char* from, size_t n) {
   }
 }
 
+// Sorts `fields` by name, stably. Keys mostly come sorted (one field, or
+// the schema's order) and have a few fields: those are sorted by insertion,
+// which needs no scratch space; keys of many (read from text) by
+// std::stable_sort.
+void SortByName(absl::Span<KeyFieldRef> fields) {
+  auto less = [](const KeyFieldRef& a, const KeyFieldRef& b) {
+    return a.name < b.name;
+  };
+  constexpr size_t kFew = 16;
+  if (fields.size() > kFew) {
+    std::stable_sort(fields.begin(), fields.end(), less);
+    return;
+  }
+  for (size_t i = 1; i < fields.size(); ++i) {
+    if (!less(fields[i], fields[i - 1])) continue;
+    const KeyFieldRef f = fields[i];
+    size_t j = i;
+    for (; j > 0 && less(f, fields[j - 1]); --j) fields[j] = fields[j - 1];
+    fields[j] = f;
+  }
+}
+
 }  // namespace
 
 PathElement PathElement::KeyOf(absl::Span<KeyFieldRef> fields) {
+  SortByName(fields);
   const size_t n = fields.size();
-  // Keys mostly come sorted (one field, or the schema's order), and have a
-  // few fields: sorted by insertion (stable, and no scratch space), those
-  // of many (read from text) by std::stable_sort.
-  constexpr size_t kFew = 16;
-  if (n > kFew) {
-    std::stable_sort(fields.begin(), fields.end(),
-                     [](const KeyFieldRef& a, const KeyFieldRef& b) {
-                       return a.name < b.name;
-                     });
-  }
-  for (size_t i = 1; i < n && n <= kFew; ++i) {
-    if (!(fields[i].name < fields[i - 1].name)) continue;
-    KeyFieldRef f = fields[i];
-    size_t j = i;
-    for (; j > 0 && f.name < fields[j - 1].name; --j) fields[j] = fields[j - 1];
-    fields[j] = f;
-  }
   // The block's size: the fields, the Values of lists and maps, the bytes.
   size_t compound = 0;
   size_t text = 0;
