@@ -11,6 +11,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldpath/compact_vector.h"
+#include "smdx/fieldpath/sort_few.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/same_bytes.h"
 
@@ -87,32 +88,18 @@ inline void CopyBytes(char* to, const char* from, size_t n) {
   }
 }
 
-// Sorts `fields` by name, stably. Keys mostly come sorted (one field, or
-// the schema's order) and have a few fields: those are sorted by insertion,
-// which needs no scratch space; keys of many (read from text) by
-// std::stable_sort.
-void SortByName(absl::Span<KeyFieldRef> fields) {
-  auto less = [](const KeyFieldRef& a, const KeyFieldRef& b) {
-    return a.name < b.name;
-  };
-  constexpr size_t kFew = 16;
-  if (fields.size() > kFew) {
-    std::stable_sort(fields.begin(), fields.end(), less);
-    return;
-  }
-  for (size_t i = 1; i < fields.size(); ++i) {
-    if (!less(fields[i], fields[i - 1])) continue;
-    const KeyFieldRef f = fields[i];
-    size_t j = i;
-    for (; j > 0 && less(f, fields[j - 1]); --j) fields[j] = fields[j - 1];
-    fields[j] = f;
-  }
-}
-
 }  // namespace
 
 PathElement PathElement::KeyOf(absl::Span<KeyFieldRef> fields) {
-  SortByName(fields);
+  // By name, stably: a name given twice stays twice, in the order given.
+  // Keys mostly come sorted (one field, or the schema's order) with few
+  // fields; keys of many (read from text) take std::stable_sort.
+  internal::SortFew(
+      fields.begin(), fields.end(),
+      [](const KeyFieldRef& a, const KeyFieldRef& b) { return a.name < b.name; },
+      [](auto first, auto last, auto less) {
+        std::stable_sort(first, last, less);
+      });
   const size_t n = fields.size();
   // The block's size: the fields, the Values of lists and maps, the bytes.
   size_t compound = 0;

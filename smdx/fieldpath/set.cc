@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/base/attributes.h"
+#include "smdx/fieldpath/sort_few.h"
 
 namespace smdx {
 
@@ -112,28 +113,6 @@ PathElement Set::PopLastEntry() {
   return pe;
 }
 
-namespace {
-
-// Sorts `v`: insertion sort for the few entries of a typical object node
-// (std::sort's setup costs more there), std::sort beyond.
-template <typename T, typename Less>
-void SortSmall(internal::CompactVector<T>& v, Less less) {
-  constexpr size_t kSmall = 16;
-  if (v.size() > kSmall) {
-    std::sort(v.begin(), v.end(), less);
-    return;
-  }
-  for (size_t i = 1; i < v.size(); ++i) {
-    if (!less(v[i], v[i - 1])) continue;
-    T x = std::move(v[i]);
-    size_t j = i;
-    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = std::move(v[j - 1]);
-    v[j] = std::move(x);
-  }
-}
-
-}  // namespace
-
 bool Set::Normalize() {
   // Builders mostly append in order already, without repeats or empty
   // entries: one pass of three-way comparisons confirms it and nothing
@@ -149,7 +128,11 @@ bool Set::Normalize() {
   if (clean) return true;
   auto less = [](const SetEntry& a, const SetEntry& b) { return a.pe < b.pe; };
   if (!std::is_sorted(read.begin(), read.end(), less)) {
-    SortSmall(entries_, less);
+    // Unstably: entries with one element are merged below, in any order.
+    internal::SortFew(entries_.begin(), entries_.end(), less,
+                      [](auto first, auto last, auto l) {
+                        std::sort(first, last, l);
+                      });
   }
   // Merge entries that share an element and drop empty ones, compacting in
   // place: the kept ones are entries_[0, kept).
