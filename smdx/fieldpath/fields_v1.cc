@@ -1265,11 +1265,15 @@ class FieldsV1Reader {
         if (PlainKeyKey(&pe)) {
           // Keys follow fields in a set (elements order by kind first):
           // the node stays in order while each key sorts after the one
-          // before, and no field comes after one (checked at the end).
+          // before, and no field comes after one (checked here, against
+          // the last field name at the key before, and at the end: the
+          // loop over fields stays as it is).
           // The entry goes on the stack where it stands now.
-          in_order = in_order &&
-                     (last_key == kNoKey ||
-                      PlainKeyAfter(stack_[last_key].pe.key(), plain_fields_));
+          in_order =
+              in_order &&
+              (last_key == kNoKey ||
+               (last_name.data() == name_at_key &&
+                PlainKeyAfter(stack_[last_key].pe.key(), plain_fields_)));
           last_key = stack_.size();
           name_at_key = last_name.data();
         } else {

@@ -399,6 +399,10 @@ TEST(FieldsV1Test, ShortcutsReadAsTheGeneralPathDoes) {
            // fields before and after them, keys below keys.
            R"({"f:z":{},"k:{\"a\":\"1\"}":{},"k:{\"a\":\"2\"}":{}})",
            R"({"k:{\"a\":\"1\"}":{},"k:{\"a\":\"2\"}":{},"f:z":{}})",
+           // A field between two keys in order (found by fields_v1_fuzzer:
+           // the reader once checked only the fields after the last key).
+           R"({"k:{\"a\":\"1\"}":{},"f:z":{},"k:{\"a\":\"2\"}":{}})",
+           R"({"f:":{"k:{\"\":\"\"}":{},"f:P":{},"k:{\"p\":\"\"}":{}}})",
            R"({"k:{\"a\":\"2\"}":{},"k:{\"a\":\"1\"}":{}})",
            R"({"k:{\"a\":\"1\"}":{},"k:{\"a\":\"1\"}":{".":{}}})",
            R"({"k:{\"a\":1}":{},"k:{\"a\":1,\"b\":2}":{},"k:{\"a\":2}":{}})",

@@ -96,7 +96,9 @@ PathElement PathElement::KeyOf(absl::Span<KeyFieldRef> fields) {
   // fields; keys of many (read from text) take std::stable_sort.
   internal::SortFew(
       fields.begin(), fields.end(),
-      [](const KeyFieldRef& a, const KeyFieldRef& b) { return a.name < b.name; },
+      [](const KeyFieldRef& a, const KeyFieldRef& b) {
+        return a.name < b.name;
+      },
       [](auto first, auto last, auto less) {
         std::stable_sort(first, last, less);
       });
