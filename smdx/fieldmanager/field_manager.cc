@@ -229,10 +229,13 @@ absl::StatusOr<FieldManager> FieldManager::Create(Type type,
   so.limits = opts.limits;
   absl::StatusOr<Type> scale_type =
       Type::Named(type.shared_schema(), "io.k8s.api.autoscaling.v1.Scale");
+  const bool custom_resource = opts.custom_resource;
   FieldManager fm(std::move(type), std::move(opts));
-  fm.scale_ = std::shared_ptr<const FieldManager>(new FieldManager(
+  auto* scale = new FieldManager(
       scale_type.ok() ? *std::move(scale_type) : Type::Deduced(),
-      std::move(so)));
+      std::move(so));
+  scale->custom_resource_scale_ = custom_resource;
+  fm.scale_ = std::shared_ptr<const FieldManager>(scale);
   return fm;
 }
 
@@ -504,6 +507,17 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (builtin_ != nullptr && create) body = builtin_->NewObject();
 
   if (state.empty() && !body.IsNull()) {
+    if (custom_resource_scale_) {
+      // The record is an update from an empty Scale, which the
+      // apiextensions-apiserver's converter takes for a custom resource of
+      // another version, as it takes an applied Scale (scale.h).
+      return Failed(ErrorKind::kInternal,
+                    absl::InternalError(
+                        "failed to create manager for existing fields: failed "
+                        "to convert live object (/; autoscaling/v1, "
+                        "Kind=Scale) to proper version: request to convert CR "
+                        "to an invalid group/version: autoscaling/v1"));
+    }
     // Record who had the existing fields before the first apply: an update
     // from the empty object by "before-first-apply".
     Value empty = Value::MakeMap();

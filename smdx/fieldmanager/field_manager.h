@@ -265,6 +265,9 @@ class FieldManager {
   std::shared_ptr<const Updater> plain_updater_;
   // For the scale subresource: the Scale endpoint's field manager.
   std::shared_ptr<const FieldManager> scale_;
+  // Whether this is the Scale endpoint's field manager of a custom
+  // resource, whose first apply fails (scale.h).
+  bool custom_resource_scale_ = false;
   // With builtin_defaults, the kind's Go types and defaulters; else null.
   std::shared_ptr<const BuiltinKind> builtin_;
 };

@@ -37,8 +37,18 @@
 // (managedfields/internal/structuredmerge.go, toVersioned after
 // TypedToObject), and the apiextensions-apiserver's crConverter converts
 // only a typed Scale as a Scale (apiserver/conversion/converter.go,
-// ConvertToVersion). An apply that changes nothing, and every update, pass.
-// smdx answers the same (kInternal), with custom_resource set.
+// ConvertToVersion). Nor does it take an apply, changing or not, while no
+// entry of the resource owns its replicas field (the Scale then has no
+// managedFields): the apply first records the Scale's fields as an update
+// by "before-first-apply" from an empty Scale
+// (managedfields/internal/skipnonapplied.go), which the objectCreater
+// makes unstructured, and converting that fails the same way, with the
+// message "failed to create manager for existing fields: failed to convert
+// live object (/; autoscaling/v1, Kind=Scale) to proper version: ...". An
+// apply that changes nothing while some entry owns the replicas, and every
+// update, pass. smdx answers the same (kInternal), with custom_resource
+// set. (The apiserver reports that first failure before it checks that
+// the applied Scale has no managedFields; smdx checks that first.)
 //
 // What is not modelled: the Scale's status for kinds other than the four
 // built-in ones (a custom resource's comes from its CRD's statusReplicasPath

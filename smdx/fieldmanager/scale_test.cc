@@ -161,6 +161,48 @@ TEST_F(ScaleRequestTest, AScaleWithoutEntriesRecordsBeforeFirstApply) {
                 "m/Update apps/v1 {\"f:metadata\":{\"f:labels\":{}}}"}));
 }
 
+// A custom resource's Scale without entries fails every apply there, the
+// one that would change nothing too: recording before-first-apply's
+// fields converts an empty, unstructured Scale, which the
+// apiextensions-apiserver refuses (scale.h). Found by the random
+// scenarios against kube-apiserver 1.37 (conformance/realapi/random.go).
+TEST_F(ScaleRequestTest, ACustomResourcesScaleWithoutEntriesRefusesApplies) {
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  const std::string message =
+      "failed to create manager for existing fields: failed to convert live "
+      "object (/; autoscaling/v1, Kind=Scale) to proper version: request to "
+      "convert CR to an invalid group/version: autoscaling/v1";
+  Value labelled = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [{manager: m, operation: Update,
+      apiVersion: apps/v1, fieldsType: FieldsV1,
+      fieldsV1: {"f:metadata": {"f:labels": {}}}}]},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}}}})");
+  Value bare = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web}, spec: {replicas: 2}})");
+  const Value same = Yaml(
+      "{apiVersion: autoscaling/v1, kind: Scale, metadata: {name: web}, "
+      "spec: {replicas: 2}}");
+  const Value to4 = Yaml(kScaleTo4);
+  for (const Value* live : {&labelled, &bare}) {
+    for (const Value* config : {&same, &to4}) {
+      for (bool force : {false, true}) {
+        FieldManagerResult r = cr.Apply(*live, *config, "hpa", force);
+        ASSERT_EQ(r.kind, ErrorKind::kInternal) << ToJson(*config);
+        EXPECT_EQ(r.status.message(), message);
+      }
+    }
+  }
+  // Updates pass; the built-in kind's applies record before-first-apply
+  // (above).
+  Value written = *internal::ScaleOf(bare, {"spec", "replicas"}, "Deployment");
+  written.map().Find("spec")->map().Set("replicas", Value(int64_t{6}));
+  FieldManagerResult u = cr.Update(bare, written, "hpa");
+  ASSERT_TRUE(u.ok()) << u.status;
+  EXPECT_EQ(Replicas(u.object), 6);
+}
+
 // Entries at an apiVersion the resource does not map are dropped by a
 // write to /scale (ToParent's "Drop the entry if the APIVersion is
 // unknown"); apps/v1beta2 is mapped and stays.
