@@ -775,6 +775,10 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
                                           opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
+  // The registry store's rule holds for the resource a Scale write stores
+  // (an Update entry that owns the replicas comes back from the Scale
+  // without its time, scale.h).
+  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
   return r;
 }
 

@@ -203,6 +203,41 @@ TEST_F(ScaleRequestTest, ACustomResourcesScaleWithoutEntriesRefusesApplies) {
   EXPECT_EQ(Replicas(u.object), 6);
 }
 
+// An Update entry that owns the replicas comes back from the Scale without
+// its time: the Scale names it at autoscaling/v1, a key the resource does
+// not have (ToParent). A write that changes nothing else then differs from
+// the live object in that time alone, which the registry store's rule
+// (IgnoreManagedFieldsTimestampsTransformer, with builtin_defaults) puts
+// back. Found by the random scenarios against kube-apiserver 1.37.
+TEST_F(ScaleRequestTest, AWriteThatChangesNothingKeepsTheLiveTimes) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [
+      {manager: deployer, operation: Apply, apiVersion: apps/v1,
+       time: "2025-12-01T00:00:00Z", fieldsType: FieldsV1,
+       fieldsV1: {"f:spec": {"f:selector": {}}}},
+      {manager: ctrl, operation: Update, apiVersion: apps/v1,
+       time: "2025-12-01T00:00:00Z", fieldsType: FieldsV1,
+       fieldsV1: {"f:spec": {"f:replicas": {}}}}]},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}}}})");
+  const Value written =
+      *internal::ScaleOf(live, {"spec", "replicas"}, "Deployment");
+  FieldManagerResult plain = scale_->Update(live, written, "hpa");
+  ASSERT_TRUE(plain.ok()) << plain.status;
+  const Value* entries = FindManagedFields(plain.object);
+  ASSERT_NE(entries, nullptr);
+  ASSERT_EQ(entries->list().size(), 2u);
+  EXPECT_EQ(StringAt(entries->list()[1], "manager"), "ctrl");
+  EXPECT_EQ(Find(entries->list()[1], "time"), nullptr);
+
+  FieldManagerOptions o = scale_->options();
+  o.builtin_defaults = true;
+  FieldManager registry = *FieldManager::Create(type_, o);
+  FieldManagerResult r = registry.Update(live, written, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_FALSE(r.changed);
+  EXPECT_TRUE(Identical(r.object, live)) << ToJson(r.object);
+}
+
 // Entries at an apiVersion the resource does not map are dropped by a
 // write to /scale (ToParent's "Drop the entry if the APIVersion is
 // unknown"); apps/v1beta2 is mapped and stays.
