@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -103,6 +104,7 @@ type outcome int
 const (
 	passed    outcome = iota
 	explained         // a known difference (known.yaml)
+	invalid           // random scenarios: refused by the server's validation (random.go)
 	failed
 )
 
@@ -112,6 +114,9 @@ type known struct {
 	What     string `json:"what"`
 	Why      string `json:"why"`
 	Smdx     string `json:"smdx"`
+	// How random scenarios (random.go) recognize the difference, which
+	// they meet at steps of their own: see knownRandom.
+	Random *knownRandom `json:"random"`
 }
 
 func loadKnown(path string) (map[string]known, error) {
@@ -134,9 +139,12 @@ func loadKnown(path string) (map[string]known, error) {
 type stepResult struct {
 	outcome outcome
 	detail  string
+	// When only the managedFields differ: both sides' entries.
+	serverEntries, smdxEntries []map[string]interface{}
 }
 
 type runner struct {
+	random  bool // running random scenarios (random.go)
 	c       *cluster
 	smdx    string
 	schema  string
@@ -146,7 +154,7 @@ type runner struct {
 	verbose bool
 }
 
-func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) int {
+func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose bool) int {
 	root, err := filepath.Abs(filepath.Join(kindsDir, "..", "..", ".."))
 	if err != nil {
 		panic(err)
@@ -166,6 +174,10 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 		fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
 		return 1
 	}
+	var knownList []known
+	for _, k := range knownDiffs {
+		knownList = append(knownList, k)
+	}
 	knownSeen := map[string]bool{}
 	// Inside the cluster's directory, which stop removes on every path
 	// (a signal included).
@@ -175,11 +187,24 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 	}
 	defer os.RemoveAll(work)
 	r := &runner{c: c, smdx: smdxBin, schema: schema, root: root, masks: masks, work: work, verbose: verbose}
+	scenarios := expand(kinds)
+	if random != "" {
+		seed, count, err := parseRandom(random)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
+			return 2
+		}
+		scenarios = randomScenarios(kinds, seed, count)
+		r.random = true
+	}
 	crds := map[string]bool{}
 	counts := map[outcome]int{}
 	steps := 0
+	// Random scenarios: the requests refused as invalid, by the server's
+	// message.
+	invalids := map[string]int{}
 	kindsSeen := map[string]bool{}
-	for _, s := range expand(kinds) {
+	for _, s := range scenarios {
 		if only != "" && !strings.Contains(s.name, only) {
 			continue
 		}
@@ -193,10 +218,21 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 		for i, st := range s.steps {
 			res := r.runStep(s, st)
 			steps++
+			if res.outcome == invalid {
+				invalids[fmt.Sprintf("%s: %s", s.kind.Kind, res.detail)]++
+				continue
+			}
 			if key := fmt.Sprintf("%s#%d", s.name, i); res.outcome == failed && knownDiffs[key].Why != "" {
 				res = stepResult{outcome: explained}
 				knownSeen[key] = true
 				fmt.Printf("KNOWN %s step %d: %s\n", s.name, i, knownDiffs[key].What)
+			}
+			if res.outcome == failed && r.random {
+				if k := explainRandom(knownList, s, st, res); k != nil {
+					res = stepResult{outcome: explained}
+					fmt.Printf("KNOWN %s step %d: the server's %s gives the writer %s (known.yaml: %s step %d)\n",
+						s.name, i, st.verb, strings.Join(k.Random.WriterTakes, "."), k.Scenario, k.Step)
+				}
 			}
 			if res.outcome > worst {
 				worst = res.outcome
@@ -216,7 +252,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 			}
 		}
 	}
-	if only == "" {
+	if only == "" && random == "" {
 		for key := range knownDiffs {
 			if !knownSeen[key] {
 				fmt.Printf("FAIL %s: known.yaml lists a difference that no longer occurs\n", key)
@@ -226,6 +262,19 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only string, verbose bool) in
 	}
 	total := counts[passed] + counts[explained] + counts[failed]
 	fmt.Printf("\nrealapi: %d scenarios (%d requests) over %d kinds\n", total, steps, len(kindsSeen))
+	if random != "" {
+		n := 0
+		var msgs []string
+		for m, c := range invalids {
+			n += c
+			msgs = append(msgs, fmt.Sprintf("  %dx %s", c, m))
+		}
+		sort.Strings(msgs)
+		fmt.Printf("realapi: %d requests refused by the server as invalid and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
+		if verbose {
+			fmt.Println(strings.Join(msgs, "\n"))
+		}
+	}
 	fmt.Printf("realapi: %d identical, %d by a known difference (known.yaml), %d differ\n",
 		counts[passed], counts[explained], counts[failed])
 	fmt.Printf("%d passed, %d failed\n", counts[passed]+counts[explained], counts[failed])
@@ -284,8 +333,16 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 			}
 			return stepResult{outcome: passed}
 		}
+		if got.code == 0 && r.random && resp.code == 422 && reason == "Invalid" {
+			r.keep(s, st, live, body, resp.obj)
+			return stepResult{outcome: invalid, detail: invalidCause(resp.obj)}
+		}
 		if got.code == 0 {
 			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx stored it", resp.code, reason, msg)}
+		}
+		if got.code == 2 {
+			r.keep(s, st, live, body, resp.obj)
+			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx reported a conflict: %s", resp.code, reason, msg, strings.TrimSpace(got.stderr))}
 		}
 		return stepResult{outcome: passed}
 	}
@@ -416,6 +473,10 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 	if entriesSame && objSame {
 		return stepResult{outcome: passed}
 	}
+	res := stepResult{outcome: failed}
+	if objSame {
+		res.serverEntries, res.smdxEntries = se, me
+	}
 	var onlyServer, onlySmdx, changed []string
 	diffPaths("", server, smdx, &onlyServer, &onlySmdx, &changed)
 	var b strings.Builder
@@ -425,7 +486,8 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 	if !objSame {
 		fmt.Fprintf(&b, "    objects differ: only the server has %v; only smdx has %v; values differ at %v", onlyServer, onlySmdx, changed)
 	}
-	return stepResult{outcome: failed, detail: b.String()}
+	res.detail = b.String()
+	return res
 }
 
 // normEntries is the entries with fieldsV1 as a decoded value.

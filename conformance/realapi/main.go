@@ -2,7 +2,7 @@
 // kube-apiserver (and etcd) built from the modules go.mod pins, and the
 // same requests through smdx, and compares what each stores.
 //
-//	realapi run -etcd BIN -apiserver BIN -smdx BIN -kinds DIR [-schema FILE] [-only SUBSTR] [-v]
+//	realapi run -etcd BIN -apiserver BIN -smdx BIN -kinds DIR [-schema FILE] [-only SUBSTR] [-random SEED:COUNT] [-v]
 //	realapi fetch -etcd BIN -apiserver BIN -out DIR PATH...
 //	realapi openapi -etcd BIN -apiserver BIN -out FILE
 //	realapi serve -etcd BIN -apiserver BIN
@@ -42,6 +42,7 @@ func main() {
 	kindsDir := fs.String("kinds", "", "the kind files (run)")
 	schema := fs.String("schema", "", "the OpenAPI document smdx types built-in kinds with (run; default: its embedded one)")
 	only := fs.String("only", "", "run the scenarios whose name contains this (run)")
+	random := fs.String("random", "", "SEED:COUNT: run COUNT random scenarios from SEED instead of the corpus (run; random.go)")
 	verbose := fs.Bool("v", false, "print every step (run)")
 	out := fs.String("out", "", "the directory fetch writes to")
 	logs := fs.Bool("logs", false, "the servers log to stderr")
@@ -91,7 +92,7 @@ func main() {
 			if *smdxBin == "" || *kindsDir == "" {
 				usage()
 			}
-			code = runAll(c, *smdxBin, *kindsDir, *schema, *only, *verbose)
+			code = runAll(c, *smdxBin, *kindsDir, *schema, *only, *random, *verbose)
 		default:
 			usage()
 		}

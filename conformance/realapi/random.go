@@ -1,0 +1,293 @@
+package main
+
+// Random scenarios (run -random SEED:COUNT): request sequences drawn from
+// the same kind files as the corpus, in orders and mixes its fixed
+// scenarios do not take. Each scenario picks a kind and makes an object
+// (server-side apply, or kubectl create with or without the last-applied
+// annotation), then sends 3 to 8 requests, each one of:
+//
+//   - kubectl applying the object with some of the kind's changes merged
+//     in (forced one time in four);
+//   - a controller (ctrl, ctrl2) applying the header with some changes:
+//     co-owning, taking over or conflicting; or the header alone,
+//     giving up what it applied before;
+//   - a controller's PUT of the object it read with one change;
+//   - kubectl's client-side apply (a PUT with the last-applied annotation);
+//   - a status controller's PUT or apply of the kind's status;
+//   - the scale subresource: a PUT of replicas, an apply or forced apply.
+//
+// The same seed gives the same scenarios. Mixing changes and managers can
+// give an object Kubernetes' validation refuses (a required field that the
+// only manager applying it gave up, say), which smdx does not check, or a
+// custom resource with a null where its schema allows none (a map emptied
+// by a manager giving up its last entry), which Kubernetes 1.37 refuses
+// and smdx drops as KEP-1929 proposes (typed/default.h): a request the
+// server refuses as invalid (422) and smdx stores is counted apart, with
+// the server's causes, and compares nothing.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// parseRandom reads SEED:COUNT.
+func parseRandom(s string) (seed int64, count int, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if ok {
+		seed, err = strconv.ParseInt(a, 10, 64)
+		if err == nil {
+			count, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || count <= 0 {
+		return 0, 0, fmt.Errorf("-random takes SEED:COUNT (a positive count), not %q", s)
+	}
+	return seed, count, nil
+}
+
+type randomGen struct {
+	rng *rand.Rand
+}
+
+// someChanges is the kind's changes, each kept with probability 2/5, in
+// their order, merged over `base`; `atLeastOne` keeps one when none was.
+func (g *randomGen) someChanges(k *kindFile, base map[string]interface{}, atLeastOne bool) map[string]interface{} {
+	out := copyValue(base).(map[string]interface{})
+	took := false
+	for _, ch := range k.Changes {
+		if g.rng.Intn(5) < 2 {
+			mergeInto(out, ch)
+			took = true
+		}
+	}
+	if atLeastOne && !took {
+		mergeInto(out, k.Changes[g.rng.Intn(len(k.Changes))])
+	}
+	return out
+}
+
+func (g *randomGen) applyVerb() string {
+	if g.rng.Intn(4) == 0 {
+		return "forceApply"
+	}
+	return "apply"
+}
+
+func (g *randomGen) controller() string {
+	return []string{"ctrl", "ctrl2"}[g.rng.Intn(2)]
+}
+
+// scenario is random scenario `i`.
+func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
+	k := kinds[g.rng.Intn(len(kinds))]
+	base := strings.TrimSuffix(filepath.Base(k.path), ".yaml")
+	name := fmt.Sprintf("%s-r%d", strings.ReplaceAll(base, ".", "-"), i)
+	s := &scenario{name: fmt.Sprintf("random/%d/%s", i, base), kind: k, obj: name}
+	obj := k.named(name)
+	header := k.header(name)
+	csa := false
+	switch g.rng.Intn(3) {
+	case 0:
+		s.steps = append(s.steps, step{verb: "apply", manager: "kubectl", body: g.someChanges(k, obj, false)})
+	case 1:
+		s.steps = append(s.steps, step{verb: "create", manager: "kubectl-create", body: g.someChanges(k, obj, false)})
+	default:
+		created := g.someChanges(k, obj, false)
+		s.steps = append(s.steps, step{verb: "create", manager: "kubectl-client-side-apply", body: created, lastApplied: created})
+		csa = true
+	}
+	for n := 3 + g.rng.Intn(6); n > 0; n-- {
+		var st step
+		switch r := g.rng.Intn(100); {
+		case r < 25:
+			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.someChanges(k, obj, false)}
+		case r < 45:
+			st = step{verb: g.applyVerb(), manager: g.controller(), body: g.someChanges(k, header, true)}
+		case r < 52:
+			st = step{verb: "apply", manager: g.controller(), body: copyValue(header).(map[string]interface{})}
+		case r < 70:
+			st = step{verb: "update", manager: g.controller(), body: k.Changes[g.rng.Intn(len(k.Changes))]}
+		case r < 78 && csa:
+			// kubectl apply (client-side): the changes it writes are what
+			// the annotation records.
+			cfg := g.someChanges(k, obj, false)
+			st = step{verb: "update", manager: "kubectl-client-side-apply", body: cfg, lastApplied: cfg}
+		case r < 89 && k.has("status") && k.Status != nil:
+			status := map[string]interface{}{"status": k.Status}
+			if g.rng.Intn(2) == 0 {
+				st = step{verb: "update", manager: "status-ctrl", subresource: "status", body: status}
+			} else {
+				st = step{verb: g.applyVerb(), manager: "status-applier", subresource: "status", body: merged(header, status)}
+			}
+		case k.has("scale"):
+			replicas := 1 + g.rng.Intn(4)
+			switch g.rng.Intn(3) {
+			case 0:
+				st = step{verb: "update", manager: "hpa", subresource: "scale", body: map[string]interface{}{
+					"spec": map[string]interface{}{"replicas": json.Number(strconv.Itoa(replicas))}}}
+			default:
+				st = step{verb: g.applyVerb(), manager: "scaler", subresource: "scale", body: scaleConfig(k, name, replicas)}
+			}
+		default:
+			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.someChanges(k, obj, false)}
+		}
+		s.steps = append(s.steps, st)
+	}
+	return s
+}
+
+// randomScenarios is COUNT random scenarios from SEED.
+func randomScenarios(kinds []*kindFile, seed int64, count int) []*scenario {
+	g := &randomGen{rng: rand.New(rand.NewSource(seed))}
+	out := make([]*scenario, 0, count)
+	for i := 0; i < count; i++ {
+		out = append(out, g.scenario(kinds, i))
+	}
+	return out
+}
+
+// invalidCause is what a 422 answer says is wrong, without the object's
+// name (so that the same cause counts once): its causes' fields and
+// messages, else its message.
+func invalidCause(status map[string]interface{}) string {
+	details, _ := status["details"].(map[string]interface{})
+	causes, _ := details["causes"].([]interface{})
+	var out []string
+	for _, c := range causes {
+		m, _ := c.(map[string]interface{})
+		field, _ := m["field"].(string)
+		msg, _ := m["message"].(string)
+		out = append(out, field+": "+msg)
+	}
+	if len(out) == 0 {
+		msg, _ := status["message"].(string)
+		return msg
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
+}
+
+// knownRandom recognizes a difference of known.yaml at any step of a
+// random scenario, where the corpus names one step: a write (Verb) to an
+// object of Kind after which the server has given the writer the fields
+// at WriterTakes (fieldsV1 names from the root, "f:spec" and so on) and
+// smdx has left them with their owners. It explains a step whose objects
+// are the same and whose managedFields are the server's once smdx's are
+// changed so: the fields moved from every entry to the writer's entry
+// of that write (made when it has none, with the apiVersion and time the
+// server gave it), entries left empty dropped.
+type knownRandom struct {
+	Kind        string   `json:"kind"`
+	Verb        string   `json:"verb"`
+	WriterTakes []string `json:"writerTakes"`
+}
+
+// explainRandom is the known difference that explains failed step `st` of
+// random scenario `s`, or nil.
+func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known {
+	if res.serverEntries == nil {
+		return nil // the objects differ too
+	}
+	for i := range knowns {
+		k := knowns[i].Random
+		if k == nil || k.Kind != s.kind.Kind || k.Verb != st.verb || len(k.WriterTakes) == 0 {
+			continue
+		}
+		moved := handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes)
+		if moved != nil && sameJSON(sortedEntries(moved), sortedEntries(res.serverEntries)) {
+			return &knowns[i]
+		}
+	}
+	return nil
+}
+
+func isWriterEntry(e map[string]interface{}, st step) bool {
+	sub, _ := e["subresource"].(string)
+	return e["manager"] == st.manager && e["operation"] == "Update" && sub == st.subresource
+}
+
+// handToWriter is `smdx` with the fields at `path` moved to the writer's
+// entry (see knownRandom), or nil when the server has no entry for the
+// writer.
+func handToWriter(smdx, server []map[string]interface{}, st step, path []string) []map[string]interface{} {
+	var theirs map[string]interface{}
+	for _, e := range server {
+		if isWriterEntry(e, st) {
+			theirs = e
+		}
+	}
+	if theirs == nil {
+		return nil
+	}
+	var out []map[string]interface{}
+	var writer map[string]interface{}
+	for _, e := range smdx {
+		e = copyValue(e).(map[string]interface{})
+		fields, _ := e["fieldsV1"].(map[string]interface{})
+		if fields == nil {
+			return nil
+		}
+		removeFieldPath(fields, path)
+		if isWriterEntry(e, st) {
+			writer = e
+		} else if len(fields) == 0 {
+			continue
+		}
+		out = append(out, e)
+	}
+	if writer == nil {
+		writer = map[string]interface{}{"manager": st.manager, "operation": "Update",
+			"apiVersion": theirs["apiVersion"], "fieldsType": theirs["fieldsType"],
+			"fieldsV1": map[string]interface{}{}}
+		if st.subresource != "" {
+			writer["subresource"] = st.subresource
+		}
+		out = append(out, writer)
+	}
+	writer["time"] = theirs["time"]
+	at := writer["fieldsV1"].(map[string]interface{})
+	for _, name := range path {
+		next, ok := at[name].(map[string]interface{})
+		if !ok {
+			next = map[string]interface{}{}
+			at[name] = next
+		}
+		at = next
+	}
+	return out
+}
+
+// removeFieldPath removes `path` from a fieldsV1 map and the maps that held
+// only it.
+func removeFieldPath(fields map[string]interface{}, path []string) {
+	if len(path) == 0 {
+		return
+	}
+	if len(path) == 1 {
+		delete(fields, path[0])
+		return
+	}
+	next, ok := fields[path[0]].(map[string]interface{})
+	if !ok {
+		return
+	}
+	removeFieldPath(next, path[1:])
+	if len(next) == 0 {
+		delete(fields, path[0])
+	}
+}
+
+// sortedEntries is the entries in one order whatever order they came in.
+func sortedEntries(es []map[string]interface{}) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		out = append(out, canon(e))
+	}
+	sort.Strings(out)
+	return out
+}
