@@ -71,7 +71,8 @@ func applyMasks(obj map[string]interface{}, kind string, masks []mask) {
 }
 
 // maskPath removes the value at parts, and the maps that held only it (a
-// masked label leaves no empty labels map behind: the encoding drops those).
+// masked label leaves no empty labels map behind: the encoding drops those;
+// random.go removes fields from a fieldsV1 map so).
 func maskPath(at map[string]interface{}, parts []string) {
 	if len(parts) == 0 {
 		return

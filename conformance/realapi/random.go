@@ -232,7 +232,7 @@ func handToWriter(smdx, server []map[string]interface{}, st step, path []string)
 		if fields == nil {
 			return nil
 		}
-		removeFieldPath(fields, path)
+		maskPath(fields, path) // (a fieldsV1 map: the same removal)
 		if isWriterEntry(e, st) {
 			writer = e
 		} else if len(fields) == 0 {
@@ -260,26 +260,6 @@ func handToWriter(smdx, server []map[string]interface{}, st step, path []string)
 		at = next
 	}
 	return out
-}
-
-// removeFieldPath removes `path` from a fieldsV1 map and the maps that held
-// only it.
-func removeFieldPath(fields map[string]interface{}, path []string) {
-	if len(path) == 0 {
-		return
-	}
-	if len(path) == 1 {
-		delete(fields, path[0])
-		return
-	}
-	next, ok := fields[path[0]].(map[string]interface{})
-	if !ok {
-		return
-	}
-	removeFieldPath(next, path[1:])
-	if len(next) == 0 {
-		delete(fields, path[0])
-	}
 }
 
 // sortedEntries is the entries in one order whatever order they came in.
