@@ -195,7 +195,11 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 			fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
 			return 2
 		}
-		scenarios = randomScenarios(kinds, seed, count)
+		scenarios, err = randomScenarios(root, kinds, seed, count)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "realapi: %v\n", err)
+			return 1
+		}
 		r.random = true
 	}
 	crds := map[string]bool{}
@@ -239,7 +243,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 				worst = res.outcome
 			}
 			if res.outcome == failed {
-				details = append(details, fmt.Sprintf("  step %d (%s %s%s): %s", i, st.verb, st.manager, subSuffix(st.subresource), res.detail))
+				details = append(details, fmt.Sprintf("  step %d (%s): %s", i, stepLabel(st), res.detail))
 			}
 		}
 		kindsSeen[s.kind.Kind] = true
@@ -285,11 +289,16 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 	return 0
 }
 
-func subSuffix(s string) string {
-	if s == "" {
-		return ""
+// stepLabel is "verb manager[ /subresource][ at apiVersion]".
+func stepLabel(st step) string {
+	l := st.verb + " " + st.manager
+	if st.subresource != "" {
+		l += " /" + st.subresource
 	}
-	return " /" + s
+	if st.apiVersion != "" {
+		l += " at " + st.apiVersion
+	}
+	return l
 }
 
 // smdxResult is what smdx said about one request.
@@ -300,7 +309,7 @@ type smdxResult struct {
 }
 
 func (r *runner) runStep(s *scenario, st step) stepResult {
-	path := s.kind.basePath() + "/" + s.obj
+	path := s.kind.basePathAt(st.apiVersion) + "/" + s.obj
 	live, err := r.c.get(path)
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
@@ -320,7 +329,7 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
 	if r.verbose {
-		fmt.Printf("  %s step %s %s%s: server %d, smdx %d\n", s.name, st.verb, st.manager, subSuffix(st.subresource), resp.code, got.code)
+		fmt.Printf("  %s step %s: server %d, smdx %d\n", s.name, stepLabel(st), resp.code, got.code)
 	}
 	if resp.code >= 300 {
 		msg, _ := resp.obj["message"].(string)

@@ -16,6 +16,10 @@ package main
 //   - a status controller's PUT or apply of the kind's status;
 //   - the scale subresource: a PUT of replicas, an apply or forced apply.
 //
+// A custom resource served at several versions (the Widget) takes one
+// request in three but the scale's and client-side apply's at another
+// version: its managers' entries then name several.
+//
 // The same seed gives the same scenarios. Mixing changes and managers can
 // give an object Kubernetes' validation refuses (a required field that the
 // only manager applying it gave up, say), which smdx does not check, or a
@@ -52,6 +56,52 @@ func parseRandom(s string) (seed int64, count int, err error) {
 
 type randomGen struct {
 	rng *rand.Rand
+	// Per custom resource served at several versions, the apiVersions
+	// other than its kind file's.
+	otherVersions map[*kindFile][]string
+}
+
+// otherVersionsOf is the apiVersions the CRD of `k` serves besides the
+// kind file's (none for a built-in kind).
+func otherVersionsOf(root string, k *kindFile) ([]string, error) {
+	if k.CRD == "" {
+		return nil, nil
+	}
+	var crd struct {
+		Spec struct {
+			Group    string `json:"group"`
+			Versions []struct {
+				Name   string `json:"name"`
+				Served bool   `json:"served"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := readYAML(filepath.Join(root, k.CRD), &crd); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range crd.Spec.Versions {
+		if av := crd.Spec.Group + "/" + v.Name; v.Served && av != k.APIVersion {
+			out = append(out, av)
+		}
+	}
+	return out, nil
+}
+
+// at is `st` sent at another served version of its kind one time in
+// three, when there is one: the body's apiVersion changed to it, and the
+// object read at it.
+func (g *randomGen) at(k *kindFile, st step) step {
+	others := g.otherVersions[k]
+	if len(others) == 0 || g.rng.Intn(3) != 0 {
+		return st
+	}
+	st.apiVersion = others[g.rng.Intn(len(others))]
+	if st.verb != "update" {
+		st.body = copyValue(st.body).(map[string]interface{})
+		st.body["apiVersion"] = st.apiVersion
+	}
+	return st
 }
 
 // someChanges is the kind's changes, each kept with probability 2/5, in
@@ -93,9 +143,9 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 	csa := false
 	switch g.rng.Intn(3) {
 	case 0:
-		s.steps = append(s.steps, step{verb: "apply", manager: "kubectl", body: g.someChanges(k, obj, false)})
+		s.steps = append(s.steps, g.at(k, step{verb: "apply", manager: "kubectl", body: g.someChanges(k, obj, false)}))
 	case 1:
-		s.steps = append(s.steps, step{verb: "create", manager: "kubectl-create", body: g.someChanges(k, obj, false)})
+		s.steps = append(s.steps, g.at(k, step{verb: "create", manager: "kubectl-create", body: g.someChanges(k, obj, false)}))
 	default:
 		created := g.someChanges(k, obj, false)
 		s.steps = append(s.steps, step{verb: "create", manager: "kubectl-client-side-apply", body: created, lastApplied: created})
@@ -136,19 +186,30 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		default:
 			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.someChanges(k, obj, false)}
 		}
+		if st.subresource != "scale" && st.lastApplied == nil {
+			st = g.at(k, st)
+		}
 		s.steps = append(s.steps, st)
 	}
 	return s
 }
 
-// randomScenarios is COUNT random scenarios from SEED.
-func randomScenarios(kinds []*kindFile, seed int64, count int) []*scenario {
-	g := &randomGen{rng: rand.New(rand.NewSource(seed))}
+// randomScenarios is COUNT random scenarios from SEED; `root` is the
+// repository's (the kind files name their CRDs from there).
+func randomScenarios(root string, kinds []*kindFile, seed int64, count int) ([]*scenario, error) {
+	g := &randomGen{rng: rand.New(rand.NewSource(seed)), otherVersions: map[*kindFile][]string{}}
+	for _, k := range kinds {
+		others, err := otherVersionsOf(root, k)
+		if err != nil {
+			return nil, err
+		}
+		g.otherVersions[k] = others
+	}
 	out := make([]*scenario, 0, count)
 	for i := 0; i < count; i++ {
 		out = append(out, g.scenario(kinds, i))
 	}
-	return out
+	return out, nil
 }
 
 // invalidCause is what a 422 answer says is wrong, without the object's

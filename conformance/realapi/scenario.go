@@ -64,12 +64,19 @@ func (k *kindFile) namespace() string {
 }
 
 // basePath is the URL path of the kind's collection.
-func (k *kindFile) basePath() string {
+func (k *kindFile) basePath() string { return k.basePathAt("") }
+
+// basePathAt is the URL path of the kind's collection at apiVersion (empty:
+// the kind file's).
+func (k *kindFile) basePathAt(apiVersion string) string {
+	if apiVersion == "" {
+		apiVersion = k.APIVersion
+	}
 	var p string
-	if strings.Contains(k.APIVersion, "/") {
-		p = "/apis/" + k.APIVersion
+	if strings.Contains(apiVersion, "/") {
+		p = "/apis/" + apiVersion
 	} else {
-		p = "/api/" + k.APIVersion
+		p = "/api/" + apiVersion
 	}
 	if k.Namespaced {
 		p += "/namespaces/" + k.namespace()
@@ -130,6 +137,10 @@ type step struct {
 	verb        string // apply, forceApply, create, update
 	manager     string
 	subresource string
+	// The request's apiVersion when not the kind file's (random scenarios
+	// of a custom resource served at several versions): its URL, and the
+	// version the live object is read at.
+	apiVersion string
 	// For apply: the configuration. For create: the object. For update:
 	// the change written over the object the client read.
 	body map[string]interface{}
@@ -337,7 +348,7 @@ func (c *cluster) get(path string) (map[string]interface{}, error) {
 // and returns the server's answer and the body it sent.
 func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*response, map[string]interface{}, error) {
 	k := s.kind
-	path := k.basePath()
+	path := k.basePathAt(st.apiVersion)
 	q := url.Values{"fieldManager": {st.manager}}
 	var body map[string]interface{}
 	switch st.verb {
