@@ -426,6 +426,21 @@ absl::Status NoLiveObjectError() {
       "object");
 }
 
+// The 500 of a custom resource's scale subresource when the
+// apiextensions-apiserver's converter is given an unstructured Scale
+// (scale.h): `what` is the field manager's "failed to convert new object"
+// or "... live object", `ns` and `name` the Scale's.
+FieldManagerResult CustomResourceScaleFailed(absl::string_view what,
+                                             absl::string_view ns,
+                                             absl::string_view name) {
+  return Failed(
+      ErrorKind::kInternal,
+      absl::InternalError(absl::StrCat(
+          what, " (", ns, "/", name,
+          "; autoscaling/v1, Kind=Scale) to proper version: request to "
+          "convert CR to an invalid group/version: autoscaling/v1")));
+}
+
 }  // namespace
 
 Value FieldManager::KeepResetFields(const Value& live_body,
@@ -508,15 +523,12 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
 
   if (state.empty() && !body.IsNull()) {
     if (custom_resource_scale_) {
-      // The record is an update from an empty Scale, which the
-      // apiextensions-apiserver's converter takes for a custom resource of
-      // another version, as it takes an applied Scale (scale.h).
-      return Failed(ErrorKind::kInternal,
-                    absl::InternalError(
-                        "failed to create manager for existing fields: failed "
-                        "to convert live object (/; autoscaling/v1, "
-                        "Kind=Scale) to proper version: request to convert CR "
-                        "to an invalid group/version: autoscaling/v1"));
+      // The record is an update from an empty Scale (no namespace, no
+      // name), which the converter refuses as it does an applied Scale.
+      return CustomResourceScaleFailed(
+          "failed to create manager for existing fields: failed to convert "
+          "live object",
+          "", "");
     }
     // Record who had the existing fields before the first apply: an update
     // from the empty object by "before-first-apply".
@@ -724,14 +736,10 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
     // made (unstructured, not its typed Scale) for a custom resource of
     // another version (scale.h).
     const Value* md = Find(live, "metadata");
-    const std::string ns = md != nullptr ? StringAt(*md, "namespace") : "";
-    const std::string name = md != nullptr ? StringAt(*md, "name") : "";
-    return Failed(
-        ErrorKind::kInternal,
-        absl::InternalError(absl::StrCat(
-            "failed to convert new object (", ns, "/", name,
-            "; autoscaling/v1, Kind=Scale) to proper version: request to "
-            "convert CR to an invalid group/version: autoscaling/v1")));
+    return CustomResourceScaleFailed(
+        "failed to convert new object",
+        md != nullptr ? StringAt(*md, "namespace") : "",
+        md != nullptr ? StringAt(*md, "name") : "");
   }
 
   // The registry's checks of the new Scale, then the replicas go back.
