@@ -184,6 +184,53 @@ TEST_F(BuiltinDefaultsTest, AStatusWriteIsDecoded) {
   EXPECT_TRUE(Find(*cond, "lastProbeTime")->IsNull());
 }
 
+// The apiserver stores built-in kinds as protobuf, which keeps no empty
+// list: an EndpointSlice's `endpoints: []` (no omitempty) is stored and
+// read back null, whoever wrote it. Ownership is of the body as written: a
+// PUT of [] where the object has null changes the field, and the writer
+// owns it.
+TEST_F(BuiltinDefaultsTest, AnEmptyListIsStoredNullAndItsWriterOwnsIt) {
+  const std::string slice = R"(
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: s, namespace: default}
+addressType: IPv4
+endpoints: [{addresses: [10.0.0.1]}]
+)";
+  FieldManager fm = Make("discovery.k8s.io/v1", "EndpointSlice");
+  FieldManagerResult created = fm.Update(Value(), Yaml(slice), "create");
+  ASSERT_TRUE(created.ok()) << created.status;
+  Value body = created.object;
+  body.map().Set("endpoints", Value::MakeList());
+  FieldManagerResult emptied = fm.Update(created.object, body, "ctrl");
+  ASSERT_TRUE(emptied.ok()) << emptied.status;
+  EXPECT_EQ(ToJson(*Find(emptied.object, "endpoints")), "null");
+  EXPECT_EQ(FieldsOf(emptied.object, "ctrl"), R"({"f:endpoints":{}})");
+  // Again, by another writer: null to [] is a change the field manager
+  // sees, and null is what is stored.
+  body = emptied.object;
+  body.map().Set("endpoints", Value::MakeList());
+  FieldManagerResult again = fm.Update(emptied.object, body, "ctrl2");
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_EQ(ToJson(*Find(again.object, "endpoints")), "null");
+  EXPECT_EQ(FieldsOf(again.object, "ctrl2"), R"({"f:endpoints":{}})");
+  EXPECT_EQ(FieldsOf(again.object, "ctrl"), "");
+  // An apply of [] stores null too.
+  FieldManagerResult applied = fm.Apply(
+      created.object,
+      Yaml("{apiVersion: discovery.k8s.io/v1, kind: EndpointSlice, "
+           "metadata: {name: s, namespace: default}, endpoints: []}"),
+      "kubectl", /*force=*/true);
+  ASSERT_TRUE(applied.ok()) << applied.status;
+  EXPECT_EQ(ToJson(*Find(applied.object, "endpoints")), "null");
+  // A create with [] as well.
+  Value created_empty = Yaml(slice);
+  created_empty.map().Set("endpoints", Value::MakeList());
+  FieldManagerResult c = fm.Update(Value(), created_empty, "create");
+  ASSERT_TRUE(c.ok()) << c.status;
+  EXPECT_EQ(ToJson(*Find(c.object, "endpoints")), "null");
+}
+
 // Custom resources are not built-in: the switch changes nothing for them.
 TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
   absl::StatusOr<Type> deduced = Type::Named(DeducedSchema(), kDeducedTypeName);

@@ -557,11 +557,11 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(body, std::move(r.object));
   // The apiserver defaults the merged object (its structured-merge
-  // manager), after the managed fields were computed. The fields the
-  // strategy then resets come from the live object, defaulted already, so
-  // they are reset first and decoding skips them.
+  // manager), after the managed fields were computed, and stores it. The
+  // fields the strategy then resets come from the live object, defaulted
+  // and stored already, so they are reset first and decoding skips them.
   if (builtin_ != nullptr)
-    r.object = builtin_->Decode(std::move(r.object), &body);
+    r.object = builtin_->ReadBack(std::move(r.object), &body);
   if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -633,10 +633,13 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
   const bool create = live_body.IsNull();
+  // Whether the stored object is not the body the field manager compared
+  // (an empty slice in it comes back null).
+  bool reads_back_otherwise = false;
   if (builtin_ != nullptr) {
     // The body as the apiserver decoded and defaulted it; a create starts
     // from the Go type's zero object (the registry's New).
-    body = builtin_->Decode(std::move(body));
+    body = builtin_->Decode(std::move(body), nullptr, &reads_back_otherwise);
     if (create) live_body = builtin_->NewObject();
   }
 
@@ -654,7 +657,12 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(live_body, std::move(r.object));
-  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
+  if (builtin_ != nullptr && create) {
+    r.object = Created(std::move(r.object));
+  } else if (reads_back_otherwise) {
+    // The ownership is of the body as written; the object, as stored.
+    r.object = builtin_->ReadBack(std::move(r.object), &live_body);
+  }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
@@ -663,8 +671,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
 
 Value FieldManager::Created(Value object) const {
   // What the registry and admission set on a created object, then the
-  // object as the storage's decoder defaults it when read back.
-  return builtin_->Decode(builtin_->PrepareForCreate(std::move(object)));
+  // object as storage reads it back.
+  return builtin_->ReadBack(builtin_->PrepareForCreate(std::move(object)));
 }
 
 Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,

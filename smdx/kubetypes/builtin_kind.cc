@@ -222,20 +222,35 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
 // The fields of one struct as its Go type decodes and encodes them:
 // undeclared fields dropped, nulls of value types their zero values,
 // empty omitempty (and zero omitzero) fields dropped, and the fields whose
-// zero value is encoded present. With `dropped_only`, only the dropping of
-// empty fields (after the defaulters).
-void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
+// zero value is encoded present. With `stored`, also as they come back
+// from storage: the apiserver stores built-in kinds as protobuf, which
+// keeps no empty slice or map, so one that the JSON encoding writes (no
+// omitempty) reads back null. With `dropped_only`, only the dropping of
+// empty fields (after the defaulters). Returns whether an empty slice or
+// map stayed that storage would read back null (never with `stored`).
+bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
                    bool dropped_only = false) {
   Map::Entries& entries = m.entries();
   size_t out = 0;
   size_t hint = 0;
+  bool kept_empty = false;
   for (size_t i = 0; i < entries.size(); ++i) {
     Value& v = entries[i].value;
     if (!dropped_only || IsZeroLike(v)) {
       const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
       if (f == nullptr) continue;  // undeclared: the decoder drops it
       if (IsZeroLike(v)) {
-        if (v.IsNull() && !Nilable(f->kind)) v = f->zero;
+        if (v.IsNull() && !Nilable(f->kind)) {
+          v = f->zero;
+        } else if ((v.IsList() && f->kind == GoKind::kSlice) ||
+                   (v.IsMap() && f->kind == GoKind::kMap)) {
+          if (Omitted(*f, v)) continue;
+          if (!stored) {
+            kept_empty = true;
+          } else {
+            v = Value();
+          }
+        }
         if (Omitted(*f, v)) continue;
       } else if (f->omitzero && Omitted(*f, v)) {
         continue;
@@ -245,15 +260,20 @@ void ThroughGoType(const NodePlan& np, const MapType& mt, Map& m,
     ++out;
   }
   entries.resize(out);
-  if (dropped_only) return;
+  if (dropped_only) return kept_empty;
   for (const GoField* f : np.present) {
     if (m.Find(f->name) == nullptr) m.Append(f->name, f->zero);
   }
+  return kept_empty;
 }
 
 class Decoder {
  public:
-  explicit Decoder(const KindPlan& plan) : plan_(plan) {}
+  // With `stored`, as storage reads the object back (ThroughGoType).
+  Decoder(const KindPlan& plan, bool stored) : plan_(plan), stored_(stored) {}
+
+  // Whether an empty slice or map stayed that storage reads back null.
+  bool kept_empty() const { return kept_empty_; }
 
   // Top-down, as the generated defaulters: a struct's fields through its Go
   // type, its defaulters, then what it holds.
@@ -267,13 +287,14 @@ class Decoder {
       if (plan != nullptr) {
         const NodePlan& np = *plan;
         Map& m = v.map();
-        ThroughGoType(np, mt, m);
+        kept_empty_ |= ThroughGoType(np, mt, m, stored_);
         if (!np.rules.empty() || !np.defaults.empty()) {
           for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
           for (const NodePlan::Field& f : np.defaults) {
             if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
           }
-          ThroughGoType(np, mt, m, /*dropped_only=*/true);
+          kept_empty_ |=
+              ThroughGoType(np, mt, m, stored_, /*dropped_only=*/true);
         }
       }
       const Map* pm = prev != nullptr && prev->IsMap() ? &prev->map() : nullptr;
@@ -342,6 +363,8 @@ class Decoder {
   }
 
   const KindPlan& plan_;
+  const bool stored_;
+  bool kept_empty_ = false;
 };
 
 }  // namespace
@@ -395,14 +418,24 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
   // The zero object goes through the Go type only (no defaulters).
   if (auto node = k->plan_->nodes.find(type.root());
       node != k->plan_->nodes.end()) {
-    internal::ThroughGoType(*node->second, *type.root()->map, zero.map());
+    internal::ThroughGoType(*node->second, *type.root()->map, zero.map(),
+                            /*stored=*/false);
   }
   k->new_object_ = std::move(zero);
   return k;
 }
 
-Value BuiltinKind::Decode(Value object, const Value* previous) const {
-  internal::Decoder(*plan_).Walk(type_.root(), object, previous, 0);
+Value BuiltinKind::Decode(Value object, const Value* previous,
+                          bool* reads_back_otherwise) const {
+  internal::Decoder d(*plan_, /*stored=*/false);
+  d.Walk(type_.root(), object, previous, 0);
+  if (reads_back_otherwise != nullptr) *reads_back_otherwise = d.kept_empty();
+  return object;
+}
+
+Value BuiltinKind::ReadBack(Value object, const Value* previous) const {
+  internal::Decoder(*plan_, /*stored=*/true)
+      .Walk(type_.root(), object, previous, 0);
   return object;
 }
 

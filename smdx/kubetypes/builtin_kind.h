@@ -12,6 +12,8 @@
 //     go, undeclared fields go) and then Kubernetes 1.37's defaulters of
 //     built-in types (kubetypes/internal/defaulters.h: the SetDefaults_*
 //     functions and the +default markers, as data and rules);
+//   - ReadBack: Decode, and what the storage's protobuf encoding changes
+//     (empty slices and maps come back null);
 //   - NewObject: the zero object a create starts from;
 //   - PrepareForCreate: what the registry strategy and the admission
 //     plugins of a default apiserver set on a created object that depends
@@ -65,7 +67,18 @@ class BuiltinKind {
   // (the same node at the same place) are taken as they are, so the cost
   // follows the size of the change. Values that do not fit their Go type
   // (a string where the type has a struct) are left as they are.
-  Value Decode(Value object, const Value* previous = nullptr) const;
+  // `reads_back_otherwise`, when given, is set to whether storage would
+  // give the result back otherwise (see ReadBack).
+  Value Decode(Value object, const Value* previous = nullptr,
+               bool* reads_back_otherwise = nullptr) const;
+
+  // `object` as the apiserver stores it and reads it back: the apiserver
+  // stores built-in kinds as protobuf, which keeps no empty slice or map,
+  // so one that the JSON encoding writes (a field without omitempty: an
+  // EndpointSlice's `endpoints: []`) comes back null; the storage's
+  // decoder then defaults it as Decode does. `previous` as for Decode (an
+  // object read back already).
+  Value ReadBack(Value object, const Value* previous = nullptr) const;
 
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.

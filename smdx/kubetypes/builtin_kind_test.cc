@@ -135,6 +135,44 @@ TEST(BuiltinKindTest, DecodesThroughTheGoTypes) {
   EXPECT_EQ(At(d, "status"), Canon("{}"));
 }
 
+// The apiserver stores built-in kinds as protobuf, which keeps no empty
+// slice or map: an empty one that the JSON encoding writes (no omitempty)
+// reads back null. The request body's decoding keeps it (the field manager
+// sees it) and says so. A struct stays, empty or not.
+TEST(BuiltinKindTest, EmptySlicesAndMapsReadBackNull) {
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("discovery.k8s.io/v1", "EndpointSlice");
+  ASSERT_NE(k, nullptr);
+  const Value body = Yaml(R"({apiVersion: discovery.k8s.io/v1,
+    kind: EndpointSlice, metadata: {name: s, labels: {}}, addressType: IPv4,
+    endpoints: [{addresses: [], conditions: {}}], ports: []})");
+  bool otherwise = false;
+  Value decoded = k->Decode(body, nullptr, &otherwise);
+  EXPECT_TRUE(otherwise);
+  EXPECT_EQ(At(decoded, "endpoints.0.addresses"), Canon("[]"));
+  EXPECT_EQ(At(decoded, "ports"), Canon("[]"));
+  Value stored = k->ReadBack(body);
+  EXPECT_EQ(At(stored, "endpoints.0.addresses"), Canon("null"));
+  EXPECT_EQ(At(stored, "endpoints.0.conditions"), Canon("{}"));
+  EXPECT_EQ(At(stored, "ports"), Canon("null"));
+  EXPECT_EQ(At(stored, "metadata.labels"), Canon("<absent>"));  // omitempty
+  EXPECT_EQ(ToJsonSorted(k->ReadBack(decoded)), ToJsonSorted(stored));
+
+  std::shared_ptr<const BuiltinKind> limit_range = KindOf("v1", "LimitRange");
+  ASSERT_NE(limit_range, nullptr);
+  EXPECT_EQ(At(limit_range->ReadBack(Yaml(R"({apiVersion: v1,
+    kind: LimitRange, metadata: {name: l}, spec: {limits: []}})")),
+               "spec.limits"),
+            Canon("null"));
+  // Nothing empty: nothing reads back otherwise.
+  otherwise = true;
+  Value pod = KindOf("v1", "Pod")->Decode(Yaml(R"({apiVersion: v1, kind: Pod,
+    metadata: {name: p}, spec: {containers: [{name: a, image: b}]}})"),
+                                          nullptr, &otherwise);
+  EXPECT_FALSE(otherwise);
+  EXPECT_EQ(At(pod, "spec.containers.0.name"), Canon("a"));
+}
+
 TEST(BuiltinKindTest, NewObjectIsTheGoZeroObject) {
   std::shared_ptr<const BuiltinKind> k = KindOf("apps/v1", "Deployment");
   ASSERT_NE(k, nullptr);
