@@ -310,7 +310,7 @@ type smdxResult struct {
 
 func (r *runner) runStep(s *scenario, st step) stepResult {
 	path := s.kind.basePathAt(st.apiVersion) + "/" + s.obj
-	live, err := r.c.get(path)
+	live, liveJSON, err := r.c.getRaw(path)
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
@@ -324,7 +324,7 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
 	now := latestTime(after, before)
-	got, err := r.runSmdx(s, st, live, body, now)
+	got, err := r.runSmdx(s, st, liveJSON, body, now)
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
@@ -344,14 +344,14 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 			return stepResult{outcome: passed}
 		}
 		if got.code == 0 && r.random && resp.code == 422 && reason == "Invalid" {
-			r.keep(s, st, live, body, resp.obj)
+			r.keep(s, st, liveJSON, body, resp.obj)
 			return stepResult{outcome: invalid, detail: invalidCause(resp.obj)}
 		}
 		if got.code == 0 {
 			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx stored it", resp.code, reason, msg)}
 		}
 		if got.code == 2 {
-			r.keep(s, st, live, body, resp.obj)
+			r.keep(s, st, liveJSON, body, resp.obj)
 			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx reported a conflict: %s", resp.code, reason, msg, strings.TrimSpace(got.stderr))}
 		}
 		return stepResult{outcome: passed}
@@ -361,20 +361,23 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	}
 	res := r.compare(s.kind, after, got.obj)
 	if res.outcome == failed {
-		r.keep(s, st, live, body, after)
+		r.keep(s, st, liveJSON, body, after)
 	}
 	return res
 }
 
 // keep saves what a failing step sent smdx and what the server stored into
 // the directory $SMDX_REALAPI_KEEP names, if any, to rerun it by hand.
-func (r *runner) keep(s *scenario, st step, live, body, after map[string]interface{}) {
+func (r *runner) keep(s *scenario, st step, liveJSON []byte, body, after map[string]interface{}) {
 	dir := os.Getenv("SMDX_REALAPI_KEEP")
 	if dir == "" {
 		return
 	}
 	base := filepath.Join(dir, strings.ReplaceAll(s.name, "/", "_")+"-"+st.verb+"-"+st.manager)
-	for suffix, v := range map[string]map[string]interface{}{"live": live, "body": body, "server": after} {
+	if liveJSON != nil {
+		_ = os.WriteFile(base+"-live.json", liveJSON, 0o644)
+	}
+	for suffix, v := range map[string]map[string]interface{}{"body": body, "server": after} {
 		if v != nil {
 			_ = writeJSON(base+"-"+suffix+".json", v)
 		}
@@ -407,7 +410,9 @@ func entries(obj map[string]interface{}) []map[string]interface{} {
 	return out
 }
 
-func (r *runner) runSmdx(s *scenario, st step, live, body map[string]interface{}, now time.Time) (*smdxResult, error) {
+// runSmdx runs step `st` through smdx on the live object's JSON as the
+// server sent it (nil: none yet).
+func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]interface{}, now time.Time) (*smdxResult, error) {
 	args := []string{}
 	switch st.verb {
 	case "apply", "forceApply":
@@ -427,9 +432,9 @@ func (r *runner) runSmdx(s *scenario, st step, live, body map[string]interface{}
 	} else if r.schema != "" {
 		args = append(args, "--schema", r.schema)
 	}
-	if live != nil {
+	if liveJSON != nil {
 		lp := filepath.Join(r.work, "live.json")
-		if err := writeJSON(lp, live); err != nil {
+		if err := os.WriteFile(lp, liveJSON, 0o644); err != nil {
 			return nil, err
 		}
 		args = append(args, "--live", lp)

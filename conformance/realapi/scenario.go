@@ -289,6 +289,7 @@ func copyValue(v interface{}) interface{} {
 type response struct {
 	code int
 	obj  map[string]interface{}
+	raw  []byte // the body as the server sent it
 }
 
 func (c *cluster) do(method, path, contentType string, query url.Values, body interface{}) (*response, error) {
@@ -321,7 +322,7 @@ func (c *cluster) do(method, path, contentType string, query url.Values, body in
 	if err != nil {
 		return nil, err
 	}
-	r := &response{code: resp.StatusCode}
+	r := &response{code: resp.StatusCode, raw: raw}
 	if len(raw) > 0 {
 		if err := decodeJSON(raw, &r.obj); err != nil {
 			return nil, fmt.Errorf("%s %s: %s: %v", method, path, resp.Status, err)
@@ -331,17 +332,26 @@ func (c *cluster) do(method, path, contentType string, query url.Values, body in
 }
 
 func (c *cluster) get(path string) (map[string]interface{}, error) {
+	obj, _, err := c.getRaw(path)
+	return obj, err
+}
+
+// getRaw is get, and the object's JSON as the server sent it: its
+// managedFields' fieldsV1 keys in the order the server stored them, which
+// decoding into a map loses (and which the server's no-op check compares:
+// scale.h).
+func (c *cluster) getRaw(path string) (map[string]interface{}, []byte, error) {
 	r, err := c.do("GET", path, "", nil, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch r.code {
 	case 200:
-		return r.obj, nil
+		return r.obj, r.raw, nil
 	case 404:
-		return nil, nil
+		return nil, nil, nil
 	}
-	return nil, fmt.Errorf("GET %s: %d %v", path, r.code, r.obj["message"])
+	return nil, nil, fmt.Errorf("GET %s: %d %v", path, r.code, r.obj["message"])
 }
 
 // send makes the request of step st on the object `live` (nil: none yet)

@@ -137,7 +137,13 @@ bool EqualButManagedFields(const Value& a, const Value& b) {
   return EqualExcept(*ma, *mb, "managedFields");
 }
 
-void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
+// With `raw`, the registry of a built-in kind compares the entries'
+// fieldsV1 as the bytes it stores (FieldsV1.Raw of the protobuf): the same
+// fields in another key order differ (a Scale write leaves them in
+// encoding/json's order, scale.h, where the field manager writes
+// structured-merge-diff's). A custom resource's are maps, whose order
+// nothing keeps.
+void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
                           FieldManagerResult* r) {
   if (!r->changed) return;
   const Value* old_mf = FindManagedFields(live);
@@ -152,6 +158,11 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits,
     const Value& a = old_mf->list()[i];
     const Value& b = new_mf->list()[i];
     if (!EqualExcept(a, b, "time")) return;
+    if (raw) {
+      const Value* fa = Find(a, "fieldsV1");
+      const Value* fb = Find(b, "fieldsV1");
+      if (fa != nullptr && fb != nullptr && !Identical(*fa, *fb)) return;
+    }
     const Value* ta = Find(a, "time");
     const Value* tb = Find(b, "time");
     if ((ta == nullptr) != (tb == nullptr) ||
@@ -565,7 +576,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
-  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
+  if (opts_.builtin_defaults)
+    KeepLiveTimesOfANoOp(live, opts_.limits, builtin_ != nullptr, &r);
   return r;
 }
 
@@ -665,7 +677,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
-  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
+  if (opts_.builtin_defaults)
+    KeepLiveTimesOfANoOp(live, opts_.limits, builtin_ != nullptr, &r);
   return r;
 }
 
@@ -790,11 +803,13 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
                                           opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);
+  internal::SortFieldsV1AsEncodingJson(&r.object);
   r.changed = !Equals(r.object, live);
   // The registry store's rule holds for the resource a Scale write stores
   // (an Update entry that owns the replicas comes back from the Scale
   // without its time, scale.h).
-  if (opts_.builtin_defaults) KeepLiveTimesOfANoOp(live, opts_.limits, &r);
+  if (opts_.builtin_defaults)
+    KeepLiveTimesOfANoOp(live, opts_.limits, builtin_ != nullptr, &r);
   return r;
 }
 

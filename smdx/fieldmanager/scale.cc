@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "smdx/typed/typed.h"
 
 namespace smdx {
 
@@ -288,6 +289,30 @@ ManagedState MergeScaleEntries(const ManagedState& parent,
     keep(key, VersionedSet(std::move(s), group_version, vs.applied()));
   }
   return out;
+}
+
+namespace {
+
+void SortKeys(Value* v, int depth) {
+  if (!v->IsMap() || depth > kMaxValueDepth) return;
+  Map::Entries& entries = v->map().entries();
+  // Keys are unique: the order is total.
+  std::sort(entries.begin(), entries.end(),
+            [](const MapEntry& a, const MapEntry& b) { return a.key < b.key; });
+  for (MapEntry& e : entries) SortKeys(&e.value, depth + 1);
+}
+
+}  // namespace
+
+void SortFieldsV1AsEncodingJson(Value* object) {
+  Value* md = object->IsMap() ? object->map().Find("metadata") : nullptr;
+  Value* list = md != nullptr && md->IsMap() ? md->map().Find("managedFields")
+                                             : nullptr;
+  if (list == nullptr || !list->IsList()) return;
+  for (Value& entry : list->list()) {
+    Value* fields = entry.IsMap() ? entry.map().Find("fieldsV1") : nullptr;
+    if (fields != nullptr) SortKeys(fields, 0);
+  }
 }
 
 }  // namespace internal

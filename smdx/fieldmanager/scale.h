@@ -21,7 +21,15 @@
 //     Scale entry new to the resource owns the replicas field at the
 //     request's apiVersion and takes the resource's time for its key (none
 //     when the resource had no such key: an Update entry's key names
-//     autoscaling/v1 on the Scale and so never matches).
+//     autoscaling/v1 on the Scale and so never matches). ToParent writes
+//     the entries through an unstructured object, so every entry's
+//     fieldsV1 comes back as encoding/json writes a map: keys in byte
+//     order (`k:{"port":443}` before `k:{"port":80}`, which
+//     structured-merge-diff's encoding orders by value). For a built-in
+//     kind those are the bytes stored, and the registry's no-op check
+//     compares them (IgnoreManagedFieldsTimestampsTransformer): a write
+//     that changes nothing keeps the live times only when every entry's
+//     fieldsV1 was in that order already.
 //
 // FieldManager (field_manager.h) does all of this for subresource "scale".
 // The request body is a Scale, or, for convenience, an object of the
@@ -122,6 +130,10 @@ ManagedState MergeScaleEntries(const ManagedState& parent,
                                const ManagedState& scale,
                                const ReplicasPaths& paths,
                                const std::string& group_version);
+
+// Step 4, as stored: the keys of every fieldsV1 map in `object`'s
+// managedFields put in byte order, recursively (encoding/json's order).
+void SortFieldsV1AsEncodingJson(Value* object);
 
 }  // namespace internal
 }  // namespace smdx

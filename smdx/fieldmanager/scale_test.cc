@@ -238,6 +238,51 @@ TEST_F(ScaleRequestTest, AWriteThatChangesNothingKeepsTheLiveTimes) {
   EXPECT_TRUE(Identical(r.object, live)) << ToJson(r.object);
 }
 
+// The Scale hands every entry back through an unstructured object: its
+// fieldsV1 comes back in encoding/json's key order (k:{..443..} before
+// k:{..80..}), not structured-merge-diff's (by value: 80 first). For a
+// built-in kind those are the bytes stored, and the registry's no-op check
+// compares them: a write that changes nothing else keeps the live times
+// only when the live entries were in that order already. Found by the
+// random scenarios against kube-apiserver 1.37 (a ReplicaSet's ports).
+TEST_F(ScaleRequestTest, EntriesComeBackInEncodingJsonsKeyOrder) {
+  Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [
+      {manager: deployer, operation: Apply, apiVersion: apps/v1,
+       time: "2025-12-01T00:00:00Z", fieldsType: FieldsV1,
+       fieldsV1: {"f:spec": {"f:template": {"f:spec": {"f:containers": {
+         "k:{\"name\":\"web\"}": {".": {}, "f:ports": {
+           "k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}},
+           "k:{\"containerPort\":443,\"protocol\":\"TCP\"}": {".": {}}
+         }}}}}}}},
+      {manager: ctrl, operation: Update, apiVersion: apps/v1,
+       time: "2025-12-01T00:00:00Z", fieldsType: FieldsV1,
+       fieldsV1: {"f:spec": {"f:replicas": {}}}}]},
+    spec: {replicas: 2, template: {spec: {containers: [{name: web,
+      ports: [{containerPort: 80}, {containerPort: 443}]}]}}}})");
+  const Value written =
+      *internal::ScaleOf(live, {"spec", "replicas"}, "Deployment");
+  FieldManagerOptions o = scale_->options();
+  o.builtin_defaults = true;
+  FieldManager registry = *FieldManager::Create(type_, o);
+  FieldManagerResult r = registry.Update(live, written, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(
+      Entries(r.object),
+      (std::vector<std::string>{
+          R"(deployer/Apply apps/v1 {"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:ports":{"k:{\"containerPort\":443,\"protocol\":\"TCP\"}":{},"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{}}}}}}}})",
+          R"(ctrl/Update apps/v1 {"f:spec":{"f:replicas":{}}})"}));
+  const Value* entries = FindManagedFields(r.object);
+  EXPECT_EQ(Find(entries->list()[1], "time"), nullptr);
+
+  // The same write again finds the entries in that order: nothing changes.
+  FieldManagerResult again = registry.Update(r.object, written, "hpa");
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_FALSE(again.changed);
+  EXPECT_TRUE(Identical(again.object, r.object)) << ToJson(again.object);
+}
+
 // Entries at an apiVersion the resource does not map are dropped by a
 // write to /scale (ToParent's "Drop the entry if the APIVersion is
 // unknown"); apps/v1beta2 is mapped and stays.
