@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -75,7 +76,7 @@ func main() {
 		defer c.stop()
 		defer func() {
 			if r := recover(); r != nil {
-				fmt.Fprintf(os.Stderr, "realapi: %v\n", r)
+				fmt.Fprintf(os.Stderr, "realapi: %v\n%s", r, debug.Stack())
 				code = 1
 			}
 		}()

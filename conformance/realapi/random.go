@@ -16,6 +16,10 @@ package main
 //   - a status controller's PUT or apply of the kind's status;
 //   - the scale subresource: a PUT of replicas, an apply or forced apply.
 //
+// kubectl's applies after the first leave out some of the object's own
+// fields one time in three (dropSome): fields it applied before and stops applying are
+// removed, or left to their other owners.
+//
 // A custom resource served at several versions (the Widget) takes one
 // request in three but the scale's and client-side apply's at another
 // version: its managers' entries then name several.
@@ -121,6 +125,63 @@ func (g *randomGen) someChanges(k *kindFile, base map[string]interface{}, atLeas
 	return out
 }
 
+// kubectlConfig is kubectl's configuration: the object with some of the
+// kind's changes, and one time in three some of its fields left out.
+func (g *randomGen) kubectlConfig(k *kindFile, obj map[string]interface{}) map[string]interface{} {
+	cfg := g.someChanges(k, obj, false)
+	if g.rng.Intn(3) == 0 {
+		g.dropSome(cfg, 0)
+	}
+	return cfg
+}
+
+// dropSome removes each field of `v` and each item of its lists with
+// probability 1/10, in a fixed order (the same seed drops the same), but
+// never the apiVersion, kind, name or namespace that say which object it
+// is; `depth` is v's (0 for the object).
+func (g *randomGen) dropSome(v interface{}, depth int) {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		keys := make([]string, 0, len(t))
+		for key := range t {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			kept := depth == 0 && (key == "apiVersion" || key == "kind" || key == "metadata")
+			kept = kept || (depth == 1 && (key == "name" || key == "namespace"))
+			if !kept && g.rng.Intn(10) == 0 {
+				delete(t, key)
+				continue
+			}
+			if l, ok := t[key].([]interface{}); ok {
+				t[key] = g.dropItems(l)
+			}
+			if depth == 0 && key == "metadata" {
+				g.dropSome(t[key], 1)
+			} else {
+				g.dropSome(t[key], 2)
+			}
+		}
+	case []interface{}:
+		for _, item := range t {
+			g.dropSome(item, 2)
+		}
+	}
+}
+
+// dropItems is `l` without each item with probability 1/10 (a new list:
+// `l` may be shared with the kind file's).
+func (g *randomGen) dropItems(l []interface{}) []interface{} {
+	out := l[:0:0]
+	for _, item := range l {
+		if g.rng.Intn(10) != 0 {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
 func (g *randomGen) applyVerb() string {
 	if g.rng.Intn(4) == 0 {
 		return "forceApply"
@@ -155,7 +216,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		var st step
 		switch r := g.rng.Intn(100); {
 		case r < 25:
-			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.someChanges(k, obj, false)}
+			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.kubectlConfig(k, obj)}
 		case r < 45:
 			st = step{verb: g.applyVerb(), manager: g.controller(), body: g.someChanges(k, header, true)}
 		case r < 52:
@@ -184,7 +245,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 				st = step{verb: g.applyVerb(), manager: "scaler", subresource: "scale", body: scaleConfig(k, name, replicas)}
 			}
 		default:
-			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.someChanges(k, obj, false)}
+			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.kubectlConfig(k, obj)}
 		}
 		if st.subresource != "scale" && st.lastApplied == nil {
 			st = g.at(k, st)
