@@ -192,6 +192,8 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
     : type_(std::move(type)), opts_(std::move(opts)) {
   if (opts_.builtin_defaults) {
     builtin_ = BuiltinKind::For(type_, opts_.api_version, opts_.kind);
+    if (builtin_ == nullptr)
+      custom_metadata_ = CustomResourceMetadata::For(type_);
   }
   UpdaterOptions uo;
   uo.ignored_fields = opts_.ignored_fields;
@@ -454,19 +456,23 @@ FieldManagerResult CustomResourceScaleFailed(absl::string_view what,
 
 }  // namespace
 
-Value FieldManager::KeepResetFields(const Value& live_body,
-                                    Value result) const {
+Value FieldManager::KeepResetFields(const Value& live_body, Value result,
+                                    bool create) const {
   if (!opts_.changed_fields_only.empty() && live_body.IsMap()) {
     Value out = live_body;
     for (const std::vector<std::string>& p : opts_.changed_fields_only)
       internal::SetValueAt(&out, p, internal::ValueAt(result, p));
     return out;
   }
-  for (const std::vector<std::string>& p : opts_.kept_fields) {
-    const Value* kept =
-        live_body.IsMap() ? internal::ValueAt(live_body, p) : nullptr;
-    internal::SetValueAt(&result, p, kept);
-  }
+  auto keep = [&](const std::vector<std::vector<std::string>>& paths) {
+    for (const std::vector<std::string>& p : paths) {
+      const Value* kept =
+          live_body.IsMap() ? internal::ValueAt(live_body, p) : nullptr;
+      internal::SetValueAt(&result, p, kept);
+    }
+  };
+  keep(opts_.kept_fields);
+  if (!create) keep(opts_.kept_on_update_fields);
   return result;
 }
 
@@ -566,13 +572,15 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   r.managed = std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  r.object = KeepResetFields(body, std::move(r.object));
+  r.object = KeepResetFields(body, std::move(r.object), create);
   // The apiserver defaults the merged object (its structured-merge
   // manager), after the managed fields were computed, and stores it. The
   // fields the strategy then resets come from the live object, defaulted
   // and stored already, so they are reset first and decoding skips them.
   if (builtin_ != nullptr)
     r.object = builtin_->ReadBack(std::move(r.object), &body);
+  if (custom_metadata_ != nullptr)
+    r.object = custom_metadata_->Coerce(std::move(r.object));
   if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -644,6 +652,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(object);
+  // A custom resource's body as decoded: its metadata through ObjectMeta.
+  if (custom_metadata_ != nullptr)
+    body = custom_metadata_->Coerce(std::move(body));
   const bool create = live_body.IsNull();
   // Whether the stored object is not the body the field manager compared
   // (an empty slice in it comes back null).
@@ -668,7 +679,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                   : std::move(step.state);
   if (absl::Status st = ValidateManagerNames(r.managed); !st.ok())
     return Failed(ErrorKind::kInvalid, st);
-  r.object = KeepResetFields(live_body, std::move(r.object));
+  r.object = KeepResetFields(live_body, std::move(r.object), create);
   if (builtin_ != nullptr && create) {
     r.object = Created(std::move(r.object));
   } else if (reads_back_otherwise) {

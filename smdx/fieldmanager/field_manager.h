@@ -129,9 +129,11 @@ struct FieldManagerOptions {
   // apply's result are decoded through the kind's Go types and defaulted
   // by Kubernetes 1.37's defaulters, a create starts from the Go type's
   // zero object (so a create by update owns the defaulted fields), and a
-  // created object gets what the registry and admission set. Kinds whose
-  // root type is not one of Kubernetes' Go types (custom resources) are
-  // unaffected. With it, for every kind, the registry store's rule holds
+  // created object gets what the registry and admission set. Of kinds
+  // whose root type is not one of Kubernetes' Go types (custom resources)
+  // only the metadata goes through its Go type (ObjectMeta), as the
+  // apiextensions-apiserver's does. With it, for every kind, the registry
+  // store's rule holds
   // too: a write whose only change is to managedFields times keeps the live
   // times (IgnoreManagedFieldsTimestampsTransformer). Off here, as
   // apimachinery's field manager alone; the embedding API
@@ -145,6 +147,10 @@ struct FieldManagerOptions {
   // main resource of a kind with a status subresource, {"status"}. A
   // create drops them (PrepareForCreate).
   std::vector<std::vector<std::string>> kept_fields;
+  // The values it keeps from the live object on updates only (a
+  // Namespace's spec.finalizers); a create takes them from the request.
+  // Managers may own them.
+  std::vector<std::vector<std::string>> kept_on_update_fields;
   // When not empty, the only values a request changes; everything else
   // keeps its live value (the status subresource changes {"status"}
   // alone).
@@ -239,8 +245,10 @@ class FieldManager {
                         absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;
   // `result` with the values the strategy keeps (kept_fields,
-  // changed_fields_only) taken from `live_body`.
-  Value KeepResetFields(const Value& live_body, Value result) const;
+  // changed_fields_only, and kept_on_update_fields unless `create`) taken
+  // from `live_body`.
+  Value KeepResetFields(const Value& live_body, Value result,
+                        bool create) const;
   // Removes the untracked fields from the set of `key` (unless it is the
   // set of `prepared`, if given, which was made without them).
   void StripUntracked(ManagedFields* fields, const std::string& key,
@@ -270,6 +278,10 @@ class FieldManager {
   bool custom_resource_scale_ = false;
   // With builtin_defaults, the kind's Go types and defaulters; else null.
   std::shared_ptr<const BuiltinKind> builtin_;
+  // With builtin_defaults, for a kind that is not built-in (a custom
+  // resource): its metadata as the apiextensions-apiserver holds it; else
+  // null.
+  std::shared_ptr<const CustomResourceMetadata> custom_metadata_;
 };
 
 }  // namespace smdx

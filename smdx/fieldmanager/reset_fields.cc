@@ -23,6 +23,21 @@ constexpr Rule kRules[] = {
 #include "smdx/fieldmanager/reset_fields_table.inc"
 };
 
+// What a strategy's PrepareForUpdate keeps from the live object beyond the
+// fields its GetResetFields names: managers may own these, but a write to
+// that endpoint does not change them (Kubernetes 1.37).
+struct Kept {
+  const char* group;
+  const char* kind;
+  const char* subresource;
+  const char* path;  // dotted
+};
+constexpr Kept kKeptOnUpdate[] = {
+    // namespaceStrategy.PrepareForUpdate: finalizers change only through
+    // the finalize subresource.
+    {"", "Namespace", "", "spec.finalizers"},
+};
+
 std::vector<std::string> Dotted(absl::string_view path) {
   return absl::StrSplit(path, '.');
 }
@@ -64,8 +79,13 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
     }
   }
   // The built-in strategies' PrepareForUpdate resets what GetResetFields
-  // names (a Deployment's status endpoint takes annotation changes, say).
+  // names (a Deployment's status endpoint takes annotation changes, say),
+  // and some keep more.
   out.kept_fields = std::move(here);
+  for (const Kept& k : kKeptOnUpdate) {
+    if (k.group == group && k.kind == kind && k.subresource == subresource)
+      out.kept_on_update_fields.push_back(Dotted(k.path));
+  }
   return out;
 }
 
@@ -107,6 +127,7 @@ void SetResetFields(const ResetFields& r, FieldManagerOptions* opts) {
   for (const auto& [version, set] : r.ignored_fields)
     opts->ignored_fields[version] = set;
   opts->kept_fields = r.kept_fields;
+  opts->kept_on_update_fields = r.kept_on_update_fields;
   opts->changed_fields_only = r.changed_fields_only;
 }
 

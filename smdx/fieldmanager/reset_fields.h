@@ -37,12 +37,14 @@ struct ResetFields {
   std::map<std::string, Set> ignored_fields;
   // The values kept from the live object.
   std::vector<std::vector<std::string>> kept_fields;
+  // The values kept from the live object by updates (not creates).
+  std::vector<std::vector<std::string>> kept_on_update_fields;
   // When not empty, the only values the request changes.
   std::vector<std::vector<std::string>> changed_fields_only;
 
   bool empty() const {
     return ignored_fields.empty() && kept_fields.empty() &&
-           changed_fields_only.empty();
+           kept_on_update_fields.empty() && changed_fields_only.empty();
   }
 };
 

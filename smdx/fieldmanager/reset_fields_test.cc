@@ -151,6 +151,41 @@ TEST(ResetFieldsTest, TheTableCoversTheIssuesKinds) {
   EXPECT_TRUE(CustomResourceResetFields("example.com/v1", false, "").empty());
 }
 
+// namespaceStrategy.PrepareForUpdate keeps spec.finalizers (they change
+// through the finalize subresource only), though GetResetFields names only
+// status: a PUT without them keeps them; their owners lose them. A create
+// takes them from the request.
+TEST(ResetFieldsTest, ANamespacesFinalizersStayThroughItsMainEndpoint) {
+  ResetFields r = BuiltinResetFields("v1", "Namespace", "");
+  EXPECT_FALSE(r.ignored_fields.at("v1").Has(
+      {PathElement::Field("spec"), PathElement::Field("finalizers")}));
+  FieldManagerOptions o;
+  o.api_version = "v1";
+  o.kind = "Namespace";
+  SetResetFields(r, &o);
+  const char* name = "io.k8s.api.core.v1.Namespace";
+  FieldManager fm =
+      *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name), o);
+  FieldManagerResult created = fm.Update(
+      Value(),
+      Yaml("{apiVersion: v1, kind: Namespace, metadata: {name: ns1}, "
+           "spec: {finalizers: [kubernetes]}}"),
+      "create");
+  ASSERT_TRUE(created.ok()) << created.status;
+  Value body = created.object;
+  body.map().Erase("spec");
+  FieldManagerResult r2 = fm.Update(created.object, body, "ctrl");
+  ASSERT_TRUE(r2.ok()) << r2.status;
+  ASSERT_NE(At(r2.object, {"spec", "finalizers"}), nullptr) << ToJson(r2.object);
+  EXPECT_EQ(ToJson(*At(r2.object, {"spec", "finalizers"})), R"(["kubernetes"])");
+  // Their only owner lost them, and nobody owns anything else.
+  EXPECT_EQ(FindManagedFields(r2.object), nullptr) << ToJson(r2.object);
+  EXPECT_NE(ToJson(*FindManagedFields(created.object)).find("f:finalizers"),
+            std::string::npos);
+  EXPECT_EQ(BuiltinResetFields("v1", "Namespace", "status").kept_fields.size(),
+            1u);  // spec, only
+}
+
 TEST(ResetFieldsTest, CustomResourceStatusEndpointResetsMetadataAndSpec) {
   // registry/customresource/status_strategy.go (v0.37): GetResetFields is
   // {metadata, spec}; the main resource's is {status}.

@@ -439,6 +439,38 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous) const {
   return object;
 }
 
+std::shared_ptr<const CustomResourceMetadata> CustomResourceMetadata::For(
+    const Type& type) {
+  constexpr absl::string_view kObjectMeta =
+      "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+  const Atom* root = type.root();
+  if (root == nullptr || !root->map) return nullptr;
+  const StructField* md = root->map->FindField("metadata");
+  if (md == nullptr || md->type.named_type != kObjectMeta ||
+      md->type.resolved == nullptr) {
+    return nullptr;
+  }
+  auto plan = std::make_shared<internal::KindPlan>();
+  internal::PlanBuilder builder(plan.get(),
+                                SharesEmbeddedKubernetesTypes(type.schema()));
+  builder.Visit(md->type.resolved, md->type.named_type);
+  if (!builder.compatible()) return nullptr;
+  std::shared_ptr<CustomResourceMetadata> c(new CustomResourceMetadata());
+  c->type_ = type;
+  c->metadata_ = md->type.resolved;
+  c->plan_ = std::move(plan);
+  return c;
+}
+
+Value CustomResourceMetadata::Coerce(Value object) const {
+  Value* md = object.IsMap() ? object.map().Find("metadata") : nullptr;
+  if (md != nullptr && md->IsMap()) {
+    internal::Decoder(*plan_, /*stored=*/false)
+        .Walk(metadata_, *md, nullptr, /*depth=*/1);
+  }
+  return object;
+}
+
 Value BuiltinKind::PrepareForCreate(Value object) const {
   return internal::PrepareForCreate(api_version_, kind_, std::move(object));
 }

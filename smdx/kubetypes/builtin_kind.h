@@ -105,6 +105,32 @@ class BuiltinKind {
   Value new_object_;
 };
 
+// The metadata of a custom resource's objects as the apiextensions-apiserver
+// holds it: every object it decodes or converts has its metadata read into
+// metav1.ObjectMeta and written back (apiserver/schema/objectmeta,
+// Coerce), so empty omitempty fields go (`labels: {}`), undeclared ones
+// too, and times are written as ObjectMeta writes them. A request body's
+// metadata is decoded so before the field manager sees it; an apply's
+// result after it computed the managed fields.
+//
+// Thread-safe: immutable once made.
+class CustomResourceMetadata {
+ public:
+  // Null when `type`, a custom resource's root type, has no metadata of
+  // Kubernetes' ObjectMeta type.
+  static std::shared_ptr<const CustomResourceMetadata> For(const Type& type);
+
+  // `object` with its metadata through ObjectMeta.
+  Value Coerce(Value object) const;
+
+ private:
+  CustomResourceMetadata() = default;
+
+  Type type_ = Type::Deduced();  // keeps the schema of `metadata_`
+  const Atom* metadata_ = nullptr;
+  std::shared_ptr<const internal::KindPlan> plan_;
+};
+
 }  // namespace smdx
 
 #endif  // SMDX_KUBETYPES_BUILTIN_KIND_H_
