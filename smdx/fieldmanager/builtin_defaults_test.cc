@@ -231,6 +231,36 @@ endpoints: [{addresses: [10.0.0.1]}]
   EXPECT_EQ(ToJson(*Find(c.object, "endpoints")), "null");
 }
 
+// An update whose body does not fit the schema (a keyed list's item
+// without its key) fails in the field manager; the apiserver stores the
+// body anyway, with the live object's managedFields as they were
+// (UpdateNoErrors). The bare field manager refuses it.
+TEST_F(BuiltinDefaultsTest, AnUpdateTheFieldManagerCannotTakeKeepsTheLiveEntries) {
+  FieldManager fm = Make("v1", "ServiceAccount");
+  FieldManagerResult created = fm.Update(
+      Value(),
+      Yaml("{apiVersion: v1, kind: ServiceAccount, metadata: {name: sa, "
+           "namespace: default}, secrets: [{name: a}]}"),
+      "create");
+  ASSERT_TRUE(created.ok()) << created.status;
+  clock_.Set(*ParseManagedTime("2026-01-01T00:05:00Z"));
+  Value body = created.object;
+  body.map().Set("secrets", Yaml("[{namespace: x}]"));
+  FieldManagerResult r = fm.Update(created.object, body, "ctrl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(ToJson(*Find(r.object, "secrets")), R"([{"namespace":"x"}])");
+  EXPECT_TRUE(Identical(*FindManagedFields(r.object),
+                        *FindManagedFields(created.object)));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("omits all key fields"), std::string::npos)
+      << r.warnings[0];
+
+  FieldManager bare = Make("v1", "ServiceAccount", /*builtin=*/false);
+  EXPECT_EQ(bare.Update(created.object, body, "ctrl").kind,
+            ErrorKind::kInvalid);
+}
+
 // Custom resources are not built-in: the switch changes nothing for them.
 TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
   absl::StatusOr<Type> deduced = Type::Named(DeducedSchema(), kDeducedTypeName);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "smdx/fieldmanager/last_applied.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/typed/default.h"
 #include "smdx/value/utf8.h"
 
 namespace smdx {
@@ -668,7 +669,14 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
 
   Step step =
       UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
-  if (!step.result.ok()) return std::move(step.result);
+  if (!step.result.ok()) {
+    if (opts_.builtin_defaults && (step.result.kind == ErrorKind::kInvalid ||
+                                   step.result.kind == ErrorKind::kInternal)) {
+      return StoredWithLiveEntries(live, live_body, std::move(body), create,
+                                   step.result.status, std::move(warnings));
+    }
+    return std::move(step.result);
+  }
   FieldManagerResult r;
   r.warnings = std::move(warnings);
   r.object = std::move(step.object);
@@ -690,6 +698,44 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   r.changed = !Equals(r.object, live);
   if (opts_.builtin_defaults)
     KeepLiveTimesOfANoOp(live, opts_.limits, builtin_ != nullptr, &r);
+  return r;
+}
+
+FieldManagerResult FieldManager::StoredWithLiveEntries(
+    const Value& live, const Value& live_body, Value body, bool create,
+    const absl::Status& failure, std::vector<std::string> warnings) const {
+  FieldManagerResult r;
+  r.warnings = std::move(warnings);
+  r.warnings.push_back(absl::StrCat(
+      "the managed fields were not updated (", failure.message(),
+      "); the object is stored with the live object's managedFields, as "
+      "the apiserver does"));
+  // As decoded: a custom resource's defaults (a built-in kind's were set
+  // by Decode).
+  if (opts_.apply_defaults && builtin_ == nullptr &&
+      type_.schema().has_defaults()) {
+    body = live_body.IsNull() ? ApplyDefaults(type_, std::move(body))
+                              : ApplyDefaultsIncremental(type_, std::move(body),
+                                                         live_body);
+  }
+  r.object = KeepResetFields(live_body, std::move(body), create);
+  if (builtin_ != nullptr) {
+    r.object = create ? Created(std::move(r.object))
+                      : builtin_->ReadBack(std::move(r.object), &live_body);
+  }
+  absl::StatusOr<ManagedState> entries = DecodeManagedFields(live, opts_.limits);
+  if (entries.ok()) r.managed = *std::move(entries);
+  // The live entries as they are (the apiserver sets them back verbatim).
+  const Value* kept = FindManagedFields(live);
+  if (kept != nullptr && r.object.IsMap()) {
+    Value* md = r.object.map().Find("metadata");
+    if (md == nullptr || !md->IsMap()) {
+      r.object.map().Set("metadata", Value::MakeMap());
+      md = r.object.map().Find("metadata");
+    }
+    md->map().Set("managedFields", *kept);
+  }
+  r.changed = !Equals(r.object, live);
   return r;
 }
 

@@ -244,6 +244,17 @@ class FieldManager {
                         const std::string& key, bool force,
                         absl::Time now) const;
   std::string Identity(absl::string_view name, bool apply) const;
+  // An update whose body the field manager cannot take (it does not fit
+  // the schema), as the apiserver stores it: the body as written (defaulted,
+  // with what the strategy keeps), with the live object's managedFields as
+  // they were and a warning (the apiserver's UpdateNoErrors, which keeps
+  // the live entries rather than failing the write).
+  FieldManagerResult StoredWithLiveEntries(const Value& live,
+                                           const Value& live_body, Value body,
+                                           bool create,
+                                           const absl::Status& failure,
+                                           std::vector<std::string> warnings)
+      const;
   // `result` with the values the strategy keeps (kept_fields,
   // changed_fields_only, and kept_on_update_fields unless `create`) taken
   // from `live_body`.
