@@ -17,8 +17,10 @@ package main
 //   - the scale subresource: a PUT of replicas, an apply or forced apply.
 //
 // kubectl's applies after the first leave out some of the object's own
-// fields one time in three (dropSome): fields it applied before and stops applying are
-// removed, or left to their other owners.
+// fields one time in three (dropSome): fields it applied before and stops
+// applying are removed, or left to their other owners. So do one in three
+// of the controllers' PUTs, of the object they read: the fields go, and
+// their owners with them.
 //
 // A custom resource served at several versions (the Widget) takes one
 // request in three but the scale's and client-side apply's at another
@@ -135,10 +137,16 @@ func (g *randomGen) kubectlConfig(k *kindFile, obj map[string]interface{}) map[s
 	return cfg
 }
 
+// The metadata dropSome keeps whole: which object it is, and what a PUT
+// of an object read sends back for the write to be one (its
+// resourceVersion) or to keep the managed fields as they were.
+var keptMetadata = map[string]bool{"name": true, "namespace": true,
+	"resourceVersion": true, "uid": true, "managedFields": true}
+
 // dropSome removes each field of `v` and each item of its lists with
 // probability 1/10, in a fixed order (the same seed drops the same), but
-// never the apiVersion, kind, name or namespace that say which object it
-// is; `depth` is v's (0 for the object).
+// never the apiVersion, kind or keptMetadata; `depth` is v's (0 for the
+// object).
 func (g *randomGen) dropSome(v interface{}, depth int) {
 	switch t := v.(type) {
 	case map[string]interface{}:
@@ -148,8 +156,10 @@ func (g *randomGen) dropSome(v interface{}, depth int) {
 		}
 		sort.Strings(keys)
 		for _, key := range keys {
+			if depth == 1 && keptMetadata[key] {
+				continue // kept whole
+			}
 			kept := depth == 0 && (key == "apiVersion" || key == "kind" || key == "metadata")
-			kept = kept || (depth == 1 && (key == "name" || key == "namespace"))
 			if !kept && g.rng.Intn(10) == 0 {
 				delete(t, key)
 				continue
@@ -223,6 +233,9 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			st = step{verb: "apply", manager: g.controller(), body: copyValue(header).(map[string]interface{})}
 		case r < 70:
 			st = step{verb: "update", manager: g.controller(), body: k.Changes[g.rng.Intn(len(k.Changes))]}
+			if g.rng.Intn(3) == 0 {
+				st.dropSeed = 1 + g.rng.Int63n(1<<62)
+			}
 		case r < 78 && csa:
 			// kubectl apply (client-side): the changes it writes are what
 			// the annotation records.

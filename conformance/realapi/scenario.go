@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/url"
 	"os"
@@ -146,6 +147,9 @@ type step struct {
 	body map[string]interface{}
 	// A client-side apply: the annotation holds this (the configuration).
 	lastApplied map[string]interface{}
+	// For update (random scenarios): when not 0, the seed of the fields
+	// the client leaves out of the object it read (dropSome).
+	dropSeed int64
 }
 
 type scenario struct {
@@ -391,6 +395,10 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 			body = copyValue(live).(map[string]interface{})
 		}
 		mergeInto(body, st.body)
+		if st.dropSeed != 0 {
+			g := &randomGen{rng: rand.New(rand.NewSource(st.dropSeed))}
+			g.dropSome(body, 0)
+		}
 		withLastApplied(body, st.lastApplied)
 		if st.subresource != "" {
 			path += "/" + st.subresource

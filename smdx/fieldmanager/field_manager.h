@@ -132,8 +132,10 @@ struct FieldManagerOptions {
   // created object gets what the registry and admission set. Of kinds
   // whose root type is not one of Kubernetes' Go types (custom resources)
   // only the metadata goes through its Go type (ObjectMeta), as the
-  // apiextensions-apiserver's does. With it, for every kind, the registry
-  // store's rule holds
+  // apiextensions-apiserver's does. With it, for every kind, an update
+  // whose body does not fit the schema is stored with the live object's
+  // managedFields and a warning, as the apiserver's UpdateNoErrors stores
+  // it (without, it fails kInvalid); and the registry store's rule holds
   // too: a write whose only change is to managedFields times keeps the live
   // times (IgnoreManagedFieldsTimestampsTransformer). Off here, as
   // apimachinery's field manager alone; the embedding API
