@@ -218,6 +218,18 @@ TEST(CliTest, CustomResourceMetadataGoesThroughObjectMeta) {
   md = u->map().Find("metadata");
   EXPECT_EQ(md->map().Find("labels"), nullptr) << put.out;
   EXPECT_EQ(md->map().Find("managedFields"), nullptr) << put.out;
+
+  // An empty managedFields list goes the same way, so it resets nothing
+  // (a built-in kind's would): the live entries count.
+  WriteFile(dir + "/config-put.yaml",
+            "apiVersion: realapi.smdx.dev/v1\nkind: Config\n"
+            "metadata: {name: c2, labels: {a: b}, managedFields: []}\n"
+            "spec: {tier: gold}\n");
+  Result reset = Smdx({"update", "--schema", crd, "--field-manager", "ctrl",
+                       "--live", dir + "/config-live.yaml",
+                       dir + "/config-put.yaml"});
+  ASSERT_EQ(reset.code, 0) << reset.err;
+  EXPECT_THAT(reset.out, HasSubstr("manager: kubectl")) << reset.out;
 }
 
 TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {

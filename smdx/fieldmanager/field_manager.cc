@@ -608,9 +608,14 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (!opts_.subresource.empty() && live.IsNull()) {
     return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
   }
+  // A custom resource's body as decoded: its metadata through ObjectMeta
+  // (where an empty managedFields list is none, and so resets nothing).
+  Value coerced;
+  if (custom_metadata_ != nullptr) coerced = custom_metadata_->Coerce(object);
+  const Value& written = custom_metadata_ != nullptr ? coerced : object;
   // Whose managed fields count: a body may set them (or reset them with []
   // or [{}]); without any, or on a subresource, the live object's do.
-  const Value* body_mf = FindManagedFields(object);
+  const Value* body_mf = FindManagedFields(written);
   // As the apiserver, entries that do not decode are ignored rather than
   // lost or fatal: the body's give way to the live object's, and invalid
   // live entries to none. The result says so in its warnings.
@@ -652,10 +657,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   const std::string name =
       manager.empty() ? std::string(kUnknownManager) : std::string(manager);
   Value live_body = StripManagedFields(live);
-  Value body = StripManagedFields(object);
-  // A custom resource's body as decoded: its metadata through ObjectMeta.
-  if (custom_metadata_ != nullptr)
-    body = custom_metadata_->Coerce(std::move(body));
+  Value body = StripManagedFields(written);
   const bool create = live_body.IsNull();
   // Whether the stored object is not the body the field manager compared
   // (an empty slice in it comes back null).
