@@ -728,15 +728,8 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   absl::StatusOr<ManagedState> entries = DecodeManagedFields(live, opts_.limits);
   if (entries.ok()) r.managed = *std::move(entries);
   // The live entries as they are (the apiserver sets them back verbatim).
-  const Value* kept = FindManagedFields(live);
-  if (kept != nullptr && r.object.IsMap()) {
-    Value* md = r.object.map().Find("metadata");
-    if (md == nullptr || !md->IsMap()) {
-      r.object.map().Set("metadata", Value::MakeMap());
-      md = r.object.map().Find("metadata");
-    }
-    md->map().Set("managedFields", *kept);
-  }
+  if (const Value* kept = FindManagedFields(live); kept != nullptr)
+    internal::SetValueAt(&r.object, {"metadata", "managedFields"}, kept);
   r.changed = !Equals(r.object, live);
   return r;
 }

@@ -244,11 +244,10 @@ bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
           v = f->zero;
         } else if ((v.IsList() && f->kind == GoKind::kSlice) ||
                    (v.IsMap() && f->kind == GoKind::kMap)) {
-          if (Omitted(*f, v)) continue;
-          if (!stored) {
-            kept_empty = true;
-          } else {
+          if (stored) {
             v = Value();
+          } else if (!Omitted(*f, v)) {
+            kept_empty = true;
           }
         }
         if (Omitted(*f, v)) continue;
