@@ -386,11 +386,27 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		path += "/" + s.obj
 		if st.subresource == "scale" {
 			// The client reads the Scale and writes it with new replicas.
-			scale, err := c.get(path + "/scale")
-			if err != nil {
+			// A custom resource without its replicas field has no Scale to
+			// read (500, "the spec replicas field ... does not exist"):
+			// the client then writes a Scale of its own, without a
+			// resourceVersion.
+			r, err := c.do("GET", path+"/scale", "", nil, nil)
+			switch {
+			case err != nil:
 				return nil, nil, err
+			case r.code == 200:
+				body = r.obj
+			case r.code == 500 && k.CRD != "":
+				md, _ := live["metadata"].(map[string]interface{})
+				meta := map[string]interface{}{"name": md["name"]}
+				if ns, ok := md["namespace"]; ok {
+					meta["namespace"] = ns
+				}
+				body = map[string]interface{}{"apiVersion": "autoscaling/v1",
+					"kind": "Scale", "metadata": meta}
+			default:
+				return nil, nil, fmt.Errorf("GET %s/scale: %d %v", path, r.code, r.obj["message"])
 			}
-			body = scale
 		} else {
 			body = copyValue(live).(map[string]interface{})
 		}

@@ -793,6 +793,12 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   if (!live_scale.ok()) {
     return Failed(ErrorKind::kInternal, live_scale.status());
   }
+  // A custom resource without its replicas field: the registry marks the
+  // Scale's replicas as never set (scale.h).
+  if (opts_.custom_resource && internal::ValueAt(live, replicas) == nullptr) {
+    live_scale->map().Find("spec")->map().Set(
+        "replicas", Value(internal::kUnsetCustomResourceReplicas));
+  }
   Value request = ScaleBody(body, *live_scale, apply);
   // A written Scale is decoded into the typed Scale; an applied one is
   // merged as it is.
@@ -803,27 +809,45 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
                                 ? scale_->Apply(scale, request, manager, force)
                                 : scale_->Update(scale, request, manager);
   if (!done.ok()) return done;
+  const Value* md = Find(live, "metadata");
+  const std::string name = md != nullptr ? StringAt(*md, "name") : "";
   if (apply && opts_.custom_resource &&
       !Equals(StripManagedFields(done.object), StripManagedFields(scale))) {
     // The apiextensions-apiserver's converter takes the Scale the apply
     // made (unstructured, not its typed Scale) for a custom resource of
     // another version (scale.h).
-    const Value* md = Find(live, "metadata");
     return CustomResourceScaleFailed(
         "failed to convert new object",
-        md != nullptr ? StringAt(*md, "namespace") : "",
-        md != nullptr ? StringAt(*md, "name") : "");
+        md != nullptr ? StringAt(*md, "namespace") : "", name);
   }
 
   // The registry's checks of the new Scale, then the replicas go back.
   const Value* n = internal::ValueAt(done.object, {"spec", "replicas"});
   const int64_t count = n != nullptr && n->IsInt() ? n->AsInt() : 0;
-  if (count < 0) {
-    const Value* md = Find(live, "metadata");
+  std::string replicas_path;  // as a CRD's specReplicasPath spells it
+  for (const std::string& f : replicas) absl::StrAppend(&replicas_path, ".", f);
+  if (opts_.custom_resource &&
+      count == internal::kUnsetCustomResourceReplicas) {
+    return Failed(ErrorKind::kBadRequest,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      "the spec replicas field \"", replicas_path,
+                      "\" cannot be empty")));
+  }
+  if (count < 0 && opts_.custom_resource) {
+    // The custom resource's own validation (ValidateScaleSpec).
+    const absl::string_view gv = opts_.api_version;
     return Failed(
         ErrorKind::kInvalid,
         absl::InvalidArgumentError(absl::StrCat(
-            "Scale.autoscaling \"", md != nullptr ? StringAt(*md, "name") : "",
+            opts_.kind, ".", gv.substr(0, gv.find('/')), " \"", name,
+            "\" is invalid: ", replicas_path, ": Invalid value: ", count,
+            ": should be a non-negative integer")));
+  }
+  if (count < 0) {
+    return Failed(
+        ErrorKind::kInvalid,
+        absl::InvalidArgumentError(absl::StrCat(
+            "Scale.autoscaling \"", name,
             "\" is invalid: spec.replicas: Invalid value: ", count,
             ": must be greater than or equal to 0")));
   }

@@ -58,6 +58,22 @@
 // set. (The apiserver reports that first failure before it checks that
 // the applied Scale has no managedFields; smdx checks that first.)
 //
+// A custom resource without its replicas field (which only an apply or
+// update that left it out makes: the resource's validation takes no
+// other value than a non-negative integer there) has no Scale to read:
+// GET answers 500 "the spec replicas field ".spec.replicas" does not
+// exist". A write to the Scale then sees the smallest int32 as the live
+// replicas, which the registry puts there to mark them never set, and it
+// refuses a Scale that still has them after the request (400 "the spec
+// replicas field ".spec.replicas" cannot be empty": an apply that does not
+// name the replicas, or that value written). So a write that leaves the
+// replicas out (0, which the typed Scale omits) takes them from their
+// owners, as a removal. Negative replicas are the resource's own
+// validation error, `Kind.group "name" is invalid: .spec.replicas:
+// Invalid value: -1: should be a non-negative integer`
+// (apiextensions-apiserver, registry/customresource/etcd.go and
+// validator.go).
+//
 // What is not modelled: the Scale's status for kinds other than the four
 // built-in ones (a custom resource's comes from its CRD's statusReplicasPath
 // and labelSelectorPath; it never reaches the resource), and the checks of
@@ -67,6 +83,7 @@
 #ifndef SMDX_FIELDMANAGER_SCALE_H_
 #define SMDX_FIELDMANAGER_SCALE_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -92,6 +109,9 @@ namespace internal {
 
 inline constexpr absl::string_view kScaleApiVersion = "autoscaling/v1";
 inline constexpr absl::string_view kScaleKind = "Scale";
+// The replicas of a custom resource's Scale while the resource has no
+// replicas field: the smallest int32 (scale.h).
+inline constexpr int64_t kUnsetCustomResourceReplicas = -2147483648;
 
 // The value at a path of field names in `v`, or nullptr.
 const Value* ValueAt(const Value& v, const std::vector<std::string>& path);

@@ -203,6 +203,72 @@ TEST_F(ScaleRequestTest, ACustomResourcesScaleWithoutEntriesRefusesApplies) {
   EXPECT_EQ(Replicas(u.object), 6);
 }
 
+// A custom resource without its replicas field: its Scale's replicas are
+// the smallest int32, which the registry refuses to store back, and a
+// write that leaves them out removes them from their owner (scale.h). Each
+// answer was checked against kube-apiserver 1.37, whose GET of such a
+// Scale fails; found by the random scenarios (conformance/realapi).
+TEST_F(ScaleRequestTest, ACustomResourceWithoutReplicasMarksThemUnset) {
+  FieldManagerOptions o = scale_->options();
+  o.custom_resource = true;
+  FieldManager cr = *FieldManager::Create(type_, o);
+  // An entry may own the field that is not there (a PUT's managedFields).
+  const Value live = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, managedFields: [{manager: owner,
+      operation: Update, apiVersion: apps/v1, time: "2026-12-01T00:00:00Z",
+      fieldsType: FieldsV1, fieldsV1: {"f:spec": {"f:replicas": {}}}}]}})");
+  auto written = [](int64_t n) {
+    Value s = Yaml("{apiVersion: autoscaling/v1, kind: Scale, "
+                   "metadata: {name: web}}");
+    s.map().Set("spec", Value::MakeMap());
+    s.map().Find("spec")->map().Set("replicas", Value(n));
+    return s;
+  };
+  const std::string empty =
+      "the spec replicas field \".spec.replicas\" cannot be empty";
+
+  // An apply that names no replicas changes nothing on the Scale (which an
+  // owner of the replicas lets through) and leaves the mark.
+  FieldManagerResult a = cr.Apply(
+      live, Yaml("{apiVersion: autoscaling/v1, kind: Scale, "
+                 "metadata: {name: web}}"),
+      "scaler", false);
+  ASSERT_EQ(a.kind, ErrorKind::kBadRequest) << a.status;
+  EXPECT_EQ(a.status.message(), empty);
+  // So does writing the mark, on a resource with replicas too.
+  FieldManagerResult m = cr.Update(live, written(-2147483648), "hpa");
+  ASSERT_EQ(m.kind, ErrorKind::kBadRequest) << m.status;
+  EXPECT_EQ(m.status.message(), empty);
+  Value with_replicas = live;
+  const Value two(int64_t{2});
+  internal::SetValueAt(&with_replicas, {"spec", "replicas"}, &two);
+  EXPECT_EQ(cr.Update(with_replicas, written(-2147483648), "hpa").kind,
+            ErrorKind::kBadRequest);
+
+  // Other negative counts are the resource's own validation error.
+  FieldManagerResult neg = cr.Update(live, written(-1), "hpa");
+  ASSERT_EQ(neg.kind, ErrorKind::kInvalid) << neg.status;
+  EXPECT_EQ(neg.status.message(),
+            "Deployment.apps \"web\" is invalid: .spec.replicas: Invalid "
+            "value: -1: should be a non-negative integer");
+
+  // Writing 0, which the typed Scale leaves out, removes the marked value:
+  // its owner loses it, and the resource gets 0.
+  FieldManagerResult zero = cr.Update(live, written(0), "hpa");
+  ASSERT_TRUE(zero.ok()) << zero.status;
+  EXPECT_EQ(Replicas(zero.object), 0);
+  EXPECT_EQ(FindManagedFields(zero.object), nullptr)
+      << ToJson(zero.object);
+  // Writing a count gives it to the writer.
+  FieldManagerResult three = cr.Update(live, written(3), "hpa");
+  ASSERT_TRUE(three.ok()) << three.status;
+  EXPECT_EQ(Replicas(three.object), 3);
+  const Value* entries = FindManagedFields(three.object);
+  ASSERT_NE(entries, nullptr);
+  ASSERT_EQ(entries->list().size(), 1u);
+  EXPECT_EQ(StringAt(entries->list()[0], "manager"), "hpa");
+}
+
 // An Update entry that owns the replicas comes back from the Scale without
 // its time: the Scale names it at autoscaling/v1, a key the resource does
 // not have (ToParent). A write that changes nothing else then differs from
