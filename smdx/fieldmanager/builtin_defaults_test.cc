@@ -259,6 +259,23 @@ TEST_F(BuiltinDefaultsTest, AnUpdateTheFieldManagerCannotTakeKeepsTheLiveEntries
   FieldManager bare = Make("v1", "ServiceAccount", /*builtin=*/false);
   EXPECT_EQ(bare.Update(created.object, body, "ctrl").kind,
             ErrorKind::kInvalid);
+
+  // Live entries that do not decode (which no apiserver holds) cannot be
+  // kept as they are: the update fails, naming both problems (found by
+  // field_manager_fuzzer).
+  Value entries = *FindManagedFields(created.object);
+  entries.list()[0].map().Set("extra", Value(int64_t{1}));
+  Value garbled = created.object;
+  garbled.map().Find("metadata")->map().Set("managedFields", entries);
+  FieldManagerResult g = fm.Update(garbled, body, "ctrl");
+  ASSERT_EQ(g.kind, ErrorKind::kInvalid) << g.status;
+  EXPECT_NE(g.status.message().find("omits all key fields"),
+            std::string::npos)
+      << g.status;
+  EXPECT_NE(g.status.message().find("managedFields, which the object would "
+                                    "be stored with, are invalid: "),
+            std::string::npos)
+      << g.status;
 }
 
 // Custom resources are not built-in: the switch changes nothing for them.

@@ -706,7 +706,20 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
 FieldManagerResult FieldManager::StoredWithLiveEntries(
     const Value& live, const Value& live_body, Value body, bool create,
     const absl::Status& failure, std::vector<std::string> warnings) const {
+  // The apiserver's live entries are its field manager's encoding, which
+  // decodes; entries that do not cannot be kept as its are, and the
+  // update fails (changing nothing).
+  absl::StatusOr<ManagedState> entries = DecodeManagedFields(live, opts_.limits);
+  if (!entries.ok()) {
+    return Failed(ErrorKind::kInvalid,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      failure.message(),
+                      "; the live object's managedFields, which the object "
+                      "would be stored with, are invalid: ",
+                      entries.status().message())));
+  }
   FieldManagerResult r;
+  r.managed = *std::move(entries);
   r.warnings = std::move(warnings);
   r.warnings.push_back(absl::StrCat(
       "the managed fields were not updated (", failure.message(),
@@ -725,8 +738,6 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
     r.object = create ? Created(std::move(r.object))
                       : builtin_->ReadBack(std::move(r.object), &live_body);
   }
-  absl::StatusOr<ManagedState> entries = DecodeManagedFields(live, opts_.limits);
-  if (entries.ok()) r.managed = *std::move(entries);
   // The live entries as they are (the apiserver sets them back verbatim).
   if (const Value* kept = FindManagedFields(live); kept != nullptr)
     internal::SetValueAt(&r.object, {"metadata", "managedFields"}, kept);
@@ -777,6 +788,12 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
                                               absl::string_view manager,
                                               bool apply, bool force) const {
   if (live.IsNull()) return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
+  if (!live.IsMap()) {
+    return Failed(ErrorKind::kInvalid,
+                  absl::InvalidArgumentError(absl::StrCat(
+                      "the live object is invalid: expected map, got ",
+                      KindName(live.kind()))));
+  }
   absl::StatusOr<ManagedState> parent = DecodeManagedFields(live, opts_.limits);
   if (!parent.ok()) {
     return Failed(ErrorKind::kInvalid,

@@ -387,6 +387,21 @@ TEST_F(ScaleRequestTest, ReplicasLeftOutBecomeZero) {
   EXPECT_EQ(Replicas(dropped.object), 0);
 }
 
+// A live object that is not a map fails the request, and crashes nothing
+// (found by field_manager_fuzzer).
+TEST_F(ScaleRequestTest, ALiveObjectThatIsNoMapIsInvalid) {
+  for (bool apply : {false, true}) {
+    FieldManagerResult r =
+        apply ? scale_->Apply(Value("web"), Yaml(kScaleTo4), "hpa", false)
+              : scale_->Update(Value(int64_t{1}), Yaml(kScaleTo4), "hpa");
+    ASSERT_EQ(r.kind, ErrorKind::kInvalid) << r.status;
+    EXPECT_EQ(r.status.message().rfind(
+                  "the live object is invalid: expected map, got ", 0),
+              0u)
+        << r.status;
+  }
+}
+
 // The registry's ValidateScale: replicas must not be negative.
 TEST_F(ScaleRequestTest, NegativeReplicasAreInvalid) {
   FieldManagerResult created =
