@@ -497,12 +497,6 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
         absl::InvalidArgumentError(
             absl::StrCat("invalid object type: ", GvkString(av, kind))));
   }
-  if (const Value* mf = FindManagedFields(config);
-      mf != nullptr && !mf->IsNull()) {
-    return Failed(
-        ErrorKind::kBadRequest,
-        absl::InvalidArgumentError("metadata.managedFields must be nil"));
-  }
   if (std::string bad = CheckManagerName(manager, /*apply=*/true);
       !bad.empty()) {
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
@@ -560,6 +554,15 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     state = std::move(first.state);
   }
 
+  // The structured merge refuses managedFields in the configuration,
+  // after the record of before-first-apply (the apiserver's chain of
+  // managers runs that first).
+  if (const Value* mf = FindManagedFields(config);
+      mf != nullptr && !mf->IsNull()) {
+    return Failed(
+        ErrorKind::kBadRequest,
+        absl::InvalidArgumentError("metadata.managedFields must be nil"));
+  }
   Step step =
       ApplyWithUpgrade(body, config, prepared, std::move(state), name, key,
                        force, now);
@@ -841,13 +844,18 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   // The registry's checks of the new Scale, then the replicas go back.
   const Value* n = internal::ValueAt(done.object, {"spec", "replicas"});
   const int64_t count = n != nullptr && n->IsInt() ? n->AsInt() : 0;
-  std::string replicas_path;  // as a CRD's specReplicasPath spells it
-  for (const std::string& f : replicas) absl::StrAppend(&replicas_path, ".", f);
+  // The first `k` names of the replicas path as a CRD's specReplicasPath
+  // spells them (for messages).
+  auto dotted = [&replicas](size_t k) {
+    std::string out;
+    for (size_t i = 0; i < k; ++i) absl::StrAppend(&out, ".", replicas[i]);
+    return out;
+  };
   if (opts_.custom_resource &&
       count == internal::kUnsetCustomResourceReplicas) {
     return Failed(ErrorKind::kBadRequest,
                   absl::InvalidArgumentError(absl::StrCat(
-                      "the spec replicas field \"", replicas_path,
+                      "the spec replicas field \"", dotted(replicas.size()),
                       "\" cannot be empty")));
   }
   if (count < 0 && opts_.custom_resource) {
@@ -857,7 +865,8 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
         ErrorKind::kInvalid,
         absl::InvalidArgumentError(absl::StrCat(
             opts_.kind, ".", gv.substr(0, gv.find('/')), " \"", name,
-            "\" is invalid: ", replicas_path, ": Invalid value: ", count,
+            "\" is invalid: ", dotted(replicas.size()),
+            ": Invalid value: ", count,
             ": should be a non-negative integer")));
   }
   if (count < 0) {
@@ -879,12 +888,10 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   for (size_t i = 0; i + 1 < replicas.size(); ++i) {
     Value* next = at->IsMap() ? at->map().Find(replicas[i]) : nullptr;
     if (next != nullptr && !next->IsMap() && opts_.custom_resource) {
-      std::string path;
-      for (size_t j = 0; j <= i; ++j) absl::StrAppend(&path, ".", replicas[j]);
       return Failed(ErrorKind::kInternal,
-                    absl::InternalError(
-                        absl::StrCat("value cannot be set because ", path,
-                                     " is not a map[string]interface{}")));
+                    absl::InternalError(absl::StrCat(
+                        "value cannot be set because ", dotted(i + 1),
+                        " is not a map[string]interface{}")));
     }
     if (next == nullptr || !next->IsMap()) {
       at->map().Set(replicas[i], Value::MakeMap());

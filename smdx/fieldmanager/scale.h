@@ -55,8 +55,8 @@
 // live object (/; autoscaling/v1, Kind=Scale) to proper version: ...". An
 // apply that changes nothing while some entry owns the replicas, and every
 // update, pass. smdx answers the same (kInternal), with custom_resource
-// set. (The apiserver reports that first failure before it checks that
-// the applied Scale has no managedFields; smdx checks that first.)
+// set, and, as the apiserver, before it checks that the applied Scale
+// has no managedFields.
 //
 // A custom resource without its replicas field (which only an apply or
 // update that left it out makes: the resource's validation takes no

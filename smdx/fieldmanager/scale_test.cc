@@ -194,6 +194,14 @@ TEST_F(ScaleRequestTest, ACustomResourcesScaleWithoutEntriesRefusesApplies) {
       }
     }
   }
+  // That failure comes before the check that the applied Scale has no
+  // managedFields (the structured merge's, inside the record's manager).
+  Value with_entries = to4;
+  with_entries.map().Find("metadata")->map().Set("managedFields",
+                                                  Yaml("[{manager: x}]"));
+  FieldManagerResult first = cr.Apply(bare, with_entries, "hpa", false);
+  ASSERT_EQ(first.kind, ErrorKind::kInternal) << first.status;
+  EXPECT_EQ(first.status.message(), message);
   // Updates pass; the built-in kind's applies record before-first-apply
   // (above).
   Value written = *internal::ScaleOf(bare, {"spec", "replicas"}, "Deployment");

@@ -1,0 +1,117 @@
+// libFuzzer target for the field managers the embedding API makes, as the
+// apiserver runs them (built-in defaults, reset fields, the Scale): a
+// Deployment's main resource and /scale, a Pod's, and a custom resource's
+// main resource, /status and /scale. The input is a YAML stream of up to
+// three documents (live object, applied configuration, written object), as
+// for smdx/fieldmanager/field_manager_fuzzer.cc. Whatever they hold, every
+// apply and update returns a result or an error and never crashes, and a
+// successful result's managedFields decode.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "smdx/embed/catalog.h"
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/value/emit.h"
+#include "testing/fuzz_documents.h"
+
+namespace {
+
+// A custom resource with status and scale subresources, a defaulted
+// field and a keyed list.
+constexpr char kCrd[] = R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: scalers.fuzz.smdx.dev}
+spec:
+  group: fuzz.smdx.dev
+  scope: Namespaced
+  names: {plural: scalers, singular: scaler, kind: Scaler, listKind: ScalerList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, default: 1}
+              containers:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer, default: 80}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+)";
+
+const std::vector<smdx::FieldManager>& Managers() {
+  static const std::vector<smdx::FieldManager>* fms = [] {
+    static smdx::ManualClock clock(absl::FromUnixSeconds(1800000000));
+    auto* out = new std::vector<smdx::FieldManager>;
+    auto add = [&](const smdx::Catalog& c, const char* gv, const char* kind,
+                   const char* sub) {
+      smdx::ResourceOptions r;
+      r.api_version = gv;
+      r.kind = kind;
+      r.subresource = sub;
+      r.clock = &clock;
+      r.max_update_managers = 2;
+      absl::StatusOr<smdx::FieldManager> fm = c.NewFieldManager(r);
+      if (!fm.ok()) std::abort();
+      out->push_back(*std::move(fm));
+    };
+    const smdx::Catalog builtin = smdx::Catalog::Builtin();
+    add(builtin, "apps/v1", "Deployment", "");
+    add(builtin, "apps/v1", "Deployment", "scale");
+    add(builtin, "v1", "Pod", "");
+    absl::StatusOr<smdx::Catalog> cr = smdx::Catalog::FromDocuments({kCrd});
+    if (!cr.ok()) std::abort();
+    for (const char* sub : {"", "status", "scale"})
+      add(*cr, "fuzz.smdx.dev/v1", "Scaler", sub);
+    return out;
+  }();
+  return *fms;
+}
+
+// A finding prints what failed to decode, and the object.
+void CheckResult(const smdx::FieldManagerResult& r) {
+  if (!r.ok()) return;
+  absl::Status st = smdx::DecodeManagedFields(r.object).status();
+  if (st.ok()) return;
+  std::fprintf(stderr, "the result's managedFields do not decode: %s\n%s\n",
+               std::string(st.message()).c_str(),
+               smdx::ToJson(r.object).c_str());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  smdx::testing::FuzzDocuments docs;
+  if (!smdx::testing::ReadFuzzDocuments(data, size, &docs)) return 0;
+  for (const smdx::FieldManager& fm : Managers()) {
+    smdx::FieldManagerResult a =
+        fm.Apply(docs.live, docs.config, "kubectl", false);
+    CheckResult(a);
+    CheckResult(fm.Update(docs.live, docs.written, "writer"));
+    if (a.ok()) CheckResult(fm.Update(a.object, docs.written, "writer"));
+  }
+  return 0;
+}
