@@ -660,10 +660,18 @@ class PyFieldManager {
     static thread_local Value last;
     return last;
   }
+  // The same for ApplyMany's results, dropped by the thread's next
+  // ApplyMany: a batch's results dropped with the GIL held took it for as
+  // long as a conversion.
+  static std::vector<Value>& LastResults() {
+    static thread_local std::vector<Value> last;
+    return last;
+  }
 
   // With the GIL: what the caller gets of a worked request, or its error
   // raised. A dict result leaves its Value in q->r.object, for the caller
-  // to drop (Run keeps it for the thread's next Work, ApplyMany drops it).
+  // to drop (Run keeps it for the thread's next Work, ApplyMany its
+  // results for its next call).
   py::object Finish(Request* q) const {
     if (!q->bad.ok()) RaiseStatus(q->bad, "InvalidError");
     if (!q->r.ok()) RaiseOutcome(q->r);
@@ -722,6 +730,7 @@ class PyFieldManager {
     }
     {
       WithoutGil unlocked;
+      LastResults().clear();
       for (size_t k = 0; k < qs.size(); ++k) {
         if (!failed[k]) Work(&qs[k], manager, force, /*apply=*/true);
       }
@@ -733,6 +742,12 @@ class PyFieldManager {
               [&] { out.append(Finish(&qs[k])); });
       }
       if (failed[k]) out.append(failed[k]);
+    }
+    // The dict results' Values go with the thread's next call, without
+    // the GIL, as Run's do (see LastResult).
+    for (Request& q : qs) {
+      if (q.form == Form::kDict && !q.r.object.IsNull())
+        LastResults().push_back(std::move(q.r.object));
     }
     return out;
   }
