@@ -65,6 +65,8 @@ type randomGen struct {
 	// Per custom resource served at several versions, the apiVersions
 	// other than its kind file's.
 	otherVersions map[*kindFile][]string
+	// Whether dropSome drops parts of managedFields too.
+	dropManaged bool
 }
 
 // otherVersionsOf is the apiVersions the CRD of `k` serves besides the
@@ -145,8 +147,9 @@ var keptMetadata = map[string]bool{"name": true, "namespace": true,
 
 // dropSome removes each field of `v` and each item of its lists with
 // probability 1/10, in a fixed order (the same seed drops the same), but
-// never the apiVersion, kind or keptMetadata; `depth` is v's (0 for the
-// object).
+// never the apiVersion, kind or keptMetadata (but for managedFields when
+// g.dropManaged: then entries, their fields and fieldsV1 keys go too);
+// `depth` is v's (0 for the object).
 func (g *randomGen) dropSome(v interface{}, depth int) {
 	switch t := v.(type) {
 	case map[string]interface{}:
@@ -156,7 +159,8 @@ func (g *randomGen) dropSome(v interface{}, depth int) {
 		}
 		sort.Strings(keys)
 		for _, key := range keys {
-			if depth == 1 && keptMetadata[key] {
+			if depth == 1 && keptMetadata[key] &&
+				!(key == "managedFields" && g.dropManaged) {
 				continue // kept whole
 			}
 			kept := depth == 0 && (key == "apiVersion" || key == "kind" || key == "metadata")

@@ -148,7 +148,8 @@ type step struct {
 	// A client-side apply: the annotation holds this (the configuration).
 	lastApplied map[string]interface{}
 	// For update (random scenarios): when not 0, the seed of the fields
-	// the client leaves out of the object it read (dropSome).
+	// the client leaves out of the object it read (dropSome); an even
+	// seed leaves out parts of its managedFields too.
 	dropSeed int64
 }
 
@@ -412,7 +413,10 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		}
 		mergeInto(body, st.body)
 		if st.dropSeed != 0 {
-			g := &randomGen{rng: rand.New(rand.NewSource(st.dropSeed))}
+			// Every other such PUT leaves out parts of the managedFields
+			// it read too: entries, their fields, fieldsV1 keys.
+			g := &randomGen{rng: rand.New(rand.NewSource(st.dropSeed)),
+				dropManaged: st.dropSeed%2 == 0}
 			g.dropSome(body, 0)
 		}
 		withLastApplied(body, st.lastApplied)
