@@ -710,8 +710,8 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
     const Value& live, const Value& live_body, Value body, bool create,
     const absl::Status& failure, std::vector<std::string> warnings) const {
   // The apiserver's live entries are its field manager's encoding, which
-  // decodes; entries that do not cannot be kept as its are, and the
-  // update fails (changing nothing).
+  // always decodes. Live entries that do not decode cannot be kept as the
+  // apiserver would keep its own, so the update fails (changing nothing).
   absl::StatusOr<ManagedState> entries = DecodeManagedFields(live, opts_.limits);
   if (!entries.ok()) {
     return Failed(ErrorKind::kInvalid,
