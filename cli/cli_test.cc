@@ -15,6 +15,8 @@ namespace smdx::cli {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
+using smdx::testing::Yaml;
 
 std::string Shared(const std::string& rel) {
   return smdx::testing::SharedPath(rel);
@@ -230,6 +232,57 @@ TEST(CliTest, CustomResourceMetadataGoesThroughObjectMeta) {
                        dir + "/config-put.yaml"});
   ASSERT_EQ(reset.code, 0) << reset.err;
   EXPECT_THAT(reset.out, HasSubstr("manager: kubectl")) << reset.out;
+}
+
+// An update that writes a list item twice, while a manager's entry is at
+// another version of the custom resource: the apiserver converts the
+// written object to that version, and its converter's strict typing fails
+// on the duplicates, so the field manager takes nothing and the object is
+// stored with the live entries (found by the random real-apiserver
+// scenarios; Kubernetes 1.37 logs "failed to convert new object").
+TEST(CliTest, DuplicatesWrittenWhereAnEntryIsAtAnotherVersionKeepTheEntries) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/crds/widgets.yaml");
+  WriteFile(dir + "/widget-v2.yaml",
+            "apiVersion: example.com/v2\nkind: Widget\n"
+            "metadata: {name: w, namespace: ns}\n"
+            "spec: {env: [{name: A, value: '1'}]}\n");
+  Result applied = Smdx({"apply", "--schema", crd, "--field-manager", "kubectl",
+                         "--now", "2026-01-01T00:00:00Z",
+                         dir + "/widget-v2.yaml"});
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  // The object as read at v1, with its entry at v2.
+  absl::StatusOr<Value> live = ParseYaml(applied.out);
+  ASSERT_TRUE(live.ok());
+  live->map().Set("apiVersion", Value("example.com/v1"));
+  WriteFile(dir + "/widget-live.yaml", ToYaml(*live));
+  Value twice = *live;
+  twice.map().Find("spec")->map().Set(
+      "env", Yaml("[{name: A, value: '1'}, {name: A, value: '1'}]"));
+  WriteFile(dir + "/widget-put.yaml", ToYaml(twice));
+  const std::vector<std::string> put = {
+      "update", "--schema", crd, "--field-manager", "ctrl", "--now",
+      "2026-01-01T00:01:00Z", "--live", dir + "/widget-live.yaml",
+      dir + "/widget-put.yaml"};
+  Result at_v1 = Smdx(put);
+  ASSERT_EQ(at_v1.code, 0) << at_v1.err;
+  EXPECT_THAT(at_v1.err,
+              HasSubstr("the managed fields were not updated (failed to "
+                        "convert new object: .spec.env: duplicate entries for "
+                        "key [name=\"A\"])"));
+  EXPECT_THAT(at_v1.out, Not(HasSubstr("manager: ctrl"))) << at_v1.out;
+  EXPECT_THAT(at_v1.out, HasSubstr("manager: kubectl")) << at_v1.out;
+
+  // At the entry's version nothing is converted: the writer owns the item.
+  live->map().Set("apiVersion", Value("example.com/v2"));
+  twice.map().Set("apiVersion", Value("example.com/v2"));
+  WriteFile(dir + "/widget-live.yaml", ToYaml(*live));
+  WriteFile(dir + "/widget-put.yaml", ToYaml(twice));
+  Result at_v2 = Smdx(put);
+  ASSERT_EQ(at_v2.code, 0) << at_v2.err;
+  EXPECT_EQ(at_v2.err, "");
+  EXPECT_THAT(at_v2.out, HasSubstr("manager: ctrl")) << at_v2.out;
 }
 
 TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {

@@ -153,12 +153,7 @@ var keptMetadata = map[string]bool{"name": true, "namespace": true,
 func (g *randomGen) dropSome(v interface{}, depth int) {
 	switch t := v.(type) {
 	case map[string]interface{}:
-		keys := make([]string, 0, len(t))
-		for key := range t {
-			keys = append(keys, key)
-		}
-		sort.Strings(keys)
-		for _, key := range keys {
+		for _, key := range sortedKeys(t) {
 			if depth == 1 && keptMetadata[key] &&
 				!(key == "managedFields" && g.dropManaged) {
 				continue // kept whole
@@ -182,6 +177,57 @@ func (g *randomGen) dropSome(v interface{}, depth int) {
 			g.dropSome(item, 2)
 		}
 	}
+}
+
+// The fields of an object dupSome leaves alone.
+var keptWhole = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
+
+// sortedKeys is the keys of `m` in order (so that the same seed draws the
+// same for each).
+func sortedKeys(m map[string]interface{}) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// dupSome repeats items of the lists in `v`: after each item of a list,
+// with probability 1/10, a copy of it (an update may hold an item of an
+// associative list or a set twice: Kubernetes' field manager tolerates
+// duplicates in the objects it did not apply, and owns such an item whole).
+// apiVersion, kind and metadata are left alone.
+func (g *randomGen) dupSome(v interface{}, depth int) {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for _, key := range sortedKeys(t) {
+			if depth == 0 && keptWhole[key] {
+				continue
+			}
+			if l, ok := t[key].([]interface{}); ok {
+				t[key] = g.dupItems(l)
+			}
+			g.dupSome(t[key], depth+1)
+		}
+	case []interface{}:
+		for _, item := range t {
+			g.dupSome(item, depth+1)
+		}
+	}
+}
+
+// dupItems is `l` with each item followed by a copy of it with
+// probability 1/10 (a new list).
+func (g *randomGen) dupItems(l []interface{}) []interface{} {
+	out := make([]interface{}, 0, len(l)+1)
+	for _, item := range l {
+		out = append(out, item)
+		if g.rng.Intn(10) == 0 {
+			out = append(out, copyValue(item))
+		}
+	}
+	return out
 }
 
 // dropItems is `l` without each item with probability 1/10 (a new list:

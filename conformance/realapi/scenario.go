@@ -414,10 +414,14 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		mergeInto(body, st.body)
 		if st.dropSeed != 0 {
 			// Every other such PUT leaves out parts of the managedFields
-			// it read too: entries, their fields, fieldsV1 keys.
+			// it read too: entries, their fields, fieldsV1 keys. One in
+			// three then repeats some list items too.
 			g := &randomGen{rng: rand.New(rand.NewSource(st.dropSeed)),
 				dropManaged: st.dropSeed%2 == 0}
 			g.dropSome(body, 0)
+			if st.dropSeed%3 == 0 {
+				g.dupSome(body, 0)
+			}
 		}
 		withLastApplied(body, st.lastApplied)
 		if st.subresource != "" {

@@ -179,6 +179,39 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
   r->changed = false;
 }
 
+// The apiserver's conversion of an object to a manager's version
+// (apimachinery's versionConverter.Convert): an object whose apiVersion is
+// that version is itself; any other is converted by `inner` (the identity
+// when null) and typed again as ObjectToTyped types it, without
+// typed.AllowDuplicates. So an update that writes an item twice fails
+// where the object is converted for a manager at another version (SMD's
+// "failed to convert new object: ... duplicate entries for key ..."), and
+// a live object that holds an item twice fails where its managers'
+// entries are reconciled at their versions.
+class ApiserverConverter : public Converter {
+ public:
+  ApiserverConverter(const Converter* inner, Type type)
+      : inner_(inner), type_(std::move(type)) {}
+
+  absl::StatusOr<Value> Convert(const Value& object,
+                                const std::string& version) const override {
+    const Value* at =
+        object.IsMap() ? object.map().Find("apiVersion") : nullptr;
+    if (at != nullptr && at->IsString() && at->AsString() == version)
+      return object;
+    absl::StatusOr<Value> out =
+        inner_ == nullptr ? object : inner_->Convert(object, version);
+    if (!out.ok()) return out;
+    if (absl::Status st = Validate(type_, *out); !st.ok())
+      return absl::InternalError(st.message());
+    return out;
+  }
+
+ private:
+  const Converter* inner_;
+  Type type_;
+};
+
 }  // namespace
 
 // One pass of the structured merge: the object and managed state after it,
@@ -198,7 +231,9 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
   }
   UpdaterOptions uo;
   uo.ignored_fields = opts_.ignored_fields;
-  uo.converter = opts_.converter;
+  converter_ = std::make_shared<const ApiserverConverter>(opts_.converter,
+                                                          type_);
+  uo.converter = converter_.get();
   // A built-in kind's defaults are its Go defaulters', not the schema's
   // structural defaulting (which would also drop the nulls of its Go
   // types' zero values).

@@ -160,7 +160,12 @@ struct FieldManagerOptions {
   // ResetFieldsFor and SetResetFields (fieldmanager/reset_fields.h) give
   // the apiserver's three for built-in kinds and custom resources.
   // Converts objects between apiVersions for managers recorded at another
-  // version; identity when null. Not owned.
+  // version; identity when null. Not owned. Either way, as the apiserver's
+  // converter does (apimachinery's versionConverter), an object at the
+  // version asked for already comes back as it is, and any other is typed
+  // again after its conversion, strictly: duplicate items, which an update
+  // may write, fail there, and the update then takes nothing (with
+  // builtin_defaults the object is stored with the live entries).
   const Converter* converter = nullptr;
   // For requests to the scale subresource: per apiVersion of the resource,
   // the field names of its replicas field (an empty path: that version has
@@ -281,6 +286,9 @@ class FieldManager {
 
   Type type_;
   FieldManagerOptions opts_;
+  // opts_.converter as the apiserver's (see FieldManagerOptions), which
+  // the updaters convert with.
+  std::shared_ptr<const Converter> converter_;
   // With defaulting as configured, and without (for before-first-apply).
   std::shared_ptr<const Updater> updater_;
   std::shared_ptr<const Updater> plain_updater_;

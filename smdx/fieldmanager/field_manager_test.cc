@@ -350,6 +350,85 @@ TEST_F(FieldManagerTest, AnInvalidLiveObjectIsRejectedByDefault) {
       << r.status;
 }
 
+// A Deployment served at apps/v1 and at a made-up apps/v2 (the same object
+// but for its apiVersion); apps/v0 is served no more.
+class TwoVersionConverter : public Converter {
+ public:
+  absl::StatusOr<Value> Convert(const Value& object,
+                                const std::string& version) const override {
+    if (version != "apps/v1" && version != "apps/v2")
+      return absl::NotFoundError(absl::StrCat("no version ", version));
+    Value out = object;
+    out.map().Set("apiVersion", Value(version));
+    return out;
+  }
+};
+
+// As the apiserver converts: an object converted for a manager at another
+// version is typed again strictly (apimachinery's versionConverter ends in
+// ObjectToTyped without typed.AllowDuplicates). So duplicates, which an
+// update may write, fail the update there, and a live object that holds
+// them fails where its entries are reconciled at their versions. Found by
+// the random real-apiserver scenarios on a custom resource served at two
+// versions (Kubernetes 1.37 kept the live entries).
+TEST_F(FieldManagerTest, DuplicatesFailWhereConvertedToAnotherVersion) {
+  TwoVersionConverter conv;
+  FieldManagerOptions o;
+  o.api_version = "apps/v1";
+  o.kind = "Deployment";
+  o.clock = &clock_;
+  o.converter = &conv;
+  FieldManager fm = *FieldManager::Create(
+      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o);
+  const std::string container = "\n      - name: web\n        image: nginx:1";
+  std::string twice = kDeployment;
+  twice.replace(twice.find(container), container.size(),
+                container + "\n        env: [{name: A, value: '1'}, "
+                            "{name: A, value: '1'}]");
+  // kubectl's entry at apps/v2, read at apps/v1.
+  Value live = fm.Apply(Value(), Yaml(kDeployment), "kubectl", false).object;
+  Value entries = *FindManagedFields(live);
+  entries.list()[0].map().Set("apiVersion", Value("apps/v2"));
+  live.map().Find("metadata")->map().Set("managedFields", entries);
+
+  FieldManagerResult r = fm.Update(live, Yaml(twice), "ctrl");
+  ASSERT_EQ(r.kind, ErrorKind::kInternal) << r.status;
+  EXPECT_EQ(r.status.message(),
+            "failed to convert new object: "
+            ".spec.template.spec.containers[name=\"web\"].env: duplicate "
+            "entries for key [name=\"A\"]");
+
+  // Stored so (by the entry's own version, where nothing is converted),
+  // the duplicates fail an apply at the other version: the live object is
+  // converted for the entry there.
+  Value v2 = live;
+  v2.map().Set("apiVersion", Value("apps/v2"));
+  Value stored = Yaml(twice);
+  stored.map().Set("apiVersion", Value("apps/v2"));
+  FieldManagerOptions o2 = o;
+  o2.api_version = "apps/v2";
+  FieldManager fm2 = *FieldManager::Create(
+      *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o2);
+  FieldManagerResult at_v2 = fm2.Update(v2, stored, "ctrl");
+  ASSERT_TRUE(at_v2.ok()) << at_v2.status;
+  Value back = at_v2.object;
+  back.map().Set("apiVersion", Value("apps/v1"));
+  FieldManagerResult a = fm.Apply(back, Yaml(kDeployment), "kubectl", false);
+  ASSERT_EQ(a.kind, ErrorKind::kInternal) << a.status;
+  EXPECT_EQ(a.status.message(),
+            ".spec.template.spec.containers[name=\"web\"].env: duplicate "
+            "entries for key [name=\"A\"]");
+
+  // An entry at a version no longer served is dropped before anything is
+  // typed: the update goes through.
+  entries.list()[0].map().Set("apiVersion", Value("apps/v0"));
+  live.map().Find("metadata")->map().Set("managedFields", entries);
+  FieldManagerResult dropped = fm.Update(live, Yaml(twice), "ctrl");
+  ASSERT_TRUE(dropped.ok()) << dropped.status;
+  EXPECT_THAT(Entries(dropped.object),
+              ::testing::ElementsAre(::testing::StartsWith("ctrl/Update")));
+}
+
 TEST_F(FieldManagerTest, ConcurrentAppliesOnOneManagerAgree) {
   Value live = Apply(Value(), kDeployment, "kubectl").object;
   std::string changed = kDeployment;

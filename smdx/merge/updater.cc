@@ -97,6 +97,17 @@ absl::StatusOr<ManagedFields> Updater::Reconcile(
   return out;
 }
 
+namespace {
+
+// `st` with `prefix` before its message, unless it is NotFound (a version
+// that no longer exists, which callers tell by its code).
+absl::Status Prefixed(absl::string_view prefix, const absl::Status& st) {
+  if (absl::IsNotFound(st)) return st;
+  return absl::Status(st.code(), absl::StrCat(prefix, st.message()));
+}
+
+}  // namespace
+
 OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
                            const std::string& version, ManagedFields managers,
                            const std::string& manager, bool force,
@@ -106,10 +117,13 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
     if (opts_.converter == nullptr || v == version) {
       c = CompareFields(type_, &old_obj, &new_obj);
     } else {
+      // (SMD's messages; a version that no longer exists stays NotFound.)
       absl::StatusOr<Value> o = Convert(old_obj, v);
-      if (!o.ok()) return o.status();
+      if (!o.ok())
+        return Prefixed("failed to convert old object: ", o.status());
       absl::StatusOr<Value> n = Convert(new_obj, v);
-      if (!n.ok()) return n.status();
+      if (!n.ok())
+        return Prefixed("failed to convert new object: ", n.status());
       c = CompareFields(type_, &*o, &*n);
     }
     if (const Set* ignored = Ignored(v)) {
@@ -404,9 +418,11 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
     if (!p.ok()) return p.status();
     full = *std::move(f);
     Set keep = fields_of(*p).Union(members(owned[v]));
-    // Without a converter every version is the same object.
-    Set full_fields =
-        opts_.converter == nullptr ? at_last_fields : fields_of(full);
+    // Without a converter (or with one that gives an object back as it
+    // is) every version is the same object.
+    Set full_fields = opts_.converter == nullptr || SameNode(full, *at_last)
+                          ? at_last_fields
+                          : fields_of(full);
     pruned = RemoveItems(type_, full, full_fields.Difference(keep));
   }
 

@@ -339,5 +339,50 @@ TEST(UpdaterTest, FieldsOwnedAtAnotherVersionAreKeptWhenPruning) {
   EXPECT_EQ(Owned(c, "owner"), R"({"f:img":{}})");
 }
 
+// Fails at v2 for an object that sets `image` to "bad" (as an apiserver's
+// converter fails to type what it converted).
+class PickyConverter : public Converter {
+ public:
+  absl::StatusOr<Value> Convert(const Value& v,
+                                const std::string& version) const override {
+    const Value* image = v.IsMap() ? v.map().Find("image") : nullptr;
+    if (version == "v2" && image != nullptr && *image == Value("bad"))
+      return absl::InternalError(".image: cannot be bad at v2");
+    return v;
+  }
+};
+
+// A converter's failure is SMD's error, worded as SMD words it: where the
+// live object is reconciled at each manager's version, as the converter
+// gave it; where the written object is compared at another manager's
+// version, "failed to convert new object: ..." (merge/update.go).
+TEST(UpdaterTest, ConverterFailuresAreWordedAsSmdWordsThem) {
+  PickyConverter conv;
+  UpdaterOptions o;
+  o.converter = &conv;
+  Updater u(DeployType(), o);
+  ManagedFields mf;
+  Set s;
+  s.Insert({PathElement::Field("replicas")});
+  mf.emplace("other", VersionedSet(s, "v2", false));
+  OpResult bad_new =
+      u.Update(Yaml("image: a\nreplicas: 1"), Yaml("image: bad\nreplicas: 1"),
+               "v1", mf, "ctrl");
+  ASSERT_EQ(bad_new.kind, ErrorKind::kInternal) << bad_new.status;
+  EXPECT_EQ(bad_new.status.message(),
+            "failed to convert new object: .image: cannot be bad at v2");
+
+  OpResult bad_live = u.Apply(Yaml("image: bad\nreplicas: 1"),
+                              Yaml("image: a"), "v1", mf, "kubectl", false);
+  ASSERT_EQ(bad_live.kind, ErrorKind::kInternal) << bad_live.status;
+  EXPECT_EQ(bad_live.status.message(), ".image: cannot be bad at v2");
+
+  // With the other manager at v1 nothing is converted for it.
+  mf.begin()->second = VersionedSet(s, "v1", false);
+  OpResult ok = u.Update(Yaml("image: a\nreplicas: 1"),
+                         Yaml("image: bad\nreplicas: 1"), "v1", mf, "ctrl");
+  ASSERT_TRUE(ok.ok()) << ok.status;
+}
+
 }  // namespace
 }  // namespace smdx
