@@ -278,6 +278,37 @@ TEST_F(BuiltinDefaultsTest, AnUpdateTheFieldManagerCannotTakeKeepsTheLiveEntries
       << g.status;
 }
 
+// A Job created without labels has its template's, with what the
+// strategy's generated selector adds to them (the Go defaulter makes the
+// two one map), whether the create is a POST or an apply; a Job created
+// with labels keeps its own. (The uid labels are the server's.)
+TEST_F(BuiltinDefaultsTest, AJobCreatedWithoutLabelsSharesItsTemplates) {
+  FieldManager fm = Make("batch/v1", "Job");
+  const std::string job = R"({apiVersion: batch/v1, kind: Job,
+    metadata: {name: j, namespace: default},
+    spec: {template: {metadata: {labels: {app: a}},
+                      spec: {restartPolicy: Never,
+                             containers: [{name: c, image: busybox}]}}}})";
+  const std::string generated =
+      R"({"app":"a","batch.kubernetes.io/job-name":"j","job-name":"j"})";
+  auto labels = [](const FieldManagerResult& r) {
+    const Value* l = Find(*Find(r.object, "metadata"), "labels");
+    return l == nullptr ? std::string("<none>") : ToJsonSorted(*l);
+  };
+  FieldManagerResult posted = fm.Update(Value(), Yaml(job), "create");
+  ASSERT_TRUE(posted.ok()) << posted.status;
+  EXPECT_EQ(labels(posted), generated);
+  FieldManagerResult applied = fm.Apply(Value(), Yaml(job), "kubectl", false);
+  ASSERT_TRUE(applied.ok()) << applied.status;
+  EXPECT_EQ(labels(applied), generated);
+
+  Value own = Yaml(job);
+  own.map().Find("metadata")->map().Set("labels", Yaml("{app: a}"));
+  FieldManagerResult labelled = fm.Update(Value(), own, "create");
+  ASSERT_TRUE(labelled.ok()) << labelled.status;
+  EXPECT_EQ(labels(labelled), R"({"app":"a"})");
+}
+
 // Custom resources are not built-in: the switch changes nothing for them.
 TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
   absl::StatusOr<Type> deduced = Type::Named(DeducedSchema(), kDeducedTypeName);

@@ -616,11 +616,15 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   // manager), after the managed fields were computed, and stores it. The
   // fields the strategy then resets come from the live object, defaulted
   // and stored already, so they are reset first and decoding skips them.
+  // (The merged object, before decoding, is the request a create's
+  // registry sees.)
+  const Value merged = create ? r.object : Value();
   if (builtin_ != nullptr)
     r.object = builtin_->ReadBack(std::move(r.object), &body);
   if (custom_metadata_ != nullptr)
     r.object = custom_metadata_->Coerce(std::move(r.object));
-  if (builtin_ != nullptr && create) r.object = Created(std::move(r.object));
+  if (builtin_ != nullptr && create)
+    r.object = Created(std::move(r.object), merged);
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   if (opts_.builtin_defaults)
@@ -712,8 +716,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (!step.result.ok()) {
     if (opts_.builtin_defaults && (step.result.kind == ErrorKind::kInvalid ||
                                    step.result.kind == ErrorKind::kInternal)) {
-      return StoredWithLiveEntries(live, live_body, std::move(body), create,
-                                   step.result.status, std::move(warnings));
+      return StoredWithLiveEntries(live, live_body, std::move(body), written,
+                                   create, step.result.status,
+                                   std::move(warnings));
     }
     return std::move(step.result);
   }
@@ -729,7 +734,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(live_body, std::move(r.object), create);
   if (builtin_ != nullptr && create) {
-    r.object = Created(std::move(r.object));
+    r.object = Created(std::move(r.object), written);
   } else if (reads_back_otherwise) {
     // The ownership is of the body as written; the object, as stored.
     r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -742,7 +747,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
 }
 
 FieldManagerResult FieldManager::StoredWithLiveEntries(
-    const Value& live, const Value& live_body, Value body, bool create,
+    const Value& live, const Value& live_body, Value body, const Value& written,
+    bool create,
     const absl::Status& failure, std::vector<std::string> warnings) const {
   // The apiserver's live entries are its field manager's encoding, which
   // always decodes. Live entries that do not decode cannot be kept as the
@@ -773,7 +779,7 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   }
   r.object = KeepResetFields(live_body, std::move(body), create);
   if (builtin_ != nullptr) {
-    r.object = create ? Created(std::move(r.object))
+    r.object = create ? Created(std::move(r.object), written)
                       : builtin_->ReadBack(std::move(r.object), &live_body);
   }
   // The live entries as they are (the apiserver sets them back verbatim).
@@ -783,10 +789,11 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   return r;
 }
 
-Value FieldManager::Created(Value object) const {
+Value FieldManager::Created(Value object, const Value& request) const {
   // What the registry and admission set on a created object, then the
   // object as storage reads it back.
-  return builtin_->ReadBack(builtin_->PrepareForCreate(std::move(object)));
+  return builtin_->ReadBack(
+      builtin_->PrepareForCreate(std::move(object), request));
 }
 
 Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,

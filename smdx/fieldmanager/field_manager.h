@@ -256,9 +256,10 @@ class FieldManager {
   // with what the strategy keeps), with the live object's managedFields as
   // they were and a warning (the apiserver's UpdateNoErrors, which keeps
   // the live entries rather than failing the write).
+  // `written` is the body before decoding.
   FieldManagerResult StoredWithLiveEntries(const Value& live,
                                            const Value& live_body, Value body,
-                                           bool create,
+                                           const Value& written, bool create,
                                            const absl::Status& failure,
                                            std::vector<std::string> warnings)
       const;
@@ -277,9 +278,9 @@ class FieldManager {
   FieldManagerResult ScaleRequest(const Value& live, const Value& body,
                                   absl::string_view manager, bool apply,
                                   bool force) const;
-  // A created object of a built-in kind as the server stores it (REQUIRES:
-  // builtin_).
-  Value Created(Value object) const;
+  // A created object of a built-in kind as the server stores it, from the
+  // object as the request gave it, before decoding (REQUIRES: builtin_).
+  Value Created(Value object, const Value& request) const;
   // The request body as a Scale (see fieldmanager/scale.h).
   Value ScaleBody(const Value& body, const Value& live_scale,
                   bool apply) const;

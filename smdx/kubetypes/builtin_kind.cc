@@ -470,8 +470,9 @@ Value CustomResourceMetadata::Coerce(Value object) const {
   return object;
 }
 
-Value BuiltinKind::PrepareForCreate(Value object) const {
-  return internal::PrepareForCreate(api_version_, kind_, std::move(object));
+Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
+  return internal::PrepareForCreate(api_version_, kind_, std::move(object),
+                                    request);
 }
 
 }  // namespace smdx

@@ -86,7 +86,11 @@ class BuiltinKind {
 
   // `object` (a created object, after the field manager) with what the
   // registry strategy's PrepareForCreate and the admission plugins set.
-  Value PrepareForCreate(Value object) const;
+  // `request` is the object as the request gave it, before decoding: where
+  // the Go defaulters make two fields share one map (a Job's labels and its
+  // template's, when the request sets none), what the strategy adds to one
+  // shows in both.
+  Value PrepareForCreate(Value object, const Value& request) const;
 
   const std::string& api_version() const { return api_version_; }
   const std::string& kind() const { return kind_; }

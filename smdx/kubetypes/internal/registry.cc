@@ -111,7 +111,14 @@ void Namespace(Map& ns) {
 // generateSelectorIfNeeded: the name labels join the template. The
 // selector and the controller-uid labels hold the uid the server gives the
 // Job at create, so they are left to it.
-void Job(Map& job) {
+//
+// A request that sets no labels for the Job (`requested_labels` false)
+// gets its template's, and more than a copy: the Go defaulter
+// (SetDefaults_Job) makes the Job's labels the template's very map, which
+// generateSelector then adds to, so the Job's labels end up the template's
+// whole (where the template had none, storage's defaulting copies them
+// when it reads the Job back: the same). The uid labels join them too.
+void Job(Map& job, bool requested_labels) {
   Map& spec = EnsureMap(job, "spec");
   const Value* manual = spec.Find("manualSelector");
   if (manual != nullptr && manual->IsBool() && manual->AsBool()) return;
@@ -122,6 +129,19 @@ void Job(Map& job) {
   for (const char* l : {"job-name", "batch.kubernetes.io/job-name"}) {
     if (labels.Find(l) == nullptr) labels.Set(l, Value(name));
   }
+  if (!requested_labels) {
+    Value shared(labels);  // (copied before `job` may move it)
+    EnsureMap(job, "metadata").Set("labels", std::move(shared));
+  }
+}
+
+// Whether `request` sets labels (a map with an entry).
+bool HasLabels(const Value& request) {
+  const Value* meta =
+      request.IsMap() ? request.map().Find("metadata") : nullptr;
+  const Value* labels =
+      meta != nullptr && meta->IsMap() ? meta->map().Find("labels") : nullptr;
+  return labels != nullptr && labels->IsMap() && !labels->map().empty();
 }
 
 // The StorageObjectInUseProtection admission plugin.
@@ -156,7 +176,7 @@ std::string PodQosClass(const Value& pod) {
 }
 
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
-                       Value object) {
+                       Value object, const Value& request) {
   if (!object.IsMap()) return object;
   Map& m = object.map();
   if (api_version == "v1") {
@@ -167,7 +187,7 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
     if (kind == "PersistentVolume")
       ProtectionFinalizer(m, "kubernetes.io/pv-protection");
   }
-  if (api_version == "batch/v1" && kind == "Job") Job(m);
+  if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
   if (api_version == "apps/v1" && kind == "DaemonSet") {
     // PrepareForCreate's template generation, as the annotation shows it.
     EnsureMap(EnsureMap(m, "metadata"), "annotations")

@@ -10,8 +10,10 @@
 
 namespace smdx::internal {
 
+// `request` is the object as the request gave it, before decoding (see
+// BuiltinKind::PrepareForCreate).
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
-                       Value object);
+                       Value object, const Value& request);
 
 // A pod's QoS class (k8s.io/kubernetes/pkg/apis/core/helper/qos
 // ComputePodQOS) from its containers' cpu and memory requests and limits.
