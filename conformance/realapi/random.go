@@ -22,6 +22,9 @@ package main
 // of the controllers' PUTs, of the object they read: the fields go, and
 // their owners with them.
 //
+// One in five of kubectl's writes (withDups) and one in three of the
+// controllers' PUTs that leave fields out write some list items twice.
+//
 // A custom resource served at several versions (the Widget) takes one
 // request in three but the scale's and client-side apply's at another
 // version: its managers' entries then name several.
@@ -315,7 +318,28 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		}
 		s.steps = append(s.steps, st)
 	}
+	for n, st := range s.steps {
+		if kubectlWrites[st.manager] {
+			withDups(i, n, st.body)
+		}
+	}
 	return s
+}
+
+// The managers that write a manifest as a user wrote it, list items twice
+// included: kubectl's server-side apply (which the server refuses), its
+// create and its client-side apply (which it stores).
+var kubectlWrites = map[string]bool{"kubectl": true, "kubectl-create": true,
+	"kubectl-client-side-apply": true}
+
+// withDups repeats some of `body`'s list items (dupSome) at one step in
+// five, drawn from a source of step `n` of scenario `i` alone, so that the
+// scenarios' other draws stay as they were.
+func withDups(i, n int, body map[string]interface{}) {
+	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n)))}
+	if d.rng.Intn(5) == 0 {
+		d.dupSome(body, 0)
+	}
 }
 
 // randomScenarios is COUNT random scenarios from SEED; `root` is the

@@ -397,6 +397,8 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 				return nil, nil, err
 			case r.code == 200:
 				body = r.obj
+			case r.code == 404 && live == nil:
+				return r, nil, nil // no object: nothing to write
 			case r.code == 500 && k.CRD != "":
 				md, _ := live["metadata"].(map[string]interface{})
 				meta := map[string]interface{}{"name": md["name"]}
