@@ -338,9 +338,14 @@ class Decoder {
 
  private:
   // A quantity or time as its Go type writes it back; values that are
-  // none stay (validation has the last word on them).
+  // none stay (validation has the last word on them). A resource list's
+  // null value decodes to the zero Quantity (a map of values, not of
+  // pointers), which writes "0".
   static void WriteBack(Value& v, NodePlan::Scalar scalar) {
-    if (v.IsNull()) return;
+    if (v.IsNull()) {
+      if (scalar == NodePlan::Scalar::kResourceQuantity) v = Value("0");
+      return;
+    }
     std::optional<Value> c;
     switch (scalar) {
       case NodePlan::Scalar::kQuantity:

@@ -674,6 +674,14 @@ TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
       At(pod, "spec.containers.0.resources"),
       Canon(
           R"({"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"250m","memory":"1Gi"}})"));
+
+  // A null in a resource list is the zero Quantity, "0" (a map of values:
+  // kube-apiserver 1.37 stores `memory: null` so, applied or written).
+  Value nulled = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a, image: "a:1",
+      resources: {limits: {cpu: 1, memory: null}}}]}})");
+  EXPECT_EQ(At(nulled, "spec.containers.0.resources.limits"),
+            Canon(R"({"cpu":"1","memory":"0"})"));
 }
 
 // Times as metav1.Time and MicroTime write them back.
