@@ -161,7 +161,7 @@ func (g *randomGen) dropSome(v interface{}, depth int) {
 				!(key == "managedFields" && g.dropManaged) {
 				continue // kept whole
 			}
-			kept := depth == 0 && (key == "apiVersion" || key == "kind" || key == "metadata")
+			kept := depth == 0 && keptWhole[key]
 			if !kept && g.rng.Intn(10) == 0 {
 				delete(t, key)
 				continue
@@ -182,7 +182,7 @@ func (g *randomGen) dropSome(v interface{}, depth int) {
 	}
 }
 
-// The fields of an object dupSome leaves alone.
+// The fields of an object that dropSome and dupSome leave whole.
 var keptWhole = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
 
 // sortedKeys is the keys of `m` in order (so that the same seed draws the

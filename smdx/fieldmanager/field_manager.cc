@@ -195,10 +195,10 @@ class ApiserverConverter : public Converter {
 
   absl::StatusOr<Value> Convert(const Value& object,
                                 const std::string& version) const override {
-    const Value* at =
-        object.IsMap() ? object.map().Find("apiVersion") : nullptr;
-    if (at != nullptr && at->IsString() && at->AsString() == version)
+    if (const std::string* at = FindString(object, "apiVersion");
+        at != nullptr && *at == version) {
       return object;
+    }
     absl::StatusOr<Value> out =
         inner_ == nullptr ? object : inner_->Convert(object, version);
     if (!out.ok()) return out;

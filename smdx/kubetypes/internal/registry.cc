@@ -137,10 +137,8 @@ void Job(Map& job, bool requested_labels) {
 
 // Whether `request` sets labels (a map with an entry).
 bool HasLabels(const Value& request) {
-  const Value* meta =
-      request.IsMap() ? request.map().Find("metadata") : nullptr;
-  const Value* labels =
-      meta != nullptr && meta->IsMap() ? meta->map().Find("labels") : nullptr;
+  const Value* meta = Find(request, "metadata");
+  const Value* labels = meta != nullptr ? Find(*meta, "labels") : nullptr;
   return labels != nullptr && labels->IsMap() && !labels->map().empty();
 }
 
