@@ -38,6 +38,10 @@ struct NodePlan {
     kMicroTime
   };
   std::vector<Scalar> scalar;
+  // Per declared field of the schema's map, its Go field when that is a
+  // map or slice whose null elements decode to something other than null
+  // (Decoder::NullElements), else nullptr.
+  std::vector<const GoField*> elements;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
   struct Field {
@@ -170,8 +174,15 @@ class PlanBuilder {
     node.go = go;
     node.by_field.resize(atom->map->fields.size());
     node.scalar.resize(atom->map->fields.size());
+    node.elements.resize(atom->map->fields.size());
     for (size_t i = 0; i < atom->map->fields.size(); ++i) {
-      node.by_field[i] = go->Find(atom->map->fields[i].name);
+      const GoField* gf = go->Find(atom->map->fields[i].name);
+      node.by_field[i] = gf;
+      if (gf != nullptr &&
+          (gf->kind == GoKind::kMap || gf->kind == GoKind::kSlice) &&
+          (!gf->element_zero.IsNull() || gf->byte_elements)) {
+        node.elements[i] = gf;
+      }
       const std::string& t = atom->map->fields[i].type.named_type;
       node.scalar[i] = t == kQuantity    ? NodePlan::Scalar::kQuantity
                        : t == kTime      ? NodePlan::Scalar::kTime
@@ -275,10 +286,14 @@ class Decoder {
   bool kept_empty() const { return kept_empty_; }
 
   // Top-down, as the generated defaulters: a struct's fields through its Go
-  // type, its defaulters, then what it holds.
-  void Walk(const Atom* atom, Value& v, const Value* prev, int depth) {
+  // type, its defaulters, then what it holds. `elements`: the Go field
+  // whose value `v` is, when its null elements decode to something else
+  // (NodePlan::elements).
+  void Walk(const Atom* atom, Value& v, const Value* prev, int depth,
+            const GoField* elements = nullptr) {
     if (atom == nullptr || depth > kMaxValueDepth) return;
     if (prev != nullptr && SameNode(v, *prev)) return;
+    if (elements != nullptr) NullElements(*elements, v);
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
@@ -318,8 +333,12 @@ class Decoder {
         const Atom* child = sf != nullptr ? sf->type.resolved
                             : mt.element_type ? mt.element_type->resolved
                                               : nullptr;
+        const GoField* elements =
+            sf != nullptr && plan != nullptr
+                ? plan->elements[static_cast<size_t>(sf - mt.fields.data())]
+                : nullptr;
         Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
-             depth + 1);
+             depth + 1, elements);
       }
       return;
     }
@@ -337,6 +356,30 @@ class Decoder {
   }
 
  private:
+  // The null elements of a map or slice held by the Go field `f`, as Go
+  // decodes them: the elements' zero value; with `stored_`, a null byte
+  // slice reads back from storage empty.
+  void NullElements(const GoField& f, Value& v) const {
+    const bool empty_bytes = stored_ && f.byte_elements;
+    if (f.element_zero.IsNull() && !empty_bytes) return;
+    // Looked for first: a node is unshared (copied) only to change it.
+    const Value& cv = v;
+    auto zero = [&] {
+      return empty_bytes ? Value(std::string()) : f.element_zero;
+    };
+    if (cv.IsMap()) {
+      const Map::Entries& entries = cv.map().entries();
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i].value.IsNull()) v.map().entries()[i].value = zero();
+      }
+    } else if (cv.IsList()) {
+      const List& items = cv.list();
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].IsNull()) v.list()[i] = zero();
+      }
+    }
+  }
+
   // A quantity or time as its Go type writes it back; values that are
   // none stay (validation has the last word on them). A resource list's
   // null value decodes to the zero Quantity (a map of values, not of

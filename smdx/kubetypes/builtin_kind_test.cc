@@ -173,6 +173,58 @@ TEST(BuiltinKindTest, EmptySlicesAndMapsReadBackNull) {
   EXPECT_EQ(At(pod, "spec.containers.0.name"), Canon("a"));
 }
 
+// A null element of a map or slice decodes to the element type's zero value
+// (encoding/json and the unstructured converter alike): "" in a
+// map[string]string or a []string, a zero struct in a slice of structs,
+// "0" in a resource list; null where the element is nilable (a []byte),
+// which storage (protobuf) reads back as an empty byte slice, "".
+TEST(BuiltinKindTest, NullElementsDecodeToTheirZeroValue) {
+  const internal::GoStruct* meta =
+      internal::FindGoStruct("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(ToJsonSorted(meta->Find("labels")->element_zero), "\"\"");
+  EXPECT_TRUE(meta->Find("ownerReferences")->element_zero.IsMap());
+  EXPECT_TRUE(meta->Find("creationTimestamp")->element_zero.IsNull());
+  const internal::GoField* binary =
+      internal::FindGoStruct("io.k8s.api.core.v1.ConfigMap")->Find("binaryData");
+  EXPECT_TRUE(binary->byte_elements);
+  EXPECT_TRUE(binary->element_zero.IsNull());
+
+  std::shared_ptr<const BuiltinKind> cm = KindOf("v1", "ConfigMap");
+  ASSERT_NE(cm, nullptr);
+  const Value body = Yaml(R"({apiVersion: v1, kind: ConfigMap,
+    metadata: {name: c, labels: {a: null, b: x}, annotations: {c: null},
+               finalizers: [null]},
+    data: {k: null}, binaryData: {z: null}})");
+  Value decoded = cm->Decode(body);
+  EXPECT_EQ(At(decoded, "metadata.labels"), Canon(R"({"a":"","b":"x"})"));
+  EXPECT_EQ(At(decoded, "metadata.annotations"), Canon(R"({"c":""})"));
+  EXPECT_EQ(At(decoded, "metadata.finalizers"), Canon(R"([""])"));
+  EXPECT_EQ(At(decoded, "data"), Canon(R"({"k":""})"));
+  EXPECT_EQ(At(decoded, "binaryData"), Canon(R"({"z":null})"));
+  EXPECT_EQ(At(cm->ReadBack(decoded), "binaryData"), Canon(R"({"z":""})"));
+  EXPECT_EQ(At(cm->ReadBack(body), "binaryData"), Canon(R"({"z":""})"));
+
+  Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    metadata: {name: p},
+    spec: {nodeSelector: {a: null},
+           containers: [{name: a, image: b, args: [null, x],
+                         resources: {limits: {cpu: null}}}],
+           tolerations: [null]}})");
+  EXPECT_EQ(At(pod, "spec.nodeSelector"), Canon(R"({"a":""})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.args"), Canon(R"(["","x"])"));
+  EXPECT_EQ(At(pod, "spec.containers.0.resources.limits"),
+            Canon(R"({"cpu":"0"})"));
+  EXPECT_EQ(At(pod, "spec.tolerations"), Canon("[{}]"));
+  // A zero struct is then decoded as any other: its fields and defaults.
+  Value d = Decoded("apps/v1", "Deployment", R"({apiVersion: apps/v1,
+    kind: Deployment, metadata: {name: d},
+    spec: {template: {spec: {containers: [null]}}}})");
+  EXPECT_EQ(At(d, "spec.template.spec.containers.0.name"), Canon(R"("")"));
+  EXPECT_EQ(At(d, "spec.template.spec.containers.0.terminationMessagePath"),
+            Canon(R"("/dev/termination-log")"));
+}
+
 TEST(BuiltinKindTest, NewObjectIsTheGoZeroObject) {
   std::shared_ptr<const BuiltinKind> k = KindOf("apps/v1", "Deployment");
   ASSERT_NE(k, nullptr);
@@ -874,7 +926,9 @@ TEST(GoTypesTest, TheDirectReaderAgreesWithTheJsonReader) {
       const internal::GoField& x = a->fields[i];
       const internal::GoField& y = b->fields[i];
       if (x.name != y.name || x.kind != y.kind || x.omitempty != y.omitempty ||
-          x.omitzero != y.omitzero || !Identical(x.zero, y.zero)) {
+          x.omitzero != y.omitzero || !Identical(x.zero, y.zero) ||
+          !Identical(x.element_zero, y.element_zero) ||
+          x.byte_elements != y.byte_elements) {
         return false;
       }
     }
@@ -897,6 +951,10 @@ TEST(GoTypesTest, TheDirectReaderAgreesWithTheJsonReader) {
            R"({"a":["ss","e",""],"b":["i","z",-1.5]})",  // a bad kind
            R"({"a":"s","b":["b","ez",false]})",      // not a list
            R"({"a":["s","e"]})",                     // two items
+           R"({"a":["l","e",null,""],"b":["m","ey",null]})",  // elements
+           R"({"a":["l","e",null,{"k":[1]}]})",
+           R"({"a":["l","e",null,"",0]})",           // five items
+           R"({"a":["l","e",null,]})",               // an empty fourth
            R"({"a":["l","e",[1,"]",{"k":"}"}]]})",   // brackets in strings
            R"({"a":["s","e",""]} x)",                // text after the end
            R"([1,2])",

@@ -62,6 +62,12 @@ bool SkipJsonValue(absl::string_view t, size_t* p) {
   return depth == 0 && !in_string;
 }
 
+void SetFlags(absl::string_view flags, GoField* f) {
+  f->omitempty = flags.find('e') != absl::string_view::npos;
+  f->omitzero = flags.find('z') != absl::string_view::npos;
+  f->byte_elements = flags.find('y') != absl::string_view::npos;
+}
+
 // The zero values most fields have, made without the JSON reader.
 bool TrivialZero(absl::string_view t, Value* out) {
   if (t == "null") {
@@ -82,6 +88,15 @@ bool TrivialZero(absl::string_view t, Value* out) {
   return true;
 }
 
+// A zero value from its JSON text.
+bool ParseZero(absl::string_view t, Value* out) {
+  if (TrivialZero(t, out)) return true;
+  absl::StatusOr<Value> z = ParseJson(t);
+  if (!z.ok()) return false;
+  *out = *std::move(z);
+  return true;
+}
+
 }  // namespace
 
 std::unique_ptr<GoStruct> ParseGoStructGeneral(const char* text) {
@@ -91,18 +106,18 @@ std::unique_ptr<GoStruct> ParseGoStructGeneral(const char* text) {
   // not parse is treated as unknown.
   if (!v.ok() || !v->IsMap()) return s;
   for (const MapEntry& e : v->map()) {
-    if (!e.value.IsList() || e.value.list().size() != 3 ||
-        !e.value.list()[0].IsString() || !e.value.list()[1].IsString() ||
+    if (!e.value.IsList() || e.value.list().size() < 3 ||
+        e.value.list().size() > 4 || !e.value.list()[0].IsString() ||
+        !e.value.list()[1].IsString() ||
         e.value.list()[0].AsString().size() != 1) {
       continue;
     }
     GoField f;
     f.name = e.key;
     f.kind = static_cast<GoKind>(e.value.list()[0].AsString()[0]);
-    const std::string& flags = e.value.list()[1].AsString();
-    f.omitempty = flags.find('e') != std::string::npos;
-    f.omitzero = flags.find('z') != std::string::npos;
+    SetFlags(e.value.list()[1].AsString(), &f);
     f.zero = e.value.list()[2];
+    if (e.value.list().size() == 4) f.element_zero = e.value.list()[3];
     s->fields.push_back(std::move(f));
   }
   IndexByName(s.get(), /*ascending=*/false);
@@ -147,23 +162,21 @@ std::unique_ptr<GoStruct> ParseGoStruct(const char* text) {
            plain(&flags) && eat(',');
       if (!ok) break;
       last = name;
-      const size_t zero_begin = p;
-      ok = SkipJsonValue(t, &p) && p > zero_begin;
-      if (!ok) break;
-      const absl::string_view zero = t.substr(zero_begin, p - zero_begin);
-      ok = eat(']');
-      if (!ok) break;
       GoField f;
       f.name = std::string(name);
       f.kind = static_cast<GoKind>(kind[0]);
-      f.omitempty = flags.find('e') != absl::string_view::npos;
-      f.omitzero = flags.find('z') != absl::string_view::npos;
-      if (!TrivialZero(zero, &f.zero)) {
-        absl::StatusOr<Value> z = ParseJson(zero);
-        ok = z.ok();
-        if (!ok) break;
-        f.zero = *std::move(z);
+      SetFlags(flags, &f);
+      const size_t zero_begin = p;
+      ok = SkipJsonValue(t, &p) && p > zero_begin &&
+           ParseZero(t.substr(zero_begin, p - zero_begin), &f.zero);
+      if (ok && eat(',')) {
+        const size_t element_begin = p;
+        ok = SkipJsonValue(t, &p) && p > element_begin &&
+             ParseZero(t.substr(element_begin, p - element_begin),
+                       &f.element_zero);
       }
+      ok = ok && eat(']');
+      if (!ok) break;
       s->fields.push_back(std::move(f));
       if (eat(',')) continue;
       ok = eat('}');

@@ -41,6 +41,13 @@ struct GoField {
   bool omitzero = false;
   // The unstructured form of the field's zero value.
   Value zero;
+  // For a map or slice: the unstructured form of its elements' zero value,
+  // which a null element decodes to ("" in a map[string]string, a zero
+  // struct in a slice of structs; null where the element is nilable).
+  Value element_zero;
+  // For a map or slice of byte slices: storage (protobuf) reads a null
+  // element back as an empty one, "".
+  bool byte_elements = false;
 };
 
 struct GoStruct {
@@ -59,7 +66,8 @@ struct GoStruct {
 };
 
 // A struct's facts from the compact JSON the generator writes
-// ({"field":["kind","flags",zero],...}): read directly in that shape, by
+// ({"field":["kind","flags",zero(,element zero)],...}): read directly in
+// that shape, by
 // ParseGoStructGeneral (through the JSON reader) otherwise; both give the
 // same struct for any text.
 std::unique_ptr<GoStruct> ParseGoStruct(const char* text);

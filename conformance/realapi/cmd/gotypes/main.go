@@ -27,12 +27,17 @@ import (
 	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
 )
 
-// A field, as written: [kind, flags, zero]. kind is one of s (string),
-// i (integer), f (float), b (bool), p (pointer), l (slice or array),
-// m (map), t (struct), x (a struct with its own JSON encoding: Time,
-// Quantity, IntOrString, ...), a (interface); flags holds e for
-// omitempty and z for omitzero.
-type field [3]interface{}
+// A field, as written: [kind, flags, zero] or, for a map or slice whose
+// elements' zero value is not null, [kind, flags, zero, element zero].
+// kind is one of s (string), i (integer), f (float), b (bool),
+// p (pointer), l (slice or array), m (map), t (struct), x (a struct with
+// its own JSON encoding: Time, Quantity, IntOrString, ...), a (interface);
+// flags holds e for omitempty, z for omitzero and y for a map or slice of
+// byte slices. Go decodes a null element to the element's zero value
+// (encoding/json and the unstructured converter alike): "" in a
+// map[string]string, "0" in a ResourceList, a zero struct in a slice of
+// structs.
+type field []interface{}
 
 var marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 
@@ -120,9 +125,33 @@ func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) 
 		if name == "" {
 			name = sf.Name
 		}
-		fields[name] = field{kindOf(sf.Type), flags, zeroOf(sf.Type)}
+		f := field{kindOf(sf.Type), flags, zeroOf(sf.Type)}
+		if elem := elemOf(sf.Type); elem != nil {
+			if elem.Kind() == reflect.Slice && elem.Elem().Kind() == reflect.Uint8 {
+				f[1] = flags + "y"
+			}
+			if z := zeroOf(elem); z != nil {
+				f = append(f, z)
+			}
+		}
+		fields[name] = f
 		visit(sf.Type)
 	}
+}
+
+// elemOf is the element type of a map or slice field (nil for any other,
+// and for a []byte, which JSON writes as one base64 string).
+func elemOf(t reflect.Type) reflect.Type {
+	switch t.Kind() {
+	case reflect.Map:
+		return t.Elem()
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil
+		}
+		return t.Elem()
+	}
+	return nil
 }
 
 func kindOf(t reflect.Type) string {
