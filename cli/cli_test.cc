@@ -285,6 +285,38 @@ TEST(CliTest, DuplicatesWrittenWhereAnEntryIsAtAnotherVersionKeepTheEntries) {
   EXPECT_THAT(at_v2.out, HasSubstr("manager: ctrl")) << at_v2.out;
 }
 
+// A custom resource's nulls as the apiserver decodes them: its metadata
+// through ObjectMeta (a null label or annotation value is ""), its other
+// nulls pruned where the schema gives the place a type and no default
+// (int-or-string map values included) or defaulted where it gives one.
+TEST(CliTest, NullsOfACustomResourceAreDecodedAsTheApiserverDoes) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/crds/widgets.yaml");
+  WriteFile(dir + "/widget-nulls.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, namespace: ns, labels: {tier: null, app: a},\n"
+            "  annotations: {note: null}}\n"
+            "spec: {mode: null, template: {image: x,\n"
+            "  limits: {cpu: null, memory: 1Gi}}}\n");
+  Result applied = Smdx({"apply", "--schema", crd, "--field-manager", "kubectl",
+                         "--now", "2026-01-01T00:00:00Z",
+                         dir + "/widget-nulls.yaml"});
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  absl::StatusOr<Value> got = ParseYaml(applied.out);
+  ASSERT_TRUE(got.ok()) << applied.out;
+  const Value* meta = Find(*got, "metadata");
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(ToJsonSorted(*Find(*meta, "labels")),
+            R"({"app":"a","tier":""})");
+  EXPECT_EQ(ToJsonSorted(*Find(*meta, "annotations")), R"({"note":""})");
+  const Value* spec = Find(*got, "spec");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(ToJsonSorted(*Find(*spec, "mode")), R"("auto")");
+  EXPECT_EQ(ToJsonSorted(*Find(*Find(*spec, "template"), "limits")),
+            R"({"memory":"1Gi"})");
+}
+
 TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
   std::string dir = ::testing::TempDir();
   WriteFile(

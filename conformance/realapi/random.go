@@ -24,6 +24,7 @@ package main
 //
 // One in five of kubectl's writes (withDups) and one in three of the
 // controllers' PUTs that leave fields out write some list items twice.
+// One in five of kubectl's writes (withNulls) has some scalars null.
 //
 // A custom resource served at several versions (the Widget) takes one
 // request in three but the scale's and client-side apply's at another
@@ -321,6 +322,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 	for n, st := range s.steps {
 		if kubectlWrites[st.manager] {
 			withDups(i, n, st.body)
+			withNulls(i, n, st.body)
 		}
 	}
 	return s
@@ -340,6 +342,58 @@ func withDups(i, n int, body map[string]interface{}) {
 	if d.rng.Intn(5) == 0 {
 		d.dupSome(body, 0)
 	}
+}
+
+// withNulls sets some of `body`'s scalars to null (nullSome) at one step
+// in five, drawn from a source of its own (as withDups').
+func withNulls(i, n int, body map[string]interface{}) {
+	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<62))}
+	if d.rng.Intn(5) == 0 {
+		d.nullSome(body, 0)
+	}
+}
+
+// nullSome sets each scalar of `v` (a field's value or a list item) to
+// null with probability 1/10, as a templated manifest has them (a label
+// whose value the template left out, an arg from an unset variable):
+// Kubernetes decodes a null to the Go type's zero value, "" in a
+// map[string]string or a []string. apiVersion, kind and keptMetadata are
+// left alone.
+func (g *randomGen) nullSome(v interface{}, depth int) {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for _, key := range sortedKeys(t) {
+			if (depth == 0 && keptWhole[key] && key != "metadata") ||
+				(depth == 1 && keptMetadata[key]) {
+				continue
+			}
+			if isScalar(t[key]) && g.rng.Intn(10) == 0 {
+				t[key] = nil
+				continue
+			}
+			if depth == 0 && key == "metadata" {
+				g.nullSome(t[key], 1)
+			} else {
+				g.nullSome(t[key], 2)
+			}
+		}
+	case []interface{}:
+		for n, item := range t {
+			if isScalar(item) && g.rng.Intn(10) == 0 {
+				t[n] = nil
+				continue
+			}
+			g.nullSome(item, 2)
+		}
+	}
+}
+
+func isScalar(v interface{}) bool {
+	switch v.(type) {
+	case map[string]interface{}, []interface{}, nil:
+		return false
+	}
+	return true
 }
 
 // randomScenarios is COUNT random scenarios from SEED; `root` is the

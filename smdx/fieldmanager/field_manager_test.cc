@@ -5,6 +5,7 @@
 
 #include "smdx/fieldmanager/scale.h"
 #include "smdx/fieldpath/fields_v1.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "smdx/schema/builtin.h"
@@ -244,6 +245,33 @@ TEST_F(FieldManagerTest, KubectlTakesOverFromItsClientSideApply) {
   ASSERT_NE(ann, nullptr);
   EXPECT_EQ(ann->AsString(), ToJsonSorted(Yaml(changed)) + "\n");
   EXPECT_NE(ann->AsString().find("nginx:2"), std::string::npos);
+}
+
+// The last-applied annotation kubectl's apply updates is the configuration
+// with its annotations read as a string map: a null value is "" there
+// (unstructured's GetAnnotations). Its labels are written as they came.
+TEST_F(FieldManagerTest, TheLastAppliedOfAnApplyReadsNullAnnotationsAsEmpty) {
+  std::string config = kDeployment;
+  Value live = Update(Value(), config, "kubectl-client-side-apply").object;
+  live.map().Find("metadata")->map().Set(
+      "annotations",
+      Yaml(absl::StrCat("{", kLastAppliedAnnotation, ": '{}'}")));
+  Value changed = Yaml(config);
+  Value* meta = changed.map().Find("metadata");
+  meta->map().Set("annotations", Yaml("{note: null}"));
+  meta->map().Set("labels", Yaml("{tier: null}"));
+  FieldManagerResult r = Apply(live, ToJsonSorted(changed), "kubectl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  const Value* ann = Find(*Find(r.object, "metadata"), "annotations");
+  ASSERT_NE(ann, nullptr) << ToJsonSorted(r.object);
+  const Value* text = ann->map().Find(kLastAppliedAnnotation);
+  ASSERT_NE(text, nullptr) << ToJsonSorted(*ann);
+  EXPECT_NE(text->AsString().find(R"("annotations":{"note":""})"),
+            std::string::npos)
+      << text->AsString();
+  EXPECT_NE(text->AsString().find(R"("labels":{"tier":null})"),
+            std::string::npos)
+      << text->AsString();
 }
 
 TEST_F(FieldManagerTest, InvalidLiveManagedFieldsAreAnErrorAndChangeNothing) {

@@ -30,10 +30,14 @@ std::string BuildLastApplied(const Value& config) {
     if (Value* meta = copy.map().Find("metadata");
         meta != nullptr && meta->IsMap()) {
       Value* ann = meta->map().Find("annotations");
-      // Go reads annotations as a string map: null (or no map) is none and
-      // is dropped when written back; an emptied map stays as {}.
+      // Go reads annotations as a string map, a null value as "": null
+      // (or no map) is none and is dropped when written back; an emptied
+      // map stays as {}.
       if (ann != nullptr && ann->IsMap()) {
         ann->map().Erase(kLastAppliedAnnotation);
+        for (MapEntry& e : ann->map().entries()) {
+          if (e.value.IsNull()) e.value = Value(std::string());
+        }
       } else if (ann != nullptr) {
         meta->map().Erase("annotations");
       }

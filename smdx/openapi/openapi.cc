@@ -1030,8 +1030,28 @@ std::string CrdTypeName(absl::string_view group, absl::string_view version,
   return StrCat(absl::StrJoin(parts, "."), ".", version, ".", kind);
 }
 
+// Marks every place in `a` nullable (the fields, the map values, the list
+// items, inline types included).
+void MarkNullable(Atom* a) {
+  auto ref = [](TypeRef& r) {
+    r.nullable = true;
+    if (r.inlined) MarkNullable(r.inlined.get());
+  };
+  if (a->list) ref(a->list->element_type);
+  if (a->map) {
+    for (StructField& f : a->map->fields) {
+      f.nullable = true;
+      ref(f.type);
+    }
+    if (a->map->element_type) ref(*a->map->element_type);
+  }
+}
+
 // ObjectMeta and ListMeta with everything they reference, copied from the
-// built-in Kubernetes schema.
+// built-in Kubernetes schema. Their places are nullable: the apiserver
+// takes a custom resource's metadata out before it prunes the nulls its
+// schema does not allow, and decodes it through the Go type, where a null
+// is the zero value (a null label value is "", kubetypes' Coerce).
 absl::StatusOr<std::vector<TypeDef>> MetaTypes() {
   absl::flat_hash_map<std::string, const TypeDef*> by_name;
   std::vector<std::shared_ptr<const Schema>> sources;
@@ -1058,6 +1078,7 @@ absl::StatusOr<std::vector<TypeDef>> MetaTypes() {
           StrCat("the built-in Kubernetes schema has no type \"", name, "\""));
     }
     out.push_back(TypeDef{name, CopyAtom(it->second->atom)});
+    MarkNullable(&out.back().atom);
     CollectNamedRefs(it->second->atom, &todo);
   }
   return out;

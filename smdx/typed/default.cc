@@ -19,6 +19,13 @@ bool IsUntyped(const Atom* atom) {
   return atom != nullptr && atom->scalar == ScalarType::kUntyped;
 }
 
+// Whether `atom` is a schema's "anything" (an undeclared value, deduced),
+// rather than a scalar of any type, as int-or-string is: a value with no
+// schema of its own.
+bool IsAnything(const Atom* atom) {
+  return IsUntyped(atom) && (atom->map || atom->list);
+}
+
 class Defaulter {
  public:
   // Defaults inside `v`, which has already had its own default, in place.
@@ -99,11 +106,12 @@ class Defaulter {
         continue;
       }
       // A null where the schema declares the place (a property, or map
-      // values with a schema) that is not nullable: its default, or removal
-      // when there is none. Undeclared fields, which
-      // x-kubernetes-preserve-unknown-fields keeps (untyped values), keep
-      // their nulls at every depth.
-      if (e.value.IsNull() && (f != nullptr || !IsUntyped(ref->resolved))) {
+      // values with a schema, int-or-string included) that is not
+      // nullable: its default, or removal when there is none. Undeclared
+      // fields, which x-kubernetes-preserve-unknown-fields keeps (untyped
+      // values), and the values of additionalProperties: true keep their
+      // nulls at every depth.
+      if (e.value.IsNull() && (f != nullptr || !IsAnything(ref->resolved))) {
         bool nullable =
             f != nullptr ? (f->nullable || ref->nullable) : ref->nullable;
         if (!nullable) {

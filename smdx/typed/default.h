@@ -10,10 +10,12 @@
 // included. `null` follows KEP-1929: a null field (or map value) that is not
 // nullable takes its default, or is removed when there is none; a null list
 // item takes the items' default, or stays null (and fails validation unless
-// nullable). Only declared places lose their nulls: undeclared fields kept
-// by x-kubernetes-preserve-unknown-fields (untyped values) keep them at
-// every depth, embedded resources included, while declared fields below
-// them follow the rules above.
+// nullable). Only declared places lose their nulls (map values with a
+// schema, int-or-string included): undeclared fields kept by
+// x-kubernetes-preserve-unknown-fields and the values of
+// additionalProperties: true (untyped values) keep them at every depth,
+// embedded resources included, while declared fields below them follow the
+// rules above.
 #ifndef SMDX_TYPED_DEFAULT_H_
 #define SMDX_TYPED_DEFAULT_H_
 

@@ -62,6 +62,34 @@ TEST(DefaultTest, NullHandlingFollowsKep1929) {
           "labels: {a: banana, b: c}"));
 }
 
+// As the apiserver's PruneNonNullableNullsWithoutDefaults: a null map value
+// goes where the values have a schema, int-or-string included, and stays
+// where they are anything (additionalProperties: true, undeclared fields
+// that x-kubernetes-preserve-unknown-fields keeps).
+TEST(DefaultTest, NullMapValuesGoWhereTheValuesHaveASchema) {
+  absl::StatusOr<std::shared_ptr<const Schema>> s = Schema::ParseSmd(R"(types:
+- name: root
+  map:
+    fields:
+    - name: limits
+      type: {map: {elementType: {scalar: untyped}}}
+    - name: free
+      type: {map: {elementType: {namedType: anything}}}
+- name: anything
+  scalar: untyped
+  list:
+    elementType: {namedType: anything}
+    elementRelationship: atomic
+  map:
+    elementType: {namedType: anything}
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  Value got = ApplyDefaults(
+      *Type::Named(*s, "root"),
+      Yaml("{limits: {cpu: null, memory: 1Gi}, free: {a: null, b: {c: null}}}"));
+  EXPECT_EQ(got, Yaml("{limits: {memory: 1Gi}, free: {a: null, b: {c: null}}}"));
+}
+
 TEST(DefaultTest, ExplicitValuesAndEmptyContainersAreKept) {
   Value in = Yaml("foo: {a: '', b: x}\nlist: []");
   EXPECT_EQ(ApplyDefaults(MakeType(), in), in);
