@@ -619,8 +619,26 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   // (The merged object, before decoding, is the request a create's
   // registry sees.)
   const Value merged = create ? r.object : Value();
-  if (builtin_ != nullptr)
-    r.object = builtin_->ReadBack(std::move(r.object), &body);
+  if (builtin_ != nullptr) {
+    absl::Status converted;
+    r.object = builtin_->ReadBack(std::move(r.object), &body, &converted);
+    // The merged object goes through the unstructured converter, which
+    // refuses a number its Go type cannot hold.
+    if (!converted.ok()) {
+      const Value* meta = Find(r.object, "metadata");
+      return Failed(
+          ErrorKind::kInternal,
+          absl::InternalError(absl::StrCat(
+              "failed to convert new object (",
+              meta != nullptr ? StringAt(*meta, "namespace") : "", "/",
+              meta != nullptr ? StringAt(*meta, "name") : "", "; ",
+              GvkString(opts_.api_version, opts_.kind),
+              ") to proper version: unable to convert unstructured object "
+              "to ",
+              GvkString(opts_.api_version, opts_.kind), ": ",
+              converted.message())));
+    }
+  }
   if (custom_metadata_ != nullptr)
     r.object = custom_metadata_->Coerce(std::move(r.object));
   if (builtin_ != nullptr && create)
@@ -707,7 +725,17 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (builtin_ != nullptr) {
     // The body as the apiserver decoded and defaulted it; a create starts
     // from the Go type's zero object (the registry's New).
-    body = builtin_->Decode(std::move(body), nullptr, &reads_back_otherwise);
+    absl::Status decoded;
+    body = builtin_->Decode(std::move(body), nullptr, &reads_back_otherwise,
+                            &decoded);
+    if (!decoded.ok()) {
+      return Failed(ErrorKind::kBadRequest,
+                    absl::InvalidArgumentError(absl::StrCat(
+                        opts_.kind, " in version \"",
+                        opts_.api_version.substr(opts_.api_version.find('/') + 1),
+                        "\" cannot be handled as a ", opts_.kind, ": ",
+                        decoded.message())));
+    }
     if (create) live_body = builtin_->NewObject();
   }
 

@@ -1,5 +1,6 @@
 #include "smdx/kubetypes/builtin_kind.h"
 
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include "smdx/kubetypes/internal/times.h"
 #include "smdx/kubetypes/internal/registry.h"
 #include "smdx/schema/builtin.h"
+#include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
 
 namespace smdx {
@@ -23,6 +25,8 @@ namespace internal {
 // What happens at the map nodes of one named type.
 struct NodePlan {
   const GoStruct* go = nullptr;
+  // The Go struct's name (DeploymentSpec), for errors.
+  std::string go_name;
   // Per declared field of the schema's map (by index), its Go field.
   std::vector<const GoField*> by_field;
   // The Go fields whose zero value is encoded (not omitted): a value that
@@ -168,6 +172,7 @@ class PlanBuilder {
     if (go == nullptr) return nullptr;
     auto made = std::make_unique<NodePlan>();
     NodePlan& node = *made;
+    node.go_name = name.substr(name.rfind('.') + 1);
     for (const GoField& f : go->fields) {
       if (atom->map->FindField(f.name) == nullptr) node.compatible = false;
     }
@@ -180,7 +185,8 @@ class PlanBuilder {
       node.by_field[i] = gf;
       if (gf != nullptr &&
           (gf->kind == GoKind::kMap || gf->kind == GoKind::kSlice) &&
-          (!gf->element_zero.IsNull() || gf->byte_elements)) {
+          (!gf->element_zero.IsNull() || gf->byte_elements ||
+           gf->int_bits != 0)) {
         node.elements[i] = gf;
       }
       const std::string& t = atom->map->fields[i].type.named_type;
@@ -216,6 +222,65 @@ bool Omitted(const GoField& f, const Value& v) {
          (f.omitzero && Equals(v, f.zero));
 }
 
+// The first number the decoder met that does not fit the integer its Go
+// type has (a float that is not whole, or out of range).
+struct IntegerError {
+  bool set = false;
+  double value = 0;
+  uint8_t bits = 0;
+  // The Go struct that holds the field (DeploymentSpec).
+  std::string go_struct;
+  // The path to the number, innermost first: map keys, and list indexes.
+  struct Step {
+    std::string key;
+    bool index = false;
+  };
+  std::vector<Step> path;
+
+  // Records the number `v` at `key` (an index when `index`), if no error
+  // was recorded before.
+  void Record(const Value& v, uint8_t int_bits, std::string key, bool index) {
+    if (set) return;
+    set = true;
+    value = v.AsFloat();
+    bits = int_bits;
+    path.push_back({std::move(key), index});
+  }
+  // ".spec.template.spec.containers[0].ports[0].containerPort".
+  std::string Path() const {
+    std::string out;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      absl::StrAppend(&out, it->index ? "[" : ".", it->key,
+                      it->index ? "]" : "");
+    }
+    return out;
+  }
+  // Go's encoding/json names the field by its JSON names alone:
+  // "spec.template.spec.containers.ports.containerPort".
+  std::string JsonField() const {
+    std::string out;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      if (it->index) continue;
+      absl::StrAppend(&out, out.empty() ? "" : ".", it->key);
+    }
+    return out;
+  }
+};
+
+// `v`, a value where the Go type has an integer of `bits`, with a float
+// that is whole taken as that integer, as Go's decoders take it (the
+// unstructured converter converts a whole float; a YAML body's whole
+// floats are written as integers before encoding/json reads them). False
+// when `v` is a float that is not whole or does not fit.
+bool WholeNumber(Value& v, uint8_t bits) {
+  if (!v.IsFloat()) return true;
+  const double x = v.AsFloat();
+  const double limit = bits == 32 ? 2147483648.0 : 9223372036854775808.0;
+  if (x != std::trunc(x) || x < -limit || x >= limit) return false;
+  v = Value(static_cast<int64_t>(x));
+  return true;
+}
+
 bool Nilable(GoKind k) {
   return k == GoKind::kPointer || k == GoKind::kSlice || k == GoKind::kMap ||
          k == GoKind::kInterface;
@@ -240,7 +305,7 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
 // empty fields (after the defaulters). Returns whether an empty slice or
 // map stayed that storage would read back null (never with `stored`).
 bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
-                   bool dropped_only = false) {
+                   bool dropped_only = false, IntegerError* error = nullptr) {
   Map::Entries& entries = m.entries();
   size_t out = 0;
   size_t hint = 0;
@@ -250,6 +315,11 @@ bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
     if (!dropped_only || IsZeroLike(v)) {
       const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
       if (f == nullptr) continue;  // undeclared: the decoder drops it
+      if (f->int_bits != 0 && v.IsFloat() && !WholeNumber(v, f->int_bits) &&
+          error != nullptr && !error->set) {
+        error->Record(v, f->int_bits, entries[i].key, /*index=*/false);
+        error->go_struct = np.go_name;
+      }
       if (IsZeroLike(v)) {
         if (v.IsNull() && !Nilable(f->kind)) {
           v = f->zero;
@@ -285,15 +355,20 @@ class Decoder {
   // Whether an empty slice or map stayed that storage reads back null.
   bool kept_empty() const { return kept_empty_; }
 
+  // The first number that does not fit its Go integer type; the walk stops
+  // there.
+  const IntegerError& error() const { return error_; }
+
   // Top-down, as the generated defaulters: a struct's fields through its Go
   // type, its defaulters, then what it holds. `elements`: the Go field
-  // whose value `v` is, when its null elements decode to something else
-  // (NodePlan::elements).
+  // whose value `v` is, when its elements decode to something else
+  // (NodePlan::elements). On an error, each frame adds its step to the
+  // error's path and returns.
   void Walk(const Atom* atom, Value& v, const Value* prev, int depth,
             const GoField* elements = nullptr) {
     if (atom == nullptr || depth > kMaxValueDepth) return;
     if (prev != nullptr && SameNode(v, *prev)) return;
-    if (elements != nullptr) NullElements(*elements, v);
+    if (elements != nullptr && !Elements(*elements, v)) return;
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
@@ -301,7 +376,8 @@ class Decoder {
       if (plan != nullptr) {
         const NodePlan& np = *plan;
         Map& m = v.map();
-        kept_empty_ |= ThroughGoType(np, mt, m, stored_);
+        kept_empty_ |= ThroughGoType(np, mt, m, stored_, false, &error_);
+        if (error_.set) return;
         if (!np.rules.empty() || !np.defaults.empty()) {
           for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
           for (const NodePlan::Field& f : np.defaults) {
@@ -339,6 +415,12 @@ class Decoder {
                 : nullptr;
         Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
              depth + 1, elements);
+        if (error_.set) {
+          error_.path.push_back({e.key, false});
+          if (error_.go_struct.empty() && plan != nullptr)
+            error_.go_struct = plan->go_name;
+          return;
+        }
       }
       return;
     }
@@ -351,33 +433,65 @@ class Decoder {
       for (size_t i = 0; i < l.size(); ++i) {
         Walk(elem, l[i], pl != nullptr && i < pl->size() ? &(*pl)[i] : nullptr,
              depth + 1);
+        if (error_.set) {
+          error_.path.push_back({std::to_string(i), true});
+          return;
+        }
       }
     }
   }
 
  private:
-  // The null elements of a map or slice held by the Go field `f`, as Go
-  // decodes them: the elements' zero value; with `stored_`, a null byte
-  // slice reads back from storage empty.
-  void NullElements(const GoField& f, Value& v) const {
+  // The elements of a map or slice held by the Go field `f`, as Go decodes
+  // them: a null is the elements' zero value (with `stored_`, a null byte
+  // slice reads back from storage empty), a whole float where they are
+  // integers that integer. False, with error_ set, at a float that is not
+  // whole.
+  bool Elements(const GoField& f, Value& v) {
     const bool empty_bytes = stored_ && f.byte_elements;
-    if (f.element_zero.IsNull() && !empty_bytes) return;
-    // Looked for first: a node is unshared (copied) only to change it.
-    const Value& cv = v;
+    const bool nulls = !f.element_zero.IsNull() || empty_bytes;
     auto zero = [&] {
       return empty_bytes ? Value(std::string()) : f.element_zero;
     };
+    // Each element is looked at first: a node is unshared (copied) only to
+    // change it.
+    auto element = [&](const Value& e, auto&& writable, std::string key,
+                       bool index) {
+      if (e.IsNull() && nulls) {
+        writable() = zero();
+      } else if (e.IsFloat() && f.int_bits != 0) {
+        Value whole = e;
+        if (!WholeNumber(whole, f.int_bits)) {
+          error_.Record(e, f.int_bits, std::move(key), index);
+          return false;
+        }
+        writable() = std::move(whole);
+      }
+      return true;
+    };
+    const Value& cv = v;
     if (cv.IsMap()) {
       const Map::Entries& entries = cv.map().entries();
       for (size_t i = 0; i < entries.size(); ++i) {
-        if (entries[i].value.IsNull()) v.map().entries()[i].value = zero();
+        const Value& e = entries[i].value;
+        if (!e.IsNull() && !e.IsFloat()) continue;
+        if (!element(e, [&]() -> Value& { return v.map().entries()[i].value; },
+                     entries[i].key, false)) {
+          return false;
+        }
       }
     } else if (cv.IsList()) {
       const List& items = cv.list();
       for (size_t i = 0; i < items.size(); ++i) {
-        if (items[i].IsNull()) v.list()[i] = zero();
+        const Value& e = items[i];
+        if (!e.IsNull() && !e.IsFloat()) continue;
+        if (!element(e, [&]() -> Value& { return v.list()[i]; },
+                     std::to_string(i), true)) {
+          return false;
+        }
       }
     }
+    return true;
   }
 
   // A quantity or time as its Go type writes it back; values that are
@@ -412,6 +526,7 @@ class Decoder {
   const KindPlan& plan_;
   const bool stored_;
   bool kept_empty_ = false;
+  IntegerError error_;
 };
 
 }  // namespace
@@ -473,16 +588,36 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
 }
 
 Value BuiltinKind::Decode(Value object, const Value* previous,
-                          bool* reads_back_otherwise) const {
+                          bool* reads_back_otherwise,
+                          absl::Status* error) const {
   internal::Decoder d(*plan_, /*stored=*/false);
   d.Walk(type_.root(), object, previous, 0);
   if (reads_back_otherwise != nullptr) *reads_back_otherwise = d.kept_empty();
+  if (error != nullptr) {
+    const internal::IntegerError& e = d.error();
+    // As encoding/json words it.
+    *error = !e.set ? absl::OkStatus()
+                    : absl::InvalidArgumentError(absl::StrCat(
+                          "json: cannot unmarshal number ",
+                          ToJson(Value(e.value)), " into Go struct field ",
+                          e.go_struct, ".", e.JsonField(), " of type int",
+                          e.bits));
+  }
   return object;
 }
 
-Value BuiltinKind::ReadBack(Value object, const Value* previous) const {
-  internal::Decoder(*plan_, /*stored=*/true)
-      .Walk(type_.root(), object, previous, 0);
+Value BuiltinKind::ReadBack(Value object, const Value* previous,
+                            absl::Status* error) const {
+  internal::Decoder d(*plan_, /*stored=*/true);
+  d.Walk(type_.root(), object, previous, 0);
+  if (error != nullptr) {
+    const internal::IntegerError& e = d.error();
+    // As the unstructured converter words it, with the path.
+    *error = !e.set ? absl::OkStatus()
+                    : absl::InternalError(absl::StrCat(
+                          e.Path(), ": cannot convert float64 ",
+                          ToJson(Value(e.value)), " to int", e.bits));
+  }
   return object;
 }
 

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "smdx/typed/typed.h"
 
@@ -68,17 +69,26 @@ class BuiltinKind {
   // follows the size of the change. Values that do not fit their Go type
   // (a string where the type has a struct) are left as they are.
   // `reads_back_otherwise`, when given, is set to whether storage would
-  // give the result back otherwise (see ReadBack).
+  // give the result back otherwise (see ReadBack). A whole float where the
+  // Go type has an integer is that integer (a YAML body's whole floats are
+  // written as integers before the JSON decoder reads them); `error`, when
+  // given, is set to the first float there that is not whole, worded as
+  // encoding/json refuses it (the apiserver's 400), and the object is then
+  // decoded only in part.
   Value Decode(Value object, const Value* previous = nullptr,
-               bool* reads_back_otherwise = nullptr) const;
+               bool* reads_back_otherwise = nullptr,
+               absl::Status* error = nullptr) const;
 
   // `object` as the apiserver stores it and reads it back: the apiserver
   // stores built-in kinds as protobuf, which keeps no empty slice or map,
   // so one that the JSON encoding writes (a field without omitempty: an
   // EndpointSlice's `endpoints: []`) comes back null; the storage's
   // decoder then defaults it as Decode does. `previous` as for Decode (an
-  // object read back already).
-  Value ReadBack(Value object, const Value* previous = nullptr) const;
+  // object read back already). `error` as for Decode, worded as the
+  // unstructured converter refuses the number (which an apply's merged
+  // object goes through: the apiserver's 500), with its path.
+  Value ReadBack(Value object, const Value* previous = nullptr,
+                 absl::Status* error = nullptr) const;
 
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.

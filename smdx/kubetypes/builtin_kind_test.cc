@@ -225,6 +225,72 @@ TEST(BuiltinKindTest, NullElementsDecodeToTheirZeroValue) {
             Canon(R"("/dev/termination-log")"));
 }
 
+// A whole float where the Go type has an integer (the field, what it points
+// to, or its elements) is that integer; floats where the Go type has a
+// float stay. The first other float is the error, with its path.
+TEST(BuiltinKindTest, WholeFloatsWhereTheGoTypeHasIntegers) {
+  std::shared_ptr<const BuiltinKind> pod = KindOf("v1", "Pod");
+  ASSERT_NE(pod, nullptr);
+  absl::Status error;
+  Value decoded = pod->Decode(Yaml(R"({apiVersion: v1, kind: Pod,
+    metadata: {name: p},
+    spec: {terminationGracePeriodSeconds: 10.0,
+           securityContext: {runAsUser: 1e3, supplementalGroups: [1000.0, 7]},
+           containers: [{name: a, image: b, ports: [{containerPort: 8e1}]}]}})"),
+                              nullptr, nullptr, &error);
+  ASSERT_TRUE(error.ok()) << error;
+  EXPECT_EQ(At(decoded, "spec.terminationGracePeriodSeconds"), "10");
+  EXPECT_EQ(At(decoded, "spec.securityContext.runAsUser"), "1000");
+  EXPECT_EQ(At(decoded, "spec.securityContext.supplementalGroups"),
+            "[1000,7]");
+  EXPECT_EQ(At(decoded, "spec.containers.0.ports.0.containerPort"), "80");
+  EXPECT_TRUE(Find(*Find(decoded, "spec"), "terminationGracePeriodSeconds")
+                  ->IsInt());
+
+  const Value bad = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {containers: [{name: a, image: b,
+                         ports: [{containerPort: 80}, {containerPort: 80.5}]}]}})");
+  pod->Decode(bad, nullptr, nullptr, &error);
+  EXPECT_EQ(error.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(error.message(),
+            "json: cannot unmarshal number 80.5 into Go struct field "
+            "ContainerPort.spec.containers.ports.containerPort of type int32");
+  pod->ReadBack(bad, nullptr, &error);
+  EXPECT_EQ(error.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(error.message(),
+            ".spec.containers[0].ports[1].containerPort: cannot convert "
+            "float64 80.5 to int32");
+  pod->ReadBack(Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {securityContext: {supplementalGroups: [1, 2.5]}}})"),
+                nullptr, &error);
+  EXPECT_EQ(error.message(),
+            ".spec.securityContext.supplementalGroups[1]: cannot convert "
+            "float64 2.5 to int64");
+  // An int64 holds more than an int32.
+  pod->Decode(Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {activeDeadlineSeconds: 3e9}})"),
+              nullptr, nullptr, &error);
+  EXPECT_TRUE(error.ok()) << error;
+  pod->Decode(Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {terminationGracePeriodSeconds: 1e30}})"),
+              nullptr, nullptr, &error);
+  EXPECT_FALSE(error.ok());
+
+  // A CRD's schema holds floats (JSONSchemaProps.maximum): they stay.
+  std::shared_ptr<const BuiltinKind> crd =
+      KindOf("apiextensions.k8s.io/v1", "CustomResourceDefinition");
+  ASSERT_NE(crd, nullptr);
+  Value c = crd->Decode(Yaml(R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: a.b.c},
+    spec: {group: b.c, scope: Namespaced, names: {plural: a, kind: A},
+           versions: [{name: v1, served: true, storage: true,
+                       schema: {openAPIV3Schema: {type: number,
+                                                  maximum: 2.5}}}]}})"),
+                        nullptr, nullptr, &error);
+  ASSERT_TRUE(error.ok()) << error;
+  EXPECT_EQ(At(c, "spec.versions.0.schema.openAPIV3Schema.maximum"), "2.5");
+}
+
 TEST(BuiltinKindTest, NewObjectIsTheGoZeroObject) {
   std::shared_ptr<const BuiltinKind> k = KindOf("apps/v1", "Deployment");
   ASSERT_NE(k, nullptr);
@@ -928,7 +994,7 @@ TEST(GoTypesTest, TheDirectReaderAgreesWithTheJsonReader) {
       if (x.name != y.name || x.kind != y.kind || x.omitempty != y.omitempty ||
           x.omitzero != y.omitzero || !Identical(x.zero, y.zero) ||
           !Identical(x.element_zero, y.element_zero) ||
-          x.byte_elements != y.byte_elements) {
+          x.byte_elements != y.byte_elements || x.int_bits != y.int_bits) {
         return false;
       }
     }
@@ -952,6 +1018,7 @@ TEST(GoTypesTest, TheDirectReaderAgreesWithTheJsonReader) {
            R"({"a":"s","b":["b","ez",false]})",      // not a list
            R"({"a":["s","e"]})",                     // two items
            R"({"a":["l","e",null,""],"b":["m","ey",null]})",  // elements
+           R"({"a":["i","4",0],"b":["p","e8",null]})",      // integers
            R"({"a":["l","e",null,{"k":[1]}]})",
            R"({"a":["l","e",null,"",0]})",           // five items
            R"({"a":["l","e",null,]})",               // an empty fourth

@@ -66,6 +66,9 @@ void SetFlags(absl::string_view flags, GoField* f) {
   f->omitempty = flags.find('e') != absl::string_view::npos;
   f->omitzero = flags.find('z') != absl::string_view::npos;
   f->byte_elements = flags.find('y') != absl::string_view::npos;
+  f->int_bits = flags.find('4') != absl::string_view::npos   ? 32
+                : flags.find('8') != absl::string_view::npos ? 64
+                                                             : 0;
 }
 
 // The zero values most fields have, made without the JSON reader.

@@ -48,6 +48,9 @@ struct GoField {
   // For a map or slice of byte slices: storage (protobuf) reads a null
   // element back as an empty one, "".
   bool byte_elements = false;
+  // 32 or 64 where the field, what it points to, or its elements are
+  // int32 or int64 (a float there is whole, or refused); else 0.
+  uint8_t int_bits = 0;
 };
 
 struct GoStruct {

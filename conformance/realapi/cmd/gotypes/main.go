@@ -32,8 +32,10 @@ import (
 // kind is one of s (string), i (integer), f (float), b (bool),
 // p (pointer), l (slice or array), m (map), t (struct), x (a struct with
 // its own JSON encoding: Time, Quantity, IntOrString, ...), a (interface);
-// flags holds e for omitempty, z for omitzero and y for a map or slice of
-// byte slices. Go decodes a null element to the element's zero value
+// flags holds e for omitempty, z for omitzero, y for a map or slice of
+// byte slices, and 4 or 8 where the field, what it points to or its
+// elements are int32 or int64 (the unstructured converter turns a whole
+// float there into an integer and refuses any other). Go decodes a null element to the element's zero value
 // (encoding/json and the unstructured converter alike): "" in a
 // map[string]string, "0" in a ResourceList, a zero struct in a slice of
 // structs.
@@ -126,9 +128,10 @@ func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) 
 			name = sf.Name
 		}
 		f := field{kindOf(sf.Type), flags, zeroOf(sf.Type)}
+		f[1] = flags + intFlag(sf.Type)
 		if elem := elemOf(sf.Type); elem != nil {
 			if elem.Kind() == reflect.Slice && elem.Elem().Kind() == reflect.Uint8 {
-				f[1] = flags + "y"
+				f[1] = f[1].(string) + "y"
 			}
 			if z := zeroOf(elem); z != nil {
 				f = append(f, z)
@@ -152,6 +155,32 @@ func elemOf(t reflect.Type) reflect.Type {
 		return t.Elem()
 	}
 	return nil
+}
+
+// intFlag is "4" or "8" when t, what it points to, or its elements
+// (through a pointer) are int32 or int64.
+func intFlag(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	} else if elem := elemOf(t); elem != nil {
+		t = elem
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+	}
+	if t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
+		return ""
+	}
+	switch t.Kind() {
+	case reflect.Int32:
+		return "4"
+	case reflect.Int64:
+		return "8"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Uint, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		fmt.Fprintf(os.Stderr, "gotypes: %v: an integer type the data has no flag for\n", t)
+		os.Exit(1)
+	}
+	return ""
 }
 
 func kindOf(t reflect.Type) string {
