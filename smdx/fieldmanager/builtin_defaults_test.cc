@@ -99,7 +99,7 @@ TEST_F(BuiltinDefaultsTest, ACreateByUpdateOwnsTheDefaults) {
 
 // kubectl apply --server-side: the applier owns what it applied; the
 // defaults are set on the result after the managed fields were computed.
-// A float where the Go type has an integer: a whole one is that integer
+// A number where the Go type has an integer: a whole float is that integer
 // (the apply's merged object through the unstructured converter; a YAML
 // body through YAMLToJSON), any other is refused: by an apply with the
 // converter's 500, by an update with encoding/json's 400. Checked against
@@ -131,6 +131,14 @@ TEST_F(BuiltinDefaultsTest, WholeFloatsAreIntegersAndOthersAreRefused) {
             "Deployment in version \"v1\" cannot be handled as a Deployment: "
             "json: cannot unmarshal number 2.5 into Go struct field "
             "DeploymentSpec.spec.replicas of type int32");
+  // An int32 out of range: the apply's converter wraps it around (and 2 is
+  // stored), the update's encoding/json refuses it.
+  config.map().Find("spec")->map().Set("replicas", Value(int64_t{4294967298}));
+  applied = fm.Apply(Value(), config, "kubectl", false);
+  ASSERT_TRUE(applied.ok()) << applied.status;
+  EXPECT_EQ(ToJson(*At(applied.object, {"spec", "replicas"})), "2");
+  EXPECT_EQ(fm.Update(Value(), config, "kubectl").kind,
+            ErrorKind::kBadRequest);
 }
 
 TEST_F(BuiltinDefaultsTest, ACreateByApplyOwnsOnlyTheConfiguration) {

@@ -223,10 +223,10 @@ bool Omitted(const GoField& f, const Value& v) {
 }
 
 // The first number the decoder met that does not fit the integer its Go
-// type has (a float that is not whole, or out of range).
+// type has (a float that is not whole, a number out of range).
 struct IntegerError {
   bool set = false;
-  double value = 0;
+  Value value;
   uint8_t bits = 0;
   // The Go struct that holds the field (DeploymentSpec).
   std::string go_struct;
@@ -242,7 +242,7 @@ struct IntegerError {
   void Record(const Value& v, uint8_t int_bits, std::string key, bool index) {
     if (set) return;
     set = true;
-    value = v.AsFloat();
+    value = v;
     bits = int_bits;
     path.push_back({std::move(key), index});
   }
@@ -267,12 +267,22 @@ struct IntegerError {
   }
 };
 
-// `v`, a value where the Go type has an integer of `bits`, with a float
-// that is whole taken as that integer, as Go's decoders take it (the
-// unstructured converter converts a whole float; a YAML body's whole
-// floats are written as integers before encoding/json reads them). False
-// when `v` is a float that is not whole or does not fit.
-bool WholeNumber(Value& v, uint8_t bits) {
+// `v`, a value where the Go type has an integer of `bits`, as Go's decoders
+// take it: a whole float is that integer (the unstructured converter
+// converts it; a YAML body's whole floats are written as integers before
+// encoding/json reads them). An integer out of an int32's range wraps
+// around with `wrap` (the converter's reflect conversion) and is refused
+// without (encoding/json). False when `v` is refused: a float that is not
+// whole or does not fit, or an integer that does not fit.
+bool FitInteger(Value& v, uint8_t bits, bool wrap) {
+  if (v.IsInt()) {
+    const int64_t x = v.AsInt();
+    if (bits != 32 || (x >= INT32_MIN && x <= INT32_MAX)) return true;
+    if (!wrap) return false;
+    v = Value(static_cast<int64_t>(
+        static_cast<int32_t>(static_cast<uint32_t>(x))));
+    return true;
+  }
   if (!v.IsFloat()) return true;
   const double x = v.AsFloat();
   const double limit = bits == 32 ? 2147483648.0 : 9223372036854775808.0;
@@ -306,6 +316,9 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
 // map stayed that storage would read back null (never with `stored`).
 bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
                    bool dropped_only = false, IntegerError* error = nullptr) {
+  // Storage's read-back is what an apply's merged object goes through: the
+  // unstructured converter (FitInteger).
+  const bool wrap = stored;
   Map::Entries& entries = m.entries();
   size_t out = 0;
   size_t hint = 0;
@@ -315,8 +328,9 @@ bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
     if (!dropped_only || IsZeroLike(v)) {
       const GoField* f = GoFieldOf(np, mt, entries[i].key, &hint);
       if (f == nullptr) continue;  // undeclared: the decoder drops it
-      if (f->int_bits != 0 && v.IsFloat() && !WholeNumber(v, f->int_bits) &&
-          error != nullptr && !error->set) {
+      if (f->int_bits != 0 && v.IsNumber() &&
+          !FitInteger(v, f->int_bits, wrap) && error != nullptr &&
+          !error->set) {
         error->Record(v, f->int_bits, entries[i].key, /*index=*/false);
         error->go_struct = np.go_name;
       }
@@ -444,9 +458,9 @@ class Decoder {
  private:
   // The elements of a map or slice held by the Go field `f`, as Go decodes
   // them: a null is the elements' zero value (with `stored_`, a null byte
-  // slice reads back from storage empty), a whole float where they are
-  // integers that integer. False, with error_ set, at a float that is not
-  // whole.
+  // slice reads back from storage empty), a number where they are
+  // integers as FitInteger takes it (wrapping with `stored_`, the
+  // converter's way). False, with error_ set, at a number refused.
   bool Elements(const GoField& f, Value& v) {
     const bool empty_bytes = stored_ && f.byte_elements;
     const bool nulls = !f.element_zero.IsNull() || empty_bytes;
@@ -459,13 +473,13 @@ class Decoder {
                        bool index) {
       if (e.IsNull() && nulls) {
         writable() = zero();
-      } else if (e.IsFloat() && f.int_bits != 0) {
-        Value whole = e;
-        if (!WholeNumber(whole, f.int_bits)) {
+      } else if (e.IsNumber() && f.int_bits != 0) {
+        Value fit = e;
+        if (!FitInteger(fit, f.int_bits, /*wrap=*/stored_)) {
           error_.Record(e, f.int_bits, std::move(key), index);
           return false;
         }
-        writable() = std::move(whole);
+        if (!Identical(fit, e)) writable() = std::move(fit);
       }
       return true;
     };
@@ -474,7 +488,7 @@ class Decoder {
       const Map::Entries& entries = cv.map().entries();
       for (size_t i = 0; i < entries.size(); ++i) {
         const Value& e = entries[i].value;
-        if (!e.IsNull() && !e.IsFloat()) continue;
+        if (!e.IsNull() && !e.IsNumber()) continue;
         if (!element(e, [&]() -> Value& { return v.map().entries()[i].value; },
                      entries[i].key, false)) {
           return false;
@@ -484,7 +498,7 @@ class Decoder {
       const List& items = cv.list();
       for (size_t i = 0; i < items.size(); ++i) {
         const Value& e = items[i];
-        if (!e.IsNull() && !e.IsFloat()) continue;
+        if (!e.IsNull() && !e.IsNumber()) continue;
         if (!element(e, [&]() -> Value& { return v.list()[i]; },
                      std::to_string(i), true)) {
           return false;
@@ -598,8 +612,8 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
     // As encoding/json words it.
     *error = !e.set ? absl::OkStatus()
                     : absl::InvalidArgumentError(absl::StrCat(
-                          "json: cannot unmarshal number ",
-                          ToJson(Value(e.value)), " into Go struct field ",
+                          "json: cannot unmarshal number ", ToJson(e.value),
+                          " into Go struct field ",
                           e.go_struct, ".", e.JsonField(), " of type int",
                           e.bits));
   }
@@ -616,7 +630,7 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous,
     *error = !e.set ? absl::OkStatus()
                     : absl::InternalError(absl::StrCat(
                           e.Path(), ": cannot convert float64 ",
-                          ToJson(Value(e.value)), " to int", e.bits));
+                          ToJson(e.value), " to int", e.bits));
   }
   return object;
 }

@@ -72,7 +72,8 @@ class BuiltinKind {
   // give the result back otherwise (see ReadBack). A whole float where the
   // Go type has an integer is that integer (a YAML body's whole floats are
   // written as integers before the JSON decoder reads them); `error`, when
-  // given, is set to the first float there that is not whole, worded as
+  // given, is set to the first number there that the type cannot hold (a
+  // float that is not whole, an int32 out of range), worded as
   // encoding/json refuses it (the apiserver's 400), and the object is then
   // decoded only in part.
   Value Decode(Value object, const Value* previous = nullptr,
@@ -84,9 +85,11 @@ class BuiltinKind {
   // so one that the JSON encoding writes (a field without omitempty: an
   // EndpointSlice's `endpoints: []`) comes back null; the storage's
   // decoder then defaults it as Decode does. `previous` as for Decode (an
-  // object read back already). `error` as for Decode, worded as the
-  // unstructured converter refuses the number (which an apply's merged
-  // object goes through: the apiserver's 500), with its path.
+  // object read back already). Numbers as the unstructured converter takes
+  // them, which an apply's merged object goes through: as Decode, but an
+  // integer out of an int32's range wraps around (reflect's conversion).
+  // `error` as for Decode, worded as the converter refuses a float (the
+  // apiserver's 500), with its path.
   Value ReadBack(Value object, const Value* previous = nullptr,
                  absl::Status* error = nullptr) const;
 

@@ -266,6 +266,20 @@ TEST(BuiltinKindTest, WholeFloatsWhereTheGoTypeHasIntegers) {
   EXPECT_EQ(error.message(),
             ".spec.securityContext.supplementalGroups[1]: cannot convert "
             "float64 2.5 to int64");
+  // An int32 out of range: encoding/json refuses it, the unstructured
+  // converter (an apply's merged object) wraps it around.
+  const Value big = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {terminationGracePeriodSeconds: 4294967298,
+           containers: [{name: a, image: b,
+                         ports: [{containerPort: 4294967298}]}]}})");
+  pod->Decode(big, nullptr, nullptr, &error);
+  EXPECT_EQ(error.message(),
+            "json: cannot unmarshal number 4294967298 into Go struct field "
+            "ContainerPort.spec.containers.ports.containerPort of type int32");
+  Value wrapped = pod->ReadBack(big, nullptr, &error);
+  ASSERT_TRUE(error.ok()) << error;
+  EXPECT_EQ(At(wrapped, "spec.containers.0.ports.0.containerPort"), "2");
+  EXPECT_EQ(At(wrapped, "spec.terminationGracePeriodSeconds"), "4294967298");
   // An int64 holds more than an int32.
   pod->Decode(Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
     spec: {activeDeadlineSeconds: 3e9}})"),
