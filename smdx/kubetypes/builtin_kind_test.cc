@@ -691,6 +691,49 @@ TEST(DefaultersTest, OtherGroups) {
             Canon(R"("Equal")"));
 }
 
+// The apiextensions-apiserver's and kube-aggregator's defaulters (their
+// v1 defaults.go): a CRD's names and conversion, its stored versions, and
+// the port of the services both name. Checked against kube-apiserver 1.37
+// by apply.
+TEST(DefaultersTest, CustomResourceDefinitionsAndApiServices) {
+  Value crd = Decoded("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                      R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: gizmos.example.com},
+    spec: {group: example.com, names: {plural: gizmos, kind: Gizmo},
+           scope: Namespaced,
+           versions: [{name: v1, served: true, storage: false},
+                      {name: v2, served: true, storage: true}]}})");
+  EXPECT_EQ(At(crd, "spec.names.singular"), Canon(R"("gizmo")"));
+  EXPECT_EQ(At(crd, "spec.names.listKind"), Canon(R"("GizmoList")"));
+  EXPECT_EQ(At(crd, "spec.conversion"), Canon(R"({"strategy":"None"})"));
+  EXPECT_EQ(At(crd, "status.storedVersions"), Canon(R"(["v2"])"));
+  // Set ones stay; a webhook's service gets the port.
+  Value set = Decoded("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                      R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: gizmos.example.com},
+    spec: {group: example.com,
+           names: {plural: gizmos, kind: Gizmo, singular: g, listKind: Gs},
+           scope: Namespaced,
+           conversion: {strategy: Webhook, webhook: {
+             conversionReviewVersions: [v1],
+             clientConfig: {service: {name: s, namespace: n}}}},
+           versions: [{name: v1, served: true, storage: true}]},
+    status: {storedVersions: [v0]}})");
+  EXPECT_EQ(At(set, "spec.names.singular"), Canon(R"("g")"));
+  EXPECT_EQ(At(set, "spec.names.listKind"), Canon(R"("Gs")"));
+  EXPECT_EQ(At(set, "spec.conversion.strategy"), Canon(R"("Webhook")"));
+  EXPECT_EQ(At(set, "spec.conversion.webhook.clientConfig.service.port"),
+            "443");
+  EXPECT_EQ(At(set, "status.storedVersions"), Canon(R"(["v0"])"));
+
+  Value api = Decoded("apiregistration.k8s.io/v1", "APIService",
+                      R"({apiVersion: apiregistration.k8s.io/v1,
+    kind: APIService, metadata: {name: v1.m.example.com},
+    spec: {group: m.example.com, version: v1, groupPriorityMinimum: 100,
+           versionPriority: 100, service: {name: m, namespace: n}}})");
+  EXPECT_EQ(At(api, "spec.service.port"), "443");
+}
+
 TEST(DefaultersTest, ClusterKinds) {
   Value ic = Decoded("networking.k8s.io/v1", "IngressClass", R"({
     apiVersion: networking.k8s.io/v1, kind: IngressClass,
@@ -955,6 +998,13 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
                          "j}, spec: {manualSelector: true}}");
   EXPECT_EQ(At(manual, "spec.template"), Canon("<absent>"));
   EXPECT_EQ(At(manual, "metadata.labels"), Canon("<absent>"));
+  // A CRD's status starts over, with its storage version stored.
+  Value crd = Created("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                      R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: g.example.com},
+    spec: {versions: [{name: v1, storage: false}, {name: v2, storage: true}]},
+    status: {acceptedNames: {plural: '', kind: ''}}})");
+  EXPECT_EQ(At(crd, "status.storedVersions"), Canon(R"(["v2"])"));
 }
 
 // A command over a whole cluster's manifests makes a field manager per

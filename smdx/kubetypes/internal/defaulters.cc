@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "smdx/value/parse.h"
@@ -850,6 +851,43 @@ void Subject(Map& m, const GoStruct&) {
   }
 }
 
+// ---- apiextensions.k8s.io/v1 (apiextensions-apiserver)
+// ------------------------------------------------
+
+// SetDefaults_CustomResourceDefinition: the spec's (singular name and list
+// kind from the kind, the None conversion), and the stored versions from
+// the first storage version when there are none.
+void CustomResourceDefinition(Map& m, const GoStruct&) {
+  Map& spec = EnsureMap(m, "spec");
+  Map& names = EnsureMap(spec, "names");
+  const std::string kind = Str(names, "kind");
+  if (Zero(names, "singular")) {
+    // strings.ToLower; kinds are ASCII in every valid CRD.
+    names.Set("singular", Value(absl::AsciiStrToLower(kind)));
+  }
+  if (Zero(names, "listKind") && !kind.empty()) {
+    names.Set("listKind", Value(kind + "List"));
+  }
+  if (Nil(spec, "conversion")) {
+    Map conversion;
+    conversion.Set("strategy", S("None"));
+    spec.Set("conversion", Value(std::move(conversion)));
+  }
+  Map& status = EnsureMap(m, "status");
+  if (!Zero(status, "storedVersions")) return;
+  const Value* versions = Get(spec, "versions");
+  if (versions == nullptr || !versions->IsList()) return;
+  for (const Value& v : versions->list()) {
+    const Value* storage = Find(v, "storage");
+    if (storage != nullptr && storage->IsBool() && storage->AsBool()) {
+      List stored;
+      stored.push_back(Value(StringAt(v, "name")));
+      status.Set("storedVersions", Value(std::move(stored)));
+      return;
+    }
+  }
+}
+
 // ---- storage/v1
 // ----------------------------------------------------------------
 
@@ -997,6 +1035,13 @@ absl::Span<const FieldDefault> FieldDefaults() {
       // certificates/v1
       {"io.k8s.api.certificates.v1.PodCertificateRequestSpec",
        "maxExpirationSeconds", "86400"},
+      // apiextensions.k8s.io/v1 (its webhook conversion's service)
+      {"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
+       "ServiceReference",
+       "port", "443"},
+      // apiregistration.k8s.io/v1 (kube-aggregator: an APIService's service)
+      {"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference",
+       "port", "443"},
   };
   return kDefaults;
 }
@@ -1034,6 +1079,9 @@ absl::Span<const DefaultRule> DefaultRules() {
       {"io.k8s.api.rbac.v1.ClusterRoleBinding", RoleBinding},
       {"io.k8s.api.rbac.v1.Subject", Subject},
       {"io.k8s.api.storage.v1.CSIDriver", CSIDriver},
+      {"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
+       "CustomResourceDefinition",
+       CustomResourceDefinition},
       {"io.k8s.api.admissionregistration.v1.ValidatingWebhook",
        ValidatingWebhook},
       {"io.k8s.api.admissionregistration.v1.MutatingWebhook", MutatingWebhook},

@@ -142,6 +142,23 @@ bool HasLabels(const Value& request) {
   return labels != nullptr && labels->IsMap() && !labels->map().empty();
 }
 
+// The CustomResourceDefinition strategy's PrepareForCreate: the status
+// starts empty (the field manager's reset fields keep the request's out),
+// then the stored versions are the storage version.
+void CustomResourceDefinition(Map& crd) {
+  Map& status = EnsureMap(crd, "status");
+  const Value* spec = crd.Find("spec");
+  const Value* versions = spec != nullptr ? Find(*spec, "versions") : nullptr;
+  if (versions == nullptr || !versions->IsList()) return;
+  for (const Value& v : versions->list()) {
+    const Value* storage = Find(v, "storage");
+    if (storage != nullptr && storage->IsBool() && storage->AsBool()) {
+      AddToList(status, "storedVersions", StringAt(v, "name"));
+      return;
+    }
+  }
+}
+
 // The StorageObjectInUseProtection admission plugin.
 void ProtectionFinalizer(Map& obj, const char* finalizer) {
   AddToList(EnsureMap(obj, "metadata"), "finalizers", finalizer);
@@ -186,6 +203,10 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
       ProtectionFinalizer(m, "kubernetes.io/pv-protection");
   }
   if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
+  if (api_version == "apiextensions.k8s.io/v1" &&
+      kind == "CustomResourceDefinition") {
+    CustomResourceDefinition(m);
+  }
   if (api_version == "apps/v1" && kind == "DaemonSet") {
     // PrepareForCreate's template generation, as the annotation shows it.
     EnsureMap(EnsureMap(m, "metadata"), "annotations")
