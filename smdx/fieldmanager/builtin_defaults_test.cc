@@ -141,6 +141,27 @@ TEST_F(BuiltinDefaultsTest, WholeFloatsAreIntegersAndOthersAreRefused) {
             ErrorKind::kBadRequest);
 }
 
+// metadata.generation: 1 at create, one more at each write that changes
+// the spec (the registry's BeforeUpdate and the strategy), nobody's.
+TEST_F(BuiltinDefaultsTest, GenerationCountsSpecChanges) {
+  FieldManager fm = Make("apps/v1", "Deployment");
+  FieldManagerResult created = fm.Apply(Value(), Yaml(kDeployment), "kubectl",
+                                        false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_EQ(ToJson(*At(created.object, {"metadata", "generation"})), "1");
+  Value config = Yaml(kDeployment);
+  config.map().Find("spec")->map().Set("replicas", Value(int64_t{5}));
+  FieldManagerResult scaled = fm.Apply(created.object, config, "kubectl", false);
+  ASSERT_TRUE(scaled.ok()) << scaled.status;
+  EXPECT_EQ(ToJson(*At(scaled.object, {"metadata", "generation"})), "2");
+  EXPECT_EQ(FieldsOf(scaled.object, "kubectl").find("generation"),
+            std::string::npos);
+  FieldManagerResult again = fm.Apply(scaled.object, config, "kubectl", false);
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(ToJson(*At(again.object, {"metadata", "generation"})), "2");
+}
+
 TEST_F(BuiltinDefaultsTest, ACreateByApplyOwnsOnlyTheConfiguration) {
   FieldManager fm = Make("apps/v1", "Deployment");
   FieldManagerResult r = fm.Apply(Value(), Yaml(kDeployment), "kubectl", false);

@@ -641,8 +641,10 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
   if (custom_metadata_ != nullptr)
     r.object = custom_metadata_->Coerce(std::move(r.object));
-  if (builtin_ != nullptr && create)
-    r.object = Created(std::move(r.object), merged);
+  if (builtin_ != nullptr) {
+    r.object = create ? Created(std::move(r.object), merged)
+                      : builtin_->PrepareForUpdate(std::move(r.object), live);
+  }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
   if (opts_.builtin_defaults)
@@ -763,9 +765,11 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   r.object = KeepResetFields(live_body, std::move(r.object), create);
   if (builtin_ != nullptr && create) {
     r.object = Created(std::move(r.object), written);
-  } else if (reads_back_otherwise) {
+  } else if (builtin_ != nullptr) {
+    r.object = builtin_->PrepareForUpdate(std::move(r.object), live_body);
     // The ownership is of the body as written; the object, as stored.
-    r.object = builtin_->ReadBack(std::move(r.object), &live_body);
+    if (reads_back_otherwise)
+      r.object = builtin_->ReadBack(std::move(r.object), &live_body);
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -808,7 +812,9 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   r.object = KeepResetFields(live_body, std::move(body), create);
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), written)
-                      : builtin_->ReadBack(std::move(r.object), &live_body);
+                      : builtin_->ReadBack(builtin_->PrepareForUpdate(
+                                               std::move(r.object), live_body),
+                                           &live_body);
   }
   // The live entries as they are (the apiserver sets them back verbatim).
   if (const Value* kept = FindManagedFields(live); kept != nullptr)
@@ -970,6 +976,8 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
     at = next;
   }
   at->map().Set(replicas.back(), Value(count));
+  if (builtin_ != nullptr)
+    r.object = builtin_->PrepareForUpdate(std::move(r.object), live);
   r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
                                           opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);

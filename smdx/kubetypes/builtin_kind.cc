@@ -672,4 +672,9 @@ Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
                                     request);
 }
 
+Value BuiltinKind::PrepareForUpdate(Value object, const Value& live) const {
+  return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
+                                    live);
+}
+
 }  // namespace smdx

@@ -17,7 +17,9 @@
 //   - NewObject: the zero object a create starts from;
 //   - PrepareForCreate: what the registry strategy and the admission
 //     plugins of a default apiserver set on a created object that depends
-//     on nothing but the object.
+//     on nothing but the object;
+//   - PrepareForUpdate: the same on an updated object, from it and the
+//     live one (the generation, counting spec changes).
 //
 // Nothing here guesses cluster state: allocated cluster IPs and node
 // ports, IP families, a ServiceAccount's token, priorities from
@@ -104,6 +106,13 @@ class BuiltinKind {
   // template's, when the request sets none), what the strategy adds to one
   // shows in both.
   Value PrepareForCreate(Value object, const Value& request) const;
+
+  // `object` (an updated object, after the field manager, as stored) with
+  // what the registry sets on an update whatever the request sent: the
+  // live object's metadata.generation, one more where the strategy counts
+  // a change (of the spec, for most kinds), and a DaemonSet's template
+  // generation annotation likewise.
+  Value PrepareForUpdate(Value object, const Value& live) const;
 
   const std::string& api_version() const { return api_version_; }
   const std::string& kind() const { return kind_; }

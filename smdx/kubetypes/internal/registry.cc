@@ -164,7 +164,220 @@ void ProtectionFinalizer(Map& obj, const char* finalizer) {
   AddToList(EnsureMap(obj, "metadata"), "finalizers", finalizer);
 }
 
+// What a strategy counts in metadata.generation: from 1 at create (but
+// kSpecNotAtCreate), one more at each update that changes
+// (apiequality.Semantic.DeepEqual) ...
+enum class Generation {
+  kNone,            // (no generation: BeforeUpdate keeps the live one)
+  kCreateOnly,      // nothing (PriorityClass)
+  kSpecNotAtCreate, // the spec, from 0 (CSIDriver: no PrepareForCreate)
+  kSpec,            // the spec (most kinds)
+  kWebhooks,        // the webhooks (webhook configurations)
+  kTemplate,        // the template (PodTemplate)
+  kSpecAnnotations, // the spec or the annotations (Deployment)
+  kDaemonSet,       // the spec; the template also counts templateGeneration
+  kAllButMetadata,  // anything but the metadata, or the labels (EndpointSlice)
+};
+
+Generation GenerationOf(absl::string_view api_version, absl::string_view kind) {
+  static const struct {
+    const char* api_version;
+    const char* kind;
+    Generation rule;
+  } kRules[] = {
+      {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration",
+       Generation::kWebhooks},
+      {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration",
+       Generation::kWebhooks},
+      {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy",
+       Generation::kSpec},
+      {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding",
+       Generation::kSpec},
+      {"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy",
+       Generation::kSpec},
+      {"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicyBinding",
+       Generation::kSpec},
+      {"apps/v1", "DaemonSet", Generation::kDaemonSet},
+      {"apps/v1", "Deployment", Generation::kSpecAnnotations},
+      {"apps/v1", "ReplicaSet", Generation::kSpec},
+      {"apps/v1", "StatefulSet", Generation::kSpec},
+      // HPAGeneration: beta, on by default in 1.37.
+      {"autoscaling/v1", "HorizontalPodAutoscaler", Generation::kSpec},
+      {"autoscaling/v2", "HorizontalPodAutoscaler", Generation::kSpec},
+      {"batch/v1", "CronJob", Generation::kSpec},
+      {"batch/v1", "Job", Generation::kSpec},
+      {"v1", "Pod", Generation::kSpec},
+      {"v1", "PodTemplate", Generation::kTemplate},
+      {"v1", "ReplicationController", Generation::kSpec},
+      {"discovery.k8s.io/v1", "EndpointSlice", Generation::kAllButMetadata},
+      {"flowcontrol.apiserver.k8s.io/v1", "FlowSchema", Generation::kSpec},
+      {"flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration",
+       Generation::kSpec},
+      {"networking.k8s.io/v1", "Ingress", Generation::kSpec},
+      {"networking.k8s.io/v1", "IngressClass", Generation::kSpec},
+      {"networking.k8s.io/v1", "NetworkPolicy", Generation::kSpec},
+      {"policy/v1", "PodDisruptionBudget", Generation::kSpec},
+      {"resource.k8s.io/v1", "DeviceClass", Generation::kSpec},
+      {"resource.k8s.io/v1", "ResourceSlice", Generation::kSpec},
+      {"scheduling.k8s.io/v1", "PriorityClass", Generation::kCreateOnly},
+      {"apiextensions.k8s.io/v1", "CustomResourceDefinition",
+       Generation::kSpec},
+      {"storage.k8s.io/v1", "CSIDriver", Generation::kSpecNotAtCreate},
+  };
+  for (const auto& r : kRules) {
+    if (api_version == r.api_version && kind == r.kind) return r.rule;
+  }
+  return Generation::kNone;
+}
+
+// A nil Go slice or pointer, in any of its forms: absent, null, or (a
+// slice) empty.
+bool NilLike(const Value* v) {
+  return v == nullptr || v->IsNull() || (v->IsList() && v->list().empty());
+}
+
+// apiequality.Semantic.DeepEqual on the values of two decoded objects: as
+// Equals, but a nil slice equals an empty one (and an absent field, its
+// zero value). The strategies that use reflect.DeepEqual instead
+// (webhook configurations, NetworkPolicy) compare specs whose slices are
+// all omitempty, where the decoder leaves no empty one.
+bool SemanticEqual(const Value* a, const Value* b) {
+  if (NilLike(a) && NilLike(b)) return true;
+  if (a == nullptr || b == nullptr) return false;
+  if (SameNode(*a, *b)) return true;
+  if (a->IsMap() && b->IsMap()) {
+    const Map& am = a->map();
+    const Map& bm = b->map();
+    // Mostly the same keys in the same order: compared side by side.
+    size_t i = 0;
+    for (; i < am.size() && i < bm.size(); ++i) {
+      const MapEntry& x = am.entries()[i];
+      const MapEntry& y = bm.entries()[i];
+      if (x.key != y.key) break;
+      if (!SemanticEqual(&x.value, &y.value)) return false;
+    }
+    if (i == am.size() && i == bm.size()) return true;
+    for (const MapEntry& e : am) {
+      if (!SemanticEqual(&e.value, bm.Find(e.key))) return false;
+    }
+    for (const MapEntry& e : bm) {
+      if (am.Find(e.key) == nullptr && !NilLike(&e.value)) return false;
+    }
+    return true;
+  }
+  if (a->IsList() && b->IsList()) {
+    if (a->list().size() != b->list().size()) return false;
+    for (size_t i = 0; i < a->list().size(); ++i) {
+      if (!SemanticEqual(&a->list()[i], &b->list()[i])) return false;
+    }
+    return true;
+  }
+  return Equals(*a, *b);
+}
+
+// Whether `a` and `b` differ under `key`, semantically.
+bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
+  return !SemanticEqual(Find(a, key), Find(b, key));
+}
+
+int64_t IntAt(const Value& m, absl::string_view key) {
+  const Value* v = Find(m, key);
+  return v != nullptr && v->IsInt() ? v->AsInt() : 0;
+}
+
+// The Priority admission plugin on a pod's update: the priority it set at
+// create (and the preemption policy) stay when the update leaves them out.
+void PodPriorityKept(Value& pod, const Value& live) {
+  const Value* live_spec = Find(live, "spec");
+  if (live_spec == nullptr) return;
+  for (const char* f : {"priority", "preemptionPolicy"}) {
+    const Value* kept = Find(*live_spec, f);
+    if (kept == nullptr || kept->IsNull()) continue;
+    const Value* spec = Find(pod, "spec");
+    const Value* now = spec != nullptr ? Find(*spec, f) : nullptr;
+    if (now == nullptr || now->IsNull()) {
+      EnsureMap(pod.map(), "spec").Set(f, *kept);
+    }
+  }
+}
+
+constexpr absl::string_view kTemplateGeneration =
+    "deprecated.daemonset.template.generation";
+
 }  // namespace
+
+Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
+                       Value object, const Value& live) {
+  if (!object.IsMap()) return object;
+  if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
+  const Generation rule = GenerationOf(api_version, kind);
+  const Value* live_meta = Find(live, "metadata");
+  const Value empty;
+  const Value& lm = live_meta != nullptr ? *live_meta : empty;
+  const Value* meta = Find(object, "metadata");
+  const Value& om = meta != nullptr ? *meta : empty;
+  bool changed = false;
+  switch (rule) {
+    case Generation::kNone:
+    case Generation::kCreateOnly:
+      break;
+    case Generation::kSpec:
+    case Generation::kSpecNotAtCreate:
+      changed = DiffersAt(object, live, "spec");
+      break;
+    case Generation::kWebhooks:
+      changed = DiffersAt(object, live, "webhooks");
+      break;
+    case Generation::kTemplate:
+      changed = DiffersAt(object, live, "template");
+      break;
+    case Generation::kSpecAnnotations:
+      changed = DiffersAt(object, live, "spec") ||
+                DiffersAt(om, lm, "annotations");
+      break;
+    case Generation::kDaemonSet: {
+      const Value* spec = Find(object, "spec");
+      const Value* live_spec = Find(live, "spec");
+      const bool template_changed =
+          DiffersAt(spec != nullptr ? *spec : empty,
+                    live_spec != nullptr ? *live_spec : empty, "template");
+      changed = template_changed || DiffersAt(object, live, "spec");
+      // The annotation is the template generation, which only the
+      // strategy sets (the apps/v1 conversion writes it).
+      const Value* ann = Find(lm, "annotations");
+      const std::string live_tg =
+          ann != nullptr ? StringAt(*ann, kTemplateGeneration) : "";
+      int64_t tg = std::strtoll(live_tg.c_str(), nullptr, 10);
+      if (tg < 1) tg = 1;
+      if (template_changed) ++tg;
+      EnsureMap(EnsureMap(object.map(), "metadata"), "annotations")
+          .Set(kTemplateGeneration, Value(std::to_string(tg)));
+      break;
+    }
+    case Generation::kAllButMetadata:
+      for (const Value* side : {static_cast<const Value*>(&object), &live}) {
+        if (!side->IsMap()) continue;
+        for (const MapEntry& e : side->map()) {
+          if (e.key == "metadata" || e.key == "apiVersion" || e.key == "kind")
+            continue;
+          changed = changed || DiffersAt(object, live, e.key);
+        }
+      }
+      changed = changed || DiffersAt(om, lm, "labels");
+      break;
+  }
+  // BeforeUpdate: the live generation, whatever the request sent. (Written
+  // only where it differs: a write unshares the object's nodes.)
+  const int64_t generation = IntAt(lm, "generation") + (changed ? 1 : 0);
+  const Value* now = Find(om, "generation");
+  if (generation != 0 && (now == nullptr || !now->IsInt() ||
+                          now->AsInt() != generation)) {
+    EnsureMap(object.map(), "metadata").Set("generation", Value(generation));
+  } else if (generation == 0 && now != nullptr) {
+    EnsureMap(object.map(), "metadata").Erase("generation");
+  }
+  return object;
+}
 
 std::string PodQosClass(const Value& pod) {
   const Value* spec = Find(pod, "spec");
@@ -194,6 +407,10 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request) {
   if (!object.IsMap()) return object;
   Map& m = object.map();
+  if (const Generation g = GenerationOf(api_version, kind);
+      g != Generation::kNone && g != Generation::kSpecNotAtCreate) {
+    EnsureMap(m, "metadata").Set("generation", Value(int64_t{1}));
+  }
   if (api_version == "v1") {
     if (kind == "Pod") Pod(m);
     if (kind == "Namespace") Namespace(m);

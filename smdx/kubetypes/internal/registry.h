@@ -1,7 +1,9 @@
-// What the registry strategies' PrepareForCreate and the admission plugins
-// of a default kube-apiserver v1.37 set on a created object of a built-in
-// kind, after the field manager (so no manager owns it), where it depends
-// on the object alone. Internal to kubetypes/ (BuiltinKind::PrepareForCreate).
+// What the registry strategies' PrepareForCreate and PrepareForUpdate and
+// the admission plugins of a default kube-apiserver v1.37 set on a created
+// or updated object of a built-in kind, after the field manager (so no
+// manager owns it), where it depends on the object (and the live one)
+// alone. Internal to kubetypes/ (BuiltinKind::PrepareForCreate and
+// PrepareForUpdate).
 #ifndef SMDX_KUBETYPES_INTERNAL_REGISTRY_H_
 #define SMDX_KUBETYPES_INTERNAL_REGISTRY_H_
 
@@ -14,6 +16,14 @@ namespace smdx::internal {
 // BuiltinKind::PrepareForCreate).
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request);
+
+// `object` (an updated object, after the field manager, as stored) with the
+// metadata.generation the registry gives it: the live object's
+// (BeforeUpdate), plus one where the strategy's PrepareForUpdate counts a
+// change (of the spec, for most kinds); a DaemonSet's template generation
+// annotation likewise.
+Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
+                       Value object, const Value& live);
 
 // A pod's QoS class (k8s.io/kubernetes/pkg/apis/core/helper/qos
 // ComputePodQOS) from its containers' cpu and memory requests and limits.
