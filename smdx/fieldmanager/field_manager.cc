@@ -639,8 +639,11 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
               converted.message())));
     }
   }
-  if (custom_metadata_ != nullptr)
-    r.object = custom_metadata_->Coerce(std::move(r.object));
+  if (custom_metadata_ != nullptr) {
+    r.object = CustomResourceMetadata::WithGeneration(
+        custom_metadata_->Coerce(std::move(r.object)), live,
+        opts_.subresource == "status");
+  }
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), merged)
                       : builtin_->PrepareForUpdate(std::move(r.object), live);
@@ -770,6 +773,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
+  } else if (custom_metadata_ != nullptr) {
+    r.object = CustomResourceMetadata::WithGeneration(
+        std::move(r.object), live_body, opts_.subresource == "status");
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -815,6 +821,9 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
                       : builtin_->ReadBack(builtin_->PrepareForUpdate(
                                                std::move(r.object), live_body),
                                            &live_body);
+  } else if (custom_metadata_ != nullptr) {
+    r.object = CustomResourceMetadata::WithGeneration(
+        std::move(r.object), live_body, opts_.subresource == "status");
   }
   // The live entries as they are (the apiserver sets them back verbatim).
   if (const Value* kept = FindManagedFields(live); kept != nullptr)
@@ -976,8 +985,12 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
     at = next;
   }
   at->map().Set(replicas.back(), Value(count));
-  if (builtin_ != nullptr)
+  if (builtin_ != nullptr) {
     r.object = builtin_->PrepareForUpdate(std::move(r.object), live);
+  } else if (custom_metadata_ != nullptr) {
+    r.object = CustomResourceMetadata::WithGeneration(std::move(r.object), live,
+                                                      /*status_write=*/false);
+  }
   r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
                                           opts_.api_version);
   SetObjectManagedFields(&r.object, r.managed);

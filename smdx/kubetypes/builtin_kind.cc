@@ -667,6 +667,12 @@ Value CustomResourceMetadata::Coerce(Value object) const {
   return object;
 }
 
+Value CustomResourceMetadata::WithGeneration(Value object, const Value& live,
+                                             bool status_write) {
+  return internal::CustomResourceGeneration(std::move(object), live,
+                                            live.IsNull(), status_write);
+}
+
 Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
   return internal::PrepareForCreate(api_version_, kind_, std::move(object),
                                     request);

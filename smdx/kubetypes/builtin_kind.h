@@ -149,6 +149,13 @@ class CustomResourceMetadata {
   // `object` with its metadata through ObjectMeta.
   Value Coerce(Value object) const;
 
+  // `object` (after the field manager) with the metadata.generation the
+  // apiextensions-apiserver's strategy gives it: 1 at create (`live`
+  // null); on update the live one, one more when anything but the
+  // metadata changed, on a write that is not to the status subresource.
+  static Value WithGeneration(Value object, const Value& live,
+                              bool status_write);
+
  private:
   CustomResourceMetadata() = default;
 

@@ -1111,6 +1111,42 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
             "<absent>");
 }
 
+// A custom resource's generation (the apiextensions-apiserver's strategy):
+// 1 at create, then one more for any change but the metadata's, and none
+// for a write to the status subresource.
+TEST(PrepareForUpdateTest, ACustomResourceCountsAnyChangeButItsMetadata) {
+  const Value live = Yaml(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w, generation: 3, labels: {a: b}},
+    spec: {size: 1}, status: {ready: true}})");
+  auto generation = [&](const char* object, const Value& from, bool status) {
+    return At(CustomResourceMetadata::WithGeneration(Yaml(object), from,
+                                                     status),
+              "metadata.generation");
+  };
+  EXPECT_EQ(generation(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w}, spec: {size: 1}})",
+                       Value(), false),
+            "1");
+  EXPECT_EQ(generation(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w, generation: 7, labels: {a: c}},
+    spec: {size: 1}, status: {ready: true}})",
+                       live, false),
+            "3");
+  EXPECT_EQ(generation(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w}, spec: {size: 2}, status: {ready: true}})",
+                       live, false),
+            "4");
+  // An absent field is not an empty one (unstructured content).
+  EXPECT_EQ(generation(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w}, spec: {size: 1}, status: {ready: true}, extra: []})",
+                       live, false),
+            "4");
+  EXPECT_EQ(generation(R"({apiVersion: example.com/v1, kind: Widget,
+    metadata: {name: w}, spec: {size: 1}, status: {ready: false}})",
+                       live, true),
+            "3");
+}
+
 TEST(BuiltinKindTest, PlansOfManyKindsAreKept) {
   std::vector<std::pair<std::string, std::string>> kinds;
   std::vector<Type> types;

@@ -301,6 +301,20 @@ void PodPriorityKept(Value& pod, const Value& live) {
   }
 }
 
+// Sets `object`'s metadata.generation (none for 0, the encoding's
+// omitempty), writing only where it differs: a write unshares the object's
+// nodes.
+void SetGeneration(Value& object, int64_t generation) {
+  const Value* meta = Find(object, "metadata");
+  const Value* now = meta != nullptr ? Find(*meta, "generation") : nullptr;
+  if (generation != 0 &&
+      (now == nullptr || !now->IsInt() || now->AsInt() != generation)) {
+    EnsureMap(object.map(), "metadata").Set("generation", Value(generation));
+  } else if (generation == 0 && now != nullptr) {
+    EnsureMap(object.map(), "metadata").Erase("generation");
+  }
+}
+
 constexpr absl::string_view kTemplateGeneration =
     "deprecated.daemonset.template.generation";
 
@@ -366,16 +380,32 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
       changed = changed || DiffersAt(om, lm, "labels");
       break;
   }
-  // BeforeUpdate: the live generation, whatever the request sent. (Written
-  // only where it differs: a write unshares the object's nodes.)
-  const int64_t generation = IntAt(lm, "generation") + (changed ? 1 : 0);
-  const Value* now = Find(om, "generation");
-  if (generation != 0 && (now == nullptr || !now->IsInt() ||
-                          now->AsInt() != generation)) {
-    EnsureMap(object.map(), "metadata").Set("generation", Value(generation));
-  } else if (generation == 0 && now != nullptr) {
-    EnsureMap(object.map(), "metadata").Erase("generation");
+  // BeforeUpdate: the live generation, whatever the request sent.
+  SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
+  return object;
+}
+
+Value CustomResourceGeneration(Value object, const Value& live, bool create,
+                               bool status_write) {
+  if (!object.IsMap()) return object;
+  const Value* live_meta = Find(live, "metadata");
+  const int64_t live_generation =
+      live_meta != nullptr ? IntAt(*live_meta, "generation") : 0;
+  bool changed = false;
+  if (!create && !status_write && live.IsMap()) {
+    // Unstructured content compared as it is (reflect's equality on
+    // interface values: an absent field is not an empty one).
+    for (const Value* side : {static_cast<const Value*>(&object), &live}) {
+      const Value& other = side == &object ? live : object;
+      for (const MapEntry& e : side->map()) {
+        if (e.key == "metadata") continue;
+        const Value* o = other.map().Find(e.key);
+        if (o == nullptr || !Equals(e.value, *o)) changed = true;
+      }
+    }
   }
+  SetGeneration(object,
+                create ? 1 : live_generation + (changed ? 1 : 0));
   return object;
 }
 

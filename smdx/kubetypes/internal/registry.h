@@ -25,6 +25,14 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live);
 
+// `object`, a custom resource after the field manager, with the
+// metadata.generation the apiextensions-apiserver's strategy gives it: 1
+// at create; on update the live one, one more when anything but the
+// metadata changed (a write to the status subresource, `status_write`,
+// changes nothing else and counts nothing).
+Value CustomResourceGeneration(Value object, const Value& live, bool create,
+                               bool status_write);
+
 // A pod's QoS class (k8s.io/kubernetes/pkg/apis/core/helper/qos
 // ComputePodQOS) from its containers' cpu and memory requests and limits.
 std::string PodQosClass(const Value& pod);
