@@ -646,7 +646,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), merged)
-                      : builtin_->PrepareForUpdate(std::move(r.object), live);
+                      : builtin_->PrepareForUpdate(std::move(r.object), live,
+                                                   opts_.subresource == "status");
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -769,7 +770,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (builtin_ != nullptr && create) {
     r.object = Created(std::move(r.object), written);
   } else if (builtin_ != nullptr) {
-    r.object = builtin_->PrepareForUpdate(std::move(r.object), live_body);
+    r.object = builtin_->PrepareForUpdate(std::move(r.object), live_body,
+                                           opts_.subresource == "status");
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -819,7 +821,8 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), written)
                       : builtin_->ReadBack(builtin_->PrepareForUpdate(
-                                               std::move(r.object), live_body),
+                                               std::move(r.object), live_body,
+                                               opts_.subresource == "status"),
                                            &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(
@@ -986,7 +989,8 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   }
   at->map().Set(replicas.back(), Value(count));
   if (builtin_ != nullptr) {
-    r.object = builtin_->PrepareForUpdate(std::move(r.object), live);
+    r.object = builtin_->PrepareForUpdate(std::move(r.object), live,
+                                                   opts_.subresource == "status");
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(std::move(r.object), live,
                                                       /*status_write=*/false);

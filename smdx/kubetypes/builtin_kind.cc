@@ -678,9 +678,10 @@ Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
                                     request);
 }
 
-Value BuiltinKind::PrepareForUpdate(Value object, const Value& live) const {
+Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
+                                    bool status_write) const {
   return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
-                                    live);
+                                    live, status_write);
 }
 
 }  // namespace smdx

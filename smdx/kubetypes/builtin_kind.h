@@ -111,8 +111,11 @@ class BuiltinKind {
   // what the registry sets on an update whatever the request sent: the
   // live object's metadata.generation, one more where the strategy counts
   // a change (of the spec, for most kinds), and a DaemonSet's template
-  // generation annotation likewise.
-  Value PrepareForUpdate(Value object, const Value& live) const;
+  // generation annotation likewise; a CRD's new storage version joins its
+  // stored versions. `status_write`: the write is to the status
+  // subresource, whose strategy leaves the rest as it was.
+  Value PrepareForUpdate(Value object, const Value& live,
+                         bool status_write = false) const;
 
   const std::string& api_version() const { return api_version_; }
   const std::string& kind() const { return kind_; }

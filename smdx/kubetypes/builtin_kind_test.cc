@@ -1104,6 +1104,25 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
   EXPECT_EQ(At(pod, "spec.priority"), "0");
   EXPECT_EQ(At(pod, "metadata.generation"), "1");
 
+  // A CRD's new storage version joins its stored versions, but on a write
+  // to its status (checked against kube-apiserver 1.37 by apply).
+  const char* crd_live = R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: b, generation: 1},
+    spec: {versions: [{name: v1, storage: true}, {name: v2, storage: false}]},
+    status: {storedVersions: [v1]}})";
+  const char* crd_new = R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: b},
+    spec: {versions: [{name: v1, storage: false}, {name: v2, storage: true}]},
+    status: {storedVersions: [v1]}})";
+  Value moved = updated("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                        crd_new, crd_live);
+  EXPECT_EQ(At(moved, "status.storedVersions"), Canon(R"(["v1","v2"])"));
+  EXPECT_EQ(At(moved, "metadata.generation"), "2");
+  Value status = KindOf("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+                     ->PrepareForUpdate(Yaml(crd_new), Yaml(crd_live),
+                                        /*status_write=*/true);
+  EXPECT_EQ(At(status, "status.storedVersions"), Canon(R"(["v1"])"));
+
   // Kinds whose strategy counts nothing keep the live generation, or none.
   EXPECT_EQ(At(updated("v1", "ConfigMap", "{metadata: {generation: 3}}",
                        "{apiVersion: v1, kind: ConfigMap, metadata: {}}"),

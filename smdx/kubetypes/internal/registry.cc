@@ -142,9 +142,10 @@ bool HasLabels(const Value& request) {
   return labels != nullptr && labels->IsMap() && !labels->map().empty();
 }
 
-// The CustomResourceDefinition strategy's PrepareForCreate: the status
-// starts empty (the field manager's reset fields keep the request's out),
-// then the stored versions are the storage version.
+// The CustomResourceDefinition strategy's PrepareForCreate and
+// PrepareForUpdate: the storage version joins the stored versions (at
+// create, of an empty status: the field manager's reset fields keep the
+// request's out; at an update, of the live status).
 void CustomResourceDefinition(Map& crd) {
   Map& status = EnsureMap(crd, "status");
   const Value* spec = crd.Find("spec");
@@ -321,9 +322,13 @@ constexpr absl::string_view kTemplateGeneration =
 }  // namespace
 
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& live) {
+                       Value object, const Value& live, bool status_write) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
+  if (api_version == "apiextensions.k8s.io/v1" &&
+      kind == "CustomResourceDefinition" && !status_write) {
+    CustomResourceDefinition(object.map());
+  }
   const Generation rule = GenerationOf(api_version, kind);
   const Value* live_meta = Find(live, "metadata");
   const Value empty;

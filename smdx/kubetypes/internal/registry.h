@@ -21,9 +21,10 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // metadata.generation the registry gives it: the live object's
 // (BeforeUpdate), plus one where the strategy's PrepareForUpdate counts a
 // change (of the spec, for most kinds); a DaemonSet's template generation
-// annotation likewise.
+// annotation likewise; a CRD's storage version joins its stored versions
+// (not on a write to the status subresource, `status_write`).
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& live);
+                       Value object, const Value& live, bool status_write);
 
 // `object`, a custom resource after the field manager, with the
 // metadata.generation the apiextensions-apiserver's strategy gives it: 1
