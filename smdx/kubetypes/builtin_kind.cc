@@ -43,8 +43,9 @@ struct NodePlan {
   };
   std::vector<Scalar> scalar;
   // Per declared field of the schema's map, its Go field when that is a
-  // map or slice whose null elements decode to something other than null
-  // (Decoder::NullElements), else nullptr.
+  // map or slice whose elements the decoder changes (Decoder::Elements: a
+  // null that decodes to something else, byte slices, integers), else
+  // nullptr.
   std::vector<const GoField*> elements;
   std::vector<DefaultRuleFn> rules;
   // Field defaults: the field, its Go kind, the value.
@@ -468,15 +469,17 @@ class Decoder {
       return empty_bytes ? Value(std::string()) : f.element_zero;
     };
     // Each element is looked at first: a node is unshared (copied) only to
-    // change it.
-    auto element = [&](const Value& e, auto&& writable, std::string key,
-                       bool index) {
+    // change it. `key`: the map key, or null for the list index `i` (made
+    // into a path step only for an error).
+    auto element = [&](const Value& e, auto&& writable, const std::string* key,
+                       size_t i) {
       if (e.IsNull() && nulls) {
         writable() = zero();
       } else if (e.IsNumber() && f.int_bits != 0) {
         Value fit = e;
         if (!FitInteger(fit, f.int_bits, /*wrap=*/stored_)) {
-          error_.Record(e, f.int_bits, std::move(key), index);
+          error_.Record(e, f.int_bits, key != nullptr ? *key : std::to_string(i),
+                        /*index=*/key == nullptr);
           return false;
         }
         if (!Identical(fit, e)) writable() = std::move(fit);
@@ -490,7 +493,7 @@ class Decoder {
         const Value& e = entries[i].value;
         if (!e.IsNull() && !e.IsNumber()) continue;
         if (!element(e, [&]() -> Value& { return v.map().entries()[i].value; },
-                     entries[i].key, false)) {
+                     &entries[i].key, i)) {
           return false;
         }
       }
@@ -499,8 +502,7 @@ class Decoder {
       for (size_t i = 0; i < items.size(); ++i) {
         const Value& e = items[i];
         if (!e.IsNull() && !e.IsNumber()) continue;
-        if (!element(e, [&]() -> Value& { return v.list()[i]; },
-                     std::to_string(i), true)) {
+        if (!element(e, [&]() -> Value& { return v.list()[i]; }, nullptr, i)) {
           return false;
         }
       }
@@ -509,14 +511,10 @@ class Decoder {
   }
 
   // A quantity or time as its Go type writes it back; values that are
-  // none stay (validation has the last word on them). A resource list's
-  // null value decodes to the zero Quantity (a map of values, not of
-  // pointers), which writes "0".
+  // none stay (validation has the last word on them). (A resource list's
+  // null value is its elements' zero Quantity, "0", by then: Elements.)
   static void WriteBack(Value& v, NodePlan::Scalar scalar) {
-    if (v.IsNull()) {
-      if (scalar == NodePlan::Scalar::kResourceQuantity) v = Value("0");
-      return;
-    }
+    if (v.IsNull()) return;
     std::optional<Value> c;
     switch (scalar) {
       case NodePlan::Scalar::kQuantity:

@@ -1,5 +1,6 @@
 #include "smdx/kubetypes/internal/registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -281,6 +282,30 @@ bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
 }
 
+// Whether the top-level fields of `a` and `b` but `skipped` differ, each
+// looked at once: semantically (DiffersAt), or as they are (an absent field
+// is not an empty one).
+bool ContentDiffers(const Value& a, const Value& b, bool semantic,
+                    std::initializer_list<absl::string_view> skipped) {
+  if (!a.IsMap() || !b.IsMap()) return !Equals(a, b);
+  auto skip = [&](absl::string_view k) {
+    return std::find(skipped.begin(), skipped.end(), k) != skipped.end();
+  };
+  for (const MapEntry& e : a.map()) {
+    if (skip(e.key)) continue;
+    const Value* other = b.map().Find(e.key);
+    if (semantic ? !SemanticEqual(&e.value, other)
+                 : other == nullptr || !Equals(e.value, *other)) {
+      return true;
+    }
+  }
+  for (const MapEntry& e : b.map()) {
+    if (skip(e.key) || a.map().Find(e.key) != nullptr) continue;
+    if (!semantic || !NilLike(&e.value)) return true;
+  }
+  return false;
+}
+
 int64_t IntAt(const Value& m, absl::string_view key) {
   const Value* v = Find(m, key);
   return v != nullptr && v->IsInt() ? v->AsInt() : 0;
@@ -374,15 +399,9 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
       break;
     }
     case Generation::kAllButMetadata:
-      for (const Value* side : {static_cast<const Value*>(&object), &live}) {
-        if (!side->IsMap()) continue;
-        for (const MapEntry& e : side->map()) {
-          if (e.key == "metadata" || e.key == "apiVersion" || e.key == "kind")
-            continue;
-          changed = changed || DiffersAt(object, live, e.key);
-        }
-      }
-      changed = changed || DiffersAt(om, lm, "labels");
+      changed = ContentDiffers(object, live, /*semantic=*/true,
+                               {"metadata", "apiVersion", "kind"}) ||
+                DiffersAt(om, lm, "labels");
       break;
   }
   // BeforeUpdate: the live generation, whatever the request sent.
@@ -396,19 +415,11 @@ Value CustomResourceGeneration(Value object, const Value& live, bool create,
   const Value* live_meta = Find(live, "metadata");
   const int64_t live_generation =
       live_meta != nullptr ? IntAt(*live_meta, "generation") : 0;
-  bool changed = false;
-  if (!create && !status_write && live.IsMap()) {
-    // Unstructured content compared as it is (reflect's equality on
-    // interface values: an absent field is not an empty one).
-    for (const Value* side : {static_cast<const Value*>(&object), &live}) {
-      const Value& other = side == &object ? live : object;
-      for (const MapEntry& e : side->map()) {
-        if (e.key == "metadata") continue;
-        const Value* o = other.map().Find(e.key);
-        if (o == nullptr || !Equals(e.value, *o)) changed = true;
-      }
-    }
-  }
+  // Unstructured content compared as it is (reflect's equality on
+  // interface values: an absent field is not an empty one).
+  const bool changed = !create && !status_write &&
+                       ContentDiffers(object, live, /*semantic=*/false,
+                                      {"metadata"});
   SetGeneration(object,
                 create ? 1 : live_generation + (changed ? 1 : 0));
   return object;
