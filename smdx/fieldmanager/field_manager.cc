@@ -619,6 +619,10 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   // (The merged object, before decoding, is the request a create's
   // registry sees.)
   const Value merged = create ? r.object : Value();
+  // The merged object as the Go decoder reads it, before storage's read-back
+  // leaves no empty slice: the strategy may count those (EmptiesDiffer).
+  const bool empties_differ =
+      builtin_ != nullptr && !create && builtin_->EmptiesDiffer(r.object);
   if (builtin_ != nullptr) {
     absl::Status converted;
     r.object = builtin_->ReadBack(std::move(r.object), &body, &converted);
@@ -647,7 +651,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), merged)
                       : builtin_->PrepareForUpdate(std::move(r.object), live,
-                                                   opts_.subresource == "status");
+                                                   opts_.subresource == "status",
+                                                   empties_differ);
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -771,7 +776,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     r.object = Created(std::move(r.object), written);
   } else if (builtin_ != nullptr) {
     r.object = builtin_->PrepareForUpdate(std::move(r.object), live_body,
-                                           opts_.subresource == "status");
+                                           opts_.subresource == "status",
+                                           builtin_->EmptiesDiffer(written));
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -822,7 +828,8 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
     r.object = create ? Created(std::move(r.object), written)
                       : builtin_->ReadBack(builtin_->PrepareForUpdate(
                                                std::move(r.object), live_body,
-                                               opts_.subresource == "status"),
+                                               opts_.subresource == "status",
+                                               builtin_->EmptiesDiffer(written)),
                                            &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(

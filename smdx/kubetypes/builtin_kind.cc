@@ -541,6 +541,59 @@ class Decoder {
   IntegerError error_;
 };
 
+// Whether `v`, of the schema node `atom`, holds a Go slice or map that is
+// empty but not nil: an empty list or map where the Go type has a slice
+// or map (a list is always a slice; a map without a Go struct's plan, a
+// map), or "" where it has a byte slice.
+bool HoldsEmptyContainer(const KindPlan& plan, const Atom* atom,
+                         const Value& v, int depth) {
+  if (atom == nullptr || depth > kMaxValueDepth) return false;
+  if (atom->list && v.IsList()) {
+    const Atom* elem = atom->list->element_type.resolved;
+    for (const Value& item : v.list()) {
+      if (elem != nullptr && elem->list && item.IsList() && item.list().empty())
+        return true;
+      if ((item.IsMap() || item.IsList()) &&
+          HoldsEmptyContainer(plan, elem, item, depth + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  if (!atom->map || !v.IsMap()) return false;
+  const MapType& mt = *atom->map;
+  auto node = plan.nodes.find(atom);
+  const NodePlan* np = node != plan.nodes.end() ? node->second : nullptr;
+  size_t hint = 0;
+  for (const MapEntry& e : v.map()) {
+    const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+    const GoField* f =
+        sf != nullptr && np != nullptr
+            ? np->by_field[static_cast<size_t>(sf - mt.fields.data())]
+            : nullptr;
+    const Atom* child = sf != nullptr ? sf->type.resolved
+                        : mt.element_type ? mt.element_type->resolved
+                                          : nullptr;
+    const bool container =
+        f != nullptr ? f->kind == GoKind::kSlice || f->kind == GoKind::kMap
+                     : child != nullptr && (child->list != nullptr ||
+                                            (child->map != nullptr &&
+                                             !plan.nodes.contains(child)));
+    if (container &&
+        ((e.value.IsList() && e.value.list().empty()) ||
+         (e.value.IsMap() && e.value.map().empty()) ||
+         (f != nullptr && f->kind == GoKind::kSlice && e.value.IsString() &&
+          e.value.AsString().empty()))) {
+      return true;
+    }
+    if ((e.value.IsMap() || e.value.IsList()) &&
+        HoldsEmptyContainer(plan, child, e.value, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 }  // namespace internal
@@ -677,9 +730,24 @@ Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
 }
 
 Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
-                                    bool status_write) const {
+                                    bool status_write,
+                                    bool empties_differ) const {
   return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
-                                    live, status_write);
+                                    live, status_write, empties_differ);
+}
+
+bool BuiltinKind::EmptiesDiffer(const Value& request) const {
+  const absl::string_view field =
+      internal::ReflectComparedField(api_version_, kind_);
+  const Atom* root = type_.root();
+  if (field.empty() || root == nullptr || !root->map) return false;
+  const StructField* sf = root->map->FindField(field);
+  const Value* v = Find(request, field);
+  if (sf == nullptr || v == nullptr) return false;
+  // The field itself: `webhooks: []` is an empty slice too.
+  if (v->IsList() && v->list().empty()) return true;
+  return internal::HoldsEmptyContainer(*plan_, sf->type.resolved, *v,
+                                       /*depth=*/1);
 }
 
 }  // namespace smdx

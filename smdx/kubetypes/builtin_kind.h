@@ -114,8 +114,19 @@ class BuiltinKind {
   // generation annotation likewise; a CRD's new storage version joins its
   // stored versions. `status_write`: the write is to the status
   // subresource, whose strategy leaves the rest as it was.
+  // `empties_differ`: what EmptiesDiffer said of the request.
   Value PrepareForUpdate(Value object, const Value& live,
-                         bool status_write = false) const;
+                         bool status_write = false,
+                         bool empties_differ = false) const;
+
+  // Whether the strategy of an update counts `request` (the object the Go
+  // decoder reads: an update's body, an apply's merged object) as a change
+  // for its empty slices and maps alone. The webhook configurations and
+  // NetworkPolicy compare what they count with reflect.DeepEqual, where
+  // the empty slice or map a request's `[]`, `{}` or "" (a byte slice)
+  // decodes to differs from the nil one the live object, read back from
+  // storage, has. False for the other kinds.
+  bool EmptiesDiffer(const Value& request) const;
 
   const std::string& api_version() const { return api_version_; }
   const std::string& kind() const { return kind_; }

@@ -241,8 +241,9 @@ bool NilLike(const Value* v) {
 // apiequality.Semantic.DeepEqual on the values of two decoded objects: as
 // Equals, but a nil slice equals an empty one (and an absent field, its
 // zero value). The strategies that use reflect.DeepEqual instead
-// (webhook configurations, NetworkPolicy) compare specs whose slices are
-// all omitempty, where the decoder leaves no empty one.
+// (ReflectComparedField) see the same differences, and one more, which
+// the caller finds in the request: an empty slice or map the request
+// decoded to, where the live object read back from storage has nil.
 bool SemanticEqual(const Value* a, const Value* b) {
   if (NilLike(a) && NilLike(b)) return true;
   if (a == nullptr || b == nullptr) return false;
@@ -346,8 +347,21 @@ constexpr absl::string_view kTemplateGeneration =
 
 }  // namespace
 
+absl::string_view ReflectComparedField(absl::string_view api_version,
+                                       absl::string_view kind) {
+  if (api_version == "admissionregistration.k8s.io/v1" &&
+      (kind == "ValidatingWebhookConfiguration" ||
+       kind == "MutatingWebhookConfiguration")) {
+    return "webhooks";
+  }
+  if (api_version == "networking.k8s.io/v1" && kind == "NetworkPolicy")
+    return "spec";
+  return "";
+}
+
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& live, bool status_write) {
+                       Value object, const Value& live, bool status_write,
+                       bool empties_differ) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
   if (api_version == "apiextensions.k8s.io/v1" &&
@@ -404,6 +418,8 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                 DiffersAt(om, lm, "labels");
       break;
   }
+  changed = changed || (empties_differ && rule != Generation::kNone &&
+                        rule != Generation::kCreateOnly);
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
   return object;

@@ -23,8 +23,21 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // change (of the spec, for most kinds); a DaemonSet's template generation
 // annotation likewise; a CRD's storage version joins its stored versions
 // (not on a write to the status subresource, `status_write`).
+// `empties_differ`: the request held an empty slice or map where the
+// strategy compares with reflect.DeepEqual (ReflectComparedField), which
+// counts as a change.
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& live, bool status_write);
+                       Value object, const Value& live, bool status_write,
+                       bool empties_differ);
+
+// The top-level field whose change the kind's strategy counts with
+// reflect.DeepEqual rather than apiequality.Semantic's: there a nil slice
+// or map (what storage, protobuf, reads back for an empty one) differs
+// from an empty one (what a request's `[]`, `{}` or "" decodes to). The
+// webhook configurations' "webhooks" and NetworkPolicy's "spec"; "" for
+// the other kinds.
+absl::string_view ReflectComparedField(absl::string_view api_version,
+                                       absl::string_view kind);
 
 // `object`, a custom resource after the field manager, with the
 // metadata.generation the apiextensions-apiserver's strategy gives it: 1
