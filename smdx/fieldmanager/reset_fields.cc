@@ -18,7 +18,7 @@ struct Rule {
   const char* paths;        // space-separated dotted paths
 };
 
-// Kubernetes v1.27, pkg/registry/*/*/strategy.go.
+// Kubernetes v1.37's strategies (conformance/realapi/cmd/resetfields).
 constexpr Rule kRules[] = {
 #include "smdx/fieldmanager/reset_fields_table.inc"
 };

@@ -48,7 +48,7 @@ struct ResetFields {
   }
 };
 
-// The resets of a built-in kind's endpoint, following Kubernetes v1.27's
+// The resets of a built-in kind's endpoint, following Kubernetes v1.37's
 // registry strategies: `subresource` is "" for the main resource or
 // "status". Kinds without a status subresource reset nothing.
 ResetFields BuiltinResetFields(absl::string_view api_version,

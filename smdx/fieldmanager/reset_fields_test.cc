@@ -135,6 +135,17 @@ TEST(ResetFieldsTest, TheTableCoversTheIssuesKinds) {
       {"autoscaling/v2", "HorizontalPodAutoscaler"},
       {"policy/v1", "PodDisruptionBudget"},
       {"networking.k8s.io/v1", "Ingress"},
+      // Served at v1 since Kubernetes 1.27 (the table was of 1.27 before
+      // it was generated from 1.37's strategies).
+      {"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"},
+      {"flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration"},
+      {"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"},
+      {"resource.k8s.io/v1", "ResourceClaim"},
+      {"resource.k8s.io/v1", "DeviceTaintRule"},
+      {"networking.k8s.io/v1", "ServiceCIDR"},
+      {"storage.k8s.io/v1", "CSINode"},
+      {"storagemigration.k8s.io/v1", "StorageVersionMigration"},
+      {"certificates.k8s.io/v1", "PodCertificateRequest"},
   };
   for (const auto& [av, kind] : kinds) {
     ResetFields main = BuiltinResetFields(av, kind, "");
@@ -147,6 +158,17 @@ TEST(ResetFieldsTest, TheTableCoversTheIssuesKinds) {
     EXPECT_TRUE(status.ignored_fields.at(av).Has({PathElement::Field("spec")}))
         << kind;
   }
+  // 1.37's CRD status endpoint resets the spec alone (its PrepareForUpdate
+  // keeps the request's metadata: kubernetes/kubernetes#137681).
+  ResetFields crd = BuiltinResetFields("apiextensions.k8s.io/v1",
+                                       "CustomResourceDefinition", "status");
+  EXPECT_EQ(SerializeFieldsV1(crd.ignored_fields.at("apiextensions.k8s.io/v1")),
+            R"({"f:spec":{}})");
+  // A CSR's main endpoint keeps its spec as well as its status.
+  ResetFields csr = BuiltinResetFields("certificates.k8s.io/v1",
+                                       "CertificateSigningRequest", "");
+  EXPECT_EQ(SerializeFieldsV1(csr.ignored_fields.at("certificates.k8s.io/v1")),
+            R"({"f:spec":{},"f:status":{}})");
   EXPECT_TRUE(BuiltinResetFields("v1", "ConfigMap", "").empty());
   EXPECT_TRUE(CustomResourceResetFields("example.com/v1", false, "").empty());
 }
