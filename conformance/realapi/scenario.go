@@ -440,7 +440,13 @@ func withLastApplied(obj, cfg map[string]interface{}) {
 		return
 	}
 	text, _ := json.Marshal(cfg)
-	md := obj["metadata"].(map[string]interface{})
+	// (A PUT to an object whose create the server refused has no metadata
+	// of its own.)
+	md, _ := obj["metadata"].(map[string]interface{})
+	if md == nil {
+		md = map[string]interface{}{}
+		obj["metadata"] = md
+	}
 	ann, _ := md["annotations"].(map[string]interface{})
 	if ann == nil {
 		ann = map[string]interface{}{}

@@ -1016,6 +1016,12 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                        "{apiVersion: apps/v1, kind: Deployment}"),
                "metadata.generation"),
             "1");
+  // DeviceTaintRule (resource.k8s.io/v1, served by default in 1.37).
+  EXPECT_EQ(At(Created("resource.k8s.io/v1", "DeviceTaintRule",
+                       "{apiVersion: resource.k8s.io/v1, kind: "
+                       "DeviceTaintRule}"),
+               "metadata.generation"),
+            "1");
   // CSIDriver counts from 0: its strategy has no PrepareForCreate.
   EXPECT_EQ(At(Created("storage.k8s.io/v1", "CSIDriver",
                        "{apiVersion: storage.k8s.io/v1, kind: CSIDriver}"),
@@ -1124,6 +1130,28 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                        "{apiVersion: v1, kind: ConfigMap, metadata: {}}"),
                "metadata.generation"),
             "<absent>");
+}
+
+// The Lease strategy drops the fields of CoordinatedLeaderElection (off by
+// default in 1.37) at create, and on update unless the live Lease has
+// them. Checked against kube-apiserver 1.37 (the corpus's lease.yaml).
+TEST(PrepareForUpdateTest, ALeaseDropsTheFieldsOfADisabledFeature) {
+  const char* lease = R"({apiVersion: coordination.k8s.io/v1, kind: Lease,
+    metadata: {name: l}, spec: {holderIdentity: a, strategy:
+    OldestEmulationVersion, preferredHolder: b}})";
+  Value created = Created("coordination.k8s.io/v1", "Lease", lease);
+  EXPECT_EQ(At(created, "spec"), Canon(R"({"holderIdentity":"a"})"));
+  std::shared_ptr<const BuiltinKind> k = KindOf("coordination.k8s.io/v1",
+                                                "Lease");
+  EXPECT_EQ(At(k->PrepareForUpdate(Yaml(lease), created), "spec"),
+            Canon(R"({"holderIdentity":"a"})"));
+  // A live Lease that has them (written while the feature was on) keeps
+  // taking them.
+  Value updated = k->PrepareForUpdate(
+      Yaml(lease), Yaml(R"({apiVersion: coordination.k8s.io/v1, kind: Lease,
+    metadata: {name: l}, spec: {strategy: OldestEmulationVersion}})"));
+  EXPECT_EQ(At(updated, "spec"),
+            Canon(R"({"holderIdentity":"a","strategy":"OldestEmulationVersion"})"));
 }
 
 // The webhook configurations and NetworkPolicy count changes with

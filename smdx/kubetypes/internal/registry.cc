@@ -161,6 +161,20 @@ void CustomResourceDefinition(Map& crd) {
   }
 }
 
+// The Lease strategy's fields of CoordinatedLeaderElection, a feature off
+// by default in 1.37 (beta): dropped at create, and on update unless the
+// live object has them.
+void LeaseWithoutDisabledFields(Value& lease, const Value* live) {
+  const Value* spec = Find(lease, "spec");
+  if (spec == nullptr || !spec->IsMap()) return;
+  const Value* live_spec = live != nullptr ? Find(*live, "spec") : nullptr;
+  for (const char* f : {"strategy", "preferredHolder"}) {
+    if (Find(*spec, f) == nullptr) continue;
+    const Value* kept = live_spec != nullptr ? Find(*live_spec, f) : nullptr;
+    if (kept == nullptr || kept->IsNull()) lease.map().Find("spec")->map().Erase(f);
+  }
+}
+
 // The StorageObjectInUseProtection admission plugin.
 void ProtectionFinalizer(Map& obj, const char* finalizer) {
   AddToList(EnsureMap(obj, "metadata"), "finalizers", finalizer);
@@ -220,6 +234,7 @@ Generation GenerationOf(absl::string_view api_version, absl::string_view kind) {
       {"networking.k8s.io/v1", "NetworkPolicy", Generation::kSpec},
       {"policy/v1", "PodDisruptionBudget", Generation::kSpec},
       {"resource.k8s.io/v1", "DeviceClass", Generation::kSpec},
+      {"resource.k8s.io/v1", "DeviceTaintRule", Generation::kSpec},
       {"resource.k8s.io/v1", "ResourceSlice", Generation::kSpec},
       {"scheduling.k8s.io/v1", "PriorityClass", Generation::kCreateOnly},
       {"apiextensions.k8s.io/v1", "CustomResourceDefinition",
@@ -364,6 +379,8 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        bool empties_differ) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
+  if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
+    LeaseWithoutDisabledFields(object, &live);
   if (api_version == "apiextensions.k8s.io/v1" &&
       kind == "CustomResourceDefinition" && !status_write) {
     CustomResourceDefinition(object.map());
@@ -482,6 +499,8 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
       ProtectionFinalizer(m, "kubernetes.io/pv-protection");
   }
   if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
+  if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
+    LeaseWithoutDisabledFields(object, nullptr);
   if (api_version == "apiextensions.k8s.io/v1" &&
       kind == "CustomResourceDefinition") {
     CustomResourceDefinition(m);
