@@ -625,7 +625,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
       builtin_ != nullptr && !create && builtin_->EmptiesDiffer(r.object);
   if (builtin_ != nullptr) {
     absl::Status converted;
-    r.object = builtin_->ReadBack(std::move(r.object), &body, &converted);
+    r.object =
+        builtin_->ReadBack(std::move(r.object), &body, &converted, now);
     // The merged object goes through the unstructured converter, which
     // refuses a number its Go type cannot hold.
     if (!converted.ok()) {
@@ -650,9 +651,10 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   }
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), merged)
-                      : builtin_->PrepareForUpdate(std::move(r.object), live,
-                                                   opts_.subresource == "status",
-                                                   empties_differ);
+                      : builtin_->PrepareForUpdate(
+                            std::move(r.object), live,
+                            {opts_.subresource == "status", empties_differ,
+                             now});
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -730,6 +732,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(written);
   const bool create = live_body.IsNull();
+  const absl::Time now = Now();
   // Whether the stored object is not the body the field manager compared
   // (an empty slice in it comes back null).
   bool reads_back_otherwise = false;
@@ -738,7 +741,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     // from the Go type's zero object (the registry's New).
     absl::Status decoded;
     body = builtin_->Decode(std::move(body), nullptr, &reads_back_otherwise,
-                            &decoded);
+                            &decoded, now);
     if (!decoded.ok()) {
       return Failed(ErrorKind::kBadRequest,
                     absl::InvalidArgumentError(absl::StrCat(
@@ -751,7 +754,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   }
 
   Step step =
-      UpdateFields(live_body, body, state, name, Now(), /*plain=*/false);
+      UpdateFields(live_body, body, state, name, now, /*plain=*/false);
   if (!step.result.ok()) {
     if (opts_.builtin_defaults && (step.result.kind == ErrorKind::kInvalid ||
                                    step.result.kind == ErrorKind::kInternal)) {
@@ -775,9 +778,9 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (builtin_ != nullptr && create) {
     r.object = Created(std::move(r.object), written);
   } else if (builtin_ != nullptr) {
-    r.object = builtin_->PrepareForUpdate(std::move(r.object), live_body,
-                                           opts_.subresource == "status",
-                                           builtin_->EmptiesDiffer(written));
+    r.object = builtin_->PrepareForUpdate(
+        std::move(r.object), live_body,
+        {opts_.subresource == "status", builtin_->EmptiesDiffer(written), now});
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -826,11 +829,12 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   r.object = KeepResetFields(live_body, std::move(body), create);
   if (builtin_ != nullptr) {
     r.object = create ? Created(std::move(r.object), written)
-                      : builtin_->ReadBack(builtin_->PrepareForUpdate(
-                                               std::move(r.object), live_body,
-                                               opts_.subresource == "status",
-                                               builtin_->EmptiesDiffer(written)),
-                                           &live_body);
+                      : builtin_->ReadBack(
+                            builtin_->PrepareForUpdate(
+                                std::move(r.object), live_body,
+                                {opts_.subresource == "status",
+                                 builtin_->EmptiesDiffer(written), Now()}),
+                            &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(
         std::move(r.object), live_body, opts_.subresource == "status");
@@ -996,8 +1000,9 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   }
   at->map().Set(replicas.back(), Value(count));
   if (builtin_ != nullptr) {
-    r.object = builtin_->PrepareForUpdate(std::move(r.object), live,
-                                                   opts_.subresource == "status");
+    r.object = builtin_->PrepareForUpdate(
+        std::move(r.object), live,
+        {opts_.subresource == "status", /*empties_differ=*/false, Now()});
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(std::move(r.object), live,
                                                       /*status_write=*/false);

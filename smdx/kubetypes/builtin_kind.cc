@@ -55,6 +55,8 @@ struct NodePlan {
     Value value;
   };
   std::vector<Field> defaults;
+  // Fields set to the server's clock when nil (ClockDefaults).
+  std::vector<std::string> clock_fields;
   // Whether the schema declares every field of the Go struct.
   bool compatible = true;
 };
@@ -201,6 +203,10 @@ class PlanBuilder {
     }
     const DefaulterIndex& d = Defaulters();
     if (auto r = d.rules.find(name); r != d.rules.end()) node.rules = r->second;
+    for (const ClockDefault& c : ClockDefaults()) {
+      if (name == c.type && go->Find(c.field) != nullptr)
+        node.clock_fields.push_back(c.field);
+    }
     if (auto f = d.fields.find(name); f != d.fields.end()) {
       for (const auto& [field, value] : f->second) {
         const GoField* gf = go->Find(field);
@@ -364,8 +370,11 @@ bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
 
 class Decoder {
  public:
-  // With `stored`, as storage reads the object back (ThroughGoType).
-  Decoder(const KindPlan& plan, bool stored) : plan_(plan), stored_(stored) {}
+  // With `stored`, as storage reads the object back (ThroughGoType); `now`
+  // for the clock's defaults (none: they stay unset).
+  Decoder(const KindPlan& plan, bool stored,
+          std::optional<absl::Time> now = std::nullopt)
+      : plan_(plan), stored_(stored), now_(now) {}
 
   // Whether an empty slice or map stayed that storage reads back null.
   bool kept_empty() const { return kept_empty_; }
@@ -393,10 +402,17 @@ class Decoder {
         Map& m = v.map();
         kept_empty_ |= ThroughGoType(np, mt, m, stored_, false, &error_);
         if (error_.set) return;
-        if (!np.rules.empty() || !np.defaults.empty()) {
+        if (!np.rules.empty() || !np.defaults.empty() ||
+            (!np.clock_fields.empty() && now_.has_value())) {
           for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
           for (const NodePlan::Field& f : np.defaults) {
             if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
+          }
+          if (now_.has_value()) {
+            for (const std::string& f : np.clock_fields) {
+              if (IsGoUnset(GoKind::kPointer, m.Find(f)))
+                m.Set(f, Value(FormatGoTime(*now_)));
+            }
           }
           kept_empty_ |=
               ThroughGoType(np, mt, m, stored_, /*dropped_only=*/true);
@@ -537,6 +553,7 @@ class Decoder {
 
   const KindPlan& plan_;
   const bool stored_;
+  const std::optional<absl::Time> now_;
   bool kept_empty_ = false;
   IntegerError error_;
 };
@@ -653,9 +670,9 @@ std::shared_ptr<const BuiltinKind> BuiltinKind::Make(
 }
 
 Value BuiltinKind::Decode(Value object, const Value* previous,
-                          bool* reads_back_otherwise,
-                          absl::Status* error) const {
-  internal::Decoder d(*plan_, /*stored=*/false);
+                          bool* reads_back_otherwise, absl::Status* error,
+                          std::optional<absl::Time> now) const {
+  internal::Decoder d(*plan_, /*stored=*/false, now);
   d.Walk(type_.root(), object, previous, 0);
   if (reads_back_otherwise != nullptr) *reads_back_otherwise = d.kept_empty();
   if (error != nullptr) {
@@ -672,8 +689,9 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
 }
 
 Value BuiltinKind::ReadBack(Value object, const Value* previous,
-                            absl::Status* error) const {
-  internal::Decoder d(*plan_, /*stored=*/true);
+                            absl::Status* error,
+                            std::optional<absl::Time> now) const {
+  internal::Decoder d(*plan_, /*stored=*/true, now);
   d.Walk(type_.root(), object, previous, 0);
   if (error != nullptr) {
     const internal::IntegerError& e = d.error();
@@ -730,10 +748,10 @@ Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
 }
 
 Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
-                                    bool status_write,
-                                    bool empties_differ) const {
+                                    const UpdateContext& context) const {
   return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
-                                    live, status_write, empties_differ);
+                                    live, context.status_write,
+                                    context.empties_differ, context.now);
 }
 
 bool BuiltinKind::EmptiesDiffer(const Value& request) const {

@@ -36,12 +36,14 @@
 #define SMDX_KUBETYPES_BUILTIN_KIND_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "smdx/typed/typed.h"
 
 namespace smdx {
@@ -77,10 +79,13 @@ class BuiltinKind {
   // given, is set to the first number there that the type cannot hold (a
   // float that is not whole, an int32 out of range), worded as
   // encoding/json refuses it (the apiserver's 400), and the object is then
-  // decoded only in part.
+  // decoded only in part. `now`, when given, is the server's clock, which
+  // some defaulters stamp into unset fields (a DRA device taint's
+  // timeAdded); without it they stay unset.
   Value Decode(Value object, const Value* previous = nullptr,
                bool* reads_back_otherwise = nullptr,
-               absl::Status* error = nullptr) const;
+               absl::Status* error = nullptr,
+               std::optional<absl::Time> now = std::nullopt) const;
 
   // `object` as the apiserver stores it and reads it back: the apiserver
   // stores built-in kinds as protobuf, which keeps no empty slice or map,
@@ -91,9 +96,10 @@ class BuiltinKind {
   // them, which an apply's merged object goes through: as Decode, but an
   // integer out of an int32's range wraps around (reflect's conversion).
   // `error` as for Decode, worded as the converter refuses a float (the
-  // apiserver's 500), with its path.
+  // apiserver's 500), with its path; `now` as for Decode.
   Value ReadBack(Value object, const Value* previous = nullptr,
-                 absl::Status* error = nullptr) const;
+                 absl::Status* error = nullptr,
+                 std::optional<absl::Time> now = std::nullopt) const;
 
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.
@@ -112,12 +118,22 @@ class BuiltinKind {
   // live object's metadata.generation, one more where the strategy counts
   // a change (of the spec, for most kinds), and a DaemonSet's template
   // generation annotation likewise; a CRD's new storage version joins its
-  // stored versions. `status_write`: the write is to the status
-  // subresource, whose strategy leaves the rest as it was.
-  // `empties_differ`: what EmptiesDiffer said of the request.
+  // stored versions; a DeviceTaintRule whose taint's effect changed gets a
+  // new timeAdded.
+  struct UpdateContext {
+    // The write is to the status subresource, whose strategy leaves the
+    // rest as it was.
+    bool status_write = false;
+    // What EmptiesDiffer said of the request.
+    bool empties_differ = false;
+    // The server's clock, for what the strategy stamps; none: nothing is.
+    std::optional<absl::Time> now;
+  };
   Value PrepareForUpdate(Value object, const Value& live,
-                         bool status_write = false,
-                         bool empties_differ = false) const;
+                         const UpdateContext& context) const;
+  Value PrepareForUpdate(Value object, const Value& live) const {
+    return PrepareForUpdate(std::move(object), live, UpdateContext());
+  }
 
   // Whether the strategy of an update counts `request` (the object the Go
   // decoder reads: an update's body, an apply's merged object) as a change

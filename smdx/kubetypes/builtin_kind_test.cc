@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/go_types.h"
@@ -988,6 +990,11 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
                      "{apiVersion: v1, kind: PersistentVolume}");
   EXPECT_EQ(At(pv, "metadata.finalizers"),
             Canon(R"(["kubernetes.io/pv-protection"])"));
+  EXPECT_EQ(At(Created("storage.k8s.io/v1", "VolumeAttributesClass",
+                       "{apiVersion: storage.k8s.io/v1, kind: "
+                       "VolumeAttributesClass, driverName: d}"),
+               "metadata.finalizers"),
+            Canon(R"(["kubernetes.io/vac-protection"])"));
   // The DaemonSet strategy's first template generation.
   Value ds =
       Created("apps/v1", "DaemonSet", "{apiVersion: apps/v1, kind: DaemonSet}");
@@ -1120,9 +1127,11 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                         crd_new, crd_live);
   EXPECT_EQ(At(moved, "status.storedVersions"), Canon(R"(["v1","v2"])"));
   EXPECT_EQ(At(moved, "metadata.generation"), "2");
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
   Value status = KindOf("apiextensions.k8s.io/v1", "CustomResourceDefinition")
                      ->PrepareForUpdate(Yaml(crd_new), Yaml(crd_live),
-                                        /*status_write=*/true);
+                                        status_write);
   EXPECT_EQ(At(status, "status.storedVersions"), Canon(R"(["v1"])"));
 
   // Kinds whose strategy counts nothing keep the live generation, or none.
@@ -1130,6 +1139,51 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                        "{apiVersion: v1, kind: ConfigMap, metadata: {}}"),
                "metadata.generation"),
             "<absent>");
+}
+
+// A DRA device taint's timeAdded is the server's clock: the defaulter
+// stamps it when unset (SetDefaults_DeviceTaint), and the DeviceTaintRule
+// strategy again when the effect changes and the request kept the time.
+// Without a clock nothing is stamped. Checked against kube-apiserver 1.37
+// (random scenarios of devicetaintrule.yaml, where the writer of an update
+// that leaves the time out comes to own it).
+TEST(PrepareForUpdateTest, ADeviceTaintsTimeAddedIsTheServersClock) {
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("resource.k8s.io/v1", "DeviceTaintRule");
+  const absl::Time now = absl::FromUnixSeconds(1796554754) +
+                         absl::Milliseconds(700);  // 2026-12-06T10:59:14.7Z
+  const char* rule = R"({apiVersion: resource.k8s.io/v1, kind: DeviceTaintRule,
+    metadata: {name: r}, spec: {deviceSelector: {driver: d.example.com},
+    taint: {key: k, effect: NoSchedule}}})";
+  EXPECT_EQ(At(k->Decode(Yaml(rule), nullptr, nullptr, nullptr, now),
+               "spec.taint.timeAdded"),
+            "\"2026-12-06T10:59:14Z\"");
+  EXPECT_EQ(At(k->Decode(Yaml(rule)), "spec.taint.timeAdded"), "<absent>");
+
+  const char* live = R"({apiVersion: resource.k8s.io/v1, kind: DeviceTaintRule,
+    metadata: {name: r, generation: 1}, spec: {taint: {key: k,
+    effect: NoSchedule, timeAdded: "2026-01-01T00:00:00Z"}}})";
+  BuiltinKind::UpdateContext context;
+  context.now = now;
+  auto updated = [&](const char* taint) {
+    return At(k->PrepareForUpdate(
+                  Yaml(absl::StrCat("{apiVersion: resource.k8s.io/v1, kind: "
+                                    "DeviceTaintRule, metadata: {name: r}, "
+                                    "spec: {taint: ",
+                                    taint, "}}")),
+                  Yaml(live), context),
+              "spec.taint.timeAdded");
+  };
+  EXPECT_EQ(updated(R"({key: k, effect: NoExecute,
+    timeAdded: "2026-01-01T00:00:00Z"})"),
+            "\"2026-12-06T10:59:14Z\"");
+  // A new time the request sets, or the same effect, stays as it is.
+  EXPECT_EQ(updated(R"({key: k, effect: NoExecute,
+    timeAdded: "2026-02-01T00:00:00Z"})"),
+            "\"2026-02-01T00:00:00Z\"");
+  EXPECT_EQ(updated(R"({key: j, effect: NoSchedule,
+    timeAdded: "2026-01-01T00:00:00Z"})"),
+            "\"2026-01-01T00:00:00Z\"");
 }
 
 // The Lease strategy drops the fields of CoordinatedLeaderElection (off by
@@ -1199,8 +1253,10 @@ TEST(PrepareForUpdateTest, ReflectComparedEmptiesCountAsChanges) {
     spec: {podSelector: {}, policyTypes: [Ingress], ingress: []}})";
   std::shared_ptr<const BuiltinKind> np =
       KindOf("networking.k8s.io/v1", "NetworkPolicy");
+  BuiltinKind::UpdateContext context;
+  context.empties_differ = np->EmptiesDiffer(Yaml(request));
   EXPECT_EQ(At(np->PrepareForUpdate(np->ReadBack(Yaml(request)), Yaml(live),
-                                    false, np->EmptiesDiffer(Yaml(request))),
+                                    context),
                "metadata.generation"),
             "3");
   EXPECT_EQ(At(np->PrepareForUpdate(np->ReadBack(Yaml(request)), Yaml(live)),

@@ -938,6 +938,14 @@ void DeviceRequestCount(Map& m, const GoStruct&) {
 
 }  // namespace
 
+absl::Span<const ClockDefault> ClockDefaults() {
+  // resource/v1 defaults.go.
+  static const ClockDefault kDefaults[] = {
+      {"io.k8s.api.resource.v1.DeviceTaint", "timeAdded"},
+  };
+  return kDefaults;
+}
+
 absl::Span<const FieldDefault> FieldDefaults() {
   // Unconditional defaults: set when the field is unset in Go's sense.
   static const FieldDefault kDefaults[] = {

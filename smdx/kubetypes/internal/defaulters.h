@@ -42,6 +42,15 @@ struct DefaultRule {
 
 absl::Span<const FieldDefault> FieldDefaults();
 
+// A field a defaulter sets, when it is nil, to the server's clock truncated
+// to the second (a metav1.Time): a DRA device taint's timeAdded
+// (SetDefaults_DeviceTaint).
+struct ClockDefault {
+  const char* type;   // OpenAPI name of the Go struct
+  const char* field;  // JSON name
+};
+absl::Span<const ClockDefault> ClockDefaults();
+
 // The map under `f` in `m`, made ({}) when absent or not a map.
 Map& EnsureMap(Map& m, absl::string_view f);
 absl::Span<const DefaultRule> DefaultRules();

@@ -374,13 +374,49 @@ absl::string_view ReflectComparedField(absl::string_view api_version,
   return "";
 }
 
+std::string FormatGoTime(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%SZ",
+                          absl::FromUnixSeconds(absl::ToUnixSeconds(t)),
+                          absl::UTCTimeZone());
+}
+
+// The DeviceTaintRule strategy: a taint whose effect changes while the
+// request keeps its timeAdded (metav1.Time.Equal: both nil, or the same
+// time) gets the server's clock, so that the time tells when the effect
+// was added.
+void DeviceTaintRuleTimeAdded(Value& rule, const Value& live,
+                              const std::optional<absl::Time>& now) {
+  if (!now.has_value()) return;
+  const Value empty;
+  auto taint = [&](const Value& v) -> const Value& {
+    const Value* spec = Find(v, "spec");
+    const Value* t = spec != nullptr ? Find(*spec, "taint") : nullptr;
+    return t != nullptr ? *t : empty;
+  };
+  const Value& now_taint = taint(rule);
+  const Value& old_taint = taint(live);
+  if (StringAt(now_taint, "effect") == StringAt(old_taint, "effect")) return;
+  const Value* a = Find(now_taint, "timeAdded");
+  const Value* b = Find(old_taint, "timeAdded");
+  const bool a_nil = a == nullptr || a->IsNull();
+  const bool b_nil = b == nullptr || b->IsNull();
+  if (a_nil != b_nil || (!a_nil && !Equals(*a, *b))) return;
+  EnsureMap(EnsureMap(rule.map(), "spec"), "taint")
+      .Set("timeAdded", Value(FormatGoTime(*now)));
+}
+
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
-                       bool empties_differ) {
+                       bool empties_differ,
+                       const std::optional<absl::Time>& now) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
   if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
     LeaseWithoutDisabledFields(object, &live);
+  if (api_version == "resource.k8s.io/v1" && kind == "DeviceTaintRule" &&
+      !status_write) {
+    DeviceTaintRuleTimeAdded(object, live, now);
+  }
   if (api_version == "apiextensions.k8s.io/v1" &&
       kind == "CustomResourceDefinition" && !status_write) {
     CustomResourceDefinition(object.map());
@@ -498,6 +534,8 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
     if (kind == "PersistentVolume")
       ProtectionFinalizer(m, "kubernetes.io/pv-protection");
   }
+  if (api_version == "storage.k8s.io/v1" && kind == "VolumeAttributesClass")
+    ProtectionFinalizer(m, "kubernetes.io/vac-protection");
   if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
   if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
     LeaseWithoutDisabledFields(object, nullptr);

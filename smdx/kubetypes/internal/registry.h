@@ -7,7 +7,11 @@
 #ifndef SMDX_KUBETYPES_INTERNAL_REGISTRY_H_
 #define SMDX_KUBETYPES_INTERNAL_REGISTRY_H_
 
+#include <optional>
+#include <string>
+
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "smdx/value/value.h"
 
 namespace smdx::internal {
@@ -25,10 +29,17 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // (not on a write to the status subresource, `status_write`).
 // `empties_differ`: the request held an empty slice or map where the
 // strategy compares with reflect.DeepEqual (ReflectComparedField), which
-// counts as a change.
+// counts as a change. `now`: the server's clock, which a DeviceTaintRule's
+// strategy stamps into its taint's timeAdded when the effect changes and
+// the request kept the time (none: nothing is stamped).
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
-                       bool empties_differ);
+                       bool empties_differ,
+                       const std::optional<absl::Time>& now);
+
+// `t` as a metav1.Time is written: RFC 3339 in UTC, to the second (the
+// fraction truncated, as the defaulters that stamp the clock do).
+std::string FormatGoTime(absl::Time t);
 
 // The top-level field whose change the kind's strategy counts with
 // reflect.DeepEqual rather than apiequality.Semantic's: there a nil slice
