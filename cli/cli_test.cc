@@ -93,6 +93,19 @@ TEST(CliTest, BuiltinDefaultsAndTheirSwitch) {
   Result bare = Smdx({"default", "--no-builtin-defaults", d});
   ASSERT_EQ(bare.code, 0) << bare.err;
   EXPECT_THAT(bare.out, ::testing::Not(HasSubstr("revisionHistoryLimit")));
+  // A body the Go types cannot hold is the apiserver's 400, not an object
+  // decoded in part.
+  Result refused = Smdx(
+      {"default", "-"},
+      "{apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, "
+      "spec: {replicas: \"2\"}}");
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_THAT(refused.err,
+              HasSubstr("Deployment in version \"v1\" cannot be handled as "
+                        "a Deployment: json: cannot unmarshal string into Go "
+                        "struct field DeploymentSpec.spec.replicas of type "
+                        "int32"));
   // diff of a create shows what the apiserver will hold.
   Result diff = Smdx({"diff", "--color", "never", d});
   EXPECT_EQ(diff.code, 1) << diff.err;

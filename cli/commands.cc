@@ -317,7 +317,11 @@ int CmdDefault(const Flags& f, std::istream& in, std::ostream& out,
           first = false;
         };
         if (builtin != nullptr) {
-          print(builtin->Decode(o.value));
+          // A value its Go type cannot hold is the apiserver's 400.
+          absl::Status decoded;
+          Value v = builtin->Decode(o.value, nullptr, nullptr, &decoded);
+          if (!decoded.ok()) return builtin->BodyRefused(decoded);
+          print(v);
           return absl::OkStatus();
         }
         // As the apiserver's pipeline for custom resources: prune, then

@@ -742,14 +742,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     absl::Status decoded;
     body = builtin_->Decode(std::move(body), nullptr, &reads_back_otherwise,
                             &decoded, now);
-    if (!decoded.ok()) {
-      return Failed(ErrorKind::kBadRequest,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        opts_.kind, " in version \"",
-                        opts_.api_version.substr(opts_.api_version.find('/') + 1),
-                        "\" cannot be handled as a ", opts_.kind, ": ",
-                        decoded.message())));
-    }
+    if (!decoded.ok())
+      return Failed(ErrorKind::kBadRequest, builtin_->BodyRefused(decoded));
     if (create) live_body = builtin_->NewObject();
   }
 

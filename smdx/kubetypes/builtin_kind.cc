@@ -229,50 +229,224 @@ bool Omitted(const GoField& f, const Value& v) {
          (f.omitzero && Equals(v, f.zero));
 }
 
-// The first number the decoder met that does not fit the integer its Go
-// type has (a float that is not whole, a number out of range).
-struct IntegerError {
+// The first value the decoder met that its Go type cannot hold: a number
+// that does not fit the integer its Go type has (a float that is not
+// whole, a number out of range), or (decoding a request body) a value of
+// another JSON kind than the Go type takes (a bool where it has a string).
+struct DecodeError {
   bool set = false;
   Value value;
+  // For a number refused by an integer type: its bits; else 0.
   uint8_t bits = 0;
+  // Go's type there, as encoding/json names it ("int32", "[]v1.Container").
+  std::string go_type;
   // The Go struct that holds the field (DeploymentSpec).
   std::string go_struct;
-  // The path to the number, innermost first: map keys, and list indexes.
+  // The path to the value, innermost first: field names, map keys and list
+  // indexes.
+  enum class StepKind : uint8_t { kField, kMapKey, kIndex };
   struct Step {
     std::string key;
-    bool index = false;
+    StepKind kind = StepKind::kField;
   };
   std::vector<Step> path;
 
-  // Records the number `v` at `key` (an index when `index`), if no error
-  // was recorded before.
-  void Record(const Value& v, uint8_t int_bits, std::string key, bool index) {
+  // Records the number `v` at `key`, if no error was recorded before.
+  void Record(const Value& v, uint8_t int_bits, std::string key,
+              StepKind kind) {
+    if (set) return;
+    RecordType(v, absl::StrCat("int", int_bits), std::move(key), kind);
+    bits = int_bits;
+  }
+  // Records the value `v` at `key`, which Go's `type` cannot hold.
+  void RecordType(const Value& v, std::string type, std::string key,
+                  StepKind kind) {
     if (set) return;
     set = true;
     value = v;
-    bits = int_bits;
-    path.push_back({std::move(key), index});
+    go_type = std::move(type);
+    path.push_back({std::move(key), kind});
   }
   // ".spec.template.spec.containers[0].ports[0].containerPort".
   std::string Path() const {
     std::string out;
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      absl::StrAppend(&out, it->index ? "[" : ".", it->key,
-                      it->index ? "]" : "");
+      const bool index = it->kind == StepKind::kIndex;
+      absl::StrAppend(&out, index ? "[" : ".", it->key, index ? "]" : "");
     }
     return out;
   }
-  // Go's encoding/json names the field by its JSON names alone:
-  // "spec.template.spec.containers.ports.containerPort".
+  // Go's encoding/json names the field by its struct fields' JSON names
+  // alone: "spec.template.spec.containers.ports.containerPort".
   std::string JsonField() const {
     std::string out;
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      if (it->index) continue;
+      if (it->kind != StepKind::kField) continue;
       absl::StrAppend(&out, out.empty() ? "" : ".", it->key);
     }
     return out;
   }
+  // What encoding/json says it found: "number 2.5" for a number an integer
+  // type refuses, else the JSON kind ("bool", "array", ...).
+  std::string Found() const {
+    if (bits != 0) return absl::StrCat("number ", ToJson(value));
+    switch (value.kind()) {
+      case Value::Kind::kString:
+        return "string";
+      case Value::Kind::kInt:
+      case Value::Kind::kFloat:
+        return "number";
+      case Value::Kind::kBool:
+        return "bool";
+      case Value::Kind::kList:
+        return "array";
+      default:
+        return "object";
+    }
+  }
 };
+
+// A named type as Go prints it: the OpenAPI name's package and type
+// ("io.k8s.api.core.v1.Container" is "v1.Container").
+std::string GoTypeOfNamed(absl::string_view openapi_name) {
+  const size_t last = openapi_name.rfind('.');
+  const size_t pkg = last == absl::string_view::npos
+                         ? absl::string_view::npos
+                         : openapi_name.rfind('.', last - 1);
+  return std::string(pkg == absl::string_view::npos
+                         ? openapi_name
+                         : openapi_name.substr(pkg + 1));
+}
+
+// The Go type of a value of the schema type `t` (an integer's `bits` where
+// known), as Go prints it. Named string types (v1.Protocol) have no name of
+// their own in the schema and print as string.
+std::string GoTypeOf(const TypeRef& t, uint8_t bits) {
+  if (!t.named_type.empty()) return GoTypeOfNamed(t.named_type);
+  const Atom* a = t.resolved;
+  if (a == nullptr) return "interface {}";
+  if (a->list) return absl::StrCat("[]", GoTypeOf(a->list->element_type, bits));
+  if (a->map) {
+    return a->map->element_type
+               ? absl::StrCat("map[string]",
+                              GoTypeOf(*a->map->element_type, bits))
+               : "map[string]interface {}";
+  }
+  if (!a->scalar) return "interface {}";
+  switch (*a->scalar) {
+    case ScalarType::kString:
+      return "string";
+    case ScalarType::kBoolean:
+      return "bool";
+    case ScalarType::kNumeric:
+      return bits != 0 ? absl::StrCat("int", bits) : "float64";
+    case ScalarType::kUntyped:
+      break;
+  }
+  return "interface {}";
+}
+
+// Whether values of the schema type `t` are left to decode themselves
+// here: untyped ones (IntOrString, anything deduced) and named scalars
+// (Time, Quantity, Duration: their own UnmarshalJSON, with messages of
+// their own).
+bool DecodesItself(const TypeRef& t) {
+  const Atom* a = t.resolved;
+  if (a == nullptr) return true;
+  if (a->scalar && *a->scalar == ScalarType::kUntyped) return true;
+  return !t.named_type.empty() && a->scalar.has_value();
+}
+
+// Whether encoding/json refuses `v` for the Go field `f` (schema type `t`),
+// with the Go type it would name: a value of another JSON kind. Nulls,
+// numbers an integer type takes or refuses (FitInteger), and the types that
+// decode themselves (Time, Quantity, IntOrString, ...) are not looked at.
+std::optional<std::string> Mismatch(const GoField& f, const TypeRef& t,
+                                    const Value& v) {
+  if (v.IsNull() || DecodesItself(t)) return std::nullopt;
+  const Atom* a = t.resolved;
+  switch (f.kind) {
+    case GoKind::kString:
+      if (v.IsString()) return std::nullopt;
+      return std::string("string");
+    case GoKind::kBool:
+      if (v.IsBool()) return std::nullopt;
+      return std::string("bool");
+    case GoKind::kInt:
+      if (v.IsNumber()) return std::nullopt;
+      return absl::StrCat("int", f.int_bits != 0 ? f.int_bits : 64);
+    case GoKind::kFloat:
+      if (v.IsNumber()) return std::nullopt;
+      return std::string("float64");
+    case GoKind::kSlice:
+      // A byte slice is a string (base64).
+      if (a != nullptr && a->scalar)
+        return v.IsString() ? std::nullopt
+                            : std::optional<std::string>("[]uint8");
+      if (v.IsList()) return std::nullopt;
+      return GoTypeOf(t, f.int_bits);
+    case GoKind::kMap:
+    case GoKind::kStruct:
+      if (v.IsMap()) return std::nullopt;
+      return GoTypeOf(t, f.int_bits);
+    case GoKind::kPointer: {
+      // What it points to, from the schema: a struct, slice or plain
+      // scalar.
+      const bool fits = a->map    ? v.IsMap()
+                        : a->list ? v.IsList()
+                        : !a->scalar ? true
+                        : *a->scalar == ScalarType::kString  ? v.IsString()
+                        : *a->scalar == ScalarType::kBoolean ? v.IsBool()
+                        : *a->scalar == ScalarType::kNumeric ? v.IsNumber()
+                                                             : true;
+      if (fits) return std::nullopt;
+      return GoTypeOf(t, f.int_bits);
+    }
+    case GoKind::kMarshaler:
+    case GoKind::kInterface:
+      break;
+  }
+  return std::nullopt;
+}
+
+// Whether encoding/json refuses `e`, an element of the map or slice field
+// `f` whose elements have the schema type `et`, with the Go type it would
+// name. The kind the elements take is their zero value's (a struct's is a
+// map); elements whose zero is null (pointers, slices) and those that
+// decode themselves are not looked at.
+std::optional<std::string> ElementMismatch(const GoField& f,
+                                           const TypeRef& et,
+                                           const Value& e) {
+  if (e.IsNull()) return std::nullopt;
+  if (f.byte_elements) {
+    if (e.IsString()) return std::nullopt;
+    return std::string("[]uint8");
+  }
+  if (DecodesItself(et)) return std::nullopt;
+  bool fits = true;
+  switch (f.element_zero.kind()) {
+    case Value::Kind::kString:
+      fits = e.IsString();
+      break;
+    case Value::Kind::kInt:
+    case Value::Kind::kFloat:
+      fits = e.IsNumber();
+      break;
+    case Value::Kind::kBool:
+      fits = e.IsBool();
+      break;
+    case Value::Kind::kMap:
+      fits = e.IsMap();
+      break;
+    case Value::Kind::kList:
+      fits = e.IsList();
+      break;
+    case Value::Kind::kNull:
+      break;
+  }
+  if (fits) return std::nullopt;
+  return GoTypeOf(et, f.int_bits);
+}
 
 // `v`, a value where the Go type has an integer of `bits`, as Go's decoders
 // take it: a whole float is that integer (the unstructured converter
@@ -322,7 +496,7 @@ const GoField* GoFieldOf(const NodePlan& np, const MapType& mt,
 // empty fields (after the defaulters). Returns whether an empty slice or
 // map stayed that storage would read back null (never with `stored`).
 bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
-                   bool dropped_only = false, IntegerError* error = nullptr) {
+                   bool dropped_only = false, DecodeError* error = nullptr) {
   // Storage's read-back is what an apply's merged object goes through: the
   // unstructured converter (FitInteger).
   const bool wrap = stored;
@@ -338,7 +512,8 @@ bool ThroughGoType(const NodePlan& np, const MapType& mt, Map& m, bool stored,
       if (f->int_bits != 0 && v.IsNumber() &&
           !FitInteger(v, f->int_bits, wrap) && error != nullptr &&
           !error->set) {
-        error->Record(v, f->int_bits, entries[i].key, /*index=*/false);
+        error->Record(v, f->int_bits, entries[i].key,
+                      DecodeError::StepKind::kField);
         error->go_struct = np.go_name;
       }
       if (IsZeroLike(v)) {
@@ -381,7 +556,7 @@ class Decoder {
 
   // The first number that does not fit its Go integer type; the walk stops
   // there.
-  const IntegerError& error() const { return error_; }
+  const DecodeError& error() const { return error_; }
 
   // Top-down, as the generated defaulters: a struct's fields through its Go
   // type, its defaulters, then what it holds. `elements`: the Go field
@@ -392,7 +567,7 @@ class Decoder {
             const GoField* elements = nullptr) {
     if (atom == nullptr || depth > kMaxValueDepth) return;
     if (prev != nullptr && SameNode(v, *prev)) return;
-    if (elements != nullptr && !Elements(*elements, v)) return;
+    if (elements != nullptr && !Elements(*elements, atom, v)) return;
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
@@ -424,6 +599,20 @@ class Decoder {
       size_t hint = 0;
       for (MapEntry& e : m.entries()) {
         const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+        // A request body's value of another JSON kind than the Go type's
+        // (the apiserver's 400), in the body's order as encoding/json
+        // meets it; storage's read-back meets none.
+        if (!stored_ && sf != nullptr && plan != nullptr) {
+          const GoField* f =
+              plan->by_field[static_cast<size_t>(sf - mt.fields.data())];
+          std::optional<std::string> type;
+          if (f != nullptr && (type = Mismatch(*f, sf->type, e.value))) {
+            error_.RecordType(e.value, *std::move(type), e.key,
+                              DecodeError::StepKind::kField);
+            error_.go_struct = plan->go_name;
+            return;
+          }
+        }
         NodePlan::Scalar scalar = NodePlan::Scalar::kOther;
         if (resource_list && sf == nullptr) {
           scalar = NodePlan::Scalar::kResourceQuantity;
@@ -447,7 +636,7 @@ class Decoder {
         Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
              depth + 1, elements);
         if (error_.set) {
-          error_.path.push_back({e.key, false});
+          error_.path.push_back({e.key, DecodeError::StepKind::kField});
           if (error_.go_struct.empty() && plan != nullptr)
             error_.go_struct = plan->go_name;
           return;
@@ -465,7 +654,8 @@ class Decoder {
         Walk(elem, l[i], pl != nullptr && i < pl->size() ? &(*pl)[i] : nullptr,
              depth + 1);
         if (error_.set) {
-          error_.path.push_back({std::to_string(i), true});
+          error_.path.push_back(
+              {std::to_string(i), DecodeError::StepKind::kIndex});
           return;
         }
       }
@@ -477,8 +667,11 @@ class Decoder {
   // them: a null is the elements' zero value (with `stored_`, a null byte
   // slice reads back from storage empty), a number where they are
   // integers as FitInteger takes it (wrapping with `stored_`, the
-  // converter's way). False, with error_ set, at a number refused.
-  bool Elements(const GoField& f, Value& v) {
+  // converter's way). Decoding a request body, an element of another JSON
+  // kind than the Go type's is refused. `atom`: the schema type of `v`.
+  // False, with error_ set, at a value refused.
+  bool Elements(const GoField& f, const Atom* atom, Value& v) {
+    if (!stored_ && !ElementKinds(f, atom, v)) return false;
     const bool empty_bytes = stored_ && f.byte_elements;
     const bool nulls = !f.element_zero.IsNull() || empty_bytes;
     auto zero = [&] {
@@ -494,8 +687,10 @@ class Decoder {
       } else if (e.IsNumber() && f.int_bits != 0) {
         Value fit = e;
         if (!FitInteger(fit, f.int_bits, /*wrap=*/stored_)) {
-          error_.Record(e, f.int_bits, key != nullptr ? *key : std::to_string(i),
-                        /*index=*/key == nullptr);
+          error_.Record(e, f.int_bits,
+                        key != nullptr ? *key : std::to_string(i),
+                        key != nullptr ? DecodeError::StepKind::kMapKey
+                                       : DecodeError::StepKind::kIndex);
           return false;
         }
         if (!Identical(fit, e)) writable() = std::move(fit);
@@ -521,6 +716,38 @@ class Decoder {
         if (!element(e, [&]() -> Value& { return v.list()[i]; }, nullptr, i)) {
           return false;
         }
+      }
+    }
+    return true;
+  }
+
+  // Whether each element of `v` (a map or list of the schema type `atom`,
+  // held by the Go field `f`) has a JSON kind its Go type takes (see
+  // ElementMismatch); false, with error_ set, at the first that has not.
+  bool ElementKinds(const GoField& f, const Atom* atom, const Value& v) {
+    const TypeRef* et = atom == nullptr ? nullptr
+                        : atom->list    ? &atom->list->element_type
+                        : atom->map && atom->map->element_type
+                            ? &*atom->map->element_type
+                            : nullptr;
+    if (et == nullptr) return true;
+    auto check = [&](const Value& e, std::string key,
+                     DecodeError::StepKind kind) {
+      std::optional<std::string> type = ElementMismatch(f, *et, e);
+      if (!type) return true;
+      error_.RecordType(e, *std::move(type), std::move(key), kind);
+      return false;
+    };
+    if (v.IsMap()) {
+      for (const MapEntry& e : v.map()) {
+        if (!check(e.value, e.key, DecodeError::StepKind::kMapKey))
+          return false;
+      }
+    } else if (v.IsList()) {
+      const List& items = v.list();
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (!check(items[i], std::to_string(i), DecodeError::StepKind::kIndex))
+          return false;
       }
     }
     return true;
@@ -555,7 +782,7 @@ class Decoder {
   const bool stored_;
   const std::optional<absl::Time> now_;
   bool kept_empty_ = false;
-  IntegerError error_;
+  DecodeError error_;
 };
 
 // Whether `v`, of the schema node `atom`, holds a Go slice or map that is
@@ -676,16 +903,22 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
   d.Walk(type_.root(), object, previous, 0);
   if (reads_back_otherwise != nullptr) *reads_back_otherwise = d.kept_empty();
   if (error != nullptr) {
-    const internal::IntegerError& e = d.error();
+    const internal::DecodeError& e = d.error();
     // As encoding/json words it.
     *error = !e.set ? absl::OkStatus()
                     : absl::InvalidArgumentError(absl::StrCat(
-                          "json: cannot unmarshal number ", ToJson(e.value),
-                          " into Go struct field ",
-                          e.go_struct, ".", e.JsonField(), " of type int",
-                          e.bits));
+                          "json: cannot unmarshal ", e.Found(),
+                          " into Go struct field ", e.go_struct, ".",
+                          e.JsonField(), " of type ", e.go_type));
   }
   return object;
+}
+
+absl::Status BuiltinKind::BodyRefused(const absl::Status& error) const {
+  return absl::InvalidArgumentError(absl::StrCat(
+      kind_, " in version \"",
+      api_version_.substr(api_version_.find('/') + 1),
+      "\" cannot be handled as a ", kind_, ": ", error.message()));
 }
 
 Value BuiltinKind::ReadBack(Value object, const Value* previous,
@@ -694,8 +927,9 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous,
   internal::Decoder d(*plan_, /*stored=*/true, now);
   d.Walk(type_.root(), object, previous, 0);
   if (error != nullptr) {
-    const internal::IntegerError& e = d.error();
-    // As the unstructured converter words it, with the path.
+    const internal::DecodeError& e = d.error();
+    // As the unstructured converter words it, with the path (it meets
+    // numbers only: an apply's merged object has its schema's kinds).
     *error = !e.set ? absl::OkStatus()
                     : absl::InternalError(absl::StrCat(
                           e.Path(), ": cannot convert float64 ",

@@ -87,6 +87,11 @@ class BuiltinKind {
                absl::Status* error = nullptr,
                std::optional<absl::Time> now = std::nullopt) const;
 
+  // The apiserver's 400 for a request body Decode refused with `error`
+  // (BadRequest: "Deployment in version "v1" cannot be handled as a
+  // Deployment: json: cannot unmarshal ...").
+  absl::Status BodyRefused(const absl::Status& error) const;
+
   // `object` as the apiserver stores it and reads it back: the apiserver
   // stores built-in kinds as protobuf, which keeps no empty slice or map,
   // so one that the JSON encoding writes (a field without omitempty: an

@@ -658,7 +658,7 @@ TEST(DefaultersTest, OtherGroups) {
                       "ValidatingWebhookConfiguration", R"({
     apiVersion: admissionregistration.k8s.io/v1,
     kind: ValidatingWebhookConfiguration,
-    webhooks: [{name: w, clientConfig: {service: {name: s, namespace: n}},
+    webhooks: [{name: w, clientConfig: {service: {name: s, namespace: ns}},
                 rules: [{operations: [CREATE], apiGroups: [""],
                          apiVersions: [v1], resources: [pods]}]}]})");
   EXPECT_EQ(At(vwc, "webhooks.0.failurePolicy"), Canon(R"("Fail")"));
@@ -718,7 +718,7 @@ TEST(DefaultersTest, CustomResourceDefinitionsAndApiServices) {
            scope: Namespaced,
            conversion: {strategy: Webhook, webhook: {
              conversionReviewVersions: [v1],
-             clientConfig: {service: {name: s, namespace: n}}}},
+             clientConfig: {service: {name: s, namespace: ns}}}},
            versions: [{name: v1, served: true, storage: true}]},
     status: {storedVersions: [v0]}})");
   EXPECT_EQ(At(set, "spec.names.singular"), Canon(R"("g")"));
@@ -732,7 +732,7 @@ TEST(DefaultersTest, CustomResourceDefinitionsAndApiServices) {
                       R"({apiVersion: apiregistration.k8s.io/v1,
     kind: APIService, metadata: {name: v1.m.example.com},
     spec: {group: m.example.com, version: v1, groupPriorityMinimum: 100,
-           versionPriority: 100, service: {name: m, namespace: n}}})");
+           versionPriority: 100, service: {name: m, namespace: ns}}})");
   EXPECT_EQ(At(api, "spec.service.port"), "443");
 }
 
