@@ -330,6 +330,27 @@ TEST(CliTest, NullsOfACustomResourceAreDecodedAsTheApiserverDoes) {
             R"({"memory":"1Gi"})");
 }
 
+// A custom resource's metadata is decoded into ObjectMeta on its own: a
+// label that is a number is the apiserver's 400 for a write, named from
+// ObjectMeta (checked against kube-apiserver 1.37 by POST).
+TEST(CliTest, ACustomResourcesMetadataTheGoTypeCannotHoldIsRefused) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/crds/widgets.yaml");
+  WriteFile(dir + "/widget-label.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, namespace: ns, labels: {tier: 7}}\n"
+            "spec: {template: {image: x}}\n");
+  Result r = Smdx({"update", "--schema", crd, "--field-manager", "m",
+                   dir + "/widget-label.yaml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("Widget in version \"v1\" cannot be handled "
+                               "as a Widget: json: cannot unmarshal number "
+                               "into Go struct field ObjectMeta.labels of "
+                               "type string"));
+}
+
 TEST(CliTest, ImmutabilityViolationIsReportedApartFromConflicts) {
   std::string dir = ::testing::TempDir();
   WriteFile(

@@ -323,6 +323,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		if kubectlWrites[st.manager] {
 			withDups(i, n, st.body)
 			withNulls(i, n, st.body)
+			withWrongKinds(i, n, st.body)
 		}
 	}
 	return s
@@ -350,6 +351,72 @@ func withNulls(i, n int, body map[string]interface{}) {
 	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<62))}
 	if d.rng.Intn(5) == 0 {
 		d.nullSome(body, 0)
+	}
+}
+
+// withWrongKinds gives one of `body`'s scalars a value of another JSON
+// kind (wrongKind) at one step in ten, drawn from a source of its own (as
+// withDups').
+func withWrongKinds(i, n int, body map[string]interface{}) {
+	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<61))}
+	if d.rng.Intn(10) == 0 {
+		d.wrongKind(body)
+	}
+}
+
+// wrongKind replaces one scalar of `body`, drawn from all of them but
+// apiVersion, kind and keptMetadata, with a value of another JSON kind, as
+// a hand-written manifest may hold one (`replicas: "2"`, a label `true`):
+// a string becomes a number, a number or a bool its text. Kubernetes
+// refuses most (encoding/json's 400 for a write, the field manager's 500
+// for an apply); the types that decode themselves take some (a number for
+// a Quantity or an IntOrString).
+func (g *randomGen) wrongKind(body map[string]interface{}) {
+	type spot struct {
+		set func(interface{})
+		v   interface{}
+	}
+	var spots []spot
+	var walk func(v interface{}, depth int)
+	walk = func(v interface{}, depth int) {
+		switch t := v.(type) {
+		case map[string]interface{}:
+			for _, key := range sortedKeys(t) {
+				if (depth == 0 && keptWhole[key] && key != "metadata") ||
+					(depth == 1 && keptMetadata[key]) {
+					continue
+				}
+				k := key
+				if isScalar(t[k]) {
+					spots = append(spots, spot{func(x interface{}) { t[k] = x }, t[k]})
+					continue
+				}
+				if depth == 0 && key == "metadata" {
+					walk(t[k], 1)
+				} else {
+					walk(t[k], 2)
+				}
+			}
+		case []interface{}:
+			for n, item := range t {
+				n := n
+				if isScalar(item) {
+					spots = append(spots, spot{func(x interface{}) { t[n] = x }, item})
+					continue
+				}
+				walk(item, 2)
+			}
+		}
+	}
+	walk(body, 0)
+	if len(spots) == 0 {
+		return
+	}
+	s := spots[g.rng.Intn(len(spots))]
+	if _, ok := s.v.(string); ok {
+		s.set(json.Number("7"))
+	} else {
+		s.set(fmt.Sprint(s.v))
 	}
 }
 

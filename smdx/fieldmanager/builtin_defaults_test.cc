@@ -193,6 +193,26 @@ TEST_F(BuiltinDefaultsTest, AnUpdateOfAValueItsGoTypeCannotHoldIsRefused) {
     EXPECT_EQ(r.status.message(), c.message);
     EXPECT_TRUE(r.object.IsNull());
   }
+  // A time decodes itself from a string alone: an update's 400 names the
+  // field; an apply's merged object meets the converter, whose 500 names
+  // no field (smdx adds the path).
+  FieldManager lease = Make("coordination.k8s.io/v1", "Lease");
+  const char* kLease = R"({apiVersion: coordination.k8s.io/v1, kind: Lease,
+      metadata: {name: l, namespace: default}, spec: {acquireTime: 7}})";
+  FieldManagerResult updated = lease.Update(Value(), Yaml(kLease), "m");
+  EXPECT_EQ(updated.kind, ErrorKind::kBadRequest);
+  EXPECT_EQ(updated.status.message(),
+            "Lease in version \"v1\" cannot be handled as a Lease: json: "
+            "cannot unmarshal number into Go struct field "
+            "LeaseSpec.spec.acquireTime of type string");
+  FieldManagerResult applied = lease.Apply(Value(), Yaml(kLease), "m", false);
+  EXPECT_EQ(applied.kind, ErrorKind::kInternal);
+  EXPECT_EQ(applied.status.message(),
+            "failed to convert new object (default/l; coordination.k8s.io/v1, "
+            "Kind=Lease) to proper version: unable to convert unstructured "
+            "object to coordination.k8s.io/v1, Kind=Lease: "
+            ".spec.acquireTime: json: cannot unmarshal number into Go value "
+            "of type string");
   // IntOrString and Quantity take strings and numbers.
   FieldManager fm = Make("apps/v1", "Deployment");
   FieldManagerResult r = fm.Update(

@@ -621,8 +621,12 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   const Value merged = create ? r.object : Value();
   // The merged object as the Go decoder reads it, before storage's read-back
   // leaves no empty slice: the strategy may count those (EmptiesDiffer).
-  const bool empties_differ =
-      builtin_ != nullptr && !create && builtin_->EmptiesDiffer(r.object);
+  // Kept for the kinds that may (a kept reference makes the read-back copy
+  // what it changes).
+  const Value unread = builtin_ != nullptr && !create &&
+                               builtin_->ComparesEmpties()
+                           ? r.object
+                           : Value();
   if (builtin_ != nullptr) {
     absl::Status converted;
     r.object =
@@ -650,6 +654,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
         opts_.subresource == "status");
   }
   if (builtin_ != nullptr) {
+    const bool empties_differ =
+        !unread.IsNull() && builtin_->EmptiesDiffer(unread, r.object);
     r.object = create ? Created(std::move(r.object), merged)
                       : builtin_->PrepareForUpdate(
                             std::move(r.object), live,
@@ -684,7 +690,15 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   // A custom resource's body as decoded: its metadata through ObjectMeta
   // (where an empty managedFields list is none, and so resets nothing).
   Value coerced;
-  if (custom_metadata_ != nullptr) coerced = custom_metadata_->Coerce(object);
+  if (custom_metadata_ != nullptr) {
+    absl::Status decoded;
+    coerced = custom_metadata_->Coerce(object, &decoded);
+    if (!decoded.ok()) {
+      return Failed(ErrorKind::kBadRequest,
+                    BuiltinKind::BodyRefusedError(opts_.api_version,
+                                                  opts_.kind, decoded));
+    }
+  }
   const Value& written = custom_metadata_ != nullptr ? coerced : object;
   // Whose managed fields count: a body may set them (or reset them with []
   // or [{}]); without any, or on a subresource, the live object's do.
@@ -772,9 +786,10 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (builtin_ != nullptr && create) {
     r.object = Created(std::move(r.object), written);
   } else if (builtin_ != nullptr) {
+    const bool empties_differ = builtin_->EmptiesDiffer(written, body);
     r.object = builtin_->PrepareForUpdate(
         std::move(r.object), live_body,
-        {opts_.subresource == "status", builtin_->EmptiesDiffer(written), now});
+        {opts_.subresource == "status", empties_differ, now});
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -822,12 +837,14 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   }
   r.object = KeepResetFields(live_body, std::move(body), create);
   if (builtin_ != nullptr) {
+    const bool empties_differ =
+        !create && builtin_->EmptiesDiffer(written, r.object);
     r.object = create ? Created(std::move(r.object), written)
                       : builtin_->ReadBack(
                             builtin_->PrepareForUpdate(
                                 std::move(r.object), live_body,
                                 {opts_.subresource == "status",
-                                 builtin_->EmptiesDiffer(written), Now()}),
+                                 empties_differ, Now()}),
                             &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(

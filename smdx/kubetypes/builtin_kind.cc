@@ -286,6 +286,14 @@ struct DecodeError {
     }
     return out;
   }
+  // The error as encoding/json words it (OK when none was set).
+  absl::Status AsJsonError() const {
+    if (!set) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("json: cannot unmarshal ", Found(),
+                     " into Go struct field ", go_struct, ".", JsonField(),
+                     " of type ", go_type));
+  }
   // What encoding/json says it found: "number 2.5" for a number an integer
   // type refuses, else the JSON kind ("bool", "array", ...).
   std::string Found() const {
@@ -357,13 +365,26 @@ bool DecodesItself(const TypeRef& t) {
   return !t.named_type.empty() && a->scalar.has_value();
 }
 
+// Whether `t` is a type that decodes itself from a JSON string alone
+// (metav1.Time, MicroTime and Duration unmarshal the text into a string
+// first): any other value is refused as a string would refuse it.
+bool IsTextOnly(const TypeRef& t) {
+  return t.named_type == kTime || t.named_type == kMicroTime ||
+         t.named_type == "io.k8s.apimachinery.pkg.apis.meta.v1.Duration";
+}
+
 // Whether encoding/json refuses `v` for the Go field `f` (schema type `t`),
 // with the Go type it would name: a value of another JSON kind. Nulls,
 // numbers an integer type takes or refuses (FitInteger), and the types that
 // decode themselves (Time, Quantity, IntOrString, ...) are not looked at.
 std::optional<std::string> Mismatch(const GoField& f, const TypeRef& t,
                                     const Value& v) {
-  if (v.IsNull() || DecodesItself(t)) return std::nullopt;
+  if (v.IsNull()) return std::nullopt;
+  if (IsTextOnly(t)) {
+    if (v.IsString()) return std::nullopt;
+    return std::string("string");
+  }
+  if (DecodesItself(t)) return std::nullopt;
   const Atom* a = t.resolved;
   switch (f.kind) {
     case GoKind::kString:
@@ -601,8 +622,10 @@ class Decoder {
         const StructField* sf = mt.FindFieldFrom(e.key, &hint);
         // A request body's value of another JSON kind than the Go type's
         // (the apiserver's 400), in the body's order as encoding/json
-        // meets it; storage's read-back meets none.
-        if (!stored_ && sf != nullptr && plan != nullptr) {
+        // meets it. An apply's merged object has its schema's kinds, so
+        // the converter meets only the times' (its 500).
+        if (sf != nullptr && plan != nullptr &&
+            (!stored_ || IsTextOnly(sf->type))) {
           const GoField* f =
               plan->by_field[static_cast<size_t>(sf - mt.fields.data())];
           std::optional<std::string> type;
@@ -788,17 +811,30 @@ class Decoder {
 // Whether `v`, of the schema node `atom`, holds a Go slice or map that is
 // empty but not nil: an empty list or map where the Go type has a slice
 // or map (a list is always a slice; a map without a Go struct's plan, a
-// map), or "" where it has a byte slice.
+// map), or "" where it has a byte slice; unless `decoded`, the same place
+// of `v` decoded, holds something there (a defaulter filled the empty
+// slice: a NetworkPolicy's policyTypes).
 bool HoldsEmptyContainer(const KindPlan& plan, const Atom* atom,
-                         const Value& v, int depth) {
+                         const Value& v, const Value* decoded, int depth) {
   if (atom == nullptr || depth > kMaxValueDepth) return false;
+  auto filled = [](const Value* d) {
+    return d != nullptr && ((d->IsList() && !d->list().empty()) ||
+                            (d->IsMap() && !d->map().empty()) ||
+                            (d->IsString() && !d->AsString().empty()));
+  };
   if (atom->list && v.IsList()) {
     const Atom* elem = atom->list->element_type.resolved;
-    for (const Value& item : v.list()) {
-      if (elem != nullptr && elem->list && item.IsList() && item.list().empty())
+    const List* dl = decoded != nullptr && decoded->IsList() ? &decoded->list()
+                                                             : nullptr;
+    for (size_t i = 0; i < v.list().size(); ++i) {
+      const Value& item = v.list()[i];
+      const Value* di = dl != nullptr && i < dl->size() ? &(*dl)[i] : nullptr;
+      if (elem != nullptr && elem->list && item.IsList() &&
+          item.list().empty() && !filled(di)) {
         return true;
+      }
       if ((item.IsMap() || item.IsList()) &&
-          HoldsEmptyContainer(plan, elem, item, depth + 1)) {
+          HoldsEmptyContainer(plan, elem, item, di, depth + 1)) {
         return true;
       }
     }
@@ -808,6 +844,8 @@ bool HoldsEmptyContainer(const KindPlan& plan, const Atom* atom,
   const MapType& mt = *atom->map;
   auto node = plan.nodes.find(atom);
   const NodePlan* np = node != plan.nodes.end() ? node->second : nullptr;
+  const Map* dm =
+      decoded != nullptr && decoded->IsMap() ? &decoded->map() : nullptr;
   size_t hint = 0;
   for (const MapEntry& e : v.map()) {
     const StructField* sf = mt.FindFieldFrom(e.key, &hint);
@@ -818,12 +856,13 @@ bool HoldsEmptyContainer(const KindPlan& plan, const Atom* atom,
     const Atom* child = sf != nullptr ? sf->type.resolved
                         : mt.element_type ? mt.element_type->resolved
                                           : nullptr;
+    const Value* dv = dm != nullptr ? dm->Find(e.key) : nullptr;
     const bool container =
         f != nullptr ? f->kind == GoKind::kSlice || f->kind == GoKind::kMap
                      : child != nullptr && (child->list != nullptr ||
                                             (child->map != nullptr &&
                                              !plan.nodes.contains(child)));
-    if (container &&
+    if (container && !filled(dv) &&
         ((e.value.IsList() && e.value.list().empty()) ||
          (e.value.IsMap() && e.value.map().empty()) ||
          (f != nullptr && f->kind == GoKind::kSlice && e.value.IsString() &&
@@ -831,7 +870,7 @@ bool HoldsEmptyContainer(const KindPlan& plan, const Atom* atom,
       return true;
     }
     if ((e.value.IsMap() || e.value.IsList()) &&
-        HoldsEmptyContainer(plan, child, e.value, depth + 1)) {
+        HoldsEmptyContainer(plan, child, e.value, dv, depth + 1)) {
       return true;
     }
   }
@@ -903,22 +942,20 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
   d.Walk(type_.root(), object, previous, 0);
   if (reads_back_otherwise != nullptr) *reads_back_otherwise = d.kept_empty();
   if (error != nullptr) {
-    const internal::DecodeError& e = d.error();
-    // As encoding/json words it.
-    *error = !e.set ? absl::OkStatus()
-                    : absl::InvalidArgumentError(absl::StrCat(
-                          "json: cannot unmarshal ", e.Found(),
-                          " into Go struct field ", e.go_struct, ".",
-                          e.JsonField(), " of type ", e.go_type));
+    *error = d.error().AsJsonError();
   }
   return object;
 }
 
-absl::Status BuiltinKind::BodyRefused(const absl::Status& error) const {
+absl::Status BuiltinKind::BodyRefusedError(absl::string_view api_version,
+                                           absl::string_view kind,
+                                           const absl::Status& error) {
+  const size_t slash = api_version.find('/');
   return absl::InvalidArgumentError(absl::StrCat(
-      kind_, " in version \"",
-      api_version_.substr(api_version_.find('/') + 1),
-      "\" cannot be handled as a ", kind_, ": ", error.message()));
+      kind, " in version \"",
+      slash == absl::string_view::npos ? api_version
+                                       : api_version.substr(slash + 1),
+      "\" cannot be handled as a ", kind, ": ", error.message()));
 }
 
 Value BuiltinKind::ReadBack(Value object, const Value* previous,
@@ -928,12 +965,17 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous,
   d.Walk(type_.root(), object, previous, 0);
   if (error != nullptr) {
     const internal::DecodeError& e = d.error();
-    // As the unstructured converter words it, with the path (it meets
-    // numbers only: an apply's merged object has its schema's kinds).
-    *error = !e.set ? absl::OkStatus()
-                    : absl::InternalError(absl::StrCat(
-                          e.Path(), ": cannot convert float64 ",
-                          ToJson(e.value), " to int", e.bits));
+    // As the unstructured converter words it, with the path: a number
+    // its integer type refuses, or a time's value that is not a string
+    // (the time's own decoder's words).
+    *error = !e.set      ? absl::OkStatus()
+             : e.bits != 0 ? absl::InternalError(absl::StrCat(
+                                 e.Path(), ": cannot convert float64 ",
+                                 ToJson(e.value), " to int", e.bits))
+                           : absl::InternalError(absl::StrCat(
+                                 e.Path(), ": json: cannot unmarshal ",
+                                 e.Found(), " into Go value of type ",
+                                 e.go_type));
   }
   return object;
 }
@@ -961,11 +1003,13 @@ std::shared_ptr<const CustomResourceMetadata> CustomResourceMetadata::For(
   return c;
 }
 
-Value CustomResourceMetadata::Coerce(Value object) const {
+Value CustomResourceMetadata::Coerce(Value object, absl::Status* error) const {
   Value* md = object.IsMap() ? object.map().Find("metadata") : nullptr;
   if (md != nullptr && md->IsMap()) {
-    internal::Decoder(*plan_, /*stored=*/false)
-        .Walk(metadata_, *md, nullptr, /*depth=*/1);
+    internal::Decoder d(*plan_, /*stored=*/false);
+    d.Walk(metadata_, *md, nullptr, /*depth=*/1);
+    // (Decoded into ObjectMeta on its own: the path starts there.)
+    if (error != nullptr) *error = d.error().AsJsonError();
   }
   return object;
 }
@@ -988,7 +1032,12 @@ Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
                                     context.empties_differ, context.now);
 }
 
-bool BuiltinKind::EmptiesDiffer(const Value& request) const {
+bool BuiltinKind::ComparesEmpties() const {
+  return !internal::ReflectComparedField(api_version_, kind_).empty();
+}
+
+bool BuiltinKind::EmptiesDiffer(const Value& request,
+                                const Value& decoded) const {
   const absl::string_view field =
       internal::ReflectComparedField(api_version_, kind_);
   const Atom* root = type_.root();
@@ -996,9 +1045,11 @@ bool BuiltinKind::EmptiesDiffer(const Value& request) const {
   const StructField* sf = root->map->FindField(field);
   const Value* v = Find(request, field);
   if (sf == nullptr || v == nullptr) return false;
+  const Value* d = Find(decoded, field);
   // The field itself: `webhooks: []` is an empty slice too.
-  if (v->IsList() && v->list().empty()) return true;
-  return internal::HoldsEmptyContainer(*plan_, sf->type.resolved, *v,
+  if (v->IsList() && v->list().empty())
+    return d == nullptr || !d->IsList() || d->list().empty();
+  return internal::HoldsEmptyContainer(*plan_, sf->type.resolved, *v, d,
                                        /*depth=*/1);
 }
 

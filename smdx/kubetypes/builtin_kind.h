@@ -90,7 +90,13 @@ class BuiltinKind {
   // The apiserver's 400 for a request body Decode refused with `error`
   // (BadRequest: "Deployment in version "v1" cannot be handled as a
   // Deployment: json: cannot unmarshal ...").
-  absl::Status BodyRefused(const absl::Status& error) const;
+  absl::Status BodyRefused(const absl::Status& error) const {
+    return BodyRefusedError(api_version_, kind_, error);
+  }
+  // The same for any kind (a custom resource's metadata, Coerce).
+  static absl::Status BodyRefusedError(absl::string_view api_version,
+                                       absl::string_view kind,
+                                       const absl::Status& error);
 
   // `object` as the apiserver stores it and reads it back: the apiserver
   // stores built-in kinds as protobuf, which keeps no empty slice or map,
@@ -146,8 +152,11 @@ class BuiltinKind {
   // NetworkPolicy compare what they count with reflect.DeepEqual, where
   // the empty slice or map a request's `[]`, `{}` or "" (a byte slice)
   // decodes to differs from the nil one the live object, read back from
-  // storage, has. False for the other kinds.
-  bool EmptiesDiffer(const Value& request) const;
+  // storage, has; unless a defaulter filled it (`decoded`: the request
+  // decoded). False for the other kinds.
+  bool EmptiesDiffer(const Value& request, const Value& decoded) const;
+  // Whether EmptiesDiffer can be true for the kind.
+  bool ComparesEmpties() const;
 
   const std::string& api_version() const { return api_version_; }
   const std::string& kind() const { return kind_; }
@@ -181,8 +190,11 @@ class CustomResourceMetadata {
   // Kubernetes' ObjectMeta type.
   static std::shared_ptr<const CustomResourceMetadata> For(const Type& type);
 
-  // `object` with its metadata through ObjectMeta.
-  Value Coerce(Value object) const;
+  // `object` with its metadata through ObjectMeta. `error`, when given, is
+  // set to the first value there that ObjectMeta's Go type cannot hold, as
+  // Decode words it (a label that is a number: the apiserver's 400 for a
+  // request body), and the metadata is then decoded only in part.
+  Value Coerce(Value object, absl::Status* error = nullptr) const;
 
   // `object` (after the field manager) with the metadata.generation the
   // apiextensions-apiserver's strategy gives it: 1 at create (`live`

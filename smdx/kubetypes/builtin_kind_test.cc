@@ -1217,7 +1217,8 @@ TEST(PrepareForUpdateTest, ALeaseDropsTheFieldsOfADisabledFeature) {
 TEST(PrepareForUpdateTest, ReflectComparedEmptiesCountAsChanges) {
   auto empties = [](const char* api_version, const char* kind,
                     const char* request) {
-    return KindOf(api_version, kind)->EmptiesDiffer(Yaml(request));
+    std::shared_ptr<const BuiltinKind> k = KindOf(api_version, kind);
+    return k->EmptiesDiffer(Yaml(request), k->Decode(Yaml(request)));
   };
   const char* vwc = "admissionregistration.k8s.io/v1";
   EXPECT_TRUE(empties(vwc, "ValidatingWebhookConfiguration",
@@ -1241,6 +1242,12 @@ TEST(PrepareForUpdateTest, ReflectComparedEmptiesCountAsChanges) {
                       "ports: []}]}}"));
   EXPECT_FALSE(empties("networking.k8s.io/v1", "NetworkPolicy",
                        "{spec: {podSelector: {}, ingress: [{}]}}"));
+  // An empty slice a defaulter fills is no longer empty (a random PUT of
+  // `policyTypes: []` found this: SetDefaults_NetworkPolicy sets Ingress).
+  EXPECT_FALSE(empties("networking.k8s.io/v1", "NetworkPolicy",
+                       "{apiVersion: networking.k8s.io/v1, kind: "
+                       "NetworkPolicy, spec: {podSelector: {}, "
+                       "policyTypes: []}}"));
   // apiequality.Semantic's kinds: an empty slice is a nil one.
   EXPECT_FALSE(empties("apps/v1", "Deployment",
                        "{spec: {template: {spec: {containers: []}}}}"));
@@ -1254,7 +1261,8 @@ TEST(PrepareForUpdateTest, ReflectComparedEmptiesCountAsChanges) {
   std::shared_ptr<const BuiltinKind> np =
       KindOf("networking.k8s.io/v1", "NetworkPolicy");
   BuiltinKind::UpdateContext context;
-  context.empties_differ = np->EmptiesDiffer(Yaml(request));
+  context.empties_differ =
+      np->EmptiesDiffer(Yaml(request), np->Decode(Yaml(request)));
   EXPECT_EQ(At(np->PrepareForUpdate(np->ReadBack(Yaml(request)), Yaml(live),
                                     context),
                "metadata.generation"),
