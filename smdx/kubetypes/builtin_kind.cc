@@ -620,32 +620,36 @@ class Decoder {
       size_t hint = 0;
       for (MapEntry& e : m.entries()) {
         const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+        const size_t at =
+            sf != nullptr ? static_cast<size_t>(sf - mt.fields.data()) : 0;
         // A request body's value of another JSON kind than the Go type's
         // (the apiserver's 400), in the body's order as encoding/json
-        // meets it. An apply's merged object has its schema's kinds, so
-        // the converter meets only the times' (its 500).
-        if (sf != nullptr && plan != nullptr &&
-            (!stored_ || IsTextOnly(sf->type))) {
-          const GoField* f =
-              plan->by_field[static_cast<size_t>(sf - mt.fields.data())];
-          std::optional<std::string> type;
-          if (f != nullptr && (type = Mismatch(*f, sf->type, e.value))) {
-            error_.RecordType(e.value, *std::move(type), e.key,
-                              DecodeError::StepKind::kField);
-            error_.go_struct = plan->go_name;
-            return;
-          }
+        // meets it.
+        if (!stored_ && sf != nullptr && plan != nullptr &&
+            !Fits(*plan, at, sf->type, e)) {
+          return;
         }
         NodePlan::Scalar scalar = NodePlan::Scalar::kOther;
         if (resource_list && sf == nullptr) {
           scalar = NodePlan::Scalar::kResourceQuantity;
         } else if (sf != nullptr && plan != nullptr) {
-          scalar = plan->scalar[static_cast<size_t>(sf - mt.fields.data())];
+          scalar = plan->scalar[at];
         }
         if (scalar != NodePlan::Scalar::kOther) {
           // The previous version's value was written back already.
           const Value* pv = pm != nullptr ? pm->Find(e.key) : nullptr;
-          if (pv == nullptr || !Equals(*pv, e.value)) WriteBack(e.value, scalar);
+          if (pv == nullptr || !Equals(*pv, e.value)) {
+            // An apply's merged object has its schema's kinds, so the
+            // converter meets only a time's value that is no string (its
+            // 500).
+            if (stored_ && !e.value.IsString() &&
+                scalar != NodePlan::Scalar::kQuantity &&
+                scalar != NodePlan::Scalar::kResourceQuantity &&
+                !Fits(*plan, at, sf->type, e)) {
+              return;
+            }
+            WriteBack(e.value, scalar);
+          }
           continue;
         }
         if (!e.value.IsMap() && !e.value.IsList()) continue;
@@ -653,9 +657,7 @@ class Decoder {
                             : mt.element_type ? mt.element_type->resolved
                                               : nullptr;
         const GoField* elements =
-            sf != nullptr && plan != nullptr
-                ? plan->elements[static_cast<size_t>(sf - mt.fields.data())]
-                : nullptr;
+            sf != nullptr && plan != nullptr ? plan->elements[at] : nullptr;
         Walk(child, e.value, pm != nullptr ? pm->Find(e.key) : nullptr,
              depth + 1, elements);
         if (error_.set) {
@@ -742,6 +744,21 @@ class Decoder {
       }
     }
     return true;
+  }
+
+  // Whether the entry `e`, the field `at` of the struct `plan` (schema type
+  // `t`), has a JSON kind its Go type takes (Mismatch); false, with error_
+  // set, where it has not.
+  bool Fits(const NodePlan& plan, size_t at, const TypeRef& t,
+            const MapEntry& e) {
+    const GoField* f = plan.by_field[at];
+    if (f == nullptr) return true;
+    std::optional<std::string> type = Mismatch(*f, t, e.value);
+    if (!type) return true;
+    error_.RecordType(e.value, *std::move(type), e.key,
+                      DecodeError::StepKind::kField);
+    error_.go_struct = plan.go_name;
+    return false;
   }
 
   // Whether each element of `v` (a map or list of the schema type `atom`,
