@@ -350,7 +350,7 @@ func withDups(i, n int, body map[string]interface{}) {
 func withNulls(i, n int, body map[string]interface{}) {
 	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<62))}
 	if d.rng.Intn(5) == 0 {
-		d.nullSome(body, 0)
+		d.nullSome(body)
 	}
 }
 
@@ -364,19 +364,49 @@ func withWrongKinds(i, n int, body map[string]interface{}) {
 	}
 }
 
-// wrongKind replaces one scalar of `body`, drawn from all of them but
-// apiVersion, kind and keptMetadata, with a value of another JSON kind, as
-// a hand-written manifest may hold one (`replicas: "2"`, a label `true`):
-// a string becomes a number, a number or a bool its text. Kubernetes
-// refuses most (encoding/json's 400 for a write, the field manager's 500
-// for an apply); the types that decode themselves take some (a number for
-// a Quantity or an IntOrString).
+// wrongKind replaces one scalar of `body` (drawn from scalarsOf's) with a
+// value of another JSON kind, as a hand-written manifest may hold one
+// (`replicas: "2"`, a label `7`): a string becomes a number, a number or
+// a bool its text. Kubernetes refuses most (encoding/json's 400 for a
+// write, the field manager's 500 for an apply); the types that decode
+// themselves take some (a number for a Quantity or an IntOrString).
 func (g *randomGen) wrongKind(body map[string]interface{}) {
-	type spot struct {
-		set func(interface{})
-		v   interface{}
+	spots := scalarsOf(body)
+	if len(spots) == 0 {
+		return
 	}
-	var spots []spot
+	s := spots[g.rng.Intn(len(spots))]
+	if _, ok := s.value.(string); ok {
+		s.set(json.Number("7"))
+	} else {
+		s.set(fmt.Sprint(s.value))
+	}
+}
+
+// nullSome sets each scalar of `body` (scalarsOf's) to null with
+// probability 1/10, as a templated manifest has them (a label whose value
+// the template left out, an arg from an unset variable): Kubernetes
+// decodes a null to the Go type's zero value, "" in a map[string]string or
+// a []string.
+func (g *randomGen) nullSome(body map[string]interface{}) {
+	for _, s := range scalarsOf(body) {
+		if g.rng.Intn(10) == 0 {
+			s.set(nil)
+		}
+	}
+}
+
+// A scalar of a body, and how to replace it.
+type scalarSpot struct {
+	value interface{}
+	set   func(interface{})
+}
+
+// scalarsOf is every scalar of `body` (a field's value or a list item) in
+// the order a depth-first walk meets them, map keys sorted; but
+// apiVersion, kind and keptMetadata.
+func scalarsOf(body map[string]interface{}) []scalarSpot {
+	var spots []scalarSpot
 	var walk func(v interface{}, depth int)
 	walk = func(v interface{}, depth int) {
 		switch t := v.(type) {
@@ -388,7 +418,7 @@ func (g *randomGen) wrongKind(body map[string]interface{}) {
 				}
 				k := key
 				if isScalar(t[k]) {
-					spots = append(spots, spot{func(x interface{}) { t[k] = x }, t[k]})
+					spots = append(spots, scalarSpot{t[k], func(x interface{}) { t[k] = x }})
 					continue
 				}
 				if depth == 0 && key == "metadata" {
@@ -401,7 +431,7 @@ func (g *randomGen) wrongKind(body map[string]interface{}) {
 			for n, item := range t {
 				n := n
 				if isScalar(item) {
-					spots = append(spots, spot{func(x interface{}) { t[n] = x }, item})
+					spots = append(spots, scalarSpot{item, func(x interface{}) { t[n] = x }})
 					continue
 				}
 				walk(item, 2)
@@ -409,50 +439,7 @@ func (g *randomGen) wrongKind(body map[string]interface{}) {
 		}
 	}
 	walk(body, 0)
-	if len(spots) == 0 {
-		return
-	}
-	s := spots[g.rng.Intn(len(spots))]
-	if _, ok := s.v.(string); ok {
-		s.set(json.Number("7"))
-	} else {
-		s.set(fmt.Sprint(s.v))
-	}
-}
-
-// nullSome sets each scalar of `v` (a field's value or a list item) to
-// null with probability 1/10, as a templated manifest has them (a label
-// whose value the template left out, an arg from an unset variable):
-// Kubernetes decodes a null to the Go type's zero value, "" in a
-// map[string]string or a []string. apiVersion, kind and keptMetadata are
-// left alone.
-func (g *randomGen) nullSome(v interface{}, depth int) {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		for _, key := range sortedKeys(t) {
-			if (depth == 0 && keptWhole[key] && key != "metadata") ||
-				(depth == 1 && keptMetadata[key]) {
-				continue
-			}
-			if isScalar(t[key]) && g.rng.Intn(10) == 0 {
-				t[key] = nil
-				continue
-			}
-			if depth == 0 && key == "metadata" {
-				g.nullSome(t[key], 1)
-			} else {
-				g.nullSome(t[key], 2)
-			}
-		}
-	case []interface{}:
-		for n, item := range t {
-			if isScalar(item) && g.rng.Intn(10) == 0 {
-				t[n] = nil
-				continue
-			}
-			g.nullSome(item, 2)
-		}
-	}
+	return spots
 }
 
 func isScalar(v interface{}) bool {
