@@ -313,15 +313,24 @@ OpResult Updater::Apply(const Value& live, const Value& config,
   // it was recorded, and SMD prunes it as it is (a field the applier owned
   // at a version that did not ignore it goes, even when it applies it now
   // at a version that does).
+  bool keyless_item = false;
   absl::StatusOr<Value> pruned_or =
       RemoveDroppedFields(*merged, mf, manager, last ? &*last : nullptr,
-                          last_within, prepared.aside);
+                          last_within, prepared.aside, &keyless_item);
   if (!pruned_or.ok()) {
     return Fail(ErrorKind::kInternal,
                 absl::InternalError(absl::StrCat(
                     "failed to prune fields: ", pruned_or.status().message())));
   }
   Value pruned = *std::move(pruned_or);
+  // An item left with no field, or without a key field, but kept (another
+  // manager owns the item itself) is null or keyless after SMD's prune,
+  // and its update then refuses to compare the objects (merge/update.go:
+  // "failed to compare objects").
+  if (keyless_item) {
+    if (absl::Status st = Validate(type_, pruned); !st.ok())
+      return Invalid("failed to compare objects", st);
+  }
   // Only `pruned` holds the nodes the merge built now, so defaulting below
   // changes them in place instead of copying them.
   *merged = Value();
@@ -353,7 +362,8 @@ OpResult Updater::Apply(const Value& live, const Value& config,
 absl::StatusOr<Value> Updater::RemoveDroppedFields(
     const Value& merged, const ManagedFields& managers,
     const std::string& manager, const VersionedSet* last, bool last_within,
-    const Set& aside) const {
+    const Set& aside, bool* left_keyless_item) const {
+  *left_keyless_item = false;
   if (last == nullptr || last->set().Empty()) return merged;
   const VersionedSet& now = managers.at(manager);
   const std::string& last_version = last->api_version();
@@ -434,8 +444,9 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
     return pruned_at_last.status();
   } else {
     Set gone = at_last_fields.Difference(fields_of(*pruned_at_last));
-    pruned =
-        RemoveItems(type_, *at_last, gone.Intersection(members(last->set())));
+    pruned = RemoveItems(type_, *at_last,
+                         gone.Intersection(members(last->set())),
+                         left_keyless_item);
   }
   return Convert(pruned, now.api_version());
 }

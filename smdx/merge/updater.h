@@ -175,13 +175,17 @@ class Updater {
   // before this apply); `managers` already holds its new set.
   // `last_within` says the caller knows `last` holds no member the new set
   // lacks; `aside` are fields of the configuration that count as the
-  // applier's here but are not in its new set.
+  // applier's here but are not in its new set. `left_keyless_item` is set
+  // to whether the result holds an item of a list with keys that is null
+  // or lacks a key field (its fields went while another manager owns the
+  // item itself).
   absl::StatusOr<Value> RemoveDroppedFields(const Value& merged,
                                             const ManagedFields& managers,
                                             const std::string& manager,
                                             const VersionedSet* last,
                                             bool last_within,
-                                            const Set& aside) const;
+                                            const Set& aside,
+                                            bool* left_keyless_item) const;
 
   Type type_;
   UpdaterOptions opts_;

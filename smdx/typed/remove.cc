@@ -10,7 +10,10 @@ using internal::Narrowed;
 
 class Remover {
  public:
-  explicit Remover(bool extract) : extract_(extract) {}
+  // `keyless_item`, when not null, is set where a list with keys is left an
+  // item without its keys (LostItsKeys).
+  Remover(bool extract, bool* keyless_item)
+      : extract_(extract), keyless_item_(keyless_item) {}
 
   // Returns the pruned (or extracted) value; null when nothing is left.
   Value Walk(const Atom* atom, const Value& v, const Set& items) {
@@ -56,6 +59,10 @@ class Remover {
       if (exact) continue;
       if (prefix) {
         out.push_back(Walk(elem, item, sub));
+        if (keyless_item_ != nullptr && !atom.list->keys.empty() &&
+            LostItsKeys(atom.list->keys, item, out.back())) {
+          *keyless_item_ = true;
+        }
       } else {
         out.push_back(item);
       }
@@ -101,17 +108,33 @@ class Remover {
     return Value();
   }
 
+  // Whether `after`, what the removal left of the list item `before`, is
+  // null or lacks a key field `before` had.
+  static bool LostItsKeys(const std::vector<std::string>& keys,
+                          const Value& before, const Value& after) {
+    if (after.IsNull()) return true;
+    if (!before.IsMap() || !after.IsMap()) return false;
+    for (const std::string& k : keys) {
+      if (before.map().Find(k) != nullptr && after.map().Find(k) == nullptr)
+        return true;
+    }
+    return false;
+  }
+
   bool extract_;
+  bool* keyless_item_;
 };
 
 }  // namespace
 
-Value RemoveItems(const Type& type, const Value& v, const Set& items) {
-  return Remover(false).Walk(type.root(), v, items);
+Value RemoveItems(const Type& type, const Value& v, const Set& items,
+                  bool* left_keyless_item) {
+  if (left_keyless_item != nullptr) *left_keyless_item = false;
+  return Remover(false, left_keyless_item).Walk(type.root(), v, items);
 }
 
 Value ExtractItems(const Type& type, const Value& v, const Set& items) {
-  return Remover(true).Walk(type.root(), v, items);
+  return Remover(true, nullptr).Walk(type.root(), v, items);
 }
 
 }  // namespace smdx

@@ -139,8 +139,13 @@ absl::StatusOr<Value> MergeNotingSame(const Type& type, const Value* lhs,
                                       std::vector<TrustedNode>* same);
 
 // `v` without the fields in `items` (a removed item or field goes with
-// everything below it).
-Value RemoveItems(const Type& type, const Value& v, const Set& items);
+// everything below it). A map or list the removal empties is null, as in
+// SMD, list items included: `left_keyless_item`, when given, is set to
+// whether a list with keys was left such an item, or one without a key
+// field it had (its fields went, the item itself stayed), which SMD's
+// next steps refuse.
+Value RemoveItems(const Type& type, const Value& v, const Set& items,
+                  bool* left_keyless_item = nullptr);
 // Only the fields in `items` (and what lies below them).
 Value ExtractItems(const Type& type, const Value& v, const Set& items);
 
