@@ -76,9 +76,12 @@ class BuiltinKind {
   // give the result back otherwise (see ReadBack). A whole float where the
   // Go type has an integer is that integer (a YAML body's whole floats are
   // written as integers before the JSON decoder reads them); `error`, when
-  // given, is set to the first number there that the type cannot hold (a
-  // float that is not whole, an int32 out of range), worded as
-  // encoding/json refuses it (the apiserver's 400), and the object is then
+  // given, is set to the first value, in the body's order, that the type
+  // cannot hold (a float that is not whole, an int32 out of range, a value
+  // of another JSON kind: a string where it has an integer, a number for a
+  // time), worded as encoding/json refuses it (the apiserver's 400; named
+  // string types are named "string", and the names of embedded structs,
+  // ProbeHandler, are not in the field's path), and the object is then
   // decoded only in part. `now`, when given, is the server's clock, which
   // some defaulters stamp into unset fields (a DRA device taint's
   // timeAdded); without it they stay unset.
