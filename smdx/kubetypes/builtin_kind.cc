@@ -373,6 +373,26 @@ bool IsTextOnly(const TypeRef& t) {
          t.named_type == "io.k8s.apimachinery.pkg.apis.meta.v1.Duration";
 }
 
+// Whether a value of the schema type `a` (one that does not decode itself)
+// may be `v` as encoding/json reads it: a map for a struct or map, a list
+// for a slice, a scalar of the schema's scalar type.
+bool TakesKindOf(const Atom& a, const Value& v) {
+  if (a.map) return v.IsMap();
+  if (a.list) return v.IsList();
+  if (!a.scalar) return true;
+  switch (*a.scalar) {
+    case ScalarType::kString:
+      return v.IsString();
+    case ScalarType::kBoolean:
+      return v.IsBool();
+    case ScalarType::kNumeric:
+      return v.IsNumber();
+    case ScalarType::kUntyped:
+      break;
+  }
+  return true;
+}
+
 // Whether encoding/json refuses `v` for the Go field `f` (schema type `t`),
 // with the Go type it would name: a value of another JSON kind. Nulls,
 // numbers an integer type takes or refuses (FitInteger), and the types that
@@ -410,19 +430,11 @@ std::optional<std::string> Mismatch(const GoField& f, const TypeRef& t,
     case GoKind::kStruct:
       if (v.IsMap()) return std::nullopt;
       return GoTypeOf(t, f.int_bits);
-    case GoKind::kPointer: {
+    case GoKind::kPointer:
       // What it points to, from the schema: a struct, slice or plain
       // scalar.
-      const bool fits = a->map    ? v.IsMap()
-                        : a->list ? v.IsList()
-                        : !a->scalar ? true
-                        : *a->scalar == ScalarType::kString  ? v.IsString()
-                        : *a->scalar == ScalarType::kBoolean ? v.IsBool()
-                        : *a->scalar == ScalarType::kNumeric ? v.IsNumber()
-                                                             : true;
-      if (fits) return std::nullopt;
+      if (TakesKindOf(*a, v)) return std::nullopt;
       return GoTypeOf(t, f.int_bits);
-    }
     case GoKind::kMarshaler:
     case GoKind::kInterface:
       break;
@@ -432,8 +444,7 @@ std::optional<std::string> Mismatch(const GoField& f, const TypeRef& t,
 
 // Whether encoding/json refuses `e`, an element of the map or slice field
 // `f` whose elements have the schema type `et`, with the Go type it would
-// name. The kind the elements take is their zero value's (a struct's is a
-// map); elements whose zero is null (pointers, slices) and those that
+// name. Elements whose zero is null (pointers, slices) and those that
 // decode themselves are not looked at.
 std::optional<std::string> ElementMismatch(const GoField& f,
                                            const TypeRef& et,
@@ -443,29 +454,10 @@ std::optional<std::string> ElementMismatch(const GoField& f,
     if (e.IsString()) return std::nullopt;
     return std::string("[]uint8");
   }
-  if (DecodesItself(et)) return std::nullopt;
-  bool fits = true;
-  switch (f.element_zero.kind()) {
-    case Value::Kind::kString:
-      fits = e.IsString();
-      break;
-    case Value::Kind::kInt:
-    case Value::Kind::kFloat:
-      fits = e.IsNumber();
-      break;
-    case Value::Kind::kBool:
-      fits = e.IsBool();
-      break;
-    case Value::Kind::kMap:
-      fits = e.IsMap();
-      break;
-    case Value::Kind::kList:
-      fits = e.IsList();
-      break;
-    case Value::Kind::kNull:
-      break;
+  if (f.element_zero.IsNull() || DecodesItself(et) ||
+      TakesKindOf(*et.resolved, e)) {
+    return std::nullopt;
   }
-  if (fits) return std::nullopt;
   return GoTypeOf(et, f.int_bits);
 }
 
@@ -643,8 +635,8 @@ class Decoder {
             // converter meets only a time's value that is no string (its
             // 500).
             if (stored_ && !e.value.IsString() &&
-                scalar != NodePlan::Scalar::kQuantity &&
-                scalar != NodePlan::Scalar::kResourceQuantity &&
+                (scalar == NodePlan::Scalar::kTime ||
+                 scalar == NodePlan::Scalar::kMicroTime) &&
                 !Fits(*plan, at, sf->type, e)) {
               return;
             }

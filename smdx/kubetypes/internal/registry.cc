@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "smdx/kubetypes/internal/defaulters.h"
 
@@ -168,11 +169,14 @@ void LeaseWithoutDisabledFields(Value& lease, const Value* live) {
   const Value* spec = Find(lease, "spec");
   if (spec == nullptr || !spec->IsMap()) return;
   const Value* live_spec = live != nullptr ? Find(*live, "spec") : nullptr;
+  std::vector<const char*> dropped;
   for (const char* f : {"strategy", "preferredHolder"}) {
-    if (Find(*spec, f) == nullptr) continue;
     const Value* kept = live_spec != nullptr ? Find(*live_spec, f) : nullptr;
-    if (kept == nullptr || kept->IsNull()) lease.map().Find("spec")->map().Erase(f);
+    if (Find(*spec, f) != nullptr && (kept == nullptr || kept->IsNull()))
+      dropped.push_back(f);
   }
+  // (Written only where something goes: a write unshares the nodes.)
+  for (const char* f : dropped) EnsureMap(lease.map(), "spec").Erase(f);
 }
 
 // The StorageObjectInUseProtection admission plugin.
