@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/disabled_fields.h"
 #include "smdx/kubetypes/internal/go_types.h"
 #include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/registry.h"
@@ -1186,10 +1187,48 @@ TEST(PrepareForUpdateTest, ADeviceTaintsTimeAddedIsTheServersClock) {
             "\"2026-01-01T00:00:00Z\"");
 }
 
-// The Lease strategy drops the fields of CoordinatedLeaderElection (off by
-// default in 1.37) at create, and on update unless the live Lease has
-// them. Checked against kube-apiserver 1.37 (the corpus's lease.yaml).
-TEST(PrepareForUpdateTest, ALeaseDropsTheFieldsOfADisabledFeature) {
+// ---- Fields of features off by default (disabled_fields.h) ---------------
+
+// Every field the table names is a field of its kind in the embedded 1.37
+// schema (a misspelt name would drop nothing).
+TEST(DisabledFieldsTest, EveryFieldIsInTheSchema) {
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+  ASSERT_TRUE(schema.ok());
+  size_t kinds = 0, paths = 0;
+  for (const KubernetesKind& k : KubernetesKinds()) {
+    const auto fields = internal::DisabledFieldPaths(k.api_version, k.kind);
+    if (fields.empty()) continue;
+    ++kinds;
+    for (const std::vector<std::string>& path : fields) {
+      ++paths;
+      const Atom* at = (*schema)->Find(k.type_name);
+      std::string where = k.kind;
+      for (const std::string& step : path) {
+        where += "." + step;
+        if (at == nullptr) break;
+        if (step == "[]") {
+          at = at->list != nullptr ? at->list->element_type.resolved : nullptr;
+        } else if (step == "*" || at->map == nullptr) {
+          at = at->map != nullptr && at->map->element_type.has_value()
+                   ? at->map->element_type->resolved
+                   : nullptr;
+        } else {
+          at = at->map->EntryAtom(step);
+        }
+      }
+      EXPECT_NE(at, nullptr) << where;
+    }
+  }
+  // The kinds that hold a pod spec, Node, PVC, CSINode, Lease and the
+  // three DRA kinds.
+  EXPECT_EQ(kinds, 16u);
+  EXPECT_GT(paths, 100u);
+}
+
+// The Lease strategy drops the fields of CoordinatedLeaderElection at
+// create, and on update unless the live Lease has them, each on its own.
+// Checked against kube-apiserver 1.37 (the corpus's lease.yaml).
+TEST(DisabledFieldsTest, ALeaseDropsEachFieldUnlessTheLiveLeaseHasIt) {
   const char* lease = R"({apiVersion: coordination.k8s.io/v1, kind: Lease,
     metadata: {name: l}, spec: {holderIdentity: a, strategy:
     OldestEmulationVersion, preferredHolder: b}})";
@@ -1206,6 +1245,219 @@ TEST(PrepareForUpdateTest, ALeaseDropsTheFieldsOfADisabledFeature) {
     metadata: {name: l}, spec: {strategy: OldestEmulationVersion}})"));
   EXPECT_EQ(At(updated, "spec"),
             Canon(R"({"holderIdentity":"a","strategy":"OldestEmulationVersion"})"));
+}
+
+// A Deployment's pod template loses the fields of pod features off in 1.37
+// (pkg/api/pod/util.go dropDisabledFields), wherever they are: in each
+// container list, probe, lifecycle handler and volume source.
+TEST(DisabledFieldsTest, APodTemplateLosesTheFieldsOfDisabledFeatures) {
+  const char* deployment = R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: d}, spec: {selector: {matchLabels: {a: b}}, template: {
+      metadata: {labels: {a: b}, annotations: {keep: x,
+        pod.beta.kubernetes.io/init-containers: "[]"}},
+      spec: {schedulingGroup: {podGroupName: g}, evictionResponders: [{name: r}],
+        containers: [
+          {name: a, image: i, lifecycle: {stopSignal: SIGUSR1},
+           livenessProbe: {httpGet: {port: 80, protocol: H2C}},
+           readinessProbe: {grpc: {port: 81, mode: TLS}},
+           volumeMounts: [{name: s, mountPath: /s, bindMountOptions: [ro]}]},
+          {name: b, image: i, lifecycle: {stopSignal: SIGUSR1,
+           preStop: {httpGet: {port: 80, protocol: H2C}}}}],
+        initContainers: [{name: c, image: i, lifecycle: {stopSignal: SIGTERM}}],
+        volumes: [
+          {name: e, emptyDir: {mode: 0700, sizeLimit: 1Gi}},
+          {name: s, secret: {secretName: s, defaultUser: 1000,
+           items: [{key: k, path: p, user: 1001}]}},
+          {name: p, projected: {defaultUser: 5, sources: [
+            {serviceAccountToken: {path: t, user: 7}},
+            {configMap: {name: c, items: [{key: k, path: q, user: 8}]}}]}}]}}}})";
+  Value created = Created("apps/v1", "Deployment", deployment);
+  const std::string t = "spec.template.";
+  EXPECT_EQ(At(created, t + "metadata.annotations"),
+            Canon(R"({"keep":"x"})"));
+  EXPECT_EQ(At(created, t + "spec.schedulingGroup"), "<absent>");
+  EXPECT_EQ(At(created, t + "spec.evictionResponders"), "<absent>");
+  // A lifecycle left empty goes with its stop signal.
+  EXPECT_EQ(At(created, t + "spec.containers.0.lifecycle"), "<absent>");
+  EXPECT_EQ(At(created, t + "spec.containers.1.lifecycle"),
+            Canon(R"({"preStop":{"httpGet":{"port":80}}})"));
+  EXPECT_EQ(At(created, t + "spec.initContainers.0.lifecycle"), "<absent>");
+  EXPECT_EQ(At(created, t + "spec.containers.0.livenessProbe"),
+            Canon(R"({"httpGet":{"port":80}})"));
+  EXPECT_EQ(At(created, t + "spec.containers.0.readinessProbe"),
+            Canon(R"({"grpc":{"port":81}})"));
+  EXPECT_EQ(At(created, t + "spec.containers.0.volumeMounts"),
+            Canon(R"([{"name":"s","mountPath":"/s"}])"));
+  EXPECT_EQ(At(created, t + "spec.volumes"), Canon(R"([
+    {"name":"e","emptyDir":{"sizeLimit":"1Gi"}},
+    {"name":"s","secret":{"secretName":"s","items":[{"key":"k","path":"p"}]}},
+    {"name":"p","projected":{"sources":[{"serviceAccountToken":{"path":"t"}},
+      {"configMap":{"name":"c","items":[{"key":"k","path":"q"}]}}]}}])"));
+  // Nothing else moved: what the request had but these fields is all there.
+  EXPECT_EQ(At(created, t + "spec.containers.0.image"), Canon(R"("i")"));
+}
+
+// On update a feature the live template uses keeps all its fields, in every
+// place (one in-use check covers them); the others still go, and the
+// legacy init container annotations go whatever the live object held.
+TEST(DisabledFieldsTest, AFeatureTheLiveObjectUsesKeepsItsFields) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("batch/v1", "CronJob");
+  const char* request = R"({apiVersion: batch/v1, kind: CronJob,
+    metadata: {name: c}, spec: {schedule: "* * * * *", jobTemplate: {spec: {
+      scheduling: {podGroupName: g},
+      template: {metadata: {annotations: {pod.alpha.kubernetes.io/init-containers: x}},
+      spec: {restartPolicy: Never,
+        containers: [{name: a, image: i, lifecycle: {stopSignal: SIGUSR1},
+          startupProbe: {httpGet: {port: 80, protocol: H2C}}}],
+        volumes: [{name: s, configMap: {name: m, defaultUser: 3}}]}}}}}})";
+  const char* live = R"({apiVersion: batch/v1, kind: CronJob,
+    metadata: {name: c}, spec: {schedule: "* * * * *", jobTemplate: {spec: {
+      template: {metadata: {annotations: {pod.alpha.kubernetes.io/init-containers: x}},
+      spec: {restartPolicy: Never,
+        containers: [{name: z, image: i, lifecycle: {stopSignal: SIGINT}}],
+        volumes: [{name: d, downwardAPI: {items: [{path: p, user: 9,
+          fieldRef: {fieldPath: metadata.name}}]}}]}}}}}})";
+  Value updated = k->PrepareForUpdate(Yaml(request), Yaml(live));
+  const std::string t = "spec.jobTemplate.spec.template.";
+  EXPECT_EQ(At(updated, t + "spec.containers.0.lifecycle"),
+            Canon(R"({"stopSignal":"SIGUSR1"})"));
+  EXPECT_EQ(At(updated, t + "spec.volumes.0.configMap"),
+            Canon(R"({"name":"m","defaultUser":3})"));
+  EXPECT_EQ(At(updated, t + "spec.containers.0.startupProbe"),
+            Canon(R"({"httpGet":{"port":80}})"));
+  EXPECT_EQ(At(updated, t + "metadata.annotations"), "<absent>");
+  EXPECT_EQ(At(updated, "spec.jobTemplate.spec.scheduling"), "<absent>");
+  // An empty list is no use (storage reads it back as nil), null neither.
+  Value unused = k->PrepareForUpdate(Yaml(request), Yaml(R"({apiVersion:
+    batch/v1, kind: CronJob, metadata: {name: c}, spec: {jobTemplate: {spec: {
+    scheduling: null, template: {spec: {containers: [{name: z, lifecycle: {
+    stopSignal: null}, volumeMounts: [{name: v, bindMountOptions: []}]}]}}}}}})"));
+  EXPECT_EQ(At(unused, t + "spec.containers.0.lifecycle"), "<absent>");
+  EXPECT_EQ(At(unused, "spec.jobTemplate.spec.scheduling"), "<absent>");
+}
+
+// A pod's status endpoint: the status fields of disabled features go
+// unless the live status has them; the main endpoint keeps the live status.
+TEST(DisabledFieldsTest, APodStatusWriteLosesDisabledStatusFields) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Pod");
+  const char* request = R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {containers: [{name: a, image: i}]}, status: {phase: Running,
+    volumeHealth: [{name: v}], containerStatuses: [{name: a, volumeMounts: [
+    {name: v, mountPath: /v, volumeStatus: {image: {imageRef: r}}}]}]}})";
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  Value updated = k->PrepareForUpdate(Yaml(request), Yaml(R"({apiVersion: v1,
+    kind: Pod, metadata: {name: p}, status: {phase: Pending}})"), status_write);
+  EXPECT_EQ(At(updated, "status.volumeHealth"), "<absent>");
+  EXPECT_EQ(At(updated, "status.containerStatuses.0.volumeMounts.0"),
+            Canon(R"({"name":"v","mountPath":"/v"})"));
+  Value kept = k->PrepareForUpdate(Yaml(request), Yaml(R"({apiVersion: v1,
+    kind: Pod, metadata: {name: p}, status: {ephemeralContainerStatuses: [
+    {name: e, volumeMounts: [{name: v, volumeStatus: {image: {}}}]}]}})"),
+                                   status_write);
+  EXPECT_EQ(At(kept, "status.containerStatuses.0.volumeMounts.0.volumeStatus"),
+            Canon(R"({"image":{"imageRef":"r"}})"));
+  EXPECT_EQ(At(kept, "status.volumeHealth"), "<absent>");
+}
+
+// A Node's config source, and its status's config, go at create, and on
+// update unless the live node has them (the status strategy's; the main
+// endpoint keeps the live status).
+TEST(DisabledFieldsTest, ANodesConfigSource) {
+  const char* node = R"({apiVersion: v1, kind: Node, metadata: {name: n},
+    spec: {podPreemptionPolicy: {disableResizePreemption: [a]},
+    configSource: {configMap: {name: c, namespace: kube-system,
+    kubeletConfigKey: k}}}, status: {config: {error: e}, phase: Running}})";
+  Value created = Created("v1", "Node", node);
+  EXPECT_EQ(At(created, "spec"), "{}");
+  EXPECT_EQ(At(created, "status"), Canon(R"({"phase":"Running"})"));
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Node");
+  Value updated = k->PrepareForUpdate(Yaml(node), Yaml(R"({apiVersion: v1,
+    kind: Node, metadata: {name: n}, spec: {configSource: {configMap: {}}},
+    status: {config: {}}})"));
+  EXPECT_EQ(At(updated, "spec.configSource.configMap.name"), Canon(R"("c")"));
+  EXPECT_EQ(At(updated, "spec.podPreemptionPolicy"), "<absent>");
+  EXPECT_EQ(At(updated, "status.config"), Canon(R"({"error":"e"})"));
+  Value unused = k->PrepareForUpdate(Yaml(node), created);
+  EXPECT_EQ(At(unused, "spec"), "{}");
+  EXPECT_EQ(At(unused, "status.config"), "<absent>");
+}
+
+// DRA: a ResourceSlice's list-type attribute values (one feature, four
+// fields) and a claim's derived attributes, under `exactly` and each of
+// `firstAvailable`.
+TEST(DisabledFieldsTest, DynamicResourceAllocationFields) {
+  Value slice = Created("resource.k8s.io/v1", "ResourceSlice", R"({
+    apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s},
+    spec: {driver: d, pool: {name: p, resourceSliceCount: 1,
+      generation: 1}, allNodes: true, skipNodeOperations: [Prepare],
+      devices: [{name: x, attributes: {a: {ints: [1, 2]},
+        b: {string: s}}, consumesCounters: [{counterSet: c,
+        compatibilityGroups: [g], counters: {m: {value: "1"}}}]}]}})");
+  EXPECT_EQ(At(slice, "spec.devices.0.attributes"),
+            Canon(R"({"a":{},"b":{"string":"s"}})"));
+  EXPECT_EQ(At(slice, "spec.devices.0.consumesCounters.0"),
+            Canon(R"({"counterSet":"c","counters":{"m":{"value":"1"}}})"));
+  EXPECT_EQ(At(slice, "spec.skipNodeOperations"), "<absent>");
+  // Its strategy counts the generation before it drops them: a request
+  // that adds only such a field counts as a change.
+  Value updated = KindOf("resource.k8s.io/v1", "ResourceSlice")
+                      ->PrepareForUpdate(Yaml(R"({apiVersion:
+    resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s,
+    generation: 1}, spec: {driver: d, partitionTypeAttribute: p}})"),
+                                         Yaml(R"({apiVersion:
+    resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s,
+    generation: 1}, spec: {driver: d}})"));
+  EXPECT_EQ(At(updated, "spec"), Canon(R"({"driver":"d"})"));
+  EXPECT_EQ(At(updated, "metadata.generation"), "2");
+  Value claim = Created("resource.k8s.io/v1", "ResourceClaimTemplate", R"({
+    apiVersion: resource.k8s.io/v1, kind: ResourceClaimTemplate,
+    metadata: {name: t}, spec: {spec: {devices: {requests: [
+      {name: r, exactly: {deviceClassName: c, derivedAttributes: [x]}},
+      {name: q, firstAvailable: [{name: f, deviceClassName: c,
+        derivedAttributes: [y]}]}]}}}})");
+  EXPECT_EQ(At(claim, "spec.spec.devices.requests"), Canon(R"([
+    {"name":"r","exactly":{"deviceClassName":"c"}},
+    {"name":"q","firstAvailable":[{"name":"f","deviceClassName":"c"}]}])"));
+}
+
+// A PersistentVolumeClaim's data sources (KEP 1495): each of dataSource and
+// dataSourceRef fills the other; a dataSourceRef that names a namespace
+// goes (CrossNamespaceVolumeDataSource is off); a dataSource that is no
+// claim or snapshot goes unless a dataSourceRef or the live claim says
+// otherwise.
+TEST(DisabledFieldsTest, AClaimsDataSources) {
+  auto created = [](const std::string& spec) {
+    return At(Created("v1", "PersistentVolumeClaim",
+                      ("{apiVersion: v1, kind: PersistentVolumeClaim, "
+                       "metadata: {name: c}, spec: " + spec + "}").c_str()),
+              "spec");
+  };
+  EXPECT_EQ(created("{dataSource: {kind: PersistentVolumeClaim, name: a}}"),
+            Canon(R"({"dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
+              "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"a"}})"));
+  EXPECT_EQ(created("{dataSourceRef: {apiGroup: example.com, kind: P, "
+                    "name: a}}"),
+            Canon(R"({"dataSourceRef":{"apiGroup":"example.com","kind":"P","name":"a"},
+              "dataSource":{"apiGroup":"example.com","kind":"P","name":"a"}})"));
+  EXPECT_EQ(created("{dataSource: {apiGroup: example.com, kind: P, name: a}}"),
+            "{}");
+  EXPECT_EQ(created("{dataSource: {apiGroup: snapshot.storage.k8s.io, kind: "
+                    "VolumeSnapshot, name: a}, dataSourceRef: {apiGroup: "
+                    "snapshot.storage.k8s.io, kind: VolumeSnapshot, name: a, "
+                    "namespace: other}}"),
+            Canon(R"({"dataSource":{"apiGroup":"snapshot.storage.k8s.io",
+              "kind":"VolumeSnapshot","name":"a"},
+              "dataSourceRef":{"apiGroup":"snapshot.storage.k8s.io",
+              "kind":"VolumeSnapshot","name":"a"}})"));
+  // An update keeps a populator's dataSource the live claim has.
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "PersistentVolumeClaim");
+  const char* populated = R"({apiVersion: v1, kind: PersistentVolumeClaim,
+    metadata: {name: c}, spec: {dataSource: {apiGroup: example.com, kind: P,
+    name: a}}})";
+  EXPECT_EQ(At(k->PrepareForUpdate(Yaml(populated), Yaml(populated)),
+               "spec.dataSourceRef"),
+            Canon(R"({"apiGroup":"example.com","kind":"P","name":"a"})"));
 }
 
 // The webhook configurations and NetworkPolicy count changes with

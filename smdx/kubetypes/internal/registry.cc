@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/disabled_fields.h"
 
 namespace smdx::internal {
 
@@ -162,21 +163,60 @@ void CustomResourceDefinition(Map& crd) {
   }
 }
 
-// The Lease strategy's fields of CoordinatedLeaderElection, a feature off
-// by default in 1.37 (beta): dropped at create, and on update unless the
-// live object has them.
-void LeaseWithoutDisabledFields(Value& lease, const Value* live) {
-  const Value* spec = Find(lease, "spec");
+// A PersistentVolumeClaim's data sources (KEP 1495), as its strategy
+// settles them at create and update: a dataSourceRef that names a namespace
+// goes (CrossNamespaceVolumeDataSource is off by default in 1.37) unless
+// the live claim has a dataSourceRef; a dataSource that is neither a claim
+// nor a VolumeSnapshot goes when neither field is set in the live claim and
+// the request has no dataSourceRef; then whichever of the two is missing is
+// filled from the other (a namespaced dataSourceRef fills nothing).
+void PersistentVolumeClaimDataSources(Value& pvc, const Value* live) {
+  const Value* spec = Find(pvc, "spec");
   if (spec == nullptr || !spec->IsMap()) return;
   const Value* live_spec = live != nullptr ? Find(*live, "spec") : nullptr;
-  std::vector<const char*> dropped;
-  for (const char* f : {"strategy", "preferredHolder"}) {
-    const Value* kept = live_spec != nullptr ? Find(*live_spec, f) : nullptr;
-    if (Find(*spec, f) != nullptr && (kept == nullptr || kept->IsNull()))
-      dropped.push_back(f);
+  auto set = [](const Value* in, absl::string_view f) {
+    const Value* v = in != nullptr ? Find(*in, f) : nullptr;
+    return v != nullptr && !v->IsNull();
+  };
+  const Value* ref = Find(*spec, "dataSourceRef");
+  const bool ref_namespaced =
+      set(spec, "dataSourceRef") && !StringAt(*ref, "namespace").empty();
+  const bool drop_ref = ref_namespaced && !set(live_spec, "dataSourceRef");
+  const bool has_ref = set(spec, "dataSourceRef") && !drop_ref;
+  bool has_source = set(spec, "dataSource");
+  bool drop_source = false;
+  if (has_source && !has_ref && !set(live_spec, "dataSource") &&
+      !set(live_spec, "dataSourceRef")) {
+    const Value& source = *Find(*spec, "dataSource");
+    const std::string kind = StringAt(source, "kind");
+    const std::string group = StringAt(source, "apiGroup");
+    drop_source = !(kind == "PersistentVolumeClaim" && group.empty()) &&
+                  !(kind == "VolumeSnapshot" &&
+                    group == "snapshot.storage.k8s.io");
+    has_source = !drop_source;
   }
-  // (Written only where something goes: a write unshares the nodes.)
-  for (const char* f : dropped) EnsureMap(lease.map(), "spec").Erase(f);
+  // The reference the missing field gets: kind, name and (where set) the
+  // API group of the other.
+  auto reference = [](const Value& from) {
+    Map m;
+    if (const Value* g = Find(from, "apiGroup"); g != nullptr && !g->IsNull())
+      m.Set("apiGroup", *g);
+    m.Set("kind", Value(StringAt(from, "kind")));
+    m.Set("name", Value(StringAt(from, "name")));
+    return Value(std::move(m));
+  };
+  std::optional<Value> new_ref, new_source;
+  if (has_source && !has_ref) {
+    new_ref = reference(*Find(*spec, "dataSource"));
+  } else if (has_ref && !has_source && !ref_namespaced) {
+    new_source = reference(*Find(*spec, "dataSourceRef"));
+  }
+  if (!drop_ref && !drop_source && !new_ref && !new_source) return;
+  Map& s = EnsureMap(pvc.map(), "spec");
+  if (drop_ref) s.Erase("dataSourceRef");
+  if (drop_source) s.Erase("dataSource");
+  if (new_ref) s.Set("dataSourceRef", std::move(*new_ref));
+  if (new_source) s.Set("dataSource", std::move(*new_source));
 }
 
 // The StorageObjectInUseProtection admission plugin.
@@ -415,8 +455,14 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        const std::optional<absl::Time>& now) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
-  if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
-    LeaseWithoutDisabledFields(object, &live);
+  // The strategies drop disabled fields before they count the generation;
+  // the ResourceSlice's after.
+  const bool drops_after_counting =
+      api_version == "resource.k8s.io/v1" && kind == "ResourceSlice";
+  if (!drops_after_counting)
+    DropDisabledFields(api_version, kind, object, &live);
+  if (api_version == "v1" && kind == "PersistentVolumeClaim" && !status_write)
+    PersistentVolumeClaimDataSources(object, &live);
   if (api_version == "resource.k8s.io/v1" && kind == "DeviceTaintRule" &&
       !status_write) {
     DeviceTaintRuleTimeAdded(object, live, now);
@@ -479,6 +525,8 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                         rule != Generation::kCreateOnly);
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
+  if (drops_after_counting)
+    DropDisabledFields(api_version, kind, object, &live);
   return object;
 }
 
@@ -525,6 +573,9 @@ std::string PodQosClass(const Value& pod) {
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request) {
   if (!object.IsMap()) return object;
+  DropDisabledFields(api_version, kind, object, nullptr);
+  if (api_version == "v1" && kind == "PersistentVolumeClaim")
+    PersistentVolumeClaimDataSources(object, nullptr);
   Map& m = object.map();
   if (const Generation g = GenerationOf(api_version, kind);
       g != Generation::kNone && g != Generation::kSpecNotAtCreate) {
@@ -541,8 +592,6 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
   if (api_version == "storage.k8s.io/v1" && kind == "VolumeAttributesClass")
     ProtectionFinalizer(m, "kubernetes.io/vac-protection");
   if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
-  if (api_version == "coordination.k8s.io/v1" && kind == "Lease")
-    LeaseWithoutDisabledFields(object, nullptr);
   if (api_version == "apiextensions.k8s.io/v1" &&
       kind == "CustomResourceDefinition") {
     CustomResourceDefinition(m);

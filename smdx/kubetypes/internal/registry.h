@@ -18,6 +18,10 @@ namespace smdx::internal {
 
 // `request` is the object as the request gave it, before decoding (see
 // BuiltinKind::PrepareForCreate).
+// The fields of disabled features go first (disabled_fields.h), and a
+// PersistentVolumeClaim's dataSource and dataSourceRef are settled as its
+// strategy does (one fills the other; a namespaced reference or a
+// dataSource that is no claim or snapshot goes).
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request);
 
@@ -32,6 +36,10 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // counts as a change. `now`: the server's clock, which a DeviceTaintRule's
 // strategy stamps into its taint's timeAdded when the effect changes and
 // the request kept the time (none: nothing is stamped).
+// The fields of disabled features go here too, unless the live object uses
+// them (before the generation counts, but for a ResourceSlice, whose
+// strategy counts first); a claim's data sources as at create, unless the
+// live claim has one.
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
                        bool empties_differ,
