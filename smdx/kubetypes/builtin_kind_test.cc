@@ -1435,7 +1435,8 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
   };
   EXPECT_EQ(created("{dataSource: {kind: PersistentVolumeClaim, name: a}}"),
             Canon(R"({"dataSource":{"kind":"PersistentVolumeClaim","name":"a"},
-              "dataSourceRef":{"kind":"PersistentVolumeClaim","name":"a"}})"));
+              "dataSourceRef":{"apiGroup":null,"kind":"PersistentVolumeClaim",
+              "name":"a"}})"));
   EXPECT_EQ(created("{dataSourceRef: {apiGroup: example.com, kind: P, "
                     "name: a}}"),
             Canon(R"({"dataSourceRef":{"apiGroup":"example.com","kind":"P","name":"a"},
@@ -1450,7 +1451,9 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
               "kind":"VolumeSnapshot","name":"a"},
               "dataSourceRef":{"apiGroup":"snapshot.storage.k8s.io",
               "kind":"VolumeSnapshot","name":"a"}})"));
-  // An update keeps a populator's dataSource the live claim has.
+  // An update fills them again where the request left one out (a PUT of
+  // an older client), and keeps a populator's dataSource the live claim
+  // has.
   std::shared_ptr<const BuiltinKind> k = KindOf("v1", "PersistentVolumeClaim");
   const char* populated = R"({apiVersion: v1, kind: PersistentVolumeClaim,
     metadata: {name: c}, spec: {dataSource: {apiGroup: example.com, kind: P,
@@ -1458,6 +1461,15 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
   EXPECT_EQ(At(k->PrepareForUpdate(Yaml(populated), Yaml(populated)),
                "spec.dataSourceRef"),
             Canon(R"({"apiGroup":"example.com","kind":"P","name":"a"})"));
+  // (Found by a random scenario: a PUT that left out the filled
+  // dataSourceRef and set the dataSource's apiGroup null.)
+  const char* clone = R"({apiVersion: v1, kind: PersistentVolumeClaim,
+    metadata: {name: c}, spec: {dataSource: {apiGroup: null,
+    kind: PersistentVolumeClaim, name: a}}})";
+  EXPECT_EQ(At(k->PrepareForUpdate(Yaml(clone), Created("v1",
+               "PersistentVolumeClaim", clone)), "spec.dataSourceRef"),
+            Canon(R"({"apiGroup":null,"kind":"PersistentVolumeClaim",
+              "name":"a"})"));
 }
 
 // The webhook configurations and NetworkPolicy count changes with

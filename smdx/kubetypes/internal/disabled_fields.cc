@@ -1,10 +1,12 @@
 #include "smdx/kubetypes/internal/disabled_fields.h"
 
+#include <cstdint>
+#include <deque>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 
@@ -203,7 +205,9 @@ std::vector<std::string> Segments(const std::string& path) {
 
 // The fields of one kind's features, as a tree of their paths.
 struct Node {
-  std::string key;  // a field; "[]" each item; "*" each value
+  enum class Step : uint8_t { kField, kItems, kValues };
+  Step step = Step::kField;
+  std::string key;  // (kField) the field
   std::vector<Node> next;
   int feature = -1;  // the field of features[feature] ends here
   bool prune_empty_parent = false;
@@ -218,12 +222,15 @@ void Insert(Node& root, const std::vector<std::string>& segments, int feature,
             bool prune) {
   Node* n = &root;
   for (const std::string& s : segments) {
+    const Node::Step step = s == "[]"  ? Node::Step::kItems
+                            : s == "*" ? Node::Step::kValues
+                                       : Node::Step::kField;
     Node* child = nullptr;
     for (Node& c : n->next) {
-      if (c.key == s) child = &c;
+      if (c.step == step && c.key == s) child = &c;
     }
     if (child == nullptr) {
-      n->next.push_back(Node{s, {}, -1, false});
+      n->next.push_back(Node{step, s, {}, -1, false});
       child = &n->next.back();
     }
     n = child;
@@ -232,7 +239,8 @@ void Insert(Node& root, const std::vector<std::string>& segments, int feature,
   n->prune_empty_parent = prune;
 }
 
-void Add(KindFields& k, const Feature& f, const char* spec, const char* meta) {
+void Add(KindFields& k, const Feature& f, absl::string_view spec,
+         absl::string_view meta) {
   const int index = static_cast<int>(k.features.size());
   k.features.push_back(&f);
   for (const std::string& path : f.paths) {
@@ -245,23 +253,53 @@ void Add(KindFields& k, const Feature& f, const char* spec, const char* meta) {
   }
 }
 
+// A kind the table names, its tree made on first use (only the kinds a
+// process meets are worked out).
+struct KindSlot {
+  std::string api_version;
+  std::string kind;
+  std::string spec;  // (a kind that holds a pod spec) where it is
+  std::string meta;
+  std::once_flag once;
+  KindFields fields;
+};
+
 const KindFields* FieldsOf(absl::string_view api_version,
                            absl::string_view kind) {
-  static const auto* kinds = [] {
-    auto* m = new absl::flat_hash_map<std::string, KindFields>;
+  static std::deque<KindSlot>* const slots = [] {
+    auto* out = new std::deque<KindSlot>;
+    auto add = [&](absl::string_view v, absl::string_view k,
+                   absl::string_view spec, absl::string_view meta) {
+      for (const KindSlot& s : *out) {
+        if (s.api_version == v && s.kind == k) return;
+      }
+      KindSlot& s = out->emplace_back();
+      s.api_version = std::string(v);
+      s.kind = std::string(k);
+      s.spec = std::string(spec);
+      s.meta = std::string(meta);
+    };
+    for (const PodHolder& h : kPodHolders)
+      add(h.api_version, h.kind, h.spec, h.meta);
     for (const Feature& f : Features()) {
-      if (f.api_version[0] != '\0') {
-        Add((*m)[absl::StrCat(f.api_version, "/", f.kind)], f, "", "");
-        continue;
-      }
-      for (const PodHolder& h : kPodHolders) {
-        Add((*m)[absl::StrCat(h.api_version, "/", h.kind)], f, h.spec, h.meta);
-      }
+      if (f.api_version[0] != '\0') add(f.api_version, f.kind, "", "");
     }
-    return m;
+    return out;
   }();
-  auto it = kinds->find(absl::StrCat(api_version, "/", kind));
-  return it != kinds->end() ? &it->second : nullptr;
+  for (KindSlot& slot : *slots) {
+    if (slot.kind != kind || slot.api_version != api_version) continue;
+    std::call_once(slot.once, [&slot] {
+      for (const Feature& f : Features()) {
+        if (f.api_version[0] == '\0' ? !slot.spec.empty()
+                                      : f.api_version == slot.api_version &&
+                                            f.kind == slot.kind) {
+          Add(slot.fields, f, slot.spec, slot.meta);
+        }
+      }
+    });
+    return &slot.fields;
+  }
+  return nullptr;
 }
 
 // A Go field that is not nil, as storage reads it back: present, not null,
@@ -274,14 +312,22 @@ bool Set(const Value& v) {
 template <typename V, typename F>
 void EachChild(V& v, const Node& n, F&& f) {
   for (const Node& c : n.next) {
-    if (c.key == "[]") {
-      if (!v.IsList()) continue;
-      for (auto& item : v.list()) f(item, c);
-    } else if (c.key == "*") {
-      if (!v.IsMap()) continue;
-      for (auto& e : v.map()) f(e.value, c);
-    } else if (v.IsMap()) {
-      if (auto* child = v.map().Find(c.key)) f(*child, c);
+    switch (c.step) {
+      case Node::Step::kItems:
+        if (v.IsList()) {
+          for (auto& item : v.list()) f(item, c);
+        }
+        break;
+      case Node::Step::kValues:
+        if (v.IsMap()) {
+          for (auto& e : v.map()) f(e.value, c);
+        }
+        break;
+      case Node::Step::kField:
+        if (v.IsMap()) {
+          if (auto* child = v.map().Find(c.key)) f(*child, c);
+        }
+        break;
     }
   }
 }
@@ -323,10 +369,10 @@ bool Erase(Value& v, const Node& n, const std::vector<bool>& drop) {
       if (!Holds(child, c, drop)) return false;
       return Erase(child, c, drop) && child.IsMap() && child.map().empty();
     };
-    if (c.key == "[]") {
+    if (c.step == Node::Step::kItems) {
       if (!v.IsList()) continue;
       for (Value& item : v.list()) visit(item);
-    } else if (c.key == "*") {
+    } else if (c.step == Node::Step::kValues) {
       if (!v.IsMap()) continue;
       for (MapEntry& e : v.map()) visit(e.value);
     } else if (v.IsMap() && v.map().Find(c.key) != nullptr) {
@@ -340,7 +386,9 @@ bool Erase(Value& v, const Node& n, const std::vector<bool>& drop) {
 void CollectPaths(const Node& n, std::vector<std::string>& at,
                   std::vector<std::vector<std::string>>& out) {
   for (const Node& c : n.next) {
-    at.push_back(c.key);
+    at.push_back(c.step == Node::Step::kItems    ? "[]"
+                 : c.step == Node::Step::kValues ? "*"
+                                                 : c.key);
     if (c.feature >= 0) out.push_back(at);
     CollectPaths(c, at, out);
     at.pop_back();
@@ -363,10 +411,13 @@ void DropDisabledFields(absl::string_view api_version, absl::string_view kind,
                         Value& object, const Value* live) {
   const KindFields* k = FieldsOf(api_version, kind);
   if (k == nullptr || !object.IsMap()) return;
-  std::vector<bool> drop(k->features.size(), false);
+  // Most objects hold none of the fields: then nothing more is looked at.
+  std::vector<bool> drop(k->features.size(), true);
+  if (!Holds(object, k->root, drop)) return;
   std::vector<bool> in_use(k->features.size(), false);
   if (live != nullptr) InUse(*live, k->root, in_use);
   for (size_t i = 0; i < drop.size(); ++i) {
+    drop[i] = false;
     switch (k->features[i]->when) {
       case When::kUnlessInUse:
         drop[i] = !in_use[i];

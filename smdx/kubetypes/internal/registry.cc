@@ -195,12 +195,13 @@ void PersistentVolumeClaimDataSources(Value& pvc, const Value* live) {
                     group == "snapshot.storage.k8s.io");
     has_source = !drop_source;
   }
-  // The reference the missing field gets: kind, name and (where set) the
-  // API group of the other.
+  // The reference the missing field gets: the other's API group, kind and
+  // name. (Both types write their apiGroup, a pointer, without omitempty:
+  // null where it is not set.)
   auto reference = [](const Value& from) {
     Map m;
-    if (const Value* g = Find(from, "apiGroup"); g != nullptr && !g->IsNull())
-      m.Set("apiGroup", *g);
+    const Value* g = Find(from, "apiGroup");
+    m.Set("apiGroup", g != nullptr ? *g : Value());
     m.Set("kind", Value(StringAt(from, "kind")));
     m.Set("name", Value(StringAt(from, "name")));
     return Value(std::move(m));
