@@ -281,7 +281,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 			msgs = append(msgs, fmt.Sprintf("  %dx %s", c, m))
 		}
 		sort.Strings(msgs)
-		fmt.Printf("realapi: %d requests refused by the server as invalid and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
+		fmt.Printf("realapi: %d requests refused by the server as invalid (or forbidden by an admission plugin's policy) and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
 		fmt.Printf("realapi: %d PUTs to an object the server does not hold (its create was refused), which the server answers 404, not compared (smdx's update of no live object is a create)\n", absents)
 		if verbose {
 			fmt.Println(strings.Join(msgs, "\n"))
@@ -358,6 +358,13 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		if got.code == 0 && r.random && resp.code == 422 && reason == "Invalid" {
 			r.keep(s, st, liveJSON, body, resp.obj)
 			return stepResult{outcome: invalid, detail: invalidCause(resp.obj)}
+		}
+		// An admission plugin's policy, from the cluster's state (a PVC
+		// resized without an expandable storage class, a quota, a limit
+		// range's maximum): validation's kin, which smdx does not run.
+		if got.code == 0 && r.random && resp.code == 403 && reason == "Forbidden" {
+			r.keep(s, st, liveJSON, body, resp.obj)
+			return stepResult{outcome: invalid, detail: "forbidden by admission: " + msg}
 		}
 		if got.code == 0 {
 			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx stored it", resp.code, reason, msg)}

@@ -178,6 +178,22 @@ TEST_F(BuiltinDefaultsTest, AnUpdateOfAValueItsGoTypeCannotHoldIsRefused) {
        "Pod in version \"v1\" cannot be handled as a Pod: json: cannot "
        "unmarshal bool into Go struct field ObjectMeta.metadata.labels of "
        "type string"},
+      // Decoded before the defaulters run: the rule that makes the
+      // deprecated serviceAccount follow serviceAccountName would drop
+      // this one (random seed 10, by kubectl's client-side create).
+      {"v1", "Pod",
+       R"({apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {
+           serviceAccountName: 5, containers: [{name: c, image: i}]}})",
+       "Pod in version \"v1\" cannot be handled as a Pod: json: cannot "
+       "unmarshal number into Go struct field PodSpec.spec.serviceAccountName "
+       "of type string"},
+      // A zero-like value of another kind, where a default would go.
+      {"v1", "Pod",
+       R"({apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {
+           containers: [{name: c, image: i, terminationMessagePath: false}]}})",
+       "Pod in version \"v1\" cannot be handled as a Pod: json: cannot "
+       "unmarshal bool into Go struct field "
+       "Container.spec.containers.terminationMessagePath of type string"},
       // The first in the body's order, an element before a later field.
       {"v1", "Pod",
        R"({apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers:

@@ -587,6 +587,11 @@ class Decoder {
       const NodePlan* plan = node != plan_.nodes.end() ? node->second : nullptr;
       if (plan != nullptr) {
         const NodePlan& np = *plan;
+        // A request body's values of another JSON kind than their Go
+        // types' (the apiserver's 400), before the Go type drops an empty
+        // one or a defaulter overwrites it.
+        if (!stored_ && !KindsFit(np, mt, static_cast<const Value&>(v).map()))
+          return;
         Map& m = v.map();
         kept_empty_ |= ThroughGoType(np, mt, m, stored_, false, &error_);
         if (error_.set) return;
@@ -614,13 +619,6 @@ class Decoder {
         const StructField* sf = mt.FindFieldFrom(e.key, &hint);
         const size_t at =
             sf != nullptr ? static_cast<size_t>(sf - mt.fields.data()) : 0;
-        // A request body's value of another JSON kind than the Go type's
-        // (the apiserver's 400), in the body's order as encoding/json
-        // meets it.
-        if (!stored_ && sf != nullptr && plan != nullptr &&
-            !Fits(*plan, at, sf->type, e)) {
-          return;
-        }
         NodePlan::Scalar scalar = NodePlan::Scalar::kOther;
         if (resource_list && sf == nullptr) {
           scalar = NodePlan::Scalar::kResourceQuantity;
@@ -688,7 +686,8 @@ class Decoder {
   // kind than the Go type's is refused. `atom`: the schema type of `v`.
   // False, with error_ set, at a value refused.
   bool Elements(const GoField& f, const Atom* atom, Value& v) {
-    if (!stored_ && !ElementKinds(f, atom, v)) return false;
+    // (A request body's element kinds were checked with their struct's
+    // fields: KindsFit.)
     const bool empty_bytes = stored_ && f.byte_elements;
     const bool nulls = !f.element_zero.IsNull() || empty_bytes;
     auto zero = [&] {
@@ -733,6 +732,35 @@ class Decoder {
         if (!element(e, [&]() -> Value& { return v.list()[i]; }, nullptr, i)) {
           return false;
         }
+      }
+    }
+    return true;
+  }
+
+  // Whether the fields of `m` (a struct of `plan`, schema map `mt`) and
+  // their elements have JSON kinds their Go types take; false, with error_
+  // set, at the first that has not. Go decodes the whole body before its
+  // defaulters run, so this comes before the struct's Go type drops its
+  // empty values and its defaulters run, which would drop or overwrite a
+  // zero-like or misplaced value (`terminationMessagePath: false`; a
+  // pod's serviceAccountName, which the deprecated serviceAccount
+  // follows). (Deeper values are checked as the walk reaches them: of two
+  // values that do not fit, a deeper one met earlier in the body is
+  // reported after this struct's own, where encoding/json reports the
+  // first in the body.)
+  bool KindsFit(const NodePlan& np, const MapType& mt, const Map& m) {
+    size_t hint = 0;
+    for (const MapEntry& e : m.entries()) {
+      const StructField* sf = mt.FindFieldFrom(e.key, &hint);
+      if (sf == nullptr) continue;
+      const size_t at = static_cast<size_t>(sf - mt.fields.data());
+      if (!Fits(np, at, sf->type, e)) return false;
+      const GoField* elements = np.elements[at];
+      if (elements != nullptr &&
+          !ElementKinds(*elements, sf->type.resolved, e.value)) {
+        error_.path.push_back({e.key, DecodeError::StepKind::kField});
+        error_.go_struct = np.go_name;
+        return false;
       }
     }
     return true;

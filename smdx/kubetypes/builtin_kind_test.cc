@@ -40,7 +40,11 @@ Value Decoded(const std::string& api_version, const std::string& kind,
               const std::string& yaml) {
   std::shared_ptr<const BuiltinKind> k = KindOf(api_version, kind);
   EXPECT_NE(k, nullptr);
-  return k == nullptr ? Value() : k->Decode(Yaml(yaml));
+  if (k == nullptr) return Value();
+  absl::Status error;
+  Value v = k->Decode(Yaml(yaml), nullptr, nullptr, &error);
+  EXPECT_TRUE(error.ok()) << error << "\n" << yaml;
+  return v;
 }
 
 // The value at a dotted path ("spec.template.spec.dnsPolicy"; "containers.0"
@@ -740,7 +744,7 @@ TEST(DefaultersTest, CustomResourceDefinitionsAndApiServices) {
 TEST(DefaultersTest, ClusterKinds) {
   Value ic = Decoded("networking.k8s.io/v1", "IngressClass", R"({
     apiVersion: networking.k8s.io/v1, kind: IngressClass,
-    spec: {controller: c, parameters: {kind: K, name: n}}})");
+    spec: {controller: c, parameters: {kind: K, name: nm}}})");
   EXPECT_EQ(At(ic, "spec.parameters.scope"), Canon(R"("Cluster")"));
 
   Value csi = Decoded("storage.k8s.io/v1", "CSIDriver",
@@ -799,7 +803,7 @@ TEST(DefaultersTest, ClusterKinds) {
     spec: {containers: [], volumes: [
       {name: a, azureDisk: {diskName: d, diskURI: u}},
       {name: i, iscsi: {targetPortal: t, iqn: q, lun: 0}},
-      {name: s, scaleIO: {gateway: g, system: y, secretRef: {name: x}}}]}})");
+      {name: s, scaleIO: {gateway: g, system: sy, secretRef: {name: x}}}]}})");
   EXPECT_EQ(At(vol, "spec.volumes.0.azureDisk"),
             Canon(R"({"diskName":"d","diskURI":"u","cachingMode":"ReadWrite",
       "fsType":"ext4","readOnly":false,"kind":"Shared"})"));
