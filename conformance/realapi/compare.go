@@ -223,6 +223,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 		worst := passed
 		var details []string
 		for i, st := range s.steps {
+			st.index = i
 			res := r.runStep(s, st)
 			steps++
 			if res.outcome == invalid {
@@ -348,9 +349,11 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		reason, _ := resp.obj["reason"].(string)
 		if reason == "Conflict" && resp.code == 409 {
 			if got.code != 2 {
+				r.keep(s, st, liveJSON, body, resp.obj)
 				return stepResult{outcome: failed, detail: fmt.Sprintf("the server answered a conflict (%s); smdx: exit %d %s", msg, got.code, got.stderr)}
 			}
 			if !strings.Contains(got.stderr, msg) {
+				r.keep(s, st, liveJSON, body, resp.obj)
 				return stepResult{outcome: failed, detail: fmt.Sprintf("conflict messages differ:\n    server: %q\n    smdx:   %q", msg, got.stderr)}
 			}
 			return stepResult{outcome: passed}
@@ -392,7 +395,7 @@ func (r *runner) keep(s *scenario, st step, liveJSON []byte, body, after map[str
 	if dir == "" {
 		return
 	}
-	base := filepath.Join(dir, strings.ReplaceAll(s.name, "/", "_")+"-"+st.verb+"-"+st.manager)
+	base := filepath.Join(dir, fmt.Sprintf("%s-%d-%s-%s", strings.ReplaceAll(s.name, "/", "_"), st.index, st.verb, st.manager))
 	if liveJSON != nil {
 		_ = os.WriteFile(base+"-live.json", liveJSON, 0o644)
 	}

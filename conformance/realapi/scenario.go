@@ -135,6 +135,7 @@ func decodeJSON(b []byte, out interface{}) error {
 
 // step is one request.
 type step struct {
+	index       int    // (its place in the scenario, set as it runs)
 	verb        string // apply, forceApply, create, update
 	manager     string
 	subresource string

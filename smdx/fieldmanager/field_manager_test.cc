@@ -247,6 +247,36 @@ TEST_F(FieldManagerTest, KubectlTakesOverFromItsClientSideApply) {
   EXPECT_NE(ann->AsString().find("nginx:2"), std::string::npos);
 }
 
+// The last-applied annotation allows nothing when the live object holds
+// duplicate items (an update may write them): Go types the live object
+// strictly there (lastappliedmanager.go, allowedConflictsFromLastApplied,
+// ObjectToTyped without AllowDuplicates), fails, and every conflict
+// stands. Found by random seed 10 against kube-apiserver 1.37: a
+// duplicated env var, and kubectl's apply of another revisionHistoryLimit.
+TEST_F(FieldManagerTest, DuplicatesInTheLiveObjectKeepKubectlsConflicts) {
+  std::string config = kDeployment;
+  config.replace(config.find("image: nginx:1"), 14,
+                 "image: nginx:1\n        env: [{name: A, value: a}, "
+                 "{name: A, value: a}]");
+  Value last = Yaml(kDeployment);
+  Value live = Update(Value(), config, "kubectl-client-side-apply").object;
+  ASSERT_FALSE(live.IsNull());
+  live.map().Find("metadata")->map().Set("annotations", Value::MakeMap());
+  live.map()
+      .Find("metadata")
+      ->map()
+      .Find("annotations")
+      ->map()
+      .Set(kLastAppliedAnnotation, Value(ToJsonSorted(last) + "\n"));
+  std::string changed = kDeployment;
+  changed.replace(changed.find("replicas: 2"), 11, "replicas: 3");
+  FieldManagerResult r = Apply(live, changed, "kubectl");
+  EXPECT_EQ(r.kind, ErrorKind::kConflict);
+  EXPECT_NE(std::string(r.status.message()).find(".spec.replicas"),
+            std::string::npos)
+      << r.status;
+}
+
 // The last-applied annotation kubectl's apply updates is the configuration
 // with its annotations read as a string map: a null value is "" there
 // (unstructured's GetAnnotations). Its labels are written as they came.

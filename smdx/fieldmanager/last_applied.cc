@@ -71,6 +71,11 @@ std::optional<Set> FieldsFromLastApplied(const Type& type, const Value& live,
                                          const std::string& api_version) {
   const std::string* text = LastAppliedOf(live);
   if (text == nullptr) return std::nullopt;
+  // The live object is typed strictly here (ObjectToTyped without
+  // AllowDuplicates, lastappliedmanager.go allowedConflictsFromLastApplied):
+  // one an update left with duplicate items allows nothing, and every
+  // conflict stands.
+  if (!Validate(type, live).ok()) return std::nullopt;
   absl::StatusOr<Value> last = ParseJson(*text);
   if (!last.ok() || !last->IsMap()) return std::nullopt;
   const Value* av = last->map().Find("apiVersion");
