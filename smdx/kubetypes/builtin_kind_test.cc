@@ -957,6 +957,22 @@ TEST(PrepareForCreateTest, StatusFinalizersAndLabels) {
             "Burstable");
   EXPECT_EQ(internal::PodQosClass(Yaml("{spec: {containers: [{name: a}]}}")),
             "BestEffort");
+  // Pod-level resources decide only where they name cpu, memory or huge
+  // pages (helper.IsPodLevelResourcesSet).
+  EXPECT_EQ(internal::PodQosClass(Yaml(
+                "{spec: {resources: {}, containers: [{name: a, resources: "
+                "{requests: {cpu: 1}}}]}}")),
+            "Burstable");
+  EXPECT_EQ(internal::PodQosClass(Yaml(
+                "{spec: {resources: {limits: {example.com/gpu: 1}}, "
+                "containers: [{name: a, resources: {requests: {cpu: 1}, "
+                "limits: {cpu: 1}}}]}}")),
+            "Burstable");
+  EXPECT_EQ(internal::PodQosClass(Yaml(
+                "{spec: {resources: {requests: {hugepages-2Mi: 1Gi}, limits: "
+                "{hugepages-2Mi: 1Gi}}, containers: [{name: a, resources: "
+                "{requests: {cpu: 1}}}]}}")),
+            "BestEffort");
   // 1000m and 1 are the same quantity.
   EXPECT_EQ(internal::PodQosClass(
                 Yaml("{spec: {containers: [{name: a, resources: {requests: "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
 
@@ -72,6 +73,21 @@ double QuantityValue(const Value* q) {
 
 const Value* ResourceAt(const Value* list, absl::string_view res) {
   return list != nullptr && list->IsMap() ? list->map().Find(res) : nullptr;
+}
+
+// Whether a pod's `resources` request or limit cpu, memory or huge pages.
+bool SetsPodLevelResources(const Value& resources) {
+  for (const char* f : {"requests", "limits"}) {
+    const Value* list = Find(resources, f);
+    if (list == nullptr || !list->IsMap()) continue;
+    for (const MapEntry& e : list->map()) {
+      if (e.key == "cpu" || e.key == "memory" ||
+          absl::StartsWith(e.key, "hugepages-")) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 // requirementsQOS of one ResourceRequirements.
@@ -549,9 +565,11 @@ Value CustomResourceGeneration(Value object, const Value& live, bool create,
 
 std::string PodQosClass(const Value& pod) {
   const Value* spec = Find(pod, "spec");
-  // With pod-level resources (PodLevelResources), they decide.
+  // With pod-level resources (PodLevelResources) that name a resource they
+  // support (cpu, memory, hugepages-*), they decide
+  // (PodLevelResourcesFixKubeletQOSClass; helper.IsPodLevelResourcesSet).
   if (const Value* r = spec != nullptr ? Find(*spec, "resources") : nullptr;
-      r != nullptr && r->IsMap()) {
+      r != nullptr && r->IsMap() && SetsPodLevelResources(*r)) {
     return RequirementsQos(r);
   }
   std::string qos;
