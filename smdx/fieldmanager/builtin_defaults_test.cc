@@ -523,5 +523,41 @@ TEST_F(BuiltinDefaultsTest, CustomResourcesAreUnaffected) {
   EXPECT_TRUE(Equals(stripped, w)) << ToYaml(stripped);
 }
 
+// Every read of an ExternalName Service leaves out its internalTrafficPolicy,
+// which storage keeps where a write changed the type and carried it over
+// (defaultOnReadInternalTrafficPolicy). An update compares its body with
+// storage's object: a PUT of what a read gave takes the field from its
+// owner. smdx, given the read, takes an owner's entry as the sign that
+// storage holds it. Found by the corpus's service-loadbalancer.yaml against
+// kube-apiserver 1.37.
+TEST_F(BuiltinDefaultsTest, AReadHidesAnExternalNameServicesTrafficPolicy) {
+  FieldManager fm = Make("v1", "Service");
+  FieldManagerResult created = fm.Update(Value(), Yaml(R"({apiVersion: v1,
+      kind: Service, metadata: {name: s, namespace: d}, spec: {type: ClusterIP,
+      ports: [{port: 80}]}})"), "creator");
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_NE(FieldsOf(created.object, "creator").find("internalTrafficPolicy"),
+            std::string::npos);
+  Value external = created.object;
+  Map& spec = external.map().Find("spec")->map();
+  spec.Set("type", Value("ExternalName"));
+  spec.Set("externalName", Value("a.example"));
+  FieldManagerResult changed = fm.Update(created.object, external, "ctrl");
+  ASSERT_TRUE(changed.ok()) << changed.status;
+  EXPECT_EQ(At(changed.object, {"spec", "internalTrafficPolicy"}), nullptr);
+  // The creator still owns it: it is stored.
+  EXPECT_NE(FieldsOf(changed.object, "creator").find("internalTrafficPolicy"),
+            std::string::npos);
+  Value read = changed.object;
+  read.map().Find("metadata")->map().Set(
+      "annotations", Yaml("{example.com/step: '4'}"));
+  FieldManagerResult put = fm.Update(changed.object, read, "ctrl2");
+  ASSERT_TRUE(put.ok()) << put.status;
+  EXPECT_EQ(FieldsOf(put.object, "creator").find("internalTrafficPolicy"),
+            std::string::npos)
+      << FieldsOf(put.object, "creator");
+  EXPECT_EQ(At(put.object, {"spec", "internalTrafficPolicy"}), nullptr);
+}
+
 }  // namespace
 }  // namespace smdx

@@ -746,6 +746,18 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   Value live_body = StripManagedFields(live);
   Value body = StripManagedFields(written);
   const bool create = live_body.IsNull();
+  if (builtin_ != nullptr && !create &&
+      builtin_->ReadHidesStoredFields(live_body)) {
+    // (Who owns what in storage: the live object's entries.)
+    ManagedState stored;
+    if (!from_live) {
+      absl::StatusOr<ManagedState> d =
+          DecodeManagedFields(live, opts_.limits, &type_);
+      if (d.ok()) stored = *std::move(d);
+    }
+    live_body = builtin_->AsStored(std::move(live_body),
+                                   from_live ? state.fields : stored.fields);
+  }
   const absl::Time now = Now();
   // Whether the stored object is not the body the field manager compared
   // (an empty slice in it comes back null).

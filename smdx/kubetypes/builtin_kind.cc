@@ -580,7 +580,7 @@ class Decoder {
             const GoField* elements = nullptr) {
     if (atom == nullptr || depth > kMaxValueDepth) return;
     if (prev != nullptr && SameNode(v, *prev)) return;
-    if (elements != nullptr && !Elements(*elements, atom, v)) return;
+    if (elements != nullptr && !Elements(*elements, v)) return;
     if (atom->map && v.IsMap()) {
       const MapType& mt = *atom->map;
       auto node = plan_.nodes.find(atom);
@@ -682,12 +682,10 @@ class Decoder {
   // them: a null is the elements' zero value (with `stored_`, a null byte
   // slice reads back from storage empty), a number where they are
   // integers as FitInteger takes it (wrapping with `stored_`, the
-  // converter's way). Decoding a request body, an element of another JSON
-  // kind than the Go type's is refused. `atom`: the schema type of `v`.
-  // False, with error_ set, at a value refused.
-  bool Elements(const GoField& f, const Atom* atom, Value& v) {
-    // (A request body's element kinds were checked with their struct's
-    // fields: KindsFit.)
+  // converter's way). (A request body's element kinds were checked with
+  // their struct's fields: KindsFit.) False, with error_ set, at a value
+  // refused.
+  bool Elements(const GoField& f, Value& v) {
     const bool empty_bytes = stored_ && f.byte_elements;
     const bool nulls = !f.element_zero.IsNull() || empty_bytes;
     auto zero = [&] {
@@ -1055,6 +1053,27 @@ Value CustomResourceMetadata::WithGeneration(Value object, const Value& live,
                                              bool status_write) {
   return internal::CustomResourceGeneration(std::move(object), live,
                                             live.IsNull(), status_write);
+}
+
+bool BuiltinKind::ReadHidesStoredFields(const Value& live) const {
+  if (api_version_ != "v1" || kind_ != "Service") return false;
+  const Value* spec = Find(live, "spec");
+  return spec != nullptr && StringAt(*spec, "type") == "ExternalName" &&
+         Find(*spec, "internalTrafficPolicy") == nullptr;
+}
+
+Value BuiltinKind::AsStored(Value live, const ManagedFields& managers) const {
+  if (!ReadHidesStoredFields(live)) return live;
+  const Path path = {PathElement::Field("spec"),
+                     PathElement::Field("internalTrafficPolicy")};
+  for (const auto& [name, owned] : managers) {
+    if (owned.set().Has(path)) {
+      internal::EnsureMap(live.map(), "spec")
+          .Set("internalTrafficPolicy", Value("Cluster"));
+      break;
+    }
+  }
+  return live;
 }
 
 Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {

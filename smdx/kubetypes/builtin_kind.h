@@ -44,6 +44,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "smdx/fieldpath/versioned_set.h"
 #include "smdx/typed/typed.h"
 
 namespace smdx {
@@ -114,6 +115,17 @@ class BuiltinKind {
   Value ReadBack(Value object, const Value* previous = nullptr,
                  absl::Status* error = nullptr,
                  std::optional<absl::Time> now = std::nullopt) const;
+
+  // `live` (an object as a read gives it) as storage holds it, where every
+  // read hides part of it: an ExternalName Service's internalTrafficPolicy,
+  // which a write that changed the type kept but each read leaves out
+  // (defaultOnReadInternalTrafficPolicy). A manager in `managers` that owns
+  // it says storage holds it; its value there is the defaulter's, Cluster.
+  // The apiserver's update compares its body with storage's object, so a
+  // body from a read takes the field from its owners.
+  Value AsStored(Value live, const ManagedFields& managers) const;
+  // Whether AsStored may change `live` (a look at it alone).
+  bool ReadHidesStoredFields(const Value& live) const;
 
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.

@@ -1492,6 +1492,71 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
               "name":"a"})"));
 }
 
+// ---- The Service registry (service.h) ------------------------------------
+
+// A type change drops what the old type needed and the new one does not,
+// where the request left it as it was (dropTypeDependentFields); a type
+// other than LoadBalancer empties status.loadBalancer. Each case is one
+// checked against kube-apiserver 1.37 (an apply whose merged object kept
+// the live values).
+TEST(ServiceRegistryTest, ATypeChangeDropsWhatTheOldTypeNeeded) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Service");
+  const Value lb = Yaml(R"({apiVersion: v1, kind: Service, metadata: {name: s},
+    spec: {type: LoadBalancer, clusterIP: 10.96.0.5, clusterIPs: [10.96.0.5],
+      ipFamilies: [IPv4], ipFamilyPolicy: SingleStack,
+      allocateLoadBalancerNodePorts: true, loadBalancerClass: example.com/lb,
+      externalTrafficPolicy: Local, healthCheckNodePort: 32756,
+      internalTrafficPolicy: Cluster,
+      ports: [{name: http, port: 80, nodePort: 31405}]},
+    status: {loadBalancer: {ingress: [{ip: 203.0.113.1}]}}})");
+  Value to_cluster_ip = lb;
+  to_cluster_ip.map().Find("spec")->map().Set("type", Value("ClusterIP"));
+  Value updated = k->PrepareForUpdate(to_cluster_ip, lb);
+  EXPECT_EQ(At(updated, "spec"), Canon(R"({"type":"ClusterIP",
+    "clusterIP":"10.96.0.5","clusterIPs":["10.96.0.5"],"ipFamilies":["IPv4"],
+    "ipFamilyPolicy":"SingleStack","internalTrafficPolicy":"Cluster",
+    "ports":[{"name":"http","port":80}]})"));
+  EXPECT_EQ(At(updated, "status"), Canon(R"({"loadBalancer":{}})"));
+  // To ExternalName: the cluster IPs and IP families go too, and every read
+  // leaves out the internalTrafficPolicy.
+  Value to_external = lb;
+  to_external.map().Find("spec")->map().Set("type", Value("ExternalName"));
+  to_external.map().Find("spec")->map().Set("externalName", Value("a.example"));
+  EXPECT_EQ(At(k->PrepareForUpdate(to_external, lb), "spec"), Canon(R"({
+    "type":"ExternalName","externalName":"a.example",
+    "ports":[{"name":"http","port":80}]})"));
+  // What the request changed stays (validation judges it).
+  Value changed = to_cluster_ip;
+  changed.map().Find("spec")->map().Set("loadBalancerClass", Value("other"));
+  EXPECT_EQ(At(k->PrepareForUpdate(changed, lb), "spec.loadBalancerClass"),
+            Canon(R"("other")"));
+}
+
+// A PUT that leaves out what the server allocated gets it back from the
+// live Service (patchAllocatedValues): cluster IPs, node ports by port
+// name, the health check node port.
+TEST(ServiceRegistryTest, AnUpdateKeepsTheAllocatedValuesItLeftOut) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Service");
+  const Value live = Yaml(R"({apiVersion: v1, kind: Service, metadata: {name: s},
+    spec: {type: LoadBalancer, clusterIP: 10.96.0.7, clusterIPs: [10.96.0.7],
+      externalTrafficPolicy: Local, healthCheckNodePort: 31366,
+      ports: [{name: http, port: 80, nodePort: 32740},
+              {name: https, port: 443, nodePort: 32741}]}})");
+  Value updated = k->PrepareForUpdate(Yaml(R"({apiVersion: v1, kind: Service,
+    metadata: {name: s}, spec: {type: LoadBalancer,
+      externalTrafficPolicy: Local, ports: [{name: http, port: 8080},
+      {name: https, port: 443, nodePort: 32740}]}})"), live);
+  // https's old node port went to no port; http's is https's now: taken.
+  EXPECT_EQ(At(updated, "spec"), Canon(R"({"type":"LoadBalancer",
+    "clusterIP":"10.96.0.7","clusterIPs":["10.96.0.7"],
+    "externalTrafficPolicy":"Local","healthCheckNodePort":31366,
+    "ports":[{"name":"http","port":8080},
+             {"name":"https","port":443,"nodePort":32740}]})"));
+  // A headless Service's "None" fills clusterIPs at create.
+  EXPECT_EQ(At(Created("v1", "Service", R"({apiVersion: v1, kind: Service,
+    spec: {clusterIP: None}})"), "spec.clusterIPs"), Canon(R"(["None"])"));
+}
+
 // The webhook configurations and NetworkPolicy count changes with
 // reflect.DeepEqual: an empty slice or map the request decodes to (`[]`,
 // `{}`, a byte slice's "") differs from the nil one storage reads back, so

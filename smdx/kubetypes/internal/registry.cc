@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
+#include "smdx/kubetypes/internal/service.h"
 
 namespace smdx::internal {
 
@@ -480,6 +481,10 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
     DropDisabledFields(api_version, kind, object, &live);
   if (api_version == "v1" && kind == "PersistentVolumeClaim" && !status_write)
     PersistentVolumeClaimDataSources(object, &live);
+  if (api_version == "v1" && kind == "Service") {
+    if (!status_write) ServiceAtUpdate(object, live);
+    ServiceAsRead(object);
+  }
   if (api_version == "resource.k8s.io/v1" && kind == "DeviceTaintRule" &&
       !status_write) {
     DeviceTaintRuleTimeAdded(object, live, now);
@@ -595,6 +600,7 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
   DropDisabledFields(api_version, kind, object, nullptr);
   if (api_version == "v1" && kind == "PersistentVolumeClaim")
     PersistentVolumeClaimDataSources(object, nullptr);
+  if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
   Map& m = object.map();
   if (const Generation g = GenerationOf(api_version, kind);
       g != Generation::kNone && g != Generation::kSpecNotAtCreate) {
