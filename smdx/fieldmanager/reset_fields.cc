@@ -38,6 +38,17 @@ constexpr Kept kKeptOnUpdate[] = {
     {"", "Namespace", "", "spec.finalizers"},
 };
 
+// Reset fields whose values a create takes from the request, as its
+// PrepareForCreate keeps them (updates keep the live ones): a Node's status
+// ("Nodes allow *all* fields, including status, to be set on create",
+// nodeStrategy; its status.config aside, which kubetypes drops), and a
+// CertificateSigningRequest's spec (the strategy fills its user fields
+// from the requesting user, which smdx cannot know).
+constexpr Kept kTakenAtCreate[] = {
+    {"", "Node", "", "status"},
+    {"certificates.k8s.io", "CertificateSigningRequest", "", "spec"},
+};
+
 std::vector<std::string> Dotted(absl::string_view path) {
   return absl::StrSplit(path, '.');
 }
@@ -81,7 +92,15 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
   // The built-in strategies' PrepareForUpdate resets what GetResetFields
   // names (a Deployment's status endpoint takes annotation changes, say),
   // and some keep more.
-  out.kept_fields = std::move(here);
+  for (const std::vector<std::string>& p : here) {
+    bool at_create = false;
+    for (const Kept& k : kTakenAtCreate) {
+      at_create = at_create || (k.group == group && k.kind == kind &&
+                                k.subresource == subresource &&
+                                Dotted(k.path) == p);
+    }
+    (at_create ? out.kept_on_update_fields : out.kept_fields).push_back(p);
+  }
   for (const Kept& k : kKeptOnUpdate) {
     if (k.group == group && k.kind == kind && k.subresource == subresource)
       out.kept_on_update_fields.push_back(Dotted(k.path));

@@ -208,6 +208,48 @@ TEST(ResetFieldsTest, ANamespacesFinalizersStayThroughItsMainEndpoint) {
             1u);  // spec, only
 }
 
+// A Node's create takes the request's status (nodeStrategy.PrepareForCreate
+// keeps it: "Nodes allow *all* fields, including status, to be set on
+// create"), which no manager owns; an update keeps the live one. Checked
+// against kube-apiserver 1.37 by apply: capacity and phase stay,
+// allocatable is defaulted from capacity, config goes.
+TEST(ResetFieldsTest, ANodesCreateTakesTheRequestsStatus) {
+  ResetFields r = BuiltinResetFields("v1", "Node", "");
+  EXPECT_TRUE(r.ignored_fields.at("v1").Has({PathElement::Field("status")}));
+  EXPECT_TRUE(r.kept_fields.empty());
+  ASSERT_EQ(r.kept_on_update_fields.size(), 1u);
+  FieldManagerOptions o;
+  o.api_version = "v1";
+  o.kind = "Node";
+  o.builtin_defaults = true;
+  SetResetFields(r, &o);
+  const char* name = "io.k8s.api.core.v1.Node";
+  FieldManager fm =
+      *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name), o);
+  FieldManagerResult created = fm.Apply(
+      Value(),
+      Yaml("{apiVersion: v1, kind: Node, metadata: {name: n1}, spec: {podCIDR: "
+           "10.1.0.0/24}, status: {capacity: {cpu: '4'}, phase: Running, "
+           "config: {error: x}}}"),
+      "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_EQ(ToJson(*At(created.object, {"status", "capacity"})),
+            R"({"cpu":"4"})");
+  EXPECT_EQ(ToJson(*At(created.object, {"status", "allocatable"})),
+            R"({"cpu":"4"})");
+  EXPECT_EQ(At(created.object, {"status", "config"}), nullptr);
+  EXPECT_EQ(FieldsOf(created, "kubectl").find("f:status"), std::string::npos);
+  Value body = created.object;
+  body.map().Find("status")->map().Set("phase", Value("Terminated"));
+  FieldManagerResult updated = fm.Update(created.object, body, "ctrl");
+  ASSERT_TRUE(updated.ok()) << updated.status;
+  EXPECT_EQ(ToJson(*At(updated.object, {"status", "phase"})), R"("Running")");
+  // A CertificateSigningRequest keeps its spec at create likewise.
+  EXPECT_TRUE(BuiltinResetFields("certificates.k8s.io/v1",
+                                 "CertificateSigningRequest", "")
+                  .kept_fields.size() == 1u);
+}
+
 TEST(ResetFieldsTest, CustomResourceStatusEndpointResetsMetadataAndSpec) {
   // registry/customresource/status_strategy.go (v0.37): GetResetFields is
   // {metadata, spec}; the main resource's is {status}.
