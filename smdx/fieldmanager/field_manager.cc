@@ -656,7 +656,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   if (builtin_ != nullptr) {
     const bool empties_differ =
         !unread.IsNull() && builtin_->EmptiesDiffer(unread, r.object);
-    r.object = create ? Created(std::move(r.object), merged)
+    r.object = create ? Created(std::move(r.object), merged, now)
                       : builtin_->PrepareForUpdate(
                             std::move(r.object), live,
                             {opts_.subresource == "status", empties_differ,
@@ -796,7 +796,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     return Failed(ErrorKind::kInvalid, st);
   r.object = KeepResetFields(live_body, std::move(r.object), create);
   if (builtin_ != nullptr && create) {
-    r.object = Created(std::move(r.object), written);
+    r.object = Created(std::move(r.object), written, now);
   } else if (builtin_ != nullptr) {
     const bool empties_differ = builtin_->EmptiesDiffer(written, body);
     r.object = builtin_->PrepareForUpdate(
@@ -851,7 +851,7 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   if (builtin_ != nullptr) {
     const bool empties_differ =
         !create && builtin_->EmptiesDiffer(written, r.object);
-    r.object = create ? Created(std::move(r.object), written)
+    r.object = create ? Created(std::move(r.object), written, Now())
                       : builtin_->ReadBack(
                             builtin_->PrepareForUpdate(
                                 std::move(r.object), live_body,
@@ -869,11 +869,12 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
   return r;
 }
 
-Value FieldManager::Created(Value object, const Value& request) const {
+Value FieldManager::Created(Value object, const Value& request,
+                           absl::Time now) const {
   // What the registry and admission set on a created object, then the
   // object as storage reads it back.
   return builtin_->ReadBack(
-      builtin_->PrepareForCreate(std::move(object), request));
+      builtin_->PrepareForCreate(std::move(object), request, now));
 }
 
 Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,

@@ -279,8 +279,9 @@ class FieldManager {
                                   absl::string_view manager, bool apply,
                                   bool force) const;
   // A created object of a built-in kind as the server stores it, from the
-  // object as the request gave it, before decoding (REQUIRES: builtin_).
-  Value Created(Value object, const Value& request) const;
+  // object as the request gave it, before decoding, at the server's time
+  // `now` (REQUIRES: builtin_).
+  Value Created(Value object, const Value& request, absl::Time now) const;
   // The request body as a Scale (see fieldmanager/scale.h).
   Value ScaleBody(const Value& body, const Value& live_scale,
                   bool apply) const;

@@ -1076,9 +1076,10 @@ Value BuiltinKind::AsStored(Value live, const ManagedFields& managers) const {
   return live;
 }
 
-Value BuiltinKind::PrepareForCreate(Value object, const Value& request) const {
+Value BuiltinKind::PrepareForCreate(Value object, const Value& request,
+                                    std::optional<absl::Time> now) const {
   return internal::PrepareForCreate(api_version_, kind_, std::move(object),
-                                    request);
+                                    request, now);
 }
 
 Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,

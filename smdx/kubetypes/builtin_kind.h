@@ -137,7 +137,10 @@ class BuiltinKind {
   // the Go defaulters make two fields share one map (a Job's labels and its
   // template's, when the request sets none), what the strategy adds to one
   // shows in both.
-  Value PrepareForCreate(Value object, const Value& request) const;
+  // `now`: the server's clock, for what the strategy stamps (none: nothing
+  // is).
+  Value PrepareForCreate(Value object, const Value& request,
+                         std::optional<absl::Time> now = std::nullopt) const;
 
   // `object` (an updated object, after the field manager, as stored) with
   // what the registry sets on an update whatever the request sent: the

@@ -1492,6 +1492,106 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
               "name":"a"})"));
 }
 
+// ---- The Pod strategy (pod.h) ----------------------------------------------
+
+// What a pod's create gets from its strategy, as kube-apiserver 1.37 gave
+// it for this pod by apply (the condition's time is the field manager's
+// clock there): the SchedulingGated condition, the label keys joining
+// their selectors, the AppArmor annotations as fields.
+TEST(PodStrategyTest, ACreateAppliesLabelKeysAppArmorAndSchedulingGates) {
+  Value pod = KindOf("v1", "Pod")->PrepareForCreate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p1,
+    labels: {app: web, pod-template-hash: abc, tier: fe}, annotations: {
+      container.apparmor.security.beta.kubernetes.io/web: runtime/default,
+      container.apparmor.security.beta.kubernetes.io/side: localhost/prof,
+      container.apparmor.security.beta.kubernetes.io/init: unconfined}},
+    spec: {schedulingGates: [{name: example.com/gate}],
+      initContainers: [{name: init, image: "busybox:1.36"}],
+      containers: [{name: web, image: "nginx:1.27"}, {name: side,
+        image: "busybox:1.36", securityContext: {runAsUser: 1000}}],
+      topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone,
+        whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels:
+        {app: web}}, matchLabelKeys: [pod-template-hash, missing]},
+        {maxSkew: 1, topologyKey: host, whenUnsatisfiable: ScheduleAnyway,
+         labelSelector: {matchLabels: {tier: fe}}}],
+      affinity: {podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: host,
+          labelSelector: {matchLabels: {app: web}}, matchLabelKeys:
+          [pod-template-hash], mismatchLabelKeys: [tier]}],
+        preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10,
+          podAffinityTerm: {topologyKey: zone, labelSelector: {},
+          mismatchLabelKeys: [app]}}]}}}})"),
+      Value(), absl::FromUnixSeconds(1796565387));  // 2026-12-06T13:56:27Z
+  EXPECT_EQ(At(pod, "status"), Canon(R"({"phase":"Pending","conditions":[{
+    "type":"PodScheduled","status":"False","lastProbeTime":null,
+    "lastTransitionTime":"2026-12-06T13:56:27Z","reason":"SchedulingGated",
+    "message":"Scheduling is blocked due to non-empty scheduling gates"}],
+    "qosClass":"BestEffort"})"));
+  EXPECT_EQ(At(pod, "spec.topologySpreadConstraints.0.labelSelector"),
+            Canon(R"({"matchLabels":{"app":"web"},"matchExpressions":[
+    {"key":"pod-template-hash","operator":"In","values":["abc"]}]})"));
+  EXPECT_EQ(At(pod, "spec.topologySpreadConstraints.1.labelSelector"),
+            Canon(R"({"matchLabels":{"tier":"fe"}})"));
+  const std::string anti = "spec.affinity.podAntiAffinity.";
+  EXPECT_EQ(At(pod, anti + "requiredDuringSchedulingIgnoredDuringExecution.0"
+                           ".labelSelector.matchExpressions"),
+            Canon(R"([{"key":"pod-template-hash","operator":"In",
+    "values":["abc"]},{"key":"tier","operator":"NotIn","values":["fe"]}])"));
+  EXPECT_EQ(At(pod, anti + "preferredDuringSchedulingIgnoredDuringExecution"
+                           ".0.podAffinityTerm.labelSelector"),
+            Canon(R"({"matchExpressions":[{"key":"app","operator":"NotIn",
+    "values":["web"]}]})"));
+  EXPECT_EQ(At(pod, "spec.containers.0.securityContext"),
+            Canon(R"({"appArmorProfile":{"type":"RuntimeDefault"}})"));
+  EXPECT_EQ(At(pod, "spec.containers.1.securityContext"),
+            Canon(R"({"runAsUser":1000,"appArmorProfile":{"type":"Localhost",
+    "localhostProfile":"prof"}})"));
+  EXPECT_EQ(At(pod, "spec.initContainers.0.securityContext"),
+            Canon(R"({"appArmorProfile":{"type":"Unconfined"}})"));
+  // No field where the pod's own profile says the same.
+  Value same = Created("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    metadata: {annotations: {
+      container.apparmor.security.beta.kubernetes.io/a: runtime/default}},
+    spec: {securityContext: {appArmorProfile: {type: RuntimeDefault}},
+      containers: [{name: a}]}})");
+  EXPECT_EQ(At(same, "spec.containers.0.securityContext"), "<absent>");
+}
+
+// An update that leaves out pod-level resources (a client that does not
+// know them) keeps the live pod's.
+TEST(PodStrategyTest, AnUpdateKeepsPodLevelResourcesItLeftOut) {
+  const Value live = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {resources: {limits: {cpu: "1"}}, containers: [{name: a}]}})");
+  Value updated = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {containers: [{name: a}]}})"), live);
+  EXPECT_EQ(At(updated, "spec.resources"), Canon(R"({"limits":{"cpu":"1"}})"));
+}
+
+// The pod status endpoint keeps what a status write left out or zeroed:
+// the QoS class, DRA claim statuses, and the observed generations (the
+// status's and each condition's, matched by type in order). As the server
+// gave it for two kubelet PUTs.
+TEST(PodStrategyTest, AStatusWriteKeepsTheQosClassAndObservedGenerations) {
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  Value updated = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p}, status: {
+    phase: Running, conditions: [{type: Ready, status: "False"},
+    {type: PodScheduled, status: "True", observedGeneration: 3}]}})"),
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p}, status: {
+    phase: Running, qosClass: BestEffort, observedGeneration: 1,
+    resourceClaimStatuses: [{name: c}], conditions: [
+    {type: Ready, status: "True", observedGeneration: 1},
+    {type: PodScheduled, status: "True", observedGeneration: 1}]}})"),
+      status_write);
+  EXPECT_EQ(At(updated, "status"), Canon(R"({"phase":"Running",
+    "conditions":[{"type":"Ready","status":"False","observedGeneration":1},
+    {"type":"PodScheduled","status":"True","observedGeneration":3}],
+    "qosClass":"BestEffort","resourceClaimStatuses":[{"name":"c"}],
+    "observedGeneration":1})"));
+}
+
 // ---- The Service registry (service.h) ------------------------------------
 
 // A type change drops what the old type needed and the new one does not,

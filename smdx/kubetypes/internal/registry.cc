@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
+#include "smdx/kubetypes/internal/pod.h"
 #include "smdx/kubetypes/internal/service.h"
 
 namespace smdx::internal {
@@ -115,13 +116,6 @@ std::string RequirementsQos(const Value* resources) {
     }
   }
   return qos;
-}
-
-void Pod(Map& pod) {
-  Map status;
-  status.Set("phase", Value("Pending"));
-  status.Set("qosClass", Value(PodQosClass(Value(pod))));
-  pod.Set("status", Value(std::move(status)));
 }
 
 void Namespace(Map& ns) {
@@ -472,7 +466,14 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        bool empties_differ,
                        const std::optional<absl::Time>& now) {
   if (!object.IsMap()) return object;
-  if (api_version == "v1" && kind == "Pod") PodPriorityKept(object, live);
+  if (api_version == "v1" && kind == "Pod") {
+    if (status_write) {
+      PodStatusAtUpdate(object, live);
+    } else {
+      PodAtUpdate(object, live);
+      PodPriorityKept(object, live);
+    }
+  }
   // The strategies drop disabled fields before they count the generation;
   // the ResourceSlice's after.
   const bool drops_after_counting =
@@ -595,9 +596,11 @@ std::string PodQosClass(const Value& pod) {
 }
 
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& request) {
+                       Value object, const Value& request,
+                       const std::optional<absl::Time>& now) {
   if (!object.IsMap()) return object;
   DropDisabledFields(api_version, kind, object, nullptr);
+  if (api_version == "v1" && kind == "Pod") PodAtCreate(object, now);
   if (api_version == "v1" && kind == "PersistentVolumeClaim")
     PersistentVolumeClaimDataSources(object, nullptr);
   if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
@@ -607,7 +610,6 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
     EnsureMap(m, "metadata").Set("generation", Value(int64_t{1}));
   }
   if (api_version == "v1") {
-    if (kind == "Pod") Pod(m);
     if (kind == "Namespace") Namespace(m);
     if (kind == "PersistentVolumeClaim")
       ProtectionFinalizer(m, "kubernetes.io/pvc-protection");

@@ -21,9 +21,12 @@ namespace smdx::internal {
 // The fields of disabled features go first (disabled_fields.h), and a
 // PersistentVolumeClaim's dataSource and dataSourceRef are settled as its
 // strategy does (one fills the other; a namespaced reference or a
-// dataSource that is no claim or snapshot goes).
+// dataSource that is no claim or snapshot goes). `now`: the server's
+// clock, for what the strategy stamps (a scheduling-gated pod's
+// condition; none: nothing is stamped).
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
-                       Value object, const Value& request);
+                       Value object, const Value& request,
+                       const std::optional<absl::Time>& now = std::nullopt);
 
 // `object` (an updated object, after the field manager, as stored) with the
 // metadata.generation the registry gives it: the live object's

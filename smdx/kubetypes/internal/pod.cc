@@ -1,0 +1,312 @@
+#include "smdx/kubetypes/internal/pod.h"
+
+#include <functional>
+#include <map>
+#include <tuple>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/registry.h"
+
+namespace smdx::internal {
+
+namespace {
+
+bool Set(const Value* v) { return v != nullptr && !v->IsNull(); }
+
+bool NonEmptyList(const Value* v) {
+  return v != nullptr && v->IsList() && !v->list().empty();
+}
+
+// applySchedulingGatedCondition: the status was just reset, so a pod with
+// scheduling gates has no PodScheduled condition yet (UpdatePodCondition
+// appends one).
+void SchedulingGatedCondition(Map& pod,
+                              const std::optional<absl::Time>& now) {
+  const Value* spec = pod.Find("spec");
+  if (spec == nullptr || !NonEmptyList(Find(*spec, "schedulingGates")))
+    return;
+  Map condition;
+  condition.Set("type", Value("PodScheduled"));
+  condition.Set("status", Value("False"));
+  condition.Set("lastProbeTime", Value());
+  condition.Set("lastTransitionTime",
+                now.has_value() ? Value(FormatGoTime(*now)) : Value());
+  condition.Set("reason", Value("SchedulingGated"));
+  condition.Set("message",
+                Value("Scheduling is blocked due to non-empty scheduling "
+                      "gates"));
+  Map& status = EnsureMap(pod, "status");
+  Value* conditions = status.Find("conditions");
+  if (conditions == nullptr || !conditions->IsList()) {
+    status.Set("conditions", Value::MakeList());
+    conditions = status.Find("conditions");
+  }
+  conditions->list().push_back(Value(std::move(condition)));
+}
+
+// applyLabelKeysToLabelSelector: for each key the pod's labels hold, in
+// order, a requirement `key <op> [value]` joins the selector.
+void ApplyLabelKeys(Map& selector, const Value* keys, const char* op,
+                    const Value* labels) {
+  if (!NonEmptyList(keys) || labels == nullptr || !labels->IsMap()) return;
+  for (const Value& key : keys->list()) {
+    if (!key.IsString()) continue;
+    const Value* value = labels->map().Find(key.AsString());
+    if (value == nullptr || !value->IsString()) continue;
+    Map requirement;
+    requirement.Set("key", key);
+    requirement.Set("operator", Value(op));
+    List values;
+    values.push_back(*value);
+    requirement.Set("values", Value(std::move(values)));
+    Value* exprs = selector.Find("matchExpressions");
+    if (exprs == nullptr || !exprs->IsList()) {
+      selector.Set("matchExpressions", Value::MakeList());
+      exprs = selector.Find("matchExpressions");
+    }
+    exprs->list().push_back(Value(std::move(requirement)));
+  }
+}
+
+// A pod affinity term or a topology spread constraint: its label keys
+// join its selector where it has one (a nil selector matches nothing).
+void ApplyTermKeys(Value& term, bool mismatch_too, const Value* labels) {
+  if (!term.IsMap()) return;
+  const Value* match = Find(term, "matchLabelKeys");
+  const Value* mismatch = mismatch_too ? Find(term, "mismatchLabelKeys")
+                                       : nullptr;
+  const Value* selector = Find(term, "labelSelector");
+  if ((!NonEmptyList(match) && !NonEmptyList(mismatch)) || !Set(selector) ||
+      !selector->IsMap()) {
+    return;
+  }
+  // (Copies: the selector is written below.)
+  const Value match_keys = match != nullptr ? *match : Value();
+  const Value mismatch_keys = mismatch != nullptr ? *mismatch : Value();
+  Map& s = term.map().Find("labelSelector")->map();
+  ApplyLabelKeys(s, &match_keys, "In", labels);
+  ApplyLabelKeys(s, &mismatch_keys, "NotIn", labels);
+}
+
+// fn(item) for each item of the list `parent` holds under `list`.
+void EachItem(Map& parent, const char* list,
+              const std::function<void(Value&)>& fn) {
+  Value* l = parent.Find(list);
+  if (l == nullptr || !l->IsList()) return;
+  for (Value& item : l->list()) fn(item);
+}
+
+// mutatePodAffinity and mutateTopologySpreadConstraints.
+void LabelKeys(Map& pod) {
+  const Value* meta = pod.Find("metadata");
+  const Value labels =
+      meta != nullptr && Find(*meta, "labels") != nullptr
+          ? *Find(*meta, "labels")
+          : Value();
+  // Only what holds label keys is written (a write unshares).
+  const Value* spec = pod.Find("spec");
+  if (spec == nullptr || !spec->IsMap()) return;
+  bool any = false;
+  auto has_keys = [&](const Value& term) {
+    any = any || NonEmptyList(Find(term, "matchLabelKeys")) ||
+          NonEmptyList(Find(term, "mismatchLabelKeys"));
+  };
+  if (const Value* tsc = Find(*spec, "topologySpreadConstraints");
+      tsc != nullptr && tsc->IsList()) {
+    for (const Value& c : tsc->list()) has_keys(c);
+  }
+  const Value* affinity = Find(*spec, "affinity");
+  for (const char* kind : {"podAffinity", "podAntiAffinity"}) {
+    const Value* a = affinity != nullptr ? Find(*affinity, kind) : nullptr;
+    if (a == nullptr) continue;
+    if (const Value* p =
+            Find(*a, "preferredDuringSchedulingIgnoredDuringExecution");
+        p != nullptr && p->IsList()) {
+      for (const Value& w : p->list()) {
+        if (const Value* t = Find(w, "podAffinityTerm")) has_keys(*t);
+      }
+    }
+    if (const Value* r =
+            Find(*a, "requiredDuringSchedulingIgnoredDuringExecution");
+        r != nullptr && r->IsList()) {
+      for (const Value& t : r->list()) has_keys(t);
+    }
+  }
+  if (!any) return;
+  Map& s = EnsureMap(pod, "spec");
+  if (Value* aff = s.Find("affinity"); aff != nullptr && aff->IsMap()) {
+    for (const char* kind : {"podAffinity", "podAntiAffinity"}) {
+      Value* a = aff->map().Find(kind);
+      if (a == nullptr || !a->IsMap()) continue;
+      EachItem(a->map(), "preferredDuringSchedulingIgnoredDuringExecution",
+               [&](Value& w) {
+                 if (!w.IsMap()) return;
+                 if (Value* t = w.map().Find("podAffinityTerm"))
+                   ApplyTermKeys(*t, true, &labels);
+               });
+      EachItem(a->map(), "requiredDuringSchedulingIgnoredDuringExecution",
+               [&](Value& t) { ApplyTermKeys(t, true, &labels); });
+    }
+  }
+  EachItem(s, "topologySpreadConstraints",
+           [&](Value& c) { ApplyTermKeys(c, false, &labels); });
+}
+
+// ApparmorFieldForAnnotation, with ValidateAppArmorProfileField's checks
+// of a localhost profile: null where the annotation gives no valid field.
+Value AppArmorProfileOf(const std::string& annotation) {
+  Map m;
+  if (annotation == "unconfined") {
+    m.Set("type", Value("Unconfined"));
+  } else if (annotation == "runtime/default") {
+    m.Set("type", Value("RuntimeDefault"));
+  } else if (absl::StartsWith(annotation, "localhost/")) {
+    const std::string profile = annotation.substr(10);
+    const size_t first = profile.find_first_not_of(" \t\n\v\f\r");
+    const size_t last = profile.find_last_not_of(" \t\n\v\f\r");
+    const bool padded = profile.empty() || first != 0 ||
+                        last != profile.size() - 1;
+    if (padded || profile.size() > 4095) return Value();
+    m.Set("type", Value("Localhost"));
+    m.Set("localhostProfile", Value(profile));
+  } else {
+    return Value();
+  }
+  return Value(std::move(m));
+}
+
+// applyAppArmorVersionSkew: a container's deprecated annotation becomes
+// its field.
+void AppArmorAnnotations(Map& pod) {
+  const Value* meta = pod.Find("metadata");
+  const Value* annotations = meta != nullptr ? Find(*meta, "annotations")
+                                             : nullptr;
+  if (annotations == nullptr || !annotations->IsMap()) return;
+  const Value* spec = pod.Find("spec");
+  if (spec == nullptr || !spec->IsMap()) return;
+  if (const Value* os = Find(*spec, "os");
+      os != nullptr && StringAt(*os, "name") == "windows") {
+    return;
+  }
+  const Value* psc = Find(*spec, "securityContext");
+  const Value* pod_profile =
+      psc != nullptr ? Find(*psc, "appArmorProfile") : nullptr;
+  // What goes where: (list, index, profile); written after the reads.
+  std::vector<std::tuple<const char*, size_t, Value>> writes;
+  for (const char* list :
+       {"initContainers", "containers", "ephemeralContainers"}) {
+    const Value* cs = Find(*spec, list);
+    if (cs == nullptr || !cs->IsList()) continue;
+    for (size_t i = 0; i < cs->list().size(); ++i) {
+      const Value& c = cs->list()[i];
+      const Value* a = annotations->map().Find(
+          "container.apparmor.security.beta.kubernetes.io/" +
+          StringAt(c, "name"));
+      if (a == nullptr || !a->IsString()) continue;
+      const Value* sc = Find(c, "securityContext");
+      if (sc != nullptr && Set(Find(*sc, "appArmorProfile"))) continue;
+      Value profile = AppArmorProfileOf(a->AsString());
+      if (profile.IsNull()) continue;
+      if (Set(pod_profile) && Equals(profile, *pod_profile)) continue;
+      writes.emplace_back(list, i, std::move(profile));
+    }
+  }
+  if (writes.empty()) return;
+  Map& s = EnsureMap(pod, "spec");
+  for (auto& [list, i, profile] : writes) {
+    Value& c = s.Find(list)->list()[i];
+    EnsureMap(c.map(), "securityContext")
+        .Set("appArmorProfile", std::move(profile));
+  }
+}
+
+}  // namespace
+
+void PodAtCreate(Value& pod, const std::optional<absl::Time>& now) {
+  if (!pod.IsMap()) return;
+  Map& m = pod.map();
+  Map status;
+  status.Set("phase", Value("Pending"));
+  m.Set("status", Value(std::move(status)));
+  SchedulingGatedCondition(m, now);
+  LabelKeys(m);
+  AppArmorAnnotations(m);
+  EnsureMap(m, "status").Set("qosClass", Value(PodQosClass(pod)));
+}
+
+void PodAtUpdate(Value& pod, const Value& live) {
+  const Value* spec = Find(pod, "spec");
+  const Value* live_spec = Find(live, "spec");
+  if (live_spec == nullptr || !Set(Find(*live_spec, "resources"))) return;
+  if (spec != nullptr && Set(Find(*spec, "resources"))) return;
+  EnsureMap(pod.map(), "spec")
+      .Set("resources", *Find(*live_spec, "resources"));
+}
+
+void PodStatusAtUpdate(Value& pod, const Value& live) {
+  const Value* live_status = Find(live, "status");
+  if (live_status == nullptr || !live_status->IsMap() || !pod.IsMap()) return;
+  const Value* status = Find(pod, "status");
+  auto at = [&](const char* f) {
+    return status != nullptr ? Find(*status, f) : nullptr;
+  };
+  // What is taken from the live status, read before anything is written.
+  std::vector<std::pair<const char*, Value>> taken;
+  if (StringAt(status != nullptr ? *status : Value(), "qosClass").empty() &&
+      !StringAt(*live_status, "qosClass").empty()) {
+    taken.emplace_back("qosClass", *Find(*live_status, "qosClass"));
+  }
+  for (const char* f : {"resourceClaimStatuses", "extendedResourceClaimStatus",
+                        "nodeAllocatableResourceClaimStatuses"}) {
+    if (!Set(at(f)) && Set(Find(*live_status, f)))
+      taken.emplace_back(f, *Find(*live_status, f));
+  }
+  const Value* og = at("observedGeneration");
+  const Value* live_og = Find(*live_status, "observedGeneration");
+  if ((og == nullptr || !og->IsInt() || og->AsInt() == 0) &&
+      live_og != nullptr && live_og->IsInt() && live_og->AsInt() != 0) {
+    taken.emplace_back("observedGeneration", *live_og);
+  }
+  // preserveOldObservedGeneration: per condition type, the live ones'
+  // generations in order.
+  std::map<std::string, std::vector<int64_t>> by_type;
+  if (const Value* lc = Find(*live_status, "conditions");
+      lc != nullptr && lc->IsList()) {
+    for (const Value& c : lc->list()) {
+      const Value* g = Find(c, "observedGeneration");
+      by_type[StringAt(c, "type")].push_back(g != nullptr && g->IsInt()
+                                                 ? g->AsInt()
+                                                 : 0);
+    }
+  }
+  std::vector<std::pair<size_t, int64_t>> generations;
+  if (const Value* conds = at("conditions"); conds != nullptr &&
+                                             conds->IsList() &&
+                                             !by_type.empty()) {
+    for (size_t i = 0; i < conds->list().size(); ++i) {
+      const Value& c = conds->list()[i];
+      int64_t old = 0;
+      auto it = by_type.find(StringAt(c, "type"));
+      if (it != by_type.end() && !it->second.empty()) {
+        old = it->second.front();
+        it->second.erase(it->second.begin());
+      }
+      const Value* g = Find(c, "observedGeneration");
+      if ((g == nullptr || !g->IsInt() || g->AsInt() == 0) && old != 0)
+        generations.emplace_back(i, old);
+    }
+  }
+  if (taken.empty() && generations.empty()) return;
+  Map& s = EnsureMap(pod.map(), "status");
+  for (auto& [f, v] : taken) s.Set(f, std::move(v));
+  for (const auto& [i, g] : generations) {
+    Value& c = s.Find("conditions")->list()[i];
+    if (c.IsMap()) c.map().Set("observedGeneration", Value(g));
+  }
+}
+
+}  // namespace smdx::internal

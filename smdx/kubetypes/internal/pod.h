@@ -1,0 +1,39 @@
+// What the Pod strategy of a kube-apiserver v1.37 does to a written pod
+// beyond its defaulters and the fields of disabled features
+// (pkg/registry/core/pod/strategy.go), where it depends on the pod, the
+// live one and the clock alone. Internal to kubetypes/ (registry.cc).
+#ifndef SMDX_KUBETYPES_INTERNAL_POD_H_
+#define SMDX_KUBETYPES_INTERNAL_POD_H_
+
+#include <optional>
+
+#include "absl/time/time.h"
+#include "smdx/value/value.h"
+
+namespace smdx::internal {
+
+// PrepareForCreate, in its order: the status is {phase: Pending}; a pod
+// with scheduling gates gets the PodScheduled=False condition of reason
+// SchedulingGated, stamped with `now` (none: no time); the label keys of
+// pod (anti-)affinity terms (matchLabelKeys, mismatchLabelKeys) and of
+// topology spread constraints (matchLabelKeys) join their label selectors
+// as In (NotIn) requirements on the pod's label values; a container's
+// deprecated AppArmor annotation becomes its securityContext's
+// appArmorProfile where it has none and the pod's profile differs; then
+// the QoS class. (DefaultPodLevelResources, which fills pod-level
+// resources from the containers', is left out.)
+void PodAtCreate(Value& pod, const std::optional<absl::Time>& now);
+
+// PrepareForUpdate of the main resource: pod-level resources a request
+// left out (a client that does not know them) are the live pod's.
+void PodAtUpdate(Value& pod, const Value& live);
+
+// The status subresource's PrepareForUpdate: an empty qosClass, DRA claim
+// statuses left out (absent or null) and an observedGeneration of 0 (the
+// status's, and each condition's, matched by type in order) are the live
+// pod's.
+void PodStatusAtUpdate(Value& pod, const Value& live);
+
+}  // namespace smdx::internal
+
+#endif  // SMDX_KUBETYPES_INTERNAL_POD_H_
