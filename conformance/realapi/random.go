@@ -502,6 +502,18 @@ type knownRandom struct {
 	Kind        string   `json:"kind"`
 	Verb        string   `json:"verb"`
 	WriterTakes []string `json:"writerTakes"`
+	// Or the other way: smdx's writer gained the fields at WriterNotTakes,
+	// which the server left where they were (unowned, or with their
+	// owners): the step is explained when the server's entries are smdx's
+	// with those fields out of the writer's entry.
+	WriterNotTakes []string `json:"writerNotTakes"`
+}
+
+func (k *knownRandom) describe(st step) string {
+	if len(k.WriterNotTakes) > 0 {
+		return fmt.Sprintf("smdx's %s gives the writer %s, the server's does not", st.verb, strings.Join(k.WriterNotTakes, "."))
+	}
+	return fmt.Sprintf("the server's %s gives the writer %s", st.verb, strings.Join(k.WriterTakes, "."))
 }
 
 // explainRandom is the known difference that explains failed step `st` of
@@ -512,10 +524,16 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 	}
 	for i := range knowns {
 		k := knowns[i].Random
-		if k == nil || k.Kind != s.kind.Kind || k.Verb != st.verb || len(k.WriterTakes) == 0 {
+		if k == nil || k.Kind != s.kind.Kind || k.Verb != st.verb {
 			continue
 		}
-		moved := handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes)
+		var moved []map[string]interface{}
+		switch {
+		case len(k.WriterTakes) > 0:
+			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes)
+		case len(k.WriterNotTakes) > 0:
+			moved = takeFromWriter(res.smdxEntries, st, k.WriterNotTakes)
+		}
 		if moved != nil && sameJSON(sortedEntries(moved), sortedEntries(res.serverEntries)) {
 			return &knowns[i]
 		}
@@ -575,6 +593,32 @@ func handToWriter(smdx, server []map[string]interface{}, st step, path []string)
 			at[name] = next
 		}
 		at = next
+	}
+	return out
+}
+
+// takeFromWriter is `smdx` with the fields at `path` out of the writer's
+// entry (dropped when left empty), or nil when the writer has no entry.
+func takeFromWriter(smdx []map[string]interface{}, st step, path []string) []map[string]interface{} {
+	var out []map[string]interface{}
+	found := false
+	for _, e := range smdx {
+		if isWriterEntry(e, st) {
+			found = true
+			e = copyValue(e).(map[string]interface{})
+			fields, _ := e["fieldsV1"].(map[string]interface{})
+			if fields == nil {
+				return nil
+			}
+			maskPath(fields, path)
+			if len(fields) == 0 {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	if !found {
+		return nil
 	}
 	return out
 }
