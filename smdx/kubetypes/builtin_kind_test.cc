@@ -1592,6 +1592,64 @@ TEST(PodStrategyTest, AStatusWriteKeepsTheQosClassAndObservedGenerations) {
     "observedGeneration":1})"));
 }
 
+// ---- Other strategies' rewrites (registry.cc) -----------------------------
+
+// Each as kube-apiserver 1.37 gave it for the same object by apply.
+TEST(PrepareForCreateTest, StrategiesThatRewriteWhatTheyAreGiven) {
+  // A ServiceAccount's secret references keep their names alone.
+  EXPECT_EQ(At(Created("v1", "ServiceAccount", R"({apiVersion: v1,
+    kind: ServiceAccount, secrets: [{name: s1, namespace: t, kind: Secret,
+    uid: x}, {name: s2}]})"), "secrets"),
+            Canon(R"([{"name":"s1"},{"name":"s2"}])"));
+  // An EndpointSlice written through v1 loses its deprecated topology.
+  EXPECT_EQ(At(Created("discovery.k8s.io/v1", "EndpointSlice", R"({
+    apiVersion: discovery.k8s.io/v1, kind: EndpointSlice, addressType: IPv4,
+    endpoints: [{addresses: [10.0.0.1], deprecatedTopology: {
+      kubernetes.io/hostname: node-a, zone: z}}]})"), "endpoints"),
+            Canon(R"([{"addresses":["10.0.0.1"]}])"));
+  // A PodDisruptionBudget's selector loses the policy/v1beta1 match-all
+  // label, but where it is the whole match-none selector.
+  EXPECT_EQ(At(Created("policy/v1", "PodDisruptionBudget", R"({
+    apiVersion: policy/v1, kind: PodDisruptionBudget, spec: {selector: {
+    matchLabels: {a: b}, matchExpressions: [{key:
+    pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match,
+    operator: Exists}, {key: x, operator: Exists}]}}})"), "spec.selector"),
+            Canon(R"({"matchLabels":{"a":"b"},"matchExpressions":[{"key":"x",
+    "operator":"Exists"}]})"));
+  const char* none = R"({apiVersion: policy/v1, kind: PodDisruptionBudget,
+    spec: {selector: {matchExpressions: [{key:
+    pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match,
+    operator: Exists}]}}})";
+  EXPECT_EQ(At(Created("policy/v1", "PodDisruptionBudget", none),
+               "spec.selector"),
+            At(Yaml(none), "spec.selector"));
+  // A PersistentVolume's phase time is the clock's at create; a status
+  // write that keeps the phase and sets none keeps it.
+  std::shared_ptr<const BuiltinKind> pv = KindOf("v1", "PersistentVolume");
+  const absl::Time now = absl::FromUnixSeconds(1796565721);
+  Value created = pv->PrepareForCreate(
+      Yaml("{apiVersion: v1, kind: PersistentVolume, status: {phase: "
+           "Pending}}"),
+      Value(), now);
+  EXPECT_EQ(At(created, "status"), Canon(R"({"phase":"Pending",
+    "lastPhaseTransitionTime":"2026-12-06T14:02:01Z"})"));
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  status_write.now = now + absl::Seconds(60);
+  EXPECT_EQ(At(pv->PrepareForUpdate(
+                   Yaml("{apiVersion: v1, kind: PersistentVolume, status: "
+                        "{phase: Pending, message: m}}"),
+                   created, status_write),
+               "status.lastPhaseTransitionTime"),
+            Canon(R"("2026-12-06T14:02:01Z")"));
+  EXPECT_EQ(At(pv->PrepareForUpdate(
+                   Yaml("{apiVersion: v1, kind: PersistentVolume, status: "
+                        "{phase: Available}}"),
+                   created, status_write),
+               "status.lastPhaseTransitionTime"),
+            Canon(R"("2026-12-06T14:03:01Z")"));
+}
+
 // ---- The Service registry (service.h) ------------------------------------
 
 // A type change drops what the old type needed and the new one does not,

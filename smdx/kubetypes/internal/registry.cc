@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
 #include "smdx/kubetypes/internal/pod.h"
@@ -349,6 +350,153 @@ bool SemanticEqual(const Value* a, const Value* b) {
   return Equals(*a, *b);
 }
 
+// The ServiceAccount strategy's cleanSecretReferences: each secret
+// reference keeps its name alone.
+void ServiceAccountSecrets(Value& sa) {
+  const Value* secrets = Find(sa, "secrets");
+  if (secrets == nullptr || !secrets->IsList()) return;
+  bool extra = false;
+  for (const Value& r : secrets->list()) {
+    extra = extra || !r.IsMap() || r.map().size() > (r.map().Find("name") ? 1 : 0);
+  }
+  if (!extra) return;
+  for (Value& r : sa.map().Find("secrets")->list()) {
+    const std::string name = r.IsMap() ? StringAt(r, "name") : "";
+    Map m;
+    if (!name.empty()) m.Set("name", Value(name));
+    r = Value(std::move(m));
+  }
+}
+
+// Whether `name` is a DNS-1123 subdomain (ValidateNodeName).
+bool IsDnsSubdomain(const std::string& name) {
+  if (name.empty() || name.size() > 253) return false;
+  for (absl::string_view label : absl::StrSplit(name, '.')) {
+    if (label.empty() || label.size() > 63) return false;
+    for (size_t i = 0; i < label.size(); ++i) {
+      const char c = label[i];
+      const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (!alnum && (c != '-' || i == 0 || i + 1 == label.size())) return false;
+    }
+  }
+  return true;
+}
+
+// The EndpointSlice strategy's dropTopologyOnV1: a v1 write (every write
+// now) drops the endpoints' deprecatedTopology, at create and where the
+// endpoints changed; an endpoint without a nodeName takes the hostname
+// its topology named, where the live slice's topology named it too.
+void EndpointSliceTopology(Value& slice, const Value* live) {
+  const Value* endpoints = Find(slice, "endpoints");
+  if (endpoints == nullptr || !endpoints->IsList()) return;
+  if (live != nullptr && SemanticEqual(endpoints, Find(*live, "endpoints")))
+    return;
+  constexpr absl::string_view kHostname = "kubernetes.io/hostname";
+  std::vector<std::string> before;
+  if (const Value* le = live != nullptr ? Find(*live, "endpoints") : nullptr;
+      le != nullptr && le->IsList()) {
+    for (const Value& ep : le->list()) {
+      const Value* topology = Find(ep, "deprecatedTopology");
+      std::string host =
+          topology != nullptr ? StringAt(*topology, kHostname) : "";
+      if (!host.empty()) before.push_back(std::move(host));
+    }
+  }
+  bool any = false;
+  for (const Value& ep : endpoints->list())
+    any = any || Find(ep, "deprecatedTopology") != nullptr;
+  if (!any) return;
+  for (Value& ep : slice.map().Find("endpoints")->list()) {
+    if (!ep.IsMap() || ep.map().Find("deprecatedTopology") == nullptr)
+      continue;
+    const Value* topology = ep.map().Find("deprecatedTopology");
+    const Value* node = ep.map().Find("nodeName");
+    const Value* host = topology->IsMap() ? topology->map().Find(kHostname)
+                                          : nullptr;
+    if ((node == nullptr || node->IsNull()) && host != nullptr &&
+        host->IsString() &&
+        std::find(before.begin(), before.end(), host->AsString()) !=
+            before.end() &&
+        IsDnsSubdomain(host->AsString())) {
+      const Value name = *host;
+      ep.map().Set("nodeName", name);
+    }
+    ep.map().Erase("deprecatedTopology");
+  }
+}
+
+// The PodDisruptionBudget strategy's dropDisabledFields: the label that
+// policy/v1beta1 selectors used to match all or none leaves any other
+// selector, at create and where the selector changed.
+void PodDisruptionBudgetSelector(Value& pdb, const Value* live) {
+  constexpr absl::string_view kLabel =
+      "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match";
+  const Value* spec = Find(pdb, "spec");
+  const Value* selector = spec != nullptr ? Find(*spec, "selector") : nullptr;
+  if (selector == nullptr || !selector->IsMap()) return;
+  const Value* live_spec = live != nullptr ? Find(*live, "spec") : nullptr;
+  if (live != nullptr &&
+      SemanticEqual(selector,
+                    live_spec != nullptr ? Find(*live_spec, "selector")
+                                         : nullptr)) {
+    return;
+  }
+  const Value* exprs = Find(*selector, "matchExpressions");
+  if (exprs == nullptr || !exprs->IsList()) return;
+  // The two selectors that stay as they are: {} (matches all) and one
+  // requirement, the label Exists (matches none).
+  const Value* labels = Find(*selector, "matchLabels");
+  const bool no_labels = labels == nullptr || labels->IsNull() ||
+                         (labels->IsMap() && labels->map().empty());
+  if (no_labels && exprs->list().size() == 1) {
+    const Value& e = exprs->list()[0];
+    const Value* values = Find(e, "values");
+    if (StringAt(e, "key") == kLabel && StringAt(e, "operator") == "Exists" &&
+        NilLike(values)) {
+      return;
+    }
+  }
+  bool any = false;
+  for (const Value& e : exprs->list()) any = any || StringAt(e, "key") == kLabel;
+  if (!any) return;
+  Map& sel = EnsureMap(EnsureMap(pdb.map(), "spec"), "selector");
+  List kept;
+  for (const Value& e : sel.Find("matchExpressions")->list()) {
+    if (StringAt(e, "key") != kLabel) kept.push_back(e);
+  }
+  if (kept.empty()) {
+    sel.Erase("matchExpressions");
+  } else {
+    sel.Set("matchExpressions", Value(std::move(kept)));
+  }
+}
+
+// The PersistentVolume status strategy: a write that keeps the phase and
+// sets no transition time keeps the live one; one that changes the phase
+// and sets no time, or the live one, gets the clock's.
+void PersistentVolumePhaseTime(Value& pv, const Value& live,
+                               const std::optional<absl::Time>& now) {
+  const Value* status = Find(pv, "status");
+  const Value* live_status = Find(live, "status");
+  const Value empty;
+  const Value& st = status != nullptr ? *status : empty;
+  const Value& lst = live_status != nullptr ? *live_status : empty;
+  const Value* time = Find(st, "lastPhaseTransitionTime");
+  const Value* live_time = Find(lst, "lastPhaseTransitionTime");
+  const bool unset = time == nullptr || time->IsNull();
+  const bool live_unset = live_time == nullptr || live_time->IsNull();
+  if (StringAt(st, "phase") == StringAt(lst, "phase")) {
+    if (unset && !live_unset) {
+      EnsureMap(pv.map(), "status")
+          .Set("lastPhaseTransitionTime", *live_time);
+    }
+  } else if (now.has_value() &&
+             (unset || (!live_unset && Equals(*time, *live_time)))) {
+    EnsureMap(pv.map(), "status")
+        .Set("lastPhaseTransitionTime", Value(FormatGoTime(*now)));
+  }
+}
+
 // Whether `a` and `b` differ under `key`, semantically.
 bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
@@ -477,7 +625,9 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   // The strategies drop disabled fields before they count the generation;
   // the ResourceSlice's after.
   const bool drops_after_counting =
-      api_version == "resource.k8s.io/v1" && kind == "ResourceSlice";
+      (api_version == "resource.k8s.io/v1" && kind == "ResourceSlice") ||
+      (api_version == "policy/v1" && kind == "PodDisruptionBudget") ||
+      (api_version == "discovery.k8s.io/v1" && kind == "EndpointSlice");
   if (!drops_after_counting)
     DropDisabledFields(api_version, kind, object, &live);
   if (api_version == "v1" && kind == "PersistentVolumeClaim" && !status_write)
@@ -486,6 +636,10 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
     if (!status_write) ServiceAtUpdate(object, live);
     ServiceAsRead(object);
   }
+  if (api_version == "v1" && kind == "ServiceAccount")
+    ServiceAccountSecrets(object);
+  if (api_version == "v1" && kind == "PersistentVolume" && status_write)
+    PersistentVolumePhaseTime(object, live, now);
   if (api_version == "resource.k8s.io/v1" && kind == "DeviceTaintRule" &&
       !status_write) {
     DeviceTaintRuleTimeAdded(object, live, now);
@@ -548,8 +702,11 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                         rule != Generation::kCreateOnly);
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
-  if (drops_after_counting)
+  if (drops_after_counting) {
     DropDisabledFields(api_version, kind, object, &live);
+    if (kind == "PodDisruptionBudget") PodDisruptionBudgetSelector(object, &live);
+    if (kind == "EndpointSlice") EndpointSliceTopology(object, &live);
+  }
   return object;
 }
 
@@ -604,6 +761,17 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
   if (api_version == "v1" && kind == "PersistentVolumeClaim")
     PersistentVolumeClaimDataSources(object, nullptr);
   if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
+  if (api_version == "v1" && kind == "ServiceAccount")
+    ServiceAccountSecrets(object);
+  if (api_version == "policy/v1" && kind == "PodDisruptionBudget")
+    PodDisruptionBudgetSelector(object, nullptr);
+  if (api_version == "discovery.k8s.io/v1" && kind == "EndpointSlice")
+    EndpointSliceTopology(object, nullptr);
+  if (api_version == "v1" && kind == "PersistentVolume" && now.has_value()) {
+    // (Its status was reset; the phase is the defaulter's, Pending.)
+    EnsureMap(object.map(), "status")
+        .Set("lastPhaseTransitionTime", Value(FormatGoTime(*now)));
+  }
   Map& m = object.map();
   if (const Generation g = GenerationOf(api_version, kind);
       g != Generation::kNone && g != Generation::kSpecNotAtCreate) {
