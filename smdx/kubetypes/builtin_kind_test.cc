@@ -1650,6 +1650,32 @@ TEST(PrepareForCreateTest, StrategiesThatRewriteWhatTheyAreGiven) {
             Canon(R"("2026-12-06T14:03:01Z")"));
 }
 
+// A ResourceClaim's status write that deallocates a device drops that
+// device's status (dropDeallocatedStatusDevices); the others stay.
+TEST(PrepareForUpdateTest, AClaimDropsTheStatusOfDeallocatedDevices) {
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  const Value live = Yaml(R"({apiVersion: resource.k8s.io/v1,
+    kind: ResourceClaim, status: {allocation: {devices: {results: [
+      {request: r, driver: d, pool: p, device: a},
+      {request: r, driver: d, pool: p, device: b}]}},
+    devices: [{driver: d, pool: p, device: a}, {driver: d, pool: p,
+      device: b}]}})");
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("resource.k8s.io/v1", "ResourceClaim");
+  Value one = k->PrepareForUpdate(Yaml(R"({apiVersion: resource.k8s.io/v1,
+    kind: ResourceClaim, status: {allocation: {devices: {results: [
+      {request: r, driver: d, pool: p, device: b}]}},
+    devices: [{driver: d, pool: p, device: a}, {driver: d, pool: p,
+      device: b}]}})"), live, status_write);
+  EXPECT_EQ(At(one, "status.devices"),
+            Canon(R"([{"driver":"d","pool":"p","device":"b"}])"));
+  Value none = k->PrepareForUpdate(Yaml(R"({apiVersion: resource.k8s.io/v1,
+    kind: ResourceClaim, status: {devices: [{driver: d, pool: p,
+      device: a}]}})"), live, status_write);
+  EXPECT_EQ(At(none, "status.devices"), "<absent>");
+}
+
 // ---- The Service registry (service.h) ------------------------------------
 
 // A type change drops what the old type needed and the new one does not,

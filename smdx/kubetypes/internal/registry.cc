@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
@@ -497,6 +498,51 @@ void PersistentVolumePhaseTime(Value& pv, const Value& live,
   }
 }
 
+// The ResourceClaim status strategy's dropDeallocatedStatusDevices: the
+// status of a device the live claim had allocated and the written claim
+// no longer has (by driver, pool, device and share ID) goes.
+void ResourceClaimDeallocatedDevices(Value& claim, const Value& live) {
+  auto results = [](const Value& c) {
+    std::vector<std::string> ids;
+    const Value* st = Find(c, "status");
+    const Value* alloc = st != nullptr ? Find(*st, "allocation") : nullptr;
+    const Value* devices = alloc != nullptr ? Find(*alloc, "devices") : nullptr;
+    const Value* rs = devices != nullptr ? Find(*devices, "results") : nullptr;
+    if (rs != nullptr && rs->IsList()) {
+      for (const Value& r : rs->list()) {
+        ids.push_back(absl::StrCat(StringAt(r, "driver"), "/",
+                                   StringAt(r, "pool"), "/",
+                                   StringAt(r, "device"), "/",
+                                   StringAt(r, "shareID")));
+      }
+    }
+    return ids;
+  };
+  std::vector<std::string> gone = results(live);
+  if (gone.empty()) return;
+  for (const std::string& id : results(claim)) {
+    gone.erase(std::remove(gone.begin(), gone.end(), id), gone.end());
+  }
+  const Value* st = Find(claim, "status");
+  const Value* devices = st != nullptr ? Find(*st, "devices") : nullptr;
+  if (gone.empty() || devices == nullptr || !devices->IsList()) return;
+  List kept;
+  for (const Value& d : devices->list()) {
+    const std::string id = absl::StrCat(
+        StringAt(d, "driver"), "/", StringAt(d, "pool"), "/",
+        StringAt(d, "device"), "/", StringAt(d, "shareID"));
+    if (std::find(gone.begin(), gone.end(), id) == gone.end())
+      kept.push_back(d);
+  }
+  if (kept.size() == devices->list().size()) return;
+  Map& status = EnsureMap(claim.map(), "status");
+  if (kept.empty()) {
+    status.Erase("devices");
+  } else {
+    status.Set("devices", Value(std::move(kept)));
+  }
+}
+
 // Whether `a` and `b` differ under `key`, semantically.
 bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
@@ -638,6 +684,10 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   }
   if (api_version == "v1" && kind == "ServiceAccount")
     ServiceAccountSecrets(object);
+  if (api_version == "resource.k8s.io/v1" && kind == "ResourceClaim" &&
+      status_write) {
+    ResourceClaimDeallocatedDevices(object, live);
+  }
   if (api_version == "v1" && kind == "PersistentVolume" && status_write)
     PersistentVolumePhaseTime(object, live, now);
   if (api_version == "resource.k8s.io/v1" && kind == "DeviceTaintRule" &&
