@@ -47,6 +47,16 @@ class FieldManagerTest : public ::testing::Test {
         *Type::Named(*KubernetesSchema(), "io.k8s.api.apps.v1.Deployment"), o));
   }
 
+  // `object` with the last-applied annotation (alone) set to `annotation`.
+  static Value WithLastApplied(Value object, const std::string& annotation) {
+    if (!object.IsMap()) return object;
+    Map annotations;
+    annotations.Set(kLastAppliedAnnotation, Value(annotation));
+    object.map().Find("metadata")->map().Set("annotations",
+                                             Value(std::move(annotations)));
+    return object;
+  }
+
   // The entries as "manager/operation@time: fieldsV1".
   static std::vector<std::string> Entries(const Value& object) {
     std::vector<std::string> out;
@@ -221,14 +231,8 @@ TEST_F(FieldManagerTest, KubectlTakesOverFromItsClientSideApply) {
   std::string config = kDeployment;
   Value last = Yaml(config);
   std::string annotation = ToJsonSorted(last) + "\n";
-  Value live = Update(Value(), config, "kubectl-client-side-apply").object;
-  live.map().Find("metadata")->map().Set("annotations", Value::MakeMap());
-  live.map()
-      .Find("metadata")
-      ->map()
-      .Find("annotations")
-      ->map()
-      .Set(kLastAppliedAnnotation, Value(annotation));
+  Value live = WithLastApplied(
+      Update(Value(), config, "kubectl-client-side-apply").object, annotation);
   std::string changed = config;
   changed.replace(changed.find("nginx:1"), 7, "nginx:2");
   // Another manager conflicts...
@@ -259,15 +263,10 @@ TEST_F(FieldManagerTest, DuplicatesInTheLiveObjectKeepKubectlsConflicts) {
                  "image: nginx:1\n        env: [{name: A, value: a}, "
                  "{name: A, value: a}]");
   Value last = Yaml(kDeployment);
-  Value live = Update(Value(), config, "kubectl-client-side-apply").object;
+  Value live = WithLastApplied(
+      Update(Value(), config, "kubectl-client-side-apply").object,
+      ToJsonSorted(last) + "\n");
   ASSERT_FALSE(live.IsNull());
-  live.map().Find("metadata")->map().Set("annotations", Value::MakeMap());
-  live.map()
-      .Find("metadata")
-      ->map()
-      .Find("annotations")
-      ->map()
-      .Set(kLastAppliedAnnotation, Value(ToJsonSorted(last) + "\n"));
   std::string changed = kDeployment;
   changed.replace(changed.find("replicas: 2"), 11, "replicas: 3");
   FieldManagerResult r = Apply(live, changed, "kubectl");

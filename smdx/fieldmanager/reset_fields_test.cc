@@ -13,15 +13,24 @@ namespace {
 
 using testing::Yaml;
 
-FieldManager Manager(const std::string& subresource) {
+// A field manager of the built-in kind (its root type `type_name`) at the
+// endpoint `subresource`, with the reset fields BuiltinResetFields gives.
+FieldManager ManagerOf(const std::string& api_version, const std::string& kind,
+                       const char* type_name, const std::string& subresource,
+                       bool builtin_defaults = false) {
   FieldManagerOptions o;
-  o.api_version = "apps/v1";
-  o.kind = "Deployment";
+  o.api_version = api_version;
+  o.kind = kind;
   o.subresource = subresource;
-  SetResetFields(BuiltinResetFields("apps/v1", "Deployment", subresource), &o);
-  const char* name = "io.k8s.api.apps.v1.Deployment";
-  return *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name),
-                               o);
+  o.builtin_defaults = builtin_defaults;
+  SetResetFields(BuiltinResetFields(api_version, kind, subresource), &o);
+  return *FieldManager::Create(
+      *Type::Named(*KubernetesSchemaFor(type_name), type_name), o);
+}
+
+FieldManager Manager(const std::string& subresource) {
+  return ManagerOf("apps/v1", "Deployment", "io.k8s.api.apps.v1.Deployment",
+                   subresource);
 }
 
 // obj1 and obj2 differ in one spec field and one status field, as in
@@ -181,13 +190,8 @@ TEST(ResetFieldsTest, ANamespacesFinalizersStayThroughItsMainEndpoint) {
   ResetFields r = BuiltinResetFields("v1", "Namespace", "");
   EXPECT_FALSE(r.ignored_fields.at("v1").Has(
       {PathElement::Field("spec"), PathElement::Field("finalizers")}));
-  FieldManagerOptions o;
-  o.api_version = "v1";
-  o.kind = "Namespace";
-  SetResetFields(r, &o);
-  const char* name = "io.k8s.api.core.v1.Namespace";
   FieldManager fm =
-      *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name), o);
+      ManagerOf("v1", "Namespace", "io.k8s.api.core.v1.Namespace", "");
   FieldManagerResult created = fm.Update(
       Value(),
       Yaml("{apiVersion: v1, kind: Namespace, metadata: {name: ns1}, "
@@ -218,14 +222,8 @@ TEST(ResetFieldsTest, ANodesCreateTakesTheRequestsStatus) {
   EXPECT_TRUE(r.ignored_fields.at("v1").Has({PathElement::Field("status")}));
   EXPECT_TRUE(r.kept_fields.empty());
   ASSERT_EQ(r.kept_on_update_fields.size(), 1u);
-  FieldManagerOptions o;
-  o.api_version = "v1";
-  o.kind = "Node";
-  o.builtin_defaults = true;
-  SetResetFields(r, &o);
-  const char* name = "io.k8s.api.core.v1.Node";
-  FieldManager fm =
-      *FieldManager::Create(*Type::Named(*KubernetesSchemaFor(name), name), o);
+  FieldManager fm = ManagerOf("v1", "Node", "io.k8s.api.core.v1.Node", "",
+                              /*builtin_defaults=*/true);
   FieldManagerResult created = fm.Apply(
       Value(),
       Yaml("{apiVersion: v1, kind: Node, metadata: {name: n1}, spec: {podCIDR: "
