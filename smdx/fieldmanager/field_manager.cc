@@ -660,7 +660,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                       : builtin_->PrepareForUpdate(
                             std::move(r.object), live,
                             {opts_.subresource == "status", empties_differ,
-                             now});
+                             now, opts_.subresource == "approval"});
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -801,7 +801,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     const bool empties_differ = builtin_->EmptiesDiffer(written, body);
     r.object = builtin_->PrepareForUpdate(
         std::move(r.object), live_body,
-        {opts_.subresource == "status", empties_differ, now});
+        {opts_.subresource == "status", empties_differ, now,
+         opts_.subresource == "approval"});
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -856,7 +857,8 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
                             builtin_->PrepareForUpdate(
                                 std::move(r.object), live_body,
                                 {opts_.subresource == "status",
-                                 empties_differ, Now()}),
+                                 empties_differ, Now(),
+                                 opts_.subresource == "approval"}),
                             &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::WithGeneration(

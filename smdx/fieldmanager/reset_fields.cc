@@ -13,7 +13,7 @@ namespace {
 struct Rule {
   const char* group;
   const char* kind;
-  const char* subresource;  // "" or "status"
+  const char* subresource;  // "", "status" or "approval"
   const char* versions;     // space-separated apiVersions
   const char* paths;        // space-separated dotted paths
 };
@@ -47,6 +47,23 @@ constexpr Kept kKeptOnUpdate[] = {
 constexpr Kept kTakenAtCreate[] = {
     {"", "Node", "", "status"},
     {"certificates.k8s.io", "CertificateSigningRequest", "", "spec"},
+};
+
+// Reset fields whose values the strategy's PrepareForUpdate settles itself
+// rather than keeping the live ones: the CSR status endpoint keeps only
+// the live Approved and Denied conditions (preserveConditionInstances,
+// kubetypes), so other conditions written there stay, unowned.
+constexpr Kept kSettledByTheStrategy[] = {
+    {"certificates.k8s.io", "CertificateSigningRequest", "status",
+     "status.conditions"},
+};
+
+// Endpoints that change some values alone, keeping the rest from the live
+// object: the CSR approval endpoint changes the conditions (its
+// PrepareForUpdate copies the old object but them).
+constexpr Kept kChangesOnly[] = {
+    {"certificates.k8s.io", "CertificateSigningRequest", "approval",
+     "status.conditions"},
 };
 
 std::vector<std::string> Dotted(absl::string_view path) {
@@ -92,7 +109,18 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
   // The built-in strategies' PrepareForUpdate resets what GetResetFields
   // names (a Deployment's status endpoint takes annotation changes, say),
   // and some keep more.
+  for (const Kept& k : kChangesOnly) {
+    if (k.group == group && k.kind == kind && k.subresource == subresource)
+      out.changed_fields_only.push_back(Dotted(k.path));
+  }
   for (const std::vector<std::string>& p : here) {
+    bool settled = false;
+    for (const Kept& k : kSettledByTheStrategy) {
+      settled = settled || (k.group == group && k.kind == kind &&
+                            k.subresource == subresource &&
+                            Dotted(k.path) == p);
+    }
+    if (settled) continue;
     bool at_create = false;
     for (const Kept& k : kTakenAtCreate) {
       at_create = at_create || (k.group == group && k.kind == kind &&

@@ -242,6 +242,22 @@ TEST(ResetFieldsTest, ANodesCreateTakesTheRequestsStatus) {
   FieldManagerResult updated = fm.Update(created.object, body, "ctrl");
   ASSERT_TRUE(updated.ok()) << updated.status;
   EXPECT_EQ(ToJson(*At(updated.object, {"status", "phase"})), R"("Running")");
+  // A CSR's approval endpoint changes its conditions alone; its status
+  // endpoint resets them (no manager owns them there), but its strategy
+  // settles their values (kubetypes): the live ones are not kept whole.
+  const char* csr = "CertificateSigningRequest";
+  ResetFields approval =
+      BuiltinResetFields("certificates.k8s.io/v1", csr, "approval");
+  ASSERT_EQ(approval.changed_fields_only.size(), 1u);
+  EXPECT_EQ(approval.changed_fields_only[0],
+            (std::vector<std::string>{"status", "conditions"}));
+  EXPECT_TRUE(approval.ignored_fields.at("certificates.k8s.io/v1")
+                  .Has({PathElement::Field("status"),
+                        PathElement::Field("certificate")}));
+  ResetFields status = BuiltinResetFields("certificates.k8s.io/v1", csr,
+                                          "status");
+  EXPECT_EQ(status.kept_fields,
+            (std::vector<std::vector<std::string>>{{"spec"}}));
   // A CertificateSigningRequest keeps its spec at create likewise.
   EXPECT_TRUE(BuiltinResetFields("certificates.k8s.io/v1",
                                  "CertificateSigningRequest", "")

@@ -1086,7 +1086,8 @@ Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
                                     const UpdateContext& context) const {
   return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
                                     live, context.status_write,
-                                    context.empties_differ, context.now);
+                                    context.empties_differ, context.now,
+                                    context.approval_write);
 }
 
 bool BuiltinKind::ComparesEmpties() const {

@@ -157,6 +157,8 @@ class BuiltinKind {
     bool empties_differ = false;
     // The server's clock, for what the strategy stamps; none: nothing is.
     std::optional<absl::Time> now;
+    // The write is to a CertificateSigningRequest's approval subresource.
+    bool approval_write = false;
   };
   Value PrepareForUpdate(Value object, const Value& live,
                          const UpdateContext& context) const;

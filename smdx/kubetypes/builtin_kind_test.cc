@@ -1676,6 +1676,47 @@ TEST(PrepareForUpdateTest, AClaimDropsTheStatusOfDeallocatedDevices) {
   EXPECT_EQ(At(none, "status.devices"), "<absent>");
 }
 
+// A CertificateSigningRequest's status write keeps the live Approved and
+// Denied conditions where it keeps their number, and takes the others it
+// writes; conditions get their times (the approval endpoint's too). As
+// kube-apiserver 1.37 gave it for a signer's PUT after an approval.
+TEST(PrepareForUpdateTest, ACsrStatusWriteKeepsItsApprovalAndStampsTimes) {
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("certificates.k8s.io/v1", "CertificateSigningRequest");
+  const Value live = Yaml(R"({apiVersion: certificates.k8s.io/v1,
+    kind: CertificateSigningRequest, status: {conditions: [{type: Approved,
+    status: "True", reason: OK, message: approved,
+    lastUpdateTime: "2026-12-06T14:18:52Z",
+    lastTransitionTime: "2026-12-06T14:18:52Z"}]}})");
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  status_write.now = absl::FromUnixSeconds(1796566800);  // 14:20:00
+  Value updated = k->PrepareForUpdate(Yaml(R"({apiVersion:
+    certificates.k8s.io/v1, kind: CertificateSigningRequest, status: {
+    conditions: [{type: Approved, status: "True", reason: Changed},
+    {type: Failed, status: "True", reason: SignerFailed, message: "no"}]}})"),
+                                      live, status_write);
+  EXPECT_EQ(At(updated, "status.conditions"), Canon(R"([{"type":"Approved",
+    "status":"True","reason":"OK","message":"approved",
+    "lastUpdateTime":"2026-12-06T14:18:52Z",
+    "lastTransitionTime":"2026-12-06T14:18:52Z"},{"type":"Failed",
+    "status":"True","reason":"SignerFailed","message":"no",
+    "lastUpdateTime":"2026-12-06T14:20:00Z",
+    "lastTransitionTime":"2026-12-06T14:20:00Z"}])"));
+  // The approval endpoint stamps what it writes; an unchanged status keeps
+  // the live transition time.
+  BuiltinKind::UpdateContext approval;
+  approval.approval_write = true;
+  approval.now = status_write.now;
+  Value approved = k->PrepareForUpdate(Yaml(R"({apiVersion:
+    certificates.k8s.io/v1, kind: CertificateSigningRequest, status: {
+    conditions: [{type: Approved, status: "True", reason: Again}]}})"),
+                                       live, approval);
+  EXPECT_EQ(At(approved, "status.conditions.0"), Canon(R"({"type":"Approved",
+    "status":"True","reason":"Again","lastUpdateTime":"2026-12-06T14:20:00Z",
+    "lastTransitionTime":"2026-12-06T14:18:52Z"})"));
+}
+
 // ---- The Service registry (service.h) ------------------------------------
 
 // A type change drops what the old type needed and the new one does not,

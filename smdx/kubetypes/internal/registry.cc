@@ -543,6 +543,86 @@ void ResourceClaimDeallocatedDevices(Value& claim, const Value& live) {
   }
 }
 
+// The CSR status strategy's preserveConditionInstances: where a write
+// keeps the number of conditions of `type`, they are the live ones (in
+// order); a write that adds or removes one is left to validation.
+void PreserveConditionInstances(Value& csr, const Value& live,
+                                absl::string_view type) {
+  auto conditions = [](const Value& v) -> const Value* {
+    const Value* st = Find(v, "status");
+    const Value* c = st != nullptr ? Find(*st, "conditions") : nullptr;
+    return c != nullptr && c->IsList() ? c : nullptr;
+  };
+  auto indices = [&](const Value* list) {
+    std::vector<size_t> out;
+    for (size_t i = 0; list != nullptr && i < list->list().size(); ++i) {
+      if (StringAt(list->list()[i], "type") == type) out.push_back(i);
+    }
+    return out;
+  };
+  const Value* old_list = conditions(live);
+  const Value* new_list = conditions(csr);
+  const std::vector<size_t> olds = indices(old_list);
+  const std::vector<size_t> news = indices(new_list);
+  if (olds.size() != news.size() || olds.empty()) return;
+  bool same = true;
+  for (size_t i = 0; i < olds.size(); ++i) {
+    same = same && Equals(new_list->list()[news[i]], old_list->list()[olds[i]]);
+  }
+  if (same) return;
+  const Value kept = *old_list;  // (a copy: the write below may share it)
+  List& out = EnsureMap(csr.map(), "status").Find("conditions")->list();
+  for (size_t i = 0; i < olds.size(); ++i) out[news[i]] = kept.list()[olds[i]];
+}
+
+// The CSR strategies' populateConditionTimestamps: a condition without a
+// lastUpdateTime gets the clock's; one without a lastTransitionTime gets
+// that of the first live condition of its type and status that has one,
+// else the clock's.
+void PopulateConditionTimestamps(Value& csr, const Value& live,
+                                 const std::optional<absl::Time>& now) {
+  if (!now.has_value()) return;
+  const Value* st = Find(csr, "status");
+  const Value* list = st != nullptr ? Find(*st, "conditions") : nullptr;
+  if (list == nullptr || !list->IsList() || list->list().empty()) return;
+  auto unset = [](const Value* t) { return t == nullptr || t->IsNull(); };
+  const Value* live_st = Find(live, "status");
+  const Value* live_list =
+      live_st != nullptr ? Find(*live_st, "conditions") : nullptr;
+  const Value stamp(FormatGoTime(*now));
+  std::vector<std::pair<size_t, std::pair<Value, Value>>> writes;
+  for (size_t i = 0; i < list->list().size(); ++i) {
+    const Value& c = list->list()[i];
+    const bool update_unset = unset(Find(c, "lastUpdateTime"));
+    const bool transition_unset = unset(Find(c, "lastTransitionTime"));
+    if (!update_unset && !transition_unset) continue;
+    Value transition;
+    if (transition_unset) {
+      transition = stamp;
+      if (live_list != nullptr && live_list->IsList()) {
+        for (const Value& old : live_list->list()) {
+          const Value* t = Find(old, "lastTransitionTime");
+          if (StringAt(old, "type") == StringAt(c, "type") &&
+              StringAt(old, "status") == StringAt(c, "status") && !unset(t)) {
+            transition = *t;
+            break;
+          }
+        }
+      }
+    }
+    writes.push_back({i, {update_unset ? stamp : Value(), transition}});
+  }
+  if (writes.empty()) return;
+  List& out = EnsureMap(csr.map(), "status").Find("conditions")->list();
+  for (auto& [i, times] : writes) {
+    if (!out[i].IsMap()) continue;
+    if (!times.first.IsNull())
+      out[i].map().Set("lastUpdateTime", std::move(times.first));
+    if (!times.second.IsNull())
+      out[i].map().Set("lastTransitionTime", std::move(times.second));
+  }
+}
+
 // Whether `a` and `b` differ under `key`, semantically.
 bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
@@ -658,7 +738,8 @@ void DeviceTaintRuleTimeAdded(Value& rule, const Value& live,
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
                        bool empties_differ,
-                       const std::optional<absl::Time>& now) {
+                       const std::optional<absl::Time>& now,
+                       bool approval_write) {
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") {
     if (status_write) {
@@ -684,6 +765,14 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   }
   if (api_version == "v1" && kind == "ServiceAccount")
     ServiceAccountSecrets(object);
+  if (api_version == "certificates.k8s.io/v1" &&
+      kind == "CertificateSigningRequest" && (status_write || approval_write)) {
+    if (status_write) {
+      PreserveConditionInstances(object, live, "Approved");
+      PreserveConditionInstances(object, live, "Denied");
+    }
+    PopulateConditionTimestamps(object, live, now);
+  }
   if (api_version == "resource.k8s.io/v1" && kind == "ResourceClaim" &&
       status_write) {
     ResourceClaimDeallocatedDevices(object, live);

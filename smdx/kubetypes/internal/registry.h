@@ -46,7 +46,8 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
                        bool empties_differ,
-                       const std::optional<absl::Time>& now);
+                       const std::optional<absl::Time>& now,
+                       bool approval_write = false);
 
 // `t` as a metav1.Time is written: RFC 3339 in UTC, to the second (the
 // fraction truncated, as the defaulters that stamp the clock do).

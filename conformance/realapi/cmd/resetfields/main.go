@@ -120,6 +120,7 @@ func endpoints() []endpoint {
 		{"batch", "Job", "status", job.StatusStrategy},
 		{"certificates.k8s.io", "CertificateSigningRequest", "", certificates.Strategy},
 		{"certificates.k8s.io", "CertificateSigningRequest", "status", certificates.StatusStrategy},
+		{"certificates.k8s.io", "CertificateSigningRequest", "approval", certificates.ApprovalStrategy},
 		{"certificates.k8s.io", "PodCertificateRequest", "", pcr},
 		{"certificates.k8s.io", "PodCertificateRequest", "status", podcertificaterequest.NewStatusStrategy(pcr, nil, nil)},
 		{"flowcontrol.apiserver.k8s.io", "FlowSchema", "", flowschema.Strategy},
