@@ -1623,6 +1623,14 @@ TEST(PrepareForCreateTest, StrategiesThatRewriteWhatTheyAreGiven) {
   EXPECT_EQ(At(Created("policy/v1", "PodDisruptionBudget", none),
                "spec.selector"),
             At(Yaml(none), "spec.selector"));
+  // A local APIService (no service) is available from its create.
+  Value api = KindOf("apiregistration.k8s.io/v1", "APIService")
+                  ->PrepareForCreate(Yaml(R"({apiVersion:
+    apiregistration.k8s.io/v1, kind: APIService, spec: {group: example.com,
+    version: v1}})"), Value(), absl::FromUnixSeconds(1796566820));
+  EXPECT_EQ(At(api, "status"), Canon(R"({"conditions":[{"type":"Available",
+    "status":"True","lastTransitionTime":"2026-12-06T14:20:20Z",
+    "reason":"Local","message":"Local APIServices are always available"}]})"));
   // A PersistentVolume's phase time is the clock's at create; a status
   // write that keeps the phase and sets none keeps it.
   std::shared_ptr<const BuiltinKind> pv = KindOf("v1", "PersistentVolume");

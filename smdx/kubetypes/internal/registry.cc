@@ -906,6 +906,25 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
     PodDisruptionBudgetSelector(object, nullptr);
   if (api_version == "discovery.k8s.io/v1" && kind == "EndpointSlice")
     EndpointSliceTopology(object, nullptr);
+  if (api_version == "apiregistration.k8s.io/v1" && kind == "APIService") {
+    // A local APIService (no service) is available from its create
+    // (NewLocalAvailableAPIServiceCondition); its status was reset.
+    const Value* spec = Find(object, "spec");
+    const Value* service = spec != nullptr ? Find(*spec, "service") : nullptr;
+    if (service == nullptr || service->IsNull()) {
+      Map condition;
+      condition.Set("type", Value("Available"));
+      condition.Set("status", Value("True"));
+      condition.Set("lastTransitionTime",
+                    now.has_value() ? Value(FormatGoTime(*now)) : Value());
+      condition.Set("reason", Value("Local"));
+      condition.Set("message", Value("Local APIServices are always available"));
+      List conditions;
+      conditions.push_back(Value(std::move(condition)));
+      EnsureMap(object.map(), "status")
+          .Set("conditions", Value(std::move(conditions)));
+    }
+  }
   if (api_version == "v1" && kind == "PersistentVolume" && now.has_value()) {
     // (Its status was reset; the phase is the defaulter's, Pending.)
     EnsureMap(object.map(), "status")
