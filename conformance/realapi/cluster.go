@@ -185,11 +185,11 @@ func startCluster(etcdBin, apiserverBin string, wait time.Duration, logs bool, e
 		"--service-cluster-ip-range=10.96.0.0/16",
 		"--authorization-mode=RBAC",
 		// No controller manager runs: the ServiceAccount admission plugin
-		// would wait for a default service account nobody makes.
-		// TaintNodesByCondition and DefaultTolerationSeconds add items to
-		// a Node's taints and a Pod's tolerations: the cluster's policy,
-		// which no offline tool can know (README.md).
-		"--disable-admission-plugins=ServiceAccount,TaintNodesByCondition,DefaultTolerationSeconds",
+		// would wait for a default service account nobody makes (and it
+		// names the token volume it adds at random). The other plugins on
+		// by default stay on, with their default flags, as smdx models
+		// them: TaintNodesByCondition and DefaultTolerationSeconds.
+		"--disable-admission-plugins=ServiceAccount",
 		"--cert-dir=" + filepath.Join(dir, "certs"),
 		"--endpoint-reconciler-type=none",
 		"--profiling=false", "-v=0"}, extra...)...); err != nil {

@@ -24,7 +24,8 @@
 // Nothing here guesses cluster state: allocated cluster IPs and node
 // ports, IP families, a ServiceAccount's token, priorities from
 // PriorityClasses and default storage classes stay unset (README.md lists
-// them).
+// them). Feature gates and the admission plugins' flags are their 1.37
+// defaults.
 //
 // Example:
 //   std::shared_ptr<const BuiltinKind> k =

@@ -1124,13 +1124,18 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                "metadata.generation"),
             "2");
 
-  // The Priority admission plugin keeps a pod's priority on update.
+  // The Priority admission plugin keeps a pod's priority on update (and
+  // DefaultTolerationSeconds gives the request its tolerations again).
   Value pod = updated("v1", "Pod", R"({metadata: {name: p},
     spec: {containers: [{name: c}]}})",
                       R"({apiVersion: v1, kind: Pod,
     metadata: {name: p, generation: 1},
     spec: {containers: [{name: c}], priority: 0,
-           preemptionPolicy: PreemptLowerPriority}})");
+           preemptionPolicy: PreemptLowerPriority, tolerations: [
+      {key: node.kubernetes.io/not-ready, operator: Exists,
+       effect: NoExecute, tolerationSeconds: 300},
+      {key: node.kubernetes.io/unreachable, operator: Exists,
+       effect: NoExecute, tolerationSeconds: 300}]}})");
   EXPECT_EQ(At(pod, "spec.priority"), "0");
   EXPECT_EQ(At(pod, "metadata.generation"), "1");
 
@@ -1389,7 +1394,9 @@ TEST(DisabledFieldsTest, ANodesConfigSource) {
     configSource: {configMap: {name: c, namespace: kube-system,
     kubeletConfigKey: k}}}, status: {config: {error: e}, phase: Running}})";
   Value created = Created("v1", "Node", node);
-  EXPECT_EQ(At(created, "spec"), "{}");
+  // (TaintNodesByCondition's taint alone is left.)
+  EXPECT_EQ(At(created, "spec"), Canon(R"({"taints":[{
+    "key":"node.kubernetes.io/not-ready","effect":"NoSchedule"}]})"));
   EXPECT_EQ(At(created, "status"), Canon(R"({"phase":"Running"})"));
   std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Node");
   Value updated = k->PrepareForUpdate(Yaml(node), Yaml(R"({apiVersion: v1,
@@ -1399,7 +1406,7 @@ TEST(DisabledFieldsTest, ANodesConfigSource) {
   EXPECT_EQ(At(updated, "spec.podPreemptionPolicy"), "<absent>");
   EXPECT_EQ(At(updated, "status.config"), Canon(R"({"error":"e"})"));
   Value unused = k->PrepareForUpdate(Yaml(node), created);
-  EXPECT_EQ(At(unused, "spec"), "{}");
+  EXPECT_EQ(At(unused, "spec"), "{}");  // (the taint is added at create)
   EXPECT_EQ(At(unused, "status.config"), "<absent>");
 }
 
@@ -1557,7 +1564,42 @@ TEST(PodStrategyTest, ACreateAppliesLabelKeysAppArmorAndSchedulingGates) {
   EXPECT_EQ(At(same, "spec.containers.0.securityContext"), "<absent>");
 }
 
-// An update that leaves out pod-level resources (a client that does not
+// The admission plugins on by default that add to what is written, with
+// their default flags: DefaultTolerationSeconds gives a pod (at create and
+// update) tolerations of a not-ready and an unreachable node for 300 s,
+// but where a toleration covers the taint already (its key or none, with
+// NoExecute or no effect); TaintNodesByCondition gives a created Node the
+// not-ready NoSchedule taint. Checked against kube-apiserver 1.37 by the
+// corpus, which now runs them.
+TEST(PodStrategyTest, DefaultTolerationsAndANewNodesTaint) {
+  Value pod = Created("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a}], tolerations: [{key: example.com/k,
+    operator: Exists}]}})");
+  EXPECT_EQ(At(pod, "spec.tolerations"), Canon(R"([
+    {"key":"example.com/k","operator":"Exists"},
+    {"key":"node.kubernetes.io/not-ready","operator":"Exists",
+     "effect":"NoExecute","tolerationSeconds":300},
+    {"key":"node.kubernetes.io/unreachable","operator":"Exists",
+     "effect":"NoExecute","tolerationSeconds":300}])"));
+  Value tolerant = Created("v1", "Pod", R"({apiVersion: v1, kind: Pod,
+    spec: {containers: [{name: a}], tolerations: [{operator: Exists,
+    effect: NoExecute}]}})");
+  EXPECT_EQ(At(tolerant, "spec.tolerations"),
+            Canon(R"([{"operator":"Exists","effect":"NoExecute"}])"));
+  Value unreachable = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, spec: {containers: [{name: a}],
+    tolerations: [{key: node.kubernetes.io/not-ready, operator: Exists}]}})"),
+      pod);
+  EXPECT_EQ(At(unreachable, "spec.tolerations.1.key"),
+            Canon(R"("node.kubernetes.io/unreachable")"));
+  Value tainted = Created("v1", "Node", R"({apiVersion: v1, kind: Node,
+    spec: {taints: [{key: node.kubernetes.io/not-ready, value: x,
+    effect: NoSchedule}]}})");
+  EXPECT_EQ(At(tainted, "spec.taints"), Canon(R"([{
+    "key":"node.kubernetes.io/not-ready","value":"x","effect":"NoSchedule"}])"));
+}
+
+// An update that leaves out pod-level resources (a client that does not// An update that leaves out pod-level resources (a client that does not
 // know them) keeps the live pod's.
 TEST(PodStrategyTest, AnUpdateKeepsPodLevelResourcesItLeftOut) {
   const Value live = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},

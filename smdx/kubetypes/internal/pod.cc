@@ -224,10 +224,51 @@ void AppArmorAnnotations(Map& pod) {
   }
 }
 
+// The DefaultTolerationSeconds admission plugin, with its default flags
+// (300 s): a pod that does not tolerate the not-ready or the unreachable
+// NoExecute taint (a toleration with that key or none, of that effect or
+// none) gets a toleration of it.
+void DefaultTolerations(Value& pod) {
+  const Value* spec = Find(pod, "spec");
+  const Value* tolerations =
+      spec != nullptr ? Find(*spec, "tolerations") : nullptr;
+  bool not_ready = false;
+  bool unreachable = false;
+  if (tolerations != nullptr && tolerations->IsList()) {
+    for (const Value& t : tolerations->list()) {
+      const std::string key = StringAt(t, "key");
+      const std::string effect = StringAt(t, "effect");
+      if (effect != "NoExecute" && !effect.empty()) continue;
+      not_ready = not_ready || key.empty() || key == "node.kubernetes.io/not-ready";
+      unreachable =
+          unreachable || key.empty() || key == "node.kubernetes.io/unreachable";
+    }
+  }
+  if (not_ready && unreachable) return;
+  Map& s = EnsureMap(pod.map(), "spec");
+  Value* list = s.Find("tolerations");
+  if (list == nullptr || !list->IsList()) {
+    s.Set("tolerations", Value::MakeList());
+    list = s.Find("tolerations");
+  }
+  for (const auto& [tolerated, key] :
+       {std::pair{not_ready, "node.kubernetes.io/not-ready"},
+        std::pair{unreachable, "node.kubernetes.io/unreachable"}}) {
+    if (tolerated) continue;
+    Map t;
+    t.Set("key", Value(key));
+    t.Set("operator", Value("Exists"));
+    t.Set("effect", Value("NoExecute"));
+    t.Set("tolerationSeconds", Value(int64_t{300}));
+    list->list().push_back(Value(std::move(t)));
+  }
+}
+
 }  // namespace
 
 void PodAtCreate(Value& pod, const std::optional<absl::Time>& now) {
   if (!pod.IsMap()) return;
+  DefaultTolerations(pod);
   Map& m = pod.map();
   Map status;
   status.Set("phase", Value("Pending"));
@@ -239,6 +280,8 @@ void PodAtCreate(Value& pod, const std::optional<absl::Time>& now) {
 }
 
 void PodAtUpdate(Value& pod, const Value& live) {
+  if (!pod.IsMap()) return;
+  DefaultTolerations(pod);
   const Value* spec = Find(pod, "spec");
   const Value* live_spec = Find(live, "spec");
   if (live_spec == nullptr || !Set(Find(*live_spec, "resources"))) return;

@@ -12,6 +12,10 @@
 
 namespace smdx::internal {
 
+// The admission plugin DefaultTolerationSeconds (on by default, its flags
+// at their defaults) comes first, at create and update: a pod that does
+// not tolerate the NoExecute taints of a not-ready or an unreachable node
+// gets a toleration of each for 300 s. Then
 // PrepareForCreate, in its order: the status is {phase: Pending}; a pod
 // with scheduling gates gets the PodScheduled=False condition of reason
 // SchedulingGated, stamped with `now` (none: no time); the label keys of
@@ -24,8 +28,9 @@ namespace smdx::internal {
 // resources from the containers', is left out.)
 void PodAtCreate(Value& pod, const std::optional<absl::Time>& now);
 
-// PrepareForUpdate of the main resource: pod-level resources a request
-// left out (a client that does not know them) are the live pod's.
+// DefaultTolerationSeconds as at create, then PrepareForUpdate of the main
+// resource: pod-level resources a request left out (a client that does not
+// know them) are the live pod's.
 void PodAtUpdate(Value& pod, const Value& live);
 
 // The status subresource's PrepareForUpdate: an empty qosClass, DRA claim

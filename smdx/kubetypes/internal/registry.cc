@@ -233,6 +233,31 @@ void PersistentVolumeClaimDataSources(Value& pvc, const Value* live) {
   if (new_source) s.Set("dataSource", std::move(*new_source));
 }
 
+// The TaintNodesByCondition admission plugin: a created Node is not ready
+// (NoSchedule) until the node controller says otherwise.
+void NotReadyTaint(Map& node) {
+  const Value* spec = node.Find("spec");
+  const Value* taints = spec != nullptr ? Find(*spec, "taints") : nullptr;
+  if (taints != nullptr && taints->IsList()) {
+    for (const Value& t : taints->list()) {
+      if (StringAt(t, "key") == "node.kubernetes.io/not-ready" &&
+          StringAt(t, "effect") == "NoSchedule") {
+        return;
+      }
+    }
+  }
+  Map& s = EnsureMap(node, "spec");
+  Value* list = s.Find("taints");
+  if (list == nullptr || !list->IsList()) {
+    s.Set("taints", Value::MakeList());
+    list = s.Find("taints");
+  }
+  Map taint;
+  taint.Set("key", Value("node.kubernetes.io/not-ready"));
+  taint.Set("effect", Value("NoSchedule"));
+  list->list().push_back(Value(std::move(taint)));
+}
+
 // The StorageObjectInUseProtection admission plugin.
 void ProtectionFinalizer(Map& obj, const char* finalizer) {
   AddToList(EnsureMap(obj, "metadata"), "finalizers", finalizer);
@@ -931,6 +956,7 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
         .Set("lastPhaseTransitionTime", Value(FormatGoTime(*now)));
   }
   Map& m = object.map();
+  if (api_version == "v1" && kind == "Node") NotReadyTaint(m);
   if (const Generation g = GenerationOf(api_version, kind);
       g != Generation::kNone && g != Generation::kSpecNotAtCreate) {
     EnsureMap(m, "metadata").Set("generation", Value(int64_t{1}));
