@@ -16,6 +16,7 @@
 #include "smdx/fieldmanager/reset_fields.h"
 #include "smdx/fieldmanager/scale.h"
 #include "smdx/fieldpath/fields_v1.h"
+#include "smdx/kubetypes/builtin_kind.h"
 #include "smdx/merge/updater.h"
 #include "smdx/openapi/openapi.h"
 #include "smdx/schema/builtin.h"
@@ -493,9 +494,21 @@ class CaseRunner {
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);
     if (!fm.ok()) return Outcome::Error("internal", fm.status());
     std::string manager = StringOr(Find(op, "manager"));
+    // With resetFields, a custom resource is written as the
+    // apiextensions-apiserver decodes it: its metadata through ObjectMeta,
+    // on an update's body and on the stored result (an emptied or null
+    // labels map goes).
+    std::shared_ptr<const CustomResourceMetadata> cr_meta =
+        fm_->reset_fields && !crd_versions_.empty() &&
+                o.subresource != "scale"
+            ? CustomResourceMetadata::For(*type_)
+            : nullptr;
+    const Value body =
+        cr_meta != nullptr && kind == "update" ? cr_meta->Coerce(obj) : obj;
     FieldManagerResult r =
-        kind == "update" ? fm->Update(live, obj, manager)
-                         : fm->Apply(live, obj, manager, kind == "forceApply");
+        kind == "update" ? fm->Update(live, body, manager)
+                         : fm->Apply(live, body, manager, kind == "forceApply");
+    if (cr_meta != nullptr && r.ok()) r.object = cr_meta->Coerce(std::move(r.object));
     if (r.kind == ErrorKind::kConflict) {
       Outcome out = Outcome::Error(
           "conflict",
