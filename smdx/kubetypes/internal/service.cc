@@ -151,17 +151,22 @@ void ServiceAtUpdate(Value& service, const Value& live) {
   if (!service.IsMap()) return;
   const Spec old = Read(live);
   Spec now = Read(service);
-  Map& spec = EnsureMap(service.map(), "spec");
+  // The spec, written (and so unshared) only where something changes.
+  auto spec = [&]() -> Map& { return EnsureMap(service.map(), "spec"); };
+  auto erase = [&](const char* f) {
+    const Value* s = Find(service, "spec");
+    if (s != nullptr && Find(*s, f) != nullptr) spec().Erase(f);
+  };
 
   // patchAllocatedValues.
   if (NeedsClusterIP(old) && NeedsClusterIP(now)) {
     if (now.cluster_ip.empty() && !old.cluster_ip.empty()) {
       now.cluster_ip = old.cluster_ip;
-      SetString(spec, "clusterIP", now.cluster_ip);
+      SetString(spec(), "clusterIP", now.cluster_ip);
     }
     if (now.cluster_ips.empty() && !old.cluster_ips.empty()) {
       now.cluster_ips = old.cluster_ips;
-      spec.Set("clusterIPs", StringList(now.cluster_ips));
+      spec().Set("clusterIPs", StringList(now.cluster_ips));
     }
   }
   if (AllocatesNodePorts(old) && AllocatesNodePorts(now)) {
@@ -178,44 +183,44 @@ void ServiceAtUpdate(Value& service, const Value& live) {
       const int64_t was = it != by_name.end() ? it->second : 0;
       if (was != 0 && used.count(was) == 0) {
         now.ports[i].second = was;
-        SetNodePort(spec, i, was);
+        SetNodePort(spec(), i, was);
       }
     }
   }
   if (NeedsHealthCheckNodePort(old) && NeedsHealthCheckNodePort(now) &&
       now.health_check_node_port == 0 && old.health_check_node_port != 0) {
     now.health_check_node_port = old.health_check_node_port;
-    spec.Set("healthCheckNodePort", Value(now.health_check_node_port));
+    spec().Set("healthCheckNodePort", Value(now.health_check_node_port));
   }
 
   // normalizeClusterIPs (the storage's sameClusterIPs: the plural alone).
   if (!old.cluster_ips.empty() && now.cluster_ips.empty() &&
       old.cluster_ip == now.cluster_ip) {
     now.cluster_ips = old.cluster_ips;
-    spec.Set("clusterIPs", StringList(now.cluster_ips));
+    spec().Set("clusterIPs", StringList(now.cluster_ips));
   }
   if (old.cluster_ip != now.cluster_ip && old.cluster_ips == now.cluster_ips) {
     if (!old.cluster_ip.empty() && now.cluster_ip.empty()) {
       now.cluster_ips.clear();
-      spec.Erase("clusterIPs");
+      erase("clusterIPs");
     } else {
       now.cluster_ips = {now.cluster_ip};
-      spec.Set("clusterIPs", StringList(now.cluster_ips));
+      spec().Set("clusterIPs", StringList(now.cluster_ips));
     }
   }
 
   // dropTypeDependentFields (the strategy's sameClusterIPs: both forms).
   if (NeedsClusterIP(old) && !NeedsClusterIP(now)) {
     if (old.cluster_ip == now.cluster_ip && old.cluster_ips == now.cluster_ips) {
-      spec.Erase("clusterIP");
-      spec.Erase("clusterIPs");
+      erase("clusterIP");
+      erase("clusterIPs");
     }
     // (reflect.DeepEqual of two slices read from storage and a request:
     // nil and empty differ, but storage reads no empty slice back.)
     if (SamePointer(old.ip_families, now.ip_families))
-      spec.Erase("ipFamilies");
+      erase("ipFamilies");
     if (old.ip_family_policy == now.ip_family_policy)
-      spec.Erase("ipFamilyPolicy");
+      erase("ipFamilyPolicy");
   }
   if (UsesNodePorts(old) && !UsesNodePorts(now)) {
     const std::set<int64_t> old_ports = NodePorts(old);
@@ -223,26 +228,26 @@ void ServiceAtUpdate(Value& service, const Value& live) {
     for (int64_t p : NodePorts(now)) superset = superset && old_ports.count(p);
     if (superset) {
       for (size_t i = 0; i < now.ports.size(); ++i) {
-        if (now.ports[i].second != 0) SetNodePort(spec, i, 0);
+        if (now.ports[i].second != 0) SetNodePort(spec(), i, 0);
       }
     }
   }
   if (NeedsHealthCheckNodePort(old) && !NeedsHealthCheckNodePort(now) &&
       old.health_check_node_port == now.health_check_node_port) {
-    spec.Erase("healthCheckNodePort");
+    erase("healthCheckNodePort");
   }
   if (old.type == "LoadBalancer" && now.type != "LoadBalancer" &&
       Set(now.allocate_lb_node_ports) && Set(old.allocate_lb_node_ports) &&
       Equals(now.allocate_lb_node_ports, old.allocate_lb_node_ports)) {
-    spec.Erase("allocateLoadBalancerNodePorts");
+    erase("allocateLoadBalancerNodePorts");
   }
   if (old.type == "LoadBalancer" && now.type != "LoadBalancer" &&
       SamePointer(old.load_balancer_class, now.load_balancer_class)) {
-    spec.Erase("loadBalancerClass");
+    erase("loadBalancerClass");
   }
   if (ExternallyAccessible(old) && !ExternallyAccessible(now) &&
       old.external_traffic_policy == now.external_traffic_policy) {
-    spec.Erase("externalTrafficPolicy");
+    erase("externalTrafficPolicy");
   }
   if (now.type != "LoadBalancer") {
     Map& status = EnsureMap(service.map(), "status");
