@@ -1686,18 +1686,21 @@ TEST(PrepareForCreateTest, StrategiesThatRewriteWhatTheyAreGiven) {
   BuiltinKind::UpdateContext status_write;
   status_write.status_write = true;
   status_write.now = now + absl::Seconds(60);
-  EXPECT_EQ(At(pv->PrepareForUpdate(
-                   Yaml("{apiVersion: v1, kind: PersistentVolume, status: "
-                        "{phase: Pending, message: m}}"),
-                   created, status_write),
-               "status.lastPhaseTransitionTime"),
-            Canon(R"("2026-12-06T14:02:01Z")"));
-  EXPECT_EQ(At(pv->PrepareForUpdate(
-                   Yaml("{apiVersion: v1, kind: PersistentVolume, status: "
-                        "{phase: Available}}"),
-                   created, status_write),
-               "status.lastPhaseTransitionTime"),
-            Canon(R"("2026-12-06T14:03:01Z")"));
+  const struct {
+    const char* status;  // the write's
+    const char* time;    // the phase time it leaves
+  } kWrites[] = {
+      {"{phase: Pending, message: m}", R"("2026-12-06T14:02:01Z")"},
+      {"{phase: Available}", R"("2026-12-06T14:03:01Z")"},
+  };
+  for (const auto& w : kWrites) {
+    Value written = pv->PrepareForUpdate(
+        Yaml(absl::StrCat("{apiVersion: v1, kind: PersistentVolume, status: ",
+                          w.status, "}")),
+        created, status_write);
+    EXPECT_EQ(At(written, "status.lastPhaseTransitionTime"), Canon(w.time))
+        << w.status;
+  }
 }
 
 // A ResourceClaim's status write that deallocates a device drops that
@@ -1765,6 +1768,67 @@ TEST(PrepareForUpdateTest, ACsrStatusWriteKeepsItsApprovalAndStampsTimes) {
   EXPECT_EQ(At(approved, "status.conditions.0"), Canon(R"({"type":"Approved",
     "status":"True","reason":"Again","lastUpdateTime":"2026-12-06T14:20:00Z",
     "lastTransitionTime":"2026-12-06T14:18:52Z"})"));
+}
+
+// The update side of those rewrites, transcribed from the Go strategies
+// (pkg/registry/discovery/endpointslice dropTopologyOnV1,
+// policy/poddisruptionbudget dropDisabledFields).
+TEST(PrepareForUpdateTest, RewritesThatDependOnTheLiveObject) {
+  std::shared_ptr<const BuiltinKind> eps =
+      KindOf("discovery.k8s.io/v1", "EndpointSlice");
+  // A stored slice from before v1 (its topology names the host) and an
+  // update that changes the endpoints: an endpoint without a nodeName takes
+  // the host, where it is a valid node name (a label may be longer than 63
+  // characters in a subdomain); the topology goes.
+  const std::string host = "node-" + std::string(70, 'a') + ".example";
+  const Value live = Yaml(absl::StrCat(R"({apiVersion: discovery.k8s.io/v1,
+    kind: EndpointSlice, addressType: IPv4, endpoints: [
+    {addresses: [10.0.0.1], deprecatedTopology: {kubernetes.io/hostname: )",
+                                       host, R"(}},
+    {addresses: [10.0.0.2], deprecatedTopology: {kubernetes.io/hostname:
+      Bad_Name}}]})"));
+  Value changed = eps->PrepareForUpdate(Yaml(absl::StrCat(R"({apiVersion:
+    discovery.k8s.io/v1, kind: EndpointSlice, addressType: IPv4, endpoints: [
+    {addresses: [10.0.0.3], deprecatedTopology: {kubernetes.io/hostname: )",
+                                                          host, R"(}},
+    {addresses: [10.0.0.4], deprecatedTopology: {kubernetes.io/hostname:
+      Bad_Name}}]})")),
+                                        live);
+  EXPECT_EQ(At(changed, "endpoints"),
+            Canon(absl::StrCat(R"([{"addresses":["10.0.0.3"],"nodeName":")",
+                               host, R"("},{"addresses":["10.0.0.4"]}])")));
+  // Endpoints left as they were keep their topology.
+  EXPECT_EQ(At(eps->PrepareForUpdate(live, live), "endpoints.0"),
+            At(live, "endpoints.0"));
+  // A PodDisruptionBudget's selector left as it was keeps the label.
+  const Value pdb = Yaml(R"({apiVersion: policy/v1,
+    kind: PodDisruptionBudget, spec: {selector: {matchLabels: {a: b},
+    matchExpressions: [{key:
+    pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match,
+    operator: Exists}]}}})");
+  EXPECT_EQ(At(KindOf("policy/v1", "PodDisruptionBudget")
+                   ->PrepareForUpdate(pdb, pdb),
+               "spec.selector"),
+            At(pdb, "spec.selector"));
+}
+
+// normalizeClusterIPs on update: clusterIPs follow a clusterIP changed
+// alone. A clusterIP cleared alone is the live one again: the storage's
+// patchAllocatedValues runs first.
+TEST(ServiceRegistryTest, ClusterIpsFollowAClusterIpChangedAlone) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Service");
+  const Value live = Yaml(R"({apiVersion: v1, kind: Service, spec: {
+    type: ClusterIP, clusterIP: 10.96.0.5, clusterIPs: [10.96.0.5]}})");
+  EXPECT_EQ(At(k->PrepareForUpdate(Yaml(R"({apiVersion: v1, kind: Service,
+    spec: {type: ClusterIP, clusterIP: 10.96.0.9, clusterIPs: [10.96.0.5]}})"),
+                                   live),
+               "spec.clusterIPs"),
+            Canon(R"(["10.96.0.9"])"));
+  EXPECT_EQ(At(k->PrepareForUpdate(Yaml(R"({apiVersion: v1, kind: Service,
+    spec: {type: ClusterIP, clusterIP: "", clusterIPs: [10.96.0.5]}})"),
+                                   live),
+               "spec"),
+            At(live, "spec"));
 }
 
 // ---- The Service registry (service.h) ------------------------------------

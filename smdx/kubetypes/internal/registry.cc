@@ -394,11 +394,13 @@ void ServiceAccountSecrets(Value& sa) {
   }
 }
 
-// Whether `name` is a DNS-1123 subdomain (ValidateNodeName).
+// Whether `name` is a DNS-1123 subdomain (ValidateNodeName): at most 253
+// characters, dot-separated labels of lowercase alphanumerics and inner
+// dashes (IsDNS1123Subdomain limits no label's length).
 bool IsDnsSubdomain(const std::string& name) {
   if (name.empty() || name.size() > 253) return false;
   for (absl::string_view label : absl::StrSplit(name, '.')) {
-    if (label.empty() || label.size() > 63) return false;
+    if (label.empty()) return false;
     for (size_t i = 0; i < label.size(); ++i) {
       const char c = label[i];
       const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
