@@ -848,6 +848,27 @@ TEST(QuantityTest, CanonicalFormsAndTheTextGoKeeps) {
   EXPECT_EQ(q(Value(0.5)), "500m");
   EXPECT_EQ(q(Value("x")), "<none>");
   EXPECT_EQ(q(Value("1Z")), "<none>");
+  // Sums keep the format of their first term (of the second where the
+  // first is zero); comparisons are exact.
+  auto parsed = [](const char* text) {
+    return *internal::ParseQuantity(Value(text));
+  };
+  auto sum = [&](const char* a, const char* b) {
+    return *internal::QuantityString(
+        internal::AddQuantities(parsed(a), parsed(b)));
+  };
+  EXPECT_EQ(sum("0.5Ki", "512"), "1Ki");
+  EXPECT_EQ(sum("512", "0.5Ki"), "1024");
+  EXPECT_EQ(sum("0", "1Mi"), "1Mi");
+  EXPECT_EQ(sum("100m", "900m"), "1");
+  EXPECT_EQ(sum("1.5e3", "1.5e3"), "3e3");
+  EXPECT_EQ(sum("1", "-3"), "-2");
+  EXPECT_EQ(sum("-1", "1"), "0");
+  EXPECT_EQ(sum("1n", "1Ei"), "1152921504606846976000000001n");
+  EXPECT_EQ(internal::CompareQuantities(parsed("1000m"), parsed("1")), 0);
+  EXPECT_EQ(internal::CompareQuantities(parsed("1Ki"), parsed("1k")), 1);
+  EXPECT_EQ(internal::CompareQuantities(parsed("-2"), parsed("1n")), -1);
+  EXPECT_EQ(internal::CompareQuantities(parsed("-2"), parsed("-3")), 1);
 
   Value pod = Decoded("v1", "Pod", R"({apiVersion: v1, kind: Pod,
     spec: {containers: [{name: a, image: "a:1",
@@ -1599,7 +1620,7 @@ TEST(PodStrategyTest, DefaultTolerationsAndANewNodesTaint) {
     "key":"node.kubernetes.io/not-ready","value":"x","effect":"NoSchedule"}])"));
 }
 
-// An update that leaves out pod-level resources (a client that does not// An update that leaves out pod-level resources (a client that does not
+// An update that leaves out pod-level resources (a client that does not
 // know them) keeps the live pod's.
 TEST(PodStrategyTest, AnUpdateKeepsPodLevelResourcesItLeftOut) {
   const Value live = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
@@ -1608,6 +1629,70 @@ TEST(PodStrategyTest, AnUpdateKeepsPodLevelResourcesItLeftOut) {
       Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
     spec: {containers: [{name: a}]}})"), live);
   EXPECT_EQ(At(updated, "spec.resources"), Canon(R"({"limits":{"cpu":"1"}})"));
+}
+
+// A create completes pod-level resources from the containers'
+// (DefaultPodLevelResources), before the QoS class. Each pod as
+// kube-apiserver 1.37 gave it back from a POST: requests from the
+// containers' (a sidecar counts with the containers and before the init
+// containers after it) or from the pod's limits; huge pages the
+// containers limit; limits where every container limits the resource, at
+// least the pod's request. A sum prints in the format its first term was
+// written in: "0.5Ki" twice is "1Ki" where each alone prints "512".
+TEST(PodStrategyTest, ACreateCompletesPodLevelResources) {
+  auto resources = [](const char* spec) {
+    const std::string pod =
+        absl::StrCat("{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: ",
+                     spec, "}");
+    Value created = KindOf("v1", "Pod")->PrepareForCreate(
+        Decoded("v1", "Pod", pod.c_str()), Yaml(pod));
+    return At(created, "spec.resources") + " " +
+           At(created, "status.qosClass");
+  };
+  EXPECT_EQ(resources(R"({resources: {limits: {cpu: "2", memory: 1Gi}},
+    containers: [{name: c, image: nginx}]})"),
+            Canon(R"({"limits":{"cpu":"2","memory":"1Gi"},
+    "requests":{"cpu":"2","memory":"1Gi"}})") + R"( "Guaranteed")");
+  EXPECT_EQ(resources(R"({resources: {requests: {cpu: 1500m}}, containers: [
+    {name: a, image: nginx, resources: {limits: {cpu: 500m, memory: 256Mi}}},
+    {name: b, image: nginx, resources: {limits: {cpu: 700m,
+      memory: 0.5Gi}}}]})"),
+            Canon(R"({"requests":{"cpu":"1500m","memory":"768Mi"},
+    "limits":{"cpu":"1500m","memory":"768Mi"}})") + R"( "Guaranteed")");
+  EXPECT_EQ(resources(R"({resources: {requests: {memory: 3Gi}},
+    initContainers: [{name: side, image: busybox, restartPolicy: Always,
+      resources: {requests: {cpu: 100m, memory: 100Mi},
+                  limits: {memory: 200Mi}}},
+      {name: init, image: busybox, resources: {limits: {memory: 2Gi,
+        cpu: "1"}}}],
+    containers: [{name: c1, image: nginx, resources: {requests: {cpu: 200m,
+      memory: 300Mi}, limits: {memory: 300Mi}}}]})"),
+            Canon(R"({"requests":{"memory":"3Gi","cpu":"1100m"},
+    "limits":{"memory":"3Gi"}})") + R"( "Burstable")");
+  EXPECT_EQ(resources(R"({resources: {requests: {cpu: "1", memory: 1Gi}},
+    containers: [{name: a, image: nginx, resources: {limits: {cpu: "1",
+      memory: 1Gi, hugepages-2Mi: 100Mi, example.com/gpu: "1"}}}]})"),
+            Canon(R"({"requests":{"cpu":"1","memory":"1Gi",
+    "hugepages-2Mi":"100Mi"},"limits":{"hugepages-2Mi":"100Mi","cpu":"1",
+    "memory":"1Gi"}})") + R"( "Guaranteed")");
+  EXPECT_EQ(resources(R"({resources: {limits: {cpu: "3"}}, containers: [
+    {name: a, image: nginx, resources: {requests: {memory: 0.5Ki, cpu: 0.5}}},
+    {name: b, image: nginx, resources: {requests: {memory: 0.5Ki,
+      cpu: 0.5}}}]})"),
+            Canon(R"({"limits":{"cpu":"3"},"requests":{"cpu":"1",
+    "memory":"1Ki"}})") + R"( "Burstable")");
+  EXPECT_EQ(resources(R"({resources: {limits: {memory: 3Gi}},
+    initContainers: [{name: s1, image: busybox, restartPolicy: Always,
+      resources: {requests: {memory: 1.5Ki}, limits: {memory: 1.5Ki}}}],
+    containers: [{name: c1, image: nginx, resources: {limits: {memory: 1.5Ki,
+      cpu: "1.5e3"}}}, {name: c2, image: nginx, resources: {limits: {
+      cpu: "1.5e3"}}}]})"),
+            Canon(R"({"limits":{"memory":"3Gi"},"requests":{"memory":"3Ki",
+    "cpu":"3e3"}})") + R"( "Burstable")");
+  // Nothing to complete with empty ones (the server's answer too).
+  EXPECT_EQ(resources(R"({resources: {requests: {}}, containers: [{name: a,
+    image: nginx, resources: {limits: {cpu: "1"}}}]})"),
+            "{} \"Burstable\"");
 }
 
 // The pod status endpoint keeps what a status write left out or zeroed:

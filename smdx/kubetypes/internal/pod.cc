@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
 #include "smdx/kubetypes/internal/defaulters.h"
+#include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/registry.h"
 
 namespace smdx::internal {
@@ -264,9 +266,221 @@ void DefaultTolerations(Value& pod) {
   }
 }
 
+
+// DefaultPodLevelResources (PodLevelResources and its
+// PodLevelResourcesFixDefaulting, both on by default in 1.37).
+
+using ResourceList = std::map<std::string, Quantity>;
+
+bool HugePages(const std::string& name) {
+  return absl::StartsWith(name, "hugepages-");
+}
+
+// IsSupportedPodLevelResource.
+bool AtPodLevel(const std::string& name) {
+  return name == "cpu" || name == "memory" || HugePages(name);
+}
+
+// IsOvercommitAllowed: a native resource (no domain, or one of
+// kubernetes.io) that is no huge pages.
+bool Overcommits(const std::string& name) {
+  return (name.find('/') == std::string::npos ||
+          absl::StrContains(name, "kubernetes.io/")) &&
+         !HugePages(name);
+}
+
+const Value* ResourceIn(const Value* container, const char* which,
+                        absl::string_view name) {
+  const Value* r = container != nullptr ? Find(*container, "resources")
+                                        : nullptr;
+  const Value* list = r != nullptr ? Find(*r, which) : nullptr;
+  return list != nullptr && list->IsMap() ? list->map().Find(name) : nullptr;
+}
+
+// A container's resources.<which>, those that are quantities. A sum
+// prints in the format its first term was written in, which the canonical
+// form loses where it prints a binary quantity in decimal ("0.5Ki" is
+// "512"): the format comes from the container of that name as the request
+// wrote it (`asked`; a request the defaulter copied from a limit, from
+// the limit).
+ResourceList ListOf(const Value& container, const char* which,
+                    const Value* asked) {
+  ResourceList out;
+  const Value* r = Find(container, "resources");
+  const Value* list = r != nullptr ? Find(*r, which) : nullptr;
+  if (list == nullptr || !list->IsMap()) return out;
+  for (const MapEntry& e : list->map()) {
+    std::optional<Quantity> q = ParseQuantity(e.value);
+    if (!q.has_value()) continue;
+    const Value* written = ResourceIn(asked, which, e.key);
+    if (written == nullptr && absl::string_view(which) == "requests")
+      written = ResourceIn(asked, "limits", e.key);
+    if (written != nullptr) {
+      if (std::optional<Quantity> w = ParseQuantity(*written))
+        q->format = w->format;
+    }
+    out.emplace(std::string(e.key), *std::move(q));
+  }
+  return out;
+}
+
+// The item of the list `list` in `spec` named `name`.
+const Value* Named(const Value* spec, const char* list,
+                   const std::string& name) {
+  const Value* cs = spec != nullptr ? Find(*spec, list) : nullptr;
+  if (cs == nullptr || !cs->IsList()) return nullptr;
+  for (const Value& c : cs->list()) {
+    if (StringAt(c, "name") == name) return &c;
+  }
+  return nullptr;
+}
+
+// addResourceList: a sum keeps the format of the quantity it adds to.
+void AddTo(ResourceList& to, const ResourceList& from) {
+  for (const auto& [name, q] : from) {
+    auto [it, fresh] = to.emplace(name, q);
+    if (!fresh) it->second = AddQuantities(it->second, q);
+  }
+}
+
+// maxResourceList.
+void MaxTo(ResourceList& to, const ResourceList& from) {
+  for (const auto& [name, q] : from) {
+    auto [it, fresh] = to.emplace(name, q);
+    if (!fresh && CompareQuantities(q, it->second) > 0) it->second = q;
+  }
+}
+
+// AggregateContainerRequests / AggregateContainerLimits from the spec (the
+// sidecar rule of KEP 753): the containers' sum, at least each init
+// container's need while it runs, which is its own plus that of the
+// restartable init containers before it.
+ResourceList Aggregate(const Value& spec, const char* which,
+                       const Value* asked_spec) {
+  auto list_of = [&](const Value& c, const char* list) {
+    return ListOf(c, which, Named(asked_spec, list, StringAt(c, "name")));
+  };
+  ResourceList result;
+  if (const Value* cs = Find(spec, "containers"); cs != nullptr &&
+                                                  cs->IsList()) {
+    for (const Value& c : cs->list()) AddTo(result, list_of(c, "containers"));
+  }
+  ResourceList sidecars;
+  ResourceList init;
+  if (const Value* cs = Find(spec, "initContainers"); cs != nullptr &&
+                                                      cs->IsList()) {
+    for (const Value& c : cs->list()) {
+      ResourceList own = list_of(c, "initContainers");
+      if (StringAt(c, "restartPolicy") == "Always") {
+        AddTo(result, own);
+        AddTo(sidecars, own);
+        MaxTo(init, sidecars);
+      } else {
+        AddTo(own, sidecars);
+        MaxTo(init, own);
+      }
+    }
+  }
+  MaxTo(result, init);
+  return result;
+}
+
+// Whether every container, of any kind, has a limit on `name`.
+bool AllContainersLimit(const Value& spec, const std::string& name) {
+  for (const char* list :
+       {"initContainers", "containers", "ephemeralContainers"}) {
+    const Value* cs = Find(spec, list);
+    if (cs == nullptr || !cs->IsList()) continue;
+    for (const Value& c : cs->list()) {
+      const Value* r = Find(c, "resources");
+      const Value* limits = r != nullptr ? Find(*r, "limits") : nullptr;
+      if (limits == nullptr || !limits->IsMap() ||
+          limits->map().Find(name) == nullptr) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool Has(const Value& list, const std::string& name) {
+  return list.IsMap() && list.map().Find(name) != nullptr;
+}
+
+void PodLevelResources(Map& pod, const Value& request) {
+  const Value* spec = pod.Find("spec");
+  const Value* asked = Find(request, "spec");
+  const Value* resources = spec != nullptr ? Find(*spec, "resources") : nullptr;
+  if (resources == nullptr || !resources->IsMap()) return;
+  auto list_of = [&](const char* which) {
+    const Value* l = Find(*resources, which);
+    return l != nullptr && l->IsMap() ? *l : Value();
+  };
+  Value requests = list_of("requests");
+  Value limits = list_of("limits");
+  auto size = [](const Value& l) { return l.IsMap() ? l.map().size() : 0; };
+  if (size(requests) == 0 && size(limits) == 0) return;
+  const ResourceList container_limits = Aggregate(*spec, "limits", asked);
+  const ResourceList container_requests =
+      Aggregate(*spec, "requests", asked);
+  auto set = [](Value& list, const std::string& name, Value v) {
+    if (!list.IsMap()) list = Value::MakeMap();
+    list.map().Set(name, std::move(v));
+  };
+  auto text = [](const Quantity& q) {
+    std::optional<std::string> s = QuantityString(q);
+    return s.has_value() ? Value(*std::move(s)) : Value();
+  };
+  // Huge pages the containers limit and the pod neither requests nor
+  // limits: the containers' limit.
+  for (const auto& [name, q] : container_limits) {
+    if (!HugePages(name) || Has(requests, name) || Has(limits, name)) continue;
+    set(limits, name, text(q));
+  }
+  // Requests: the containers' for cpu and memory, else the pod's limit.
+  for (const auto& [name, q] : container_requests) {
+    if (Has(requests, name) || !AtPodLevel(name) || !Overcommits(name))
+      continue;
+    set(requests, name, text(q));
+  }
+  if (limits.IsMap()) {
+    for (const MapEntry& e : limits.map()) {
+      const std::string name(e.key);
+      if (!Has(requests, name) && AtPodLevel(name)) set(requests, name, e.value);
+    }
+  }
+  // Limits: where every container limits a requested resource, the
+  // containers' limit, raised to the pod's request.
+  std::vector<std::pair<std::string, Value>> raised;
+  if (requests.IsMap()) {
+    for (const MapEntry& e : requests.map()) {
+      const std::string name(e.key);
+      if (!AtPodLevel(name) || Has(limits, name) ||
+          !AllContainersLimit(*spec, name)) {
+        continue;
+      }
+      auto it = container_limits.find(name);
+      if (it == container_limits.end()) continue;
+      std::optional<Quantity> request = ParseQuantity(e.value);
+      if (request.has_value() && CompareQuantities(*request, it->second) > 0) {
+        raised.emplace_back(name, e.value);
+      } else {
+        raised.emplace_back(name, text(it->second));
+      }
+    }
+  }
+  for (auto& [name, v] : raised) set(limits, name, std::move(v));
+  if (Equals(requests, list_of("requests")) && Equals(limits, list_of("limits")))
+    return;
+  Map& r = EnsureMap(EnsureMap(pod, "spec"), "resources");
+  if (requests.IsMap()) r.Set("requests", std::move(requests));
+  if (limits.IsMap()) r.Set("limits", std::move(limits));
+}
+
 }  // namespace
 
-void PodAtCreate(Value& pod, const std::optional<absl::Time>& now) {
+void PodAtCreate(Value& pod, const Value& request,
+                 const std::optional<absl::Time>& now) {
   if (!pod.IsMap()) return;
   DefaultTolerations(pod);
   Map& m = pod.map();
@@ -276,6 +490,7 @@ void PodAtCreate(Value& pod, const std::optional<absl::Time>& now) {
   SchedulingGatedCondition(m, now);
   LabelKeys(m);
   AppArmorAnnotations(m);
+  PodLevelResources(m, request);
   EnsureMap(m, "status").Set("qosClass", Value(PodQosClass(pod)));
 }
 

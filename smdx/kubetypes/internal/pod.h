@@ -23,10 +23,15 @@ namespace smdx::internal {
 // topology spread constraints (matchLabelKeys) join their label selectors
 // as In (NotIn) requirements on the pod's label values; a container's
 // deprecated AppArmor annotation becomes its securityContext's
-// appArmorProfile where it has none and the pod's profile differs; then
-// the QoS class. (DefaultPodLevelResources, which fills pod-level
-// resources from the containers', is left out.)
-void PodAtCreate(Value& pod, const std::optional<absl::Time>& now);
+// appArmorProfile where it has none and the pod's profile differs; pod-level
+// resources, where the pod sets some, are completed from the containers'
+// (DefaultPodLevelResources: huge pages the containers limit, requests of
+// cpu and memory the containers make, requests equal to the pod's limits,
+// and limits of what every container limits, at least the pod's request);
+// then the QoS class.
+// (`request`: the pod as the request gave it, before decoding.)
+void PodAtCreate(Value& pod, const Value& request,
+                 const std::optional<absl::Time>& now);
 
 // DefaultTolerationSeconds as at create, then PrepareForUpdate of the main
 // resource: pod-level resources a request left out (a client that does not

@@ -1,7 +1,7 @@
 #include "smdx/kubetypes/internal/quantity.h"
 
 #include <cstdint>
-#include <cstdint>
+#include <algorithm>
 #include <cstdlib>
 
 #include "absl/strings/ascii.h"
@@ -82,12 +82,81 @@ void RoundUpTo(Digits* digits, int64_t* exponent, int64_t at) {
   *exponent = at;
 }
 
-enum class Format { kDecimalSI, kBinarySI, kDecimalExponent };
+// |a| against |b| for digits without leading zeros.
+int CompareDigits(const Digits& a, const Digits& b) {
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+Digits AddDigits(const Digits& a, const Digits& b) {
+  std::string out;
+  int carry = 0;
+  for (size_t i = 0; i < a.size() || i < b.size() || carry != 0; ++i) {
+    int x = carry;
+    if (i < a.size()) x += a[a.size() - 1 - i] - '0';
+    if (i < b.size()) x += b[b.size() - 1 - i] - '0';
+    out += static_cast<char>('0' + x % 10);
+    carry = x / 10;
+  }
+  return Trim(std::string(out.rbegin(), out.rend()));
+}
+
+// a - b where a >= b.
+Digits SubtractDigits(const Digits& a, const Digits& b) {
+  std::string out;
+  int borrow = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    int x = (a[a.size() - 1 - i] - '0') - borrow;
+    if (i < b.size()) x -= b[b.size() - 1 - i] - '0';
+    borrow = x < 0 ? 1 : 0;
+    out += static_cast<char>('0' + (x + 10) % 10);
+  }
+  return Trim(std::string(out.rbegin(), out.rend()));
+}
+
+// The digits of `q` scaled to 10^exponent (exponent <= q.exponent).
+Digits At(const Quantity& q, int64_t exponent) {
+  if (q.digits == "0") return "0";
+  return q.digits + std::string(static_cast<size_t>(q.exponent - exponent), '0');
+}
 
 }  // namespace
 
-std::optional<std::string> CanonicalQuantity(const Value& v,
-                                             bool round_up_milli) {
+Quantity AddQuantities(const Quantity& a, const Quantity& b) {
+  Quantity sum;
+  sum.format = a.digits == "0" ? b.format : a.format;
+  const int64_t e = std::min(a.exponent, b.exponent);
+  const Digits x = At(a, e);
+  const Digits y = At(b, e);
+  if (a.negative == b.negative) {
+    sum.digits = AddDigits(x, y);
+    sum.negative = a.negative;
+  } else if (CompareDigits(x, y) >= 0) {
+    sum.digits = SubtractDigits(x, y);
+    sum.negative = a.negative;
+  } else {
+    sum.digits = SubtractDigits(y, x);
+    sum.negative = b.negative;
+  }
+  sum.exponent = e;
+  if (sum.digits == "0") {
+    sum.negative = false;
+    sum.exponent = 0;
+  }
+  return sum;
+}
+
+int CompareQuantities(const Quantity& a, const Quantity& b) {
+  const bool a_neg = a.negative && a.digits != "0";
+  const bool b_neg = b.negative && b.digits != "0";
+  if (a_neg != b_neg) return a_neg ? -1 : 1;
+  const int64_t e = std::min(a.exponent, b.exponent);
+  const int c = CompareDigits(At(a, e), At(b, e));
+  return a_neg ? -c : c;
+}
+
+std::optional<Quantity> ParseQuantity(const Value& v, bool round_up_milli) {
   std::string text;
   if (v.IsString()) {
     text = std::string(absl::StripAsciiWhitespace(v.AsString()));
@@ -99,7 +168,11 @@ std::optional<std::string> CanonicalQuantity(const Value& v,
     return std::nullopt;
   }
   if (text.empty()) return std::nullopt;
-  if (text == "0") return text;
+  Quantity q;
+  if (text == "0") {
+    q.text = text;
+    return q;
+  }
   // parseQuantityString: sign, digits, fraction, suffix.
   size_t pos = 0;
   bool negative = false;
@@ -121,6 +194,7 @@ std::optional<std::string> CanonicalQuantity(const Value& v,
   }
   std::string suffix = text.substr(pos);
   // The suffix: decimal SI, binary SI, or an exponent.
+  using Format = Quantity::Format;
   Format format = Format::kDecimalSI;
   int64_t exponent10 = 0;
   int binary = 0;  // powers of 1024
@@ -188,14 +262,18 @@ std::optional<std::string> CanonicalQuantity(const Value& v,
   }
   // RoundUp(milli) keeps the text unless it has to round.
   if (round_up_milli && (!fast || fast_scale < -3)) keeps_text = false;
-  if (keeps_text) return text;
+  if (keeps_text) q.text = text;
   // value = digits * 10^exponent * 1024^binary
   Digits digits = Trim(shifted);
   int64_t exponent = exponent10 - static_cast<int64_t>(denom.size());
   for (int i = 0; i < binary; ++i) digits = MultiplySmall(digits, 1024);
   RoundUpTo(&digits, &exponent, -9);  // ParseQuantity keeps nanounits
   if (round_up_milli) RoundUpTo(&digits, &exponent, -3);
-  if (digits == "0") return std::string("0");
+  q.format = format;
+  if (digits == "0") {
+    q.text = "0";
+    return q;
+  }
   if (format == Format::kBinarySI && !fast) {
     // The slow path caps binary quantities at the largest int64.
     const Digits kMax = "9223372036854775807";
@@ -206,6 +284,20 @@ std::optional<std::string> CanonicalQuantity(const Value& v,
       exponent = 0;
     }
   }
+  q.negative = negative;
+  q.digits = std::move(digits);
+  q.exponent = exponent;
+  return q;
+}
+
+std::optional<std::string> QuantityString(const Quantity& q) {
+  if (!q.text.empty()) return q.text;
+  if (q.digits == "0") return std::string("0");
+  using Format = Quantity::Format;
+  Digits digits = q.digits;
+  int64_t exponent = q.exponent;
+  Format format = q.format;
+  const bool negative = q.negative;
   // Trailing zeros move into the exponent.
   while (digits.size() > 1 && digits.back() == '0') {
     digits.pop_back();
@@ -254,6 +346,13 @@ std::optional<std::string> CanonicalQuantity(const Value& v,
     if (!found) return std::nullopt;  // beyond the suffixes: left as it is
   }
   return absl::StrCat(negative ? "-" : "", digits, sfx);
+}
+
+std::optional<std::string> CanonicalQuantity(const Value& v,
+                                             bool round_up_milli) {
+  std::optional<Quantity> q = ParseQuantity(v, round_up_milli);
+  if (!q.has_value()) return std::nullopt;
+  return QuantityString(*q);
 }
 
 }  // namespace smdx::internal

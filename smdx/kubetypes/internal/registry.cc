@@ -1,8 +1,8 @@
 #include "smdx/kubetypes/internal/registry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +12,7 @@
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
 #include "smdx/kubetypes/internal/pod.h"
+#include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/service.h"
 
 namespace smdx::internal {
@@ -31,48 +32,11 @@ void AddToList(Map& m, absl::string_view f, absl::string_view s) {
   v->list().push_back(Value(s));
 }
 
-// A quantity's value, for comparing requests with limits: the number times
-// its suffix (binary, decimal or exponent). Quantities that do not parse
-// are NaN, which equals nothing.
-double QuantityValue(const Value* q) {
-  if (q == nullptr || q->IsNull()) return 0;
-  if (q->IsNumber()) return q->AsNumber();
-  if (!q->IsString()) return std::nan("");
-  const std::string& s = q->AsString();
-  char* end = nullptr;
-  double n = std::strtod(s.c_str(), &end);
-  if (end == s.c_str()) return std::nan("");
-  std::string suffix(end);
-  static const struct {
-    const char* suffix;
-    double factor;
-  } kSuffixes[] = {
-      {"", 1},
-      {"n", 1e-9},
-      {"u", 1e-6},
-      {"m", 1e-3},
-      {"k", 1e3},
-      {"M", 1e6},
-      {"G", 1e9},
-      {"T", 1e12},
-      {"P", 1e15},
-      {"E", 1e18},
-      {"Ki", 1024.0},
-      {"Mi", 1048576.0},
-      {"Gi", 1073741824.0},
-      {"Ti", 1099511627776.0},
-      {"Pi", 1125899906842624.0},
-      {"Ei", 1152921504606846976.0},
-  };
-  for (const auto& sfx : kSuffixes) {
-    if (suffix == sfx.suffix) return n * sfx.factor;
-  }
-  if (!suffix.empty() && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    char* e2 = nullptr;
-    long exp = std::strtol(suffix.c_str() + 1, &e2, 10);
-    if (*e2 == '\0') return n * std::pow(10.0, static_cast<double>(exp));
-  }
-  return std::nan("");
+// A quantity of a resource list: absent or null is zero; nullopt where it
+// is no quantity (and so equals nothing).
+std::optional<Quantity> QuantityOf(const Value* q) {
+  if (q == nullptr || q->IsNull()) return Quantity();
+  return ParseQuantity(*q);
 }
 
 const Value* ResourceAt(const Value* list, absl::string_view res) {
@@ -106,10 +70,15 @@ std::string RequirementsQos(const Value* resources) {
   if (empty(requests) && empty(limits)) return "BestEffort";
   std::string qos;
   for (const char* res : {"cpu", "memory"}) {
-    double req = QuantityValue(ResourceAt(requests, res));
-    double lim = QuantityValue(ResourceAt(limits, res));
-    std::string r =
-        req != lim ? "Burstable" : (req == 0 ? "BestEffort" : "Guaranteed");
+    std::optional<Quantity> req = QuantityOf(ResourceAt(requests, res));
+    std::optional<Quantity> lim = QuantityOf(ResourceAt(limits, res));
+    std::string r;
+    if (!req.has_value() || !lim.has_value() ||
+        CompareQuantities(*req, *lim) != 0) {
+      r = "Burstable";
+    } else {
+      r = req->digits == "0" ? "BestEffort" : "Guaranteed";
+    }
     if (r == "Burstable") return r;
     if (qos.empty()) {
       qos = r;
@@ -923,7 +892,7 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        const std::optional<absl::Time>& now) {
   if (!object.IsMap()) return object;
   DropDisabledFields(api_version, kind, object, nullptr);
-  if (api_version == "v1" && kind == "Pod") PodAtCreate(object, now);
+  if (api_version == "v1" && kind == "Pod") PodAtCreate(object, request, now);
   if (api_version == "v1" && kind == "PersistentVolumeClaim")
     PersistentVolumeClaimDataSources(object, nullptr);
   if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
