@@ -649,7 +649,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
     }
   }
   if (custom_metadata_ != nullptr) {
-    r.object = CustomResourceMetadata::WithGeneration(
+    r.object = CustomResourceMetadata::AsStored(
         custom_metadata_->Coerce(std::move(r.object)), live,
         opts_.subresource == "status");
   }
@@ -807,7 +807,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
   } else if (custom_metadata_ != nullptr) {
-    r.object = CustomResourceMetadata::WithGeneration(
+    r.object = CustomResourceMetadata::AsStored(
         std::move(r.object), live_body, opts_.subresource == "status");
   }
   SetObjectManagedFields(&r.object, r.managed);
@@ -861,7 +861,7 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
                                  opts_.subresource == "approval"}),
                             &live_body);
   } else if (custom_metadata_ != nullptr) {
-    r.object = CustomResourceMetadata::WithGeneration(
+    r.object = CustomResourceMetadata::AsStored(
         std::move(r.object), live_body, opts_.subresource == "status");
   }
   // The live entries as they are (the apiserver sets them back verbatim).
@@ -1030,8 +1030,8 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
         std::move(r.object), live,
         {opts_.subresource == "status", /*empties_differ=*/false, Now()});
   } else if (custom_metadata_ != nullptr) {
-    r.object = CustomResourceMetadata::WithGeneration(std::move(r.object), live,
-                                                      /*status_write=*/false);
+    r.object = CustomResourceMetadata::AsStored(std::move(r.object), live,
+                                                /*status_write=*/false);
   }
   r.managed = internal::MergeScaleEntries(*parent, done.managed, paths,
                                           opts_.api_version);

@@ -1049,10 +1049,55 @@ Value CustomResourceMetadata::Coerce(Value object, absl::Status* error) const {
   return object;
 }
 
-Value CustomResourceMetadata::WithGeneration(Value object, const Value& live,
-                                             bool status_write) {
-  return internal::CustomResourceGeneration(std::move(object), live,
-                                            live.IsNull(), status_write);
+namespace {
+
+// A float encoding/json writes without a fraction or an exponent (below
+// 1e21) whose digits strconv.ParseInt takes.
+bool StoredAsInteger(const Value& v) {
+  if (!v.IsFloat()) return false;
+  const double d = v.AsFloat();
+  return std::trunc(d) == d && d >= -9223372036854775808.0 &&
+         d < 9223372036854775808.0;
+}
+
+bool HoldsStoredInteger(const Value& v) {
+  if (StoredAsInteger(v)) return true;
+  if (v.IsMap()) {
+    for (const MapEntry& e : v.map()) {
+      if (HoldsStoredInteger(e.value)) return true;
+    }
+  } else if (v.IsList()) {
+    for (const Value& item : v.list()) {
+      if (HoldsStoredInteger(item)) return true;
+    }
+  }
+  return false;
+}
+
+// Whole floats as integers, written only where there are some (a write
+// unshares).
+void StoreIntegers(Value& v) {
+  if (StoredAsInteger(v)) {
+    v = Value(static_cast<int64_t>(v.AsFloat()));
+  } else if (v.IsMap()) {
+    for (MapEntry& e : v.map()) {
+      if (HoldsStoredInteger(e.value)) StoreIntegers(e.value);
+    }
+  } else if (v.IsList()) {
+    for (Value& item : v.list()) {
+      if (HoldsStoredInteger(item)) StoreIntegers(item);
+    }
+  }
+}
+
+}  // namespace
+
+Value CustomResourceMetadata::AsStored(Value object, const Value& live,
+                                       bool status_write) {
+  object = internal::CustomResourceGeneration(std::move(object), live,
+                                              live.IsNull(), status_write);
+  if (HoldsStoredInteger(object)) StoreIntegers(object);
+  return object;
 }
 
 bool BuiltinKind::ReadHidesStoredFields(const Value& live) const {

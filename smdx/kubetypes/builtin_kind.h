@@ -217,11 +217,14 @@ class CustomResourceMetadata {
   // request body), and the metadata is then decoded only in part.
   Value Coerce(Value object, absl::Status* error = nullptr) const;
 
-  // `object` (after the field manager) with the metadata.generation the
-  // apiextensions-apiserver's strategy gives it: 1 at create (`live`
-  // null); on update the live one, one more when anything but the
-  // metadata changed, on a write that is not to the status subresource.
-  static Value WithGeneration(Value object, const Value& live,
+  // `object` (after the field manager) as the apiextensions-apiserver
+  // stores it and reads it back: with the metadata.generation its strategy
+  // gives it, 1 at create (`live` null), on update the live one, one more
+  // when anything but the metadata changed, on a write that is not to the
+  // status subresource; then through storage's JSON, which writes a whole
+  // float as an integer (3.0 as 3) that the unstructured decoder then
+  // reads as one, where it fits an int64.
+  static Value AsStored(Value object, const Value& live,
                               bool status_write);
 
  private:

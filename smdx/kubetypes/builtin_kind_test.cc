@@ -2053,7 +2053,7 @@ TEST(PrepareForUpdateTest, ACustomResourceCountsAnyChangeButItsMetadata) {
     metadata: {name: w, generation: 3, labels: {a: b}},
     spec: {size: 1}, status: {ready: true}})");
   auto generation = [&](const char* object, const Value& from, bool status) {
-    return At(CustomResourceMetadata::WithGeneration(Yaml(object), from,
+    return At(CustomResourceMetadata::AsStored(Yaml(object), from,
                                                      status),
               "metadata.generation");
   };
@@ -2079,6 +2079,41 @@ TEST(PrepareForUpdateTest, ACustomResourceCountsAnyChangeButItsMetadata) {
     metadata: {name: w}, spec: {size: 1}, status: {ready: false}})",
                        live, true),
             "3");
+}
+
+// Storage writes a custom resource as JSON, where encoding/json prints a
+// whole float without its fraction, and reads it back as unstructured
+// content, where such a number is an int64: kube-apiserver 1.37 answers an
+// apply of a Widget's `replicas: 3.0` with `replicas: 3`. Floats with a
+// fraction, and whole ones beyond an int64, stay floats.
+TEST(PrepareForUpdateTest, ACustomResourceStoresWholeFloatsAsIntegers) {
+  const Value stored = CustomResourceMetadata::AsStored(
+      Yaml(R"({apiVersion: example.com/v1, kind: Widget, metadata: {name: w},
+    spec: {replicas: 3.0, ratio: 2.5, big: 1.0e19, low: -9.0e18, zero: -0.0,
+      keep: 7, ports: [{port: 80.0}, {port: 81}], name: "3.0"}})"),
+      Value(), false);
+  const Value* spec = Find(stored, "spec");
+  ASSERT_NE(spec, nullptr);
+  auto kind = [&](const char* f) {
+    const Value* v = Find(*spec, f);
+    if (v == nullptr) return "absent";
+    return v->IsInt() ? "int" : v->IsFloat() ? "float" : "other";
+  };
+  EXPECT_STREQ(kind("replicas"), "int");
+  EXPECT_STREQ(kind("ratio"), "float");
+  EXPECT_STREQ(kind("big"), "float");
+  EXPECT_STREQ(kind("low"), "int");
+  EXPECT_STREQ(kind("zero"), "int");
+  EXPECT_STREQ(kind("keep"), "int");
+  EXPECT_STREQ(kind("name"), "other");
+  EXPECT_EQ(Find(*spec, "low")->AsInt(), -9000000000000000000);
+  EXPECT_EQ(Find(*spec, "zero")->AsInt(), 0);
+  EXPECT_TRUE(Find(*spec, "ports")->list()[0].map().Find("port")->IsInt());
+  EXPECT_EQ(At(stored, "spec"),
+            Canon(R"({"replicas":3,"ratio":2.5,"big":1e19,
+    "low":-9000000000000000000,"zero":0,"keep":7,
+    "ports":[{"port":80},{"port":81}],"name":"3.0"})"));
+  EXPECT_EQ(At(stored, "metadata.generation"), "1");
 }
 
 // A command over a whole cluster's manifests makes a field manager per
