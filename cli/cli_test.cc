@@ -189,6 +189,60 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
                         "autoscaling/v1"));
 }
 
+// A subresource the kind does not serve is refused (the apiserver's 404)
+// rather than written as the main resource; one it serves is taken (a
+// Pod's resize, kubetypes' pod.h).
+TEST(CliTest, ASubresourceTheKindDoesNotServeIsRefused) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+            "data: {a: b}\n");
+  Result status = Smdx({"apply", "--field-manager", "m", "--subresource",
+                        "status", "--live", dir + "/cm.yaml",
+                        dir + "/cm.yaml"});
+  EXPECT_EQ(status.code, 1);
+  EXPECT_THAT(status.err, HasSubstr("v1 ConfigMap has no subresource "
+                                    "\"status\" (it has none)"));
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml");
+  WriteFile(dir + "/scaler.yaml",
+            "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
+            "metadata: {name: s, namespace: ns}\n"
+            "spec: {replicas: 2, selector: app=web}\n");
+  Result resize = Smdx({"update", "--schema", crd, "--field-manager", "m",
+                        "--subresource", "resize", "--live",
+                        dir + "/scaler.yaml", dir + "/scaler.yaml"});
+  EXPECT_EQ(resize.code, 1);
+  EXPECT_THAT(resize.err,
+              HasSubstr("realapi.smdx.dev/v1 Scaler has no subresource "
+                        "\"resize\" (it has: scale, status)"));
+  WriteFile(dir + "/pod.yaml",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: b}}\n"
+            "spec: {containers: [{name: c, image: 'nginx:1.27'}]}\n");
+  WriteFile(dir + "/resize.yaml",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: c}}\n"
+            "spec: {containers: [{name: c, resources: {requests: "
+            "{cpu: 100m}}}]}\n");
+  // (Forced: the live pod has no entries, so before-first-apply owns its
+  // label.)
+  Result resized = Smdx({"apply", "--field-manager", "vpa", "--subresource",
+                         "resize", "--force-conflicts", "--live",
+                         dir + "/pod.yaml", dir + "/resize.yaml"});
+  ASSERT_EQ(resized.code, 0) << resized.err;
+  absl::StatusOr<Value> v = ParseYaml(resized.out);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(ToJson(*v->map().Find("metadata")->map().Find("labels")),
+            R"({"a":"b"})");
+  EXPECT_EQ(ToJson(*v->map()
+                        .Find("spec")
+                        ->map()
+                        .Find("containers")
+                        ->list()[0]
+                        .map()
+                        .Find("resources")),
+            R"({"requests":{"cpu":"100m"}})");
+}
+
 // A custom resource's metadata goes through ObjectMeta's Go type, as the
 // apiextensions-apiserver decodes it: an empty map of labels is no labels.
 // An update's body is decoded before the field manager (its labels' owner

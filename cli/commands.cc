@@ -90,7 +90,9 @@ server would store, with their metadata.managedFields.
   --field-manager NAME  the manager (default "kubectl", as kubectl's)
   --force-conflicts     take fields other managers own instead of conflicting
   --live LIVE           the live objects (files, directories or -)
-  --subresource NAME    the request goes to a subresource (status, scale)
+  --subresource NAME    the request goes to a subresource (status, scale;
+                        a Pod's resize, ephemeralcontainers; a Namespace's
+                        finalize; a CSR's approval)
   --now TIME            the time stamped into managedFields (RFC 3339;
                         default: the system clock)
   --no-defaults         do not default results from the schema's defaults
@@ -112,7 +114,9 @@ NAME. Prints the objects the server would store.
 
   --field-manager NAME  the manager (required)
   --live LIVE           the live objects (files, directories or -)
-  --subresource NAME    the request goes to a subresource (status, scale)
+  --subresource NAME    the request goes to a subresource (status, scale;
+                        a Pod's resize, ephemeralcontainers; a Namespace's
+                        finalize; a CSR's approval)
   --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
 Exit status: 0 when every object was written, 1 on an error.

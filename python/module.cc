@@ -899,7 +899,9 @@ object.)";
 constexpr char kFieldManagerDoc[] = R"(Server-side apply and updates for one resource, as the apiserver runs them.
 
 api_version and kind name the resource ("apps/v1", "Deployment"); subresource
-is "status", "scale" or "" for the main resource. The schema (smdx.Schema) types
+is "status", "scale" or "" for the main resource (also a Pod's "resize" and
+"ephemeralcontainers", a Namespace's "finalize", a CertificateSigningRequest's
+"approval"; one the kind does not serve raises InvalidError). The schema (smdx.Schema) types
 its objects; None is the built-in Kubernetes schema. apply_defaults defaults
 results from the schema's defaults; builtin_defaults decodes and defaults
 objects of built-in kinds as the apiserver does (Go types' zero values,

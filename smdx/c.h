@@ -158,7 +158,7 @@ void smdx_schema_free(smdx_schema* s);
 typedef struct smdx_field_manager_options {
   const char* api_version; /* required: "apps/v1", "v1", "example.com/v1" */
   const char* kind;        /* required: "Deployment" */
-  const char* subresource; /* "status", "scale"; NULL or "" for none */
+  const char* subresource; /* "status", "scale", ...; NULL or "" for none */
   /* Default results from the schema's `default`s (1, as the apiserver). */
   int apply_defaults;
   /* Decode and default objects of built-in kinds as the apiserver does:

@@ -13,7 +13,8 @@ package main
 //            with the change, kubectl's server-side apply of the changed
 //            object, another controller's PUT, then the status subresource
 //            (PUT, then apply) and the scale subresource (PUT, apply,
-//            forced apply) when the kind serves them.
+//            forced apply) when the kind serves them, then the kind file's
+//            writes to other subresources.
 //   csa:     kubectl's client-side apply (POST, then PUT with the
 //            last-applied annotation), then its server-side apply of the
 //            same (the upgrade), then of the original (removing fields).
@@ -46,6 +47,19 @@ type kindFile struct {
 	Changes      []map[string]interface{} `json:"changes"`
 	Status       map[string]interface{}   `json:"status"`
 	CRD          string                   `json:"crd"`
+	// Writes to subresources beyond status and scale (a Pod's resize,
+	// say), appended to each update scenario in order.
+	Writes []write `json:"writes"`
+}
+
+// write is one request to a subresource: an update's body is merged over
+// the object read (the PUT's body), an apply's over the kind's header (the
+// configuration).
+type write struct {
+	Subresource string                 `json:"subresource"`
+	Verb        string                 `json:"verb"` // update, apply or forceApply
+	Manager     string                 `json:"manager"`
+	Body        map[string]interface{} `json:"body"`
 }
 
 func (k *kindFile) has(sub string) bool {
@@ -202,6 +216,13 @@ func expand(kinds []*kindFile) []*scenario {
 						"spec": map[string]interface{}{"replicas": json.Number("5")}}},
 					step{verb: "apply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)},
 					step{verb: "forceApply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)})
+			}
+			for _, w := range k.Writes {
+				body := w.Body
+				if w.Verb != "update" {
+					body = merged(k.header(name+"-u"), w.Body)
+				}
+				s.steps = append(s.steps, step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource, body: body})
 			}
 			out = append(out, s)
 

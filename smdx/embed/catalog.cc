@@ -1,9 +1,13 @@
 #include "smdx/embed/catalog.h"
 
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldmanager/reset_fields.h"
 #include "smdx/fieldmanager/scale.h"
@@ -123,6 +127,43 @@ absl::StatusOr<Type> Catalog::TypeOfKind(const std::string& api_version,
       "\" in apiVersion \"", api_version, "\""));
 }
 
+namespace {
+
+// The subresources a kind serves, where smdx knows them: a custom
+// resource's (its CRD version's status and scale) and a built-in kind's;
+// nullopt for other kinds (an aggregated API's, say).
+std::optional<std::vector<std::string>> KnownSubresources(
+    const ResourceOptions& r, const SchemaKind* k) {
+  if (k != nullptr && k->custom_resource) {
+    std::vector<std::string> out;
+    if (!k->scale_replicas_path.empty()) out.push_back("scale");
+    if (k->status_subresource) out.push_back("status");
+    return out;
+  }
+  if (KubernetesKindTypeName(r.api_version, r.kind).empty())
+    return std::nullopt;
+  return BuiltinSubresources(r.api_version, r.kind);
+}
+
+// A request to a subresource the kind does not serve is refused, as the
+// apiserver answers 404, rather than run as one to the main resource.
+absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
+  if (r.subresource.empty()) return absl::OkStatus();
+  std::optional<std::vector<std::string>> known = KnownSubresources(r, k);
+  if (!known.has_value()) return absl::OkStatus();
+  for (const std::string& s : *known) {
+    if (s == r.subresource) return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      r.api_version, " ", r.kind, " has no subresource \"", r.subresource,
+      "\"",
+      known->empty() ? std::string(" (it has none)")
+                     : absl::StrCat(" (it has: ", absl::StrJoin(*known, ", "),
+                                    ")")));
+}
+
+}  // namespace
+
 absl::StatusOr<FieldManager> Catalog::NewFieldManager(
     const ResourceOptions& r) const {
   if (r.api_version.empty() || r.kind.empty()) {
@@ -143,6 +184,7 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   opts.clock = r.clock;
   opts.limits = r.limits;
   const SchemaKind* k = FindKind(r.api_version, r.kind);
+  if (absl::Status s = CheckSubresource(r, k); !s.ok()) return s;
   opts.custom_resource = k != nullptr && k->custom_resource;
   if (k == nullptr || !k->custom_resource) {
     opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);

@@ -42,7 +42,11 @@ struct ResourceOptions {
   std::string kind;         // "Deployment"
   // The objects' type; when empty, the catalog's type of the kind.
   std::optional<Type> type;
-  // "status", "scale", or empty for the main resource.
+  // "status", "scale", or empty for the main resource; a
+  // CertificateSigningRequest's "approval", a Namespace's "finalize", a
+  // Pod's "resize" and "ephemeralcontainers". NewFieldManager refuses one
+  // the kind does not serve (a built-in kind's, or a custom resource's as
+  // its CRD declares; any other kind's are taken).
   std::string subresource;
   // Default results from the schema's `default`s, as the apiserver does.
   bool apply_defaults = true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/reset_fields.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "smdx/schema/builtin.h"
@@ -562,4 +563,241 @@ TEST_F(BuiltinDefaultsTest, AReadHidesAnExternalNameServicesTrafficPolicy) {
 }
 
 }  // namespace
+// ---- A Pod's resize and ephemeralcontainers, a Namespace's finalize ------
+
+constexpr char kResizedPod[] = R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, labels: {app: web}}
+spec:
+  automountServiceAccountToken: false
+  initContainers:
+  - name: side
+    image: busybox:1.36
+    restartPolicy: Always
+    resources: {requests: {cpu: 50m, memory: 64Mi}, limits: {memory: 64Mi}}
+  containers:
+  - name: c
+    image: nginx:1.27
+    resources: {requests: {cpu: 100m}, limits: {cpu: 200m}}
+  - name: d
+    image: nginx:1.27
+)";
+
+// kube-apiserver 1.37's answers, by apply to pods/resize and then to
+// pods/ephemeralcontainers (by hand, against the server realapi serve
+// starts): their strategies keep the live pod but what the endpoint
+// changes, and the labels and annotations (ResetObjectMetaForStatus), and
+// count the generation; their field managers reset nothing, since their
+// REST storage offers no reset fields, so the writer owns all it sent,
+// the labels and image the strategy dropped included, and conflicts on
+// them.
+TEST_F(BuiltinDefaultsTest, AResizeOrAnEphemeralContainerChangesOnlyThat) {
+  FieldManager pods = Make("v1", "Pod");
+  FieldManagerResult created = pods.Apply(Value(), Yaml(kResizedPod),
+                                          "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  const Value resize = Yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, labels: {x: "z"}}
+spec:
+  containers:
+  - name: c
+    image: busybox:1.36
+    resources: {requests: {cpu: 150m}, limits: {cpu: 300m}}
+)");
+  FieldManager resizer = Make("v1", "Pod", true, "resize");
+  FieldManagerResult refused =
+      resizer.Apply(created.object, resize, "vpa", false);
+  ASSERT_EQ(refused.conflicts.size(), 3u) << refused.status;
+  EXPECT_EQ(KubernetesConflictMessage(refused.conflicts),
+            "Apply failed with 3 conflicts: conflicts with \"kubectl\":\n"
+            "- .spec.containers[name=\"c\"].image\n"
+            "- .spec.containers[name=\"c\"].resources.limits.cpu\n"
+            "- .spec.containers[name=\"c\"].resources.requests.cpu");
+  clock_.Set(*ParseManagedTime("2026-01-01T00:01:00Z"));
+  FieldManagerResult resized =
+      resizer.Apply(created.object, resize, "vpa", true);
+  ASSERT_TRUE(resized.ok()) << resized.status;
+  EXPECT_EQ(ToJsonSorted(*At(resized.object, {"metadata", "labels"})),
+            R"({"app":"web"})");
+  EXPECT_EQ(ToJson(*At(resized.object, {"metadata", "generation"})), "2");
+  const Value& c = At(resized.object, {"spec", "containers"})->list()[0];
+  EXPECT_EQ(StringAt(c, "image"), "nginx:1.27");
+  EXPECT_EQ(ToJsonSorted(*Find(c, "resources")),
+            R"({"limits":{"cpu":"300m"},"requests":{"cpu":"150m"}})");
+  EXPECT_EQ(FieldsOf(resized.object, "vpa"),
+            R"({"f:metadata":{"f:labels":{"f:x":{}}},"f:spec":{)"
+            R"("f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:image":{},)"
+            R"("f:name":{},"f:resources":{"f:limits":{"f:cpu":{}},)"
+            R"("f:requests":{"f:cpu":{}}}}}}})");
+  EXPECT_EQ(FieldsOf(resized.object, "kubectl"),
+            R"({"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{)"
+            R"("f:automountServiceAccountToken":{},"f:containers":{)"
+            R"("k:{\"name\":\"c\"}":{".":{},"f:name":{}},)"
+            R"("k:{\"name\":\"d\"}":{".":{},"f:image":{},"f:name":{}}},)"
+            R"("f:initContainers":{"k:{\"name\":\"side\"}":{".":{},)"
+            R"("f:image":{},"f:name":{},"f:resources":{"f:limits":{)"
+            R"("f:memory":{}},"f:requests":{"f:cpu":{},"f:memory":{}}},)"
+            R"("f:restartPolicy":{}}}}})");
+  const Value* entries = FindManagedFields(resized.object);
+  ASSERT_NE(entries, nullptr);
+  EXPECT_EQ(StringAt(entries->list()[1], "subresource"), "resize");
+
+  const Value debug = Yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, labels: {dbg: "yes"},
+  annotations: {note: a}}
+spec:
+  containers:
+  - name: c
+    image: busybox:1.36
+  ephemeralContainers:
+  - {name: debug, image: "busybox:1.36", targetContainerName: c, stdin: true}
+)");
+  FieldManager debugger = Make("v1", "Pod", true, "ephemeralcontainers");
+  FieldManagerResult unforced =
+      debugger.Apply(resized.object, debug, "dbg", false);
+  EXPECT_EQ(KubernetesConflictMessage(unforced.conflicts),
+            "Apply failed with 1 conflict: conflict with \"vpa\" with "
+            "subresource \"resize\": .spec.containers[name=\"c\"].image");
+  FieldManagerResult debugged =
+      debugger.Apply(resized.object, debug, "dbg", true);
+  ASSERT_TRUE(debugged.ok()) << debugged.status;
+  EXPECT_EQ(ToJsonSorted(*At(debugged.object, {"metadata", "labels"})),
+            R"({"app":"web"})");
+  EXPECT_EQ(At(debugged.object, {"metadata", "annotations"}), nullptr);
+  EXPECT_EQ(ToJson(*At(debugged.object, {"metadata", "generation"})), "3");
+  EXPECT_EQ(ToJsonSorted(*At(debugged.object, {"spec", "ephemeralContainers"})),
+            R"([{"image":"busybox:1.36","imagePullPolicy":"IfNotPresent",)"
+            R"("name":"debug","resources":{},"stdin":true,)"
+            R"("targetContainerName":"c",)"
+            R"("terminationMessagePath":"/dev/termination-log",)"
+            R"("terminationMessagePolicy":"File"}])");
+  EXPECT_EQ(StringAt(At(debugged.object, {"spec", "containers"})->list()[0],
+                     "image"),
+            "nginx:1.27");
+  EXPECT_EQ(FieldsOf(debugged.object, "dbg"),
+            R"({"f:metadata":{"f:annotations":{"f:note":{}},"f:labels":{)"
+            R"("f:dbg":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{)"
+            R"(".":{},"f:image":{},"f:name":{}}},"f:ephemeralContainers":{)"
+            R"("k:{\"name\":\"debug\"}":{".":{},"f:image":{},"f:name":{},)"
+            R"("f:stdin":{},"f:targetContainerName":{}}}}})");
+}
+
+// A PUT to pods/resize (as the server answered it): the image and label it
+// changes stay as they were, though its writer owns them; the pod-level
+// resources it left out are the live pod's, and their owner, whose fields
+// the PUT removed, loses its entry.
+TEST_F(BuiltinDefaultsTest, AResizeKeepsThePodLevelResourcesItLeftOut) {
+  FieldManager pods = Make("v1", "Pod");
+  FieldManagerResult created = pods.Apply(Value(), Yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: default, labels: {app: q}}
+spec:
+  automountServiceAccountToken: false
+  resources: {requests: {cpu: 500m}, limits: {cpu: "1"}}
+  containers:
+  - name: c
+    image: nginx:1.27
+    resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 64Mi}}
+)"), "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  // Pod-level memory completed from the container's at create.
+  EXPECT_EQ(ToJsonSorted(*At(created.object, {"spec", "resources"})),
+            R"({"limits":{"cpu":"1","memory":"64Mi"},)"
+            R"("requests":{"cpu":"500m","memory":"64Mi"}})");
+  FieldManager resizer = Make("v1", "Pod", true, "resize");
+  FieldManagerResult limited = resizer.Apply(created.object, Yaml(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: default}
+spec:
+  resources: {limits: {cpu: "2", memory: 256Mi}}
+)"), "vpa", true);
+  ASSERT_TRUE(limited.ok()) << limited.status;
+  EXPECT_EQ(ToJsonSorted(*At(limited.object, {"spec", "resources"})),
+            R"({"limits":{"cpu":"2","memory":"256Mi"},)"
+            R"("requests":{"cpu":"500m","memory":"64Mi"}})");
+  EXPECT_EQ(FieldsOf(limited.object, "vpa"),
+            R"({"f:spec":{"f:resources":{"f:limits":{"f:cpu":{},)"
+            R"("f:memory":{}}}}})");
+  Value put = limited.object;
+  Map& meta = put.map().Find("metadata")->map();
+  meta.Find("labels")->map().Set("app", Value("changed"));
+  Map& spec = put.map().Find("spec")->map();
+  spec.Erase("resources");
+  spec.Set("activeDeadlineSeconds", Value(int64_t{30}));
+  Map& c = spec.Find("containers")->list()[0].map();
+  c.Set("image", Value("busybox:1.36"));
+  c.Set("resources", Yaml(R"({requests: {cpu: 200m, memory: 64Mi},
+    limits: {memory: 64Mi}})"));
+  FieldManagerResult r = resizer.Update(limited.object, put, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(ToJsonSorted(*At(r.object, {"metadata", "labels"})),
+            R"({"app":"q"})");
+  EXPECT_EQ(At(r.object, {"spec", "activeDeadlineSeconds"}), nullptr);
+  EXPECT_EQ(ToJsonSorted(*At(r.object, {"spec", "resources"})),
+            R"({"limits":{"cpu":"2","memory":"256Mi"},)"
+            R"("requests":{"cpu":"500m","memory":"64Mi"}})");
+  const Value& kept = At(r.object, {"spec", "containers"})->list()[0];
+  EXPECT_EQ(StringAt(kept, "image"), "nginx:1.27");
+  EXPECT_EQ(ToJsonSorted(*Find(kept, "resources")),
+            R"({"limits":{"memory":"64Mi"},)"
+            R"("requests":{"cpu":"200m","memory":"64Mi"}})");
+  EXPECT_EQ(ToJson(*At(r.object, {"metadata", "generation"})), "3");
+  EXPECT_EQ(FieldsOf(r.object, "vpa"), "");
+  EXPECT_EQ(FieldsOf(r.object, "ctl"),
+            R"({"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{)"
+            R"("f:activeDeadlineSeconds":{},"f:containers":{)"
+            R"("k:{\"name\":\"c\"}":{"f:image":{},"f:resources":{)"
+            R"("f:requests":{"f:cpu":{}}}}}}})");
+}
+
+// A PUT to namespaces/finalize (as the server answered it) changes the
+// finalizers, which the main resource keeps, and not the status.
+TEST_F(BuiltinDefaultsTest, ANamespacesFinalizeChangesItsFinalizers) {
+  FieldManager namespaces = Make("v1", "Namespace");
+  FieldManagerResult created = namespaces.Apply(
+      Value(), Yaml("{apiVersion: v1, kind: Namespace, metadata: {name: fin, "
+                    "labels: {team: a}}}"),
+      "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  Value put = created.object;
+  put.map().Find("spec")->map().Set("finalizers", Value::MakeList());
+  put.map().Find("metadata")->map().Find("labels")->map().Set("team",
+                                                              Value("b"));
+  put.map().Set("status", Yaml("{phase: Terminating}"));
+  // As the apiserver's endpoints reset fields.
+  auto endpoint = [&](const std::string& subresource) {
+    FieldManagerOptions o;
+    o.api_version = "v1";
+    o.kind = "Namespace";
+    o.subresource = subresource;
+    o.clock = &clock_;
+    o.builtin_defaults = true;
+    SetResetFields(BuiltinResetFields("v1", "Namespace", subresource), &o);
+    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+    return *FieldManager::Create(
+        *Type::Named(*schema, "io.k8s.api.core.v1.Namespace"), o);
+  };
+  FieldManager finalizer = endpoint("finalize");
+  FieldManagerResult r = finalizer.Update(created.object, put, "cleaner");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(ToJsonSorted(*Find(r.object, "spec")), "{}");
+  EXPECT_EQ(ToJsonSorted(*Find(r.object, "status")), R"({"phase":"Active"})");
+  EXPECT_EQ(FieldsOf(r.object, "cleaner"),
+            R"({"f:metadata":{"f:labels":{"f:team":{}}}})");
+  EXPECT_EQ(FieldsOf(r.object, "kubectl"), "");
+  // The main resource keeps them.
+  FieldManagerResult kept =
+      endpoint("").Update(created.object, put, "cleaner");
+  ASSERT_TRUE(kept.ok()) << kept.status;
+  EXPECT_EQ(ToJsonSorted(*Find(kept.object, "spec")),
+            R"({"finalizers":["kubernetes"]})");
+}
+
 }  // namespace smdx

@@ -26,6 +26,13 @@ constexpr absl::string_view kCurrentOperation = "current-operation";
 constexpr absl::string_view kKubectl = "kubectl";
 constexpr absl::string_view kScaleSubresource = "scale";
 
+// The subresource a built-in kind's strategy is told of beyond status
+// (BuiltinKind::UpdateContext::subresource): none for the main resource and
+// status.
+std::string OtherSubresource(const std::string& subresource) {
+  return subresource == "status" ? std::string() : subresource;
+}
+
 bool HasUid(const Value& object) {
   const Value* meta = Find(object, "metadata");
   return meta != nullptr && !StringAt(*meta, "uid").empty();
@@ -660,7 +667,7 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                       : builtin_->PrepareForUpdate(
                             std::move(r.object), live,
                             {opts_.subresource == "status", empties_differ,
-                             now, opts_.subresource == "approval"});
+                             now, OtherSubresource(opts_.subresource)});
   }
   SetObjectManagedFields(&r.object, r.managed);
   r.changed = !Equals(r.object, live);
@@ -802,7 +809,7 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
     r.object = builtin_->PrepareForUpdate(
         std::move(r.object), live_body,
         {opts_.subresource == "status", empties_differ, now,
-         opts_.subresource == "approval"});
+         OtherSubresource(opts_.subresource)});
     // The ownership is of the body as written; the object, as stored.
     if (reads_back_otherwise)
       r.object = builtin_->ReadBack(std::move(r.object), &live_body);
@@ -858,7 +865,7 @@ FieldManagerResult FieldManager::StoredWithLiveEntries(
                                 std::move(r.object), live_body,
                                 {opts_.subresource == "status",
                                  empties_differ, Now(),
-                                 opts_.subresource == "approval"}),
+                                 OtherSubresource(opts_.subresource)}),
                             &live_body);
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::AsStored(

@@ -1,8 +1,10 @@
 #include "smdx/fieldmanager/reset_fields.h"
 
+#include <set>
 #include <vector>
 
 #include "absl/strings/str_split.h"
+#include "smdx/fieldmanager/scale.h"
 
 namespace smdx {
 
@@ -64,6 +66,20 @@ constexpr Kept kSettledByTheStrategy[] = {
 constexpr Kept kChangesOnly[] = {
     {"certificates.k8s.io", "CertificateSigningRequest", "approval",
      "status.conditions"},
+};
+
+// Endpoints whose strategies reset fields by a filter their REST storage
+// does not offer (ResizeREST and EphemeralContainersREST have no
+// GetResetFieldsFilter), so the field manager resets nothing there; what
+// their PrepareForUpdate keeps is kubetypes' (pod.h).
+struct Endpoint {
+  const char* group;
+  const char* kind;
+  const char* subresource;
+};
+constexpr Endpoint kResettingNothing[] = {
+    {"", "Pod", "ephemeralcontainers"},
+    {"", "Pod", "resize"},
 };
 
 std::vector<std::string> Dotted(absl::string_view path) {
@@ -168,6 +184,31 @@ ResetFields ResetFieldsFor(absl::string_view api_version,
                                      subresource);
   }
   return BuiltinResetFields(api_version, kind, subresource);
+}
+
+std::vector<std::string> BuiltinSubresources(absl::string_view api_version,
+                                             absl::string_view kind) {
+  const absl::string_view group = GroupOf(api_version);
+  std::set<std::string> out;
+  for (const Rule& r : kRules) {
+    if (r.group != group || r.kind != kind || *r.subresource == '\0')
+      continue;
+    for (absl::string_view v :
+         absl::StrSplit(r.versions, ' ', absl::SkipEmpty())) {
+      if (v == api_version) out.insert(r.subresource);
+    }
+  }
+  const ReplicasPaths replicas = BuiltinReplicasPaths(api_version, kind);
+  if (auto p = replicas.find(std::string(api_version));
+      p != replicas.end() && !p->second.empty()) {
+    out.insert("scale");
+  }
+  if (api_version == "v1") {
+    for (const Endpoint& e : kResettingNothing) {
+      if (e.group == group && e.kind == kind) out.insert(e.subresource);
+    }
+  }
+  return std::vector<std::string>(out.begin(), out.end());
 }
 
 void SetResetFields(const ResetFields& r, FieldManagerOptions* opts) {

@@ -1,5 +1,6 @@
 // The fields the apiserver's registry strategies reset: what a request to a
-// resource's main endpoint or to its status subresource may not change.
+// resource's main endpoint or to one of its subresources (status, mostly;
+// a CSR's approval, a Namespace's finalize) may not change.
 //
 // Every strategy of a kind with a status subresource says, in its
 // GetResetFields, which fields a request to that endpoint leaves alone:
@@ -69,6 +70,15 @@ ResetFields ResetFieldsFor(absl::string_view api_version,
                            absl::string_view kind,
                            absl::string_view subresource,
                            std::optional<bool> custom_resource_status);
+
+// The subresources of a built-in kind that take an object of the kind, as
+// Kubernetes v1.37 serves them: "status" where the kind has one, "scale"
+// (BuiltinReplicasPaths), a CertificateSigningRequest's "approval", a
+// Namespace's "finalize", a Pod's "resize" and "ephemeralcontainers" (whose
+// strategies keep all but what they change, resetting nothing in the field
+// manager). Sorted.
+std::vector<std::string> BuiltinSubresources(absl::string_view api_version,
+                                             absl::string_view kind);
 
 // Copies `r` into the options.
 void SetResetFields(const ResetFields& r, FieldManagerOptions* opts);

@@ -1,5 +1,8 @@
 #include "smdx/fieldmanager/reset_fields.h"
 
+#include <string>
+#include <vector>
+
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
@@ -359,4 +362,22 @@ status: {ready: false}
 }
 
 }  // namespace
+// The subresources of built-in kinds that take the kind's object, as
+// Kubernetes v1.37 serves them (pkg/registry/*/storage).
+TEST(ResetFieldsTest, BuiltinSubresourcesAreThoseOfTheKind) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(BuiltinSubresources("v1", "Pod"),
+            (V{"ephemeralcontainers", "resize", "status"}));
+  EXPECT_EQ(BuiltinSubresources("v1", "Namespace"), (V{"finalize", "status"}));
+  EXPECT_EQ(BuiltinSubresources("apps/v1", "Deployment"),
+            (V{"scale", "status"}));
+  EXPECT_EQ(BuiltinSubresources("v1", "ReplicationController"),
+            (V{"scale", "status"}));
+  EXPECT_EQ(BuiltinSubresources("certificates.k8s.io/v1",
+                                "CertificateSigningRequest"),
+            (V{"approval", "status"}));
+  EXPECT_EQ(BuiltinSubresources("v1", "ConfigMap"), V{});
+  EXPECT_EQ(BuiltinSubresources("example.com/v1", "Pod"), V{});
+}
+
 }  // namespace smdx

@@ -1132,7 +1132,7 @@ Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,
   return internal::PrepareForUpdate(api_version_, kind_, std::move(object),
                                     live, context.status_write,
                                     context.empties_differ, context.now,
-                                    context.approval_write);
+                                    context.subresource);
 }
 
 bool BuiltinKind::ComparesEmpties() const {

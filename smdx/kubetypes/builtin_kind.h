@@ -158,8 +158,11 @@ class BuiltinKind {
     bool empties_differ = false;
     // The server's clock, for what the strategy stamps; none: nothing is.
     std::optional<absl::Time> now;
-    // The write is to a CertificateSigningRequest's approval subresource.
-    bool approval_write = false;
+    // The write is to another subresource of the kind, named so: a
+    // CertificateSigningRequest's "approval", a Pod's "resize" and
+    // "ephemeralcontainers", a Namespace's "finalize". Empty for the main
+    // resource and for status.
+    std::string subresource;
   };
   Value PrepareForUpdate(Value object, const Value& live,
                          const UpdateContext& context) const;

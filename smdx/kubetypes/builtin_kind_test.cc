@@ -1695,6 +1695,50 @@ TEST(PodStrategyTest, ACreateCompletesPodLevelResources) {
             "{} \"Burstable\"");
 }
 
+// The resize endpoint keeps the live pod but its containers' resources and
+// resize policies; where the request has other containers (more, fewer or
+// renamed), dropNonResizeUpdates leaves it as it is for validation to
+// refuse (the list, where only names differ).
+TEST(PodStrategyTest, AResizeKeepsAllButResources) {
+  BuiltinKind::UpdateContext resize;
+  resize.subresource = "resize";
+  const Value live = Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p,
+    labels: {a: b}, generation: 1}, spec: {containers: [{name: c, image: x,
+    resources: {requests: {cpu: 100m}}}], initContainers: [{name: i,
+    image: q}], nodeName: node1}, status: {phase: Running}})");
+  Value resized = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p, labels: {a: c}},
+    spec: {containers: [{name: c, image: z, resources: {requests: {cpu: 200m}},
+    resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}]}],
+    initContainers: [{name: i, image: w}]}})"),
+      live, resize);
+  EXPECT_EQ(At(resized, "spec"), Canon(R"({"containers":[{"name":"c",
+    "image":"x","resources":{"requests":{"cpu":"200m"}},"resizePolicy":[
+    {"resourceName":"cpu","restartPolicy":"NotRequired"}]}],"initContainers":[
+    {"name":"i","image":"q"}],"nodeName":"node1"})"));
+  EXPECT_EQ(At(resized, "metadata.labels"), Canon(R"({"a":"b"})"));
+  EXPECT_EQ(At(resized, "metadata.generation"), "2");
+  EXPECT_EQ(At(resized, "status"), Canon(R"({"phase":"Running"})"));
+  // A renamed container: that list as requested.
+  Value renamed = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p},
+    spec: {containers: [{name: d, image: z}], initContainers: [{name: i,
+    image: w}]}})"),
+      live, resize);
+  EXPECT_EQ(At(renamed, "spec.containers"), Canon(R"([{"name":"d",
+    "image":"z"}])"));
+  EXPECT_EQ(At(renamed, "spec.initContainers"), Canon(R"([{"name":"i",
+    "image":"q"}])"));
+  // Another container: the request as it is.
+  Value more = KindOf("v1", "Pod")->PrepareForUpdate(
+      Yaml(R"({apiVersion: v1, kind: Pod, metadata: {name: p,
+    labels: {a: c}}, spec: {containers: [{name: c, image: z}, {name: e,
+    image: z}]}})"),
+      live, resize);
+  EXPECT_EQ(At(more, "metadata.labels"), Canon(R"({"a":"c"})"));
+  EXPECT_EQ(At(more, "spec.containers.1.name"), Canon(R"("e")"));
+}
+
 // The pod status endpoint keeps what a status write left out or zeroed:
 // the QoS class, DRA claim statuses, and the observed generations (the
 // status's and each condition's, matched by type in order). As the server
@@ -1844,7 +1888,7 @@ TEST(PrepareForUpdateTest, ACsrStatusWriteKeepsItsApprovalAndStampsTimes) {
   // The approval endpoint stamps what it writes; an unchanged status keeps
   // the live transition time.
   BuiltinKind::UpdateContext approval;
-  approval.approval_write = true;
+  approval.subresource = "approval";
   approval.now = status_write.now;
   Value approved = k->PrepareForUpdate(Yaml(R"({apiVersion:
     certificates.k8s.io/v1, kind: CertificateSigningRequest, status: {

@@ -477,6 +477,58 @@ void PodLevelResources(Map& pod, const Value& request) {
   if (limits.IsMap()) r.Set("limits", std::move(limits));
 }
 
+// metav1.ResetObjectMetaForStatus: these fields of the metadata are the
+// live object's (absent where it has none).
+void LiveMetadataForStatus(Map& pod, const Value& live) {
+  const Value* live_meta = Find(live, "metadata");
+  Map& meta = EnsureMap(pod, "metadata");
+  for (const char* f : {"deletionTimestamp", "generation", "selfLink",
+                        "labels", "annotations", "finalizers",
+                        "ownerReferences"}) {
+    const Value* kept = live_meta != nullptr ? Find(*live_meta, f) : nullptr;
+    if (kept != nullptr) {
+      meta.Set(f, *kept);
+    } else {
+      meta.Erase(f);
+    }
+  }
+}
+
+// `to[field]` is `from[field]`, or absent with it.
+void CopyField(Map& to, const Value& from, const char* field) {
+  if (const Value* v = Find(from, field)) {
+    to.Set(field, *v);
+  } else {
+    to.Erase(field);
+  }
+}
+
+size_t ItemsAt(const Value* spec, const char* list) {
+  const Value* l = spec != nullptr ? Find(*spec, list) : nullptr;
+  return l != nullptr && l->IsList() ? l->list().size() : 0;
+}
+
+// dropNonResizeUpdatesForContainers: the live list with each container's
+// resources and resize policy as requested; the requested list as it is
+// where a name differs (validation refuses it) or it is empty.
+Value ResizedContainers(const Value* requested, const Value* live) {
+  const Value asked = requested != nullptr ? *requested : Value();
+  if (!asked.IsList() || asked.list().empty() || live == nullptr ||
+      !live->IsList()) {
+    return asked;
+  }
+  Value out = *live;
+  for (size_t i = 0; i < asked.list().size(); ++i) {
+    const Value& c = asked.list()[i];
+    Value& kept = out.list()[i];
+    if (StringAt(kept, "name") != StringAt(c, "name")) return asked;
+    if (!kept.IsMap()) continue;
+    CopyField(kept.map(), c, "resources");
+    CopyField(kept.map(), c, "resizePolicy");
+  }
+  return out;
+}
+
 }  // namespace
 
 void PodAtCreate(Value& pod, const Value& request,
@@ -503,6 +555,65 @@ void PodAtUpdate(Value& pod, const Value& live) {
   if (spec != nullptr && Set(Find(*spec, "resources"))) return;
   EnsureMap(pod.map(), "spec")
       .Set("resources", *Find(*live_spec, "resources"));
+}
+
+void PodResizeAtUpdate(Value& pod, const Value& live) {
+  if (!pod.IsMap() || !live.IsMap()) return;
+  const Value* spec = Find(pod, "spec");
+  const Value* live_spec = Find(live, "spec");
+  // dropNonResizeUpdates: a change of the number of containers is left
+  // for validation to refuse.
+  if (ItemsAt(spec, "containers") == ItemsAt(live_spec, "containers") &&
+      ItemsAt(spec, "initContainers") ==
+          ItemsAt(live_spec, "initContainers")) {
+    Value resized = live_spec != nullptr ? *live_spec : Value::MakeMap();
+    if (resized.IsMap()) {
+      Map& r = resized.map();
+      // Pod-level resources as requested
+      // (InPlacePodLevelResourcesVerticalScaling, on by default); volumes
+      // as they were (InPlacePodVerticalScalingMemoryBackedVolumes, off).
+      const Value requested = spec != nullptr ? *spec : Value();
+      CopyField(r, requested, "resources");
+      for (const char* list : {"containers", "initContainers"}) {
+        Value v = ResizedContainers(Find(requested, list),
+                                    live_spec != nullptr
+                                        ? Find(*live_spec, list)
+                                        : nullptr);
+        if (v.IsNull()) {
+          r.Erase(list);
+        } else {
+          r.Set(list, std::move(v));
+        }
+      }
+    }
+    Map& m = pod.map();
+    m.Set("spec", std::move(resized));
+    CopyField(m, live, "status");
+    LiveMetadataForStatus(m, live);
+  }
+  // PodLevelResourcesFixDefaulting: pod-level resources the request left
+  // out are the live pod's; present, they are completed.
+  spec = Find(pod, "spec");
+  if (live_spec != nullptr && Set(Find(*live_spec, "resources")) &&
+      (spec == nullptr || !Set(Find(*spec, "resources")))) {
+    EnsureMap(pod.map(), "spec")
+        .Set("resources", *Find(*live_spec, "resources"));
+  }
+  PodLevelResources(pod.map(), Value());
+}
+
+void PodEphemeralContainersAtUpdate(Value& pod, const Value& live) {
+  if (!pod.IsMap() || !live.IsMap()) return;
+  // dropNonEphemeralContainerUpdates.
+  const Value* spec = Find(pod, "spec");
+  const Value requested = spec != nullptr ? *spec : Value();
+  const Value* live_spec = Find(live, "spec");
+  Value kept = live_spec != nullptr ? *live_spec : Value::MakeMap();
+  if (kept.IsMap()) CopyField(kept.map(), requested, "ephemeralContainers");
+  Map& m = pod.map();
+  m.Set("spec", std::move(kept));
+  CopyField(m, live, "status");
+  LiveMetadataForStatus(m, live);
 }
 
 void PodStatusAtUpdate(Value& pod, const Value& live) {

@@ -38,6 +38,19 @@ void PodAtCreate(Value& pod, const Value& request,
 // know them) are the live pod's.
 void PodAtUpdate(Value& pod, const Value& live);
 
+// The resize subresource's PrepareForUpdate (podResizeStrategy): the live
+// pod, but its containers' and init containers' resources and resize
+// policies (where the request has as many containers of the same names)
+// and its pod-level resources, which the request leaves out or which are
+// completed as at create; the metadata as a status write keeps it
+// (ResetObjectMetaForStatus). The apiserver's field manager resets
+// nothing there: the writer owns all it sent.
+void PodResizeAtUpdate(Value& pod, const Value& live);
+
+// The ephemeralcontainers subresource's PrepareForUpdate: the live pod but
+// its ephemeral containers, the metadata as above.
+void PodEphemeralContainersAtUpdate(Value& pod, const Value& live);
+
 // The status subresource's PrepareForUpdate: an empty qosClass, DRA claim
 // statuses left out (absent or null) and an observedGeneration of 0 (the
 // status's, and each condition's, matched by type in order) are the live

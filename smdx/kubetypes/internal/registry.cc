@@ -735,10 +735,15 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
                        bool empties_differ,
                        const std::optional<absl::Time>& now,
-                       bool approval_write) {
+                       absl::string_view subresource) {
+  const bool approval_write = subresource == "approval";
   if (!object.IsMap()) return object;
   if (api_version == "v1" && kind == "Pod") {
-    if (status_write) {
+    if (subresource == "resize") {
+      PodResizeAtUpdate(object, live);
+    } else if (subresource == "ephemeralcontainers") {
+      PodEphemeralContainersAtUpdate(object, live);
+    } else if (status_write) {
       PodStatusAtUpdate(object, live);
     } else {
       PodAtUpdate(object, live);

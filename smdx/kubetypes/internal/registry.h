@@ -39,6 +39,12 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // counts as a change. `now`: the server's clock, which a DeviceTaintRule's
 // strategy stamps into its taint's timeAdded when the effect changes and
 // the request kept the time (none: nothing is stamped).
+// `subresource`: the endpoint when it is neither the main resource nor
+// status: a CSR's "approval"; a Pod's "resize", which keeps the live pod
+// but its containers' resources and resize policies and its pod-level
+// resources, and "ephemeralcontainers", which keeps it but its ephemeral
+// containers (each as the strategy's ResetObjectMetaForStatus, with the
+// live labels, annotations, finalizers and owners).
 // The fields of disabled features go here too, unless the live object uses
 // them (before the generation counts, but for a ResourceSlice, whose
 // strategy counts first); a claim's data sources as at create, unless the
@@ -47,7 +53,7 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& live, bool status_write,
                        bool empties_differ,
                        const std::optional<absl::Time>& now,
-                       bool approval_write = false);
+                       absl::string_view subresource = "");
 
 // `t` as a metav1.Time is written: RFC 3339 in UTC, to the second (the
 // fraction truncated, as the defaulters that stamp the clock do).

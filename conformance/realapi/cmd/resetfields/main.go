@@ -10,8 +10,14 @@
 // of those fields. The facts come from calling GetResetFields on the
 // strategies of Kubernetes' own registries (k8s.io/kubernetes/pkg/registry,
 // the apiextensions-apiserver's and kube-aggregator's), at the versions
-// go.mod pins. Each line: API group, kind, endpoint ("" or "status"), the
-// apiVersions the strategy names, and the dotted paths it resets there.
+// go.mod pins. Each line: API group, kind, endpoint ("" or a subresource),
+// the apiVersions the strategy names, and the dotted paths it resets there.
+//
+// A Pod's resize and ephemeralcontainers endpoints are not here: their
+// strategies name what they keep by a filter (GetResetFieldsFilter), but
+// their REST storage (ResizeREST, EphemeralContainersREST in
+// pkg/registry/core/pod/storage) does not offer it, so the apiserver's
+// field manager resets nothing there.
 package main
 
 import (
@@ -90,6 +96,7 @@ func endpoints() []endpoint {
 		{"", "Node", "status", node.StatusStrategy},
 		{"", "Namespace", "", namespace.Strategy},
 		{"", "Namespace", "status", namespace.StatusStrategy},
+		{"", "Namespace", "finalize", namespace.FinalizeStrategy},
 		{"", "PersistentVolume", "", persistentvolume.Strategy},
 		{"", "PersistentVolume", "status", persistentvolume.StatusStrategy},
 		{"", "PersistentVolumeClaim", "", persistentvolumeclaim.Strategy},
