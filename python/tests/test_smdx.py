@@ -293,6 +293,31 @@ def test_status_subresource_changes_status_alone():
     assert ctl["subresource"] == "status"
 
 
+def test_a_subresource_the_kind_does_not_serve_is_refused():
+    with pytest.raises(smdx.InvalidError, match='no subresource "resize"'):
+        smdx.FieldManager("apps/v1", "Deployment", "resize")
+    resize = smdx.FieldManager("v1", "Pod", "resize", now=NOW)
+    live = smdx.FieldManager("v1", "Pod", now=NOW).apply(
+        None,
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "p", "namespace": "default"},
+         "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}},
+        "kubectl")
+    out = resize.apply(
+        live,
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "p", "namespace": "default",
+                      "labels": {"a": "b"}},
+         "spec": {"containers": [
+             {"name": "c", "resources": {"limits": {"cpu": "1"}}}]}},
+        "vpa")
+    assert "labels" not in out["metadata"]  # the strategy keeps the live ones
+    assert out["spec"]["containers"][0]["resources"]["limits"] == {"cpu": "1"}
+    [vpa] = [e for e in entries(out) if e["manager"] == "vpa"]
+    assert vpa["subresource"] == "resize"
+    assert "f:labels" in vpa["fieldsV1"]["f:metadata"]  # owned all the same
+
+
 # ---- objects as text ----------------------------------------------------------
 
 
