@@ -14,7 +14,9 @@ package main
 //   - a controller's PUT of the object it read with one change;
 //   - kubectl's client-side apply (a PUT with the last-applied annotation);
 //   - a status controller's PUT or apply of the kind's status;
-//   - the scale subresource: a PUT of replicas, an apply or forced apply.
+//   - the scale subresource: a PUT of replicas, an apply or forced apply;
+//   - one of the kind file's writes to other subresources (a Pod's
+//     resize), its applies forced one time in four.
 //
 // kubectl's applies after the first leave out some of the object's own
 // fields one time in three (dropSome): fields it applied before and stops
@@ -301,6 +303,13 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 				st = step{verb: "update", manager: "status-ctrl", subresource: "status", body: status}
 			} else {
 				st = step{verb: g.applyVerb(), manager: "status-applier", subresource: "status", body: merged(header, status)}
+			}
+		case r < 95 && len(k.Writes) > 0:
+			w := k.Writes[g.rng.Intn(len(k.Writes))]
+			st = step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource, body: w.Body}
+			if w.Verb != "update" {
+				st.verb = g.applyVerb()
+				st.body = merged(header, w.Body)
 			}
 		case k.has("scale"):
 			replicas := 1 + g.rng.Intn(4)
