@@ -1520,6 +1520,99 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
               "name":"a"})"));
 }
 
+// ---- autoscaling/v1 HorizontalPodAutoscaler's round trip ------------------
+
+// A v1 HorizontalPodAutoscaler goes through the internal (v2) one, what
+// v1 cannot say kept in round-trip annotations (autoscaling/v1
+// conversion.go). Each as kube-apiserver 1.37 gave it back (by hand, and
+// the corpus's horizontalpodautoscaler-v1.yaml).
+TEST(HorizontalPodAutoscalerV1Test, RoundTripAnnotationsFollowTheInternalObject) {
+  const char* kHpa = "autoscaling/v1";
+  const std::string head =
+      "{apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler, "
+      "metadata: {name: h";
+  const std::string ref =
+      "scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}, "
+      "maxReplicas: 5";
+  // A status's CPU utilization is a current metric, which v1 writes back
+  // as an annotation too.
+  Value status = Decoded(kHpa, "HorizontalPodAutoscaler",
+                         head + "}, spec: {" + ref +
+                             ", targetCPUUtilizationPercentage: 70}, status: "
+                             "{currentCPUUtilizationPercentage: 85}}");
+  EXPECT_EQ(At(status, "metadata.annotations"),
+            Canon(R"({"autoscaling.alpha.kubernetes.io/current-metrics":
+    "[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\",\"currentAverageUtilization\":85,\"currentAverageValue\":\"0\"}}]"})"));
+  // The annotation has "more information": its CPU utilization wins.
+  Value stale = Decoded(
+      kHpa, "HorizontalPodAutoscaler",
+      head + ", annotations: {autoscaling.alpha.kubernetes.io/current-metrics: "
+             "'[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\","
+             "\"currentAverageUtilization\":85,\"currentAverageValue\":\"0\"}}]'"
+             "}}, spec: {" + ref + "}, status: "
+             "{currentCPUUtilizationPercentage: 90}}");
+  EXPECT_EQ(At(stale, "status.currentCPUUtilizationPercentage"), "85");
+  // Other metrics: a CPU utilization among them is the target, before the
+  // spec's; the tolerances go.
+  Value metrics = Decoded(
+      kHpa, "HorizontalPodAutoscaler",
+      head + ", annotations: {autoscaling.alpha.kubernetes.io/metrics: "
+             "'[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\","
+             "\"targetAverageValue\":\"10\"}},{\"type\":\"Resource\","
+             "\"resource\":{\"name\":\"cpu\",\"targetAverageUtilization\":60}}]'"
+             ", autoscaling.alpha.kubernetes.io/scale-up-tolerance: '0.1'}}, "
+             "spec: {" + ref + ", targetCPUUtilizationPercentage: 70}}");
+  EXPECT_EQ(At(metrics, "spec.targetCPUUtilizationPercentage"), "60");
+  EXPECT_EQ(At(metrics, "metadata.annotations"),
+            Canon(R"({"autoscaling.alpha.kubernetes.io/metrics":
+    "[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\",\"targetAverageValue\":\"10\"}}]"})"));
+  // Other metrics and no CPU target: none (no 80% default).
+  Value pods_only = Decoded(
+      kHpa, "HorizontalPodAutoscaler",
+      head + ", annotations: {autoscaling.alpha.kubernetes.io/metrics: "
+             "'[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\","
+             "\"targetAverageValue\":\"10\"}}]'}}, spec: {" + ref + "}}");
+  EXPECT_EQ(At(pods_only, "spec.targetCPUUtilizationPercentage"), "<absent>");
+  // A create drops the status, and the annotations of it.
+  const std::string conditions =
+      "autoscaling.alpha.kubernetes.io/conditions: '[{\"type\":"
+      "\"AbleToScale\",\"status\":\"True\",\"lastTransitionTime\":"
+      "\"2026-01-01T00:00:00Z\",\"reason\":\"ReadyForNewScale\"}]'";
+  const std::string with_conditions = head + ", annotations: {" +
+                                      conditions + "}}, spec: {" + ref + "}}";
+  std::shared_ptr<const BuiltinKind> k = KindOf(kHpa, "HorizontalPodAutoscaler");
+  Value decoded = Decoded(kHpa, "HorizontalPodAutoscaler", with_conditions);
+  EXPECT_NE(At(decoded, "metadata.annotations"), "<absent>");
+  EXPECT_EQ(At(k->PrepareForCreate(decoded, Yaml(with_conditions)),
+               "metadata.annotations"),
+            "<absent>");
+  // An update keeps the live status's annotations and counts a change of
+  // the other metrics as one of the spec; a status write keeps the live
+  // spec's.
+  Value live = status;
+  live.map().Find("metadata")->map().Set("generation", Value(int64_t{1}));
+  Value update = Decoded(
+      kHpa, "HorizontalPodAutoscaler",
+      head + ", annotations: {autoscaling.alpha.kubernetes.io/metrics: "
+             "'[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\","
+             "\"targetAverageValue\":\"10\"}}]'}}, spec: {" + ref +
+             ", targetCPUUtilizationPercentage: 70}, status: "
+             "{currentCPUUtilizationPercentage: 10}}");
+  Value updated = k->PrepareForUpdate(update, live);
+  EXPECT_EQ(At(updated, "metadata.annotations"),
+            Canon(R"({"autoscaling.alpha.kubernetes.io/metrics":
+    "[{\"type\":\"Pods\",\"pods\":{\"metricName\":\"qps\",\"targetAverageValue\":\"10\"}}]",
+    "autoscaling.alpha.kubernetes.io/current-metrics":
+    "[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\",\"currentAverageUtilization\":85,\"currentAverageValue\":\"0\"}}]"})"));
+  EXPECT_EQ(At(updated, "metadata.generation"), "2");
+  BuiltinKind::UpdateContext status_write;
+  status_write.status_write = true;
+  Value written = k->PrepareForUpdate(update, live, status_write);
+  EXPECT_EQ(At(written, "metadata.annotations"),
+            Canon(R"({"autoscaling.alpha.kubernetes.io/current-metrics":
+    "[{\"type\":\"Resource\",\"resource\":{\"name\":\"cpu\",\"currentAverageUtilization\":10,\"currentAverageValue\":\"0\"}}]"})"));
+}
+
 // ---- The Pod strategy (pod.h) ----------------------------------------------
 
 // What a pod's create gets from its strategy, as kube-apiserver 1.37 gave

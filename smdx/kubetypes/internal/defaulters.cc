@@ -2,12 +2,14 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
 
 namespace smdx::internal {
@@ -791,23 +793,205 @@ Value ScalingRules(const Value* from, bool up) {
   return Value(std::move(to));
 }
 
+// The autoscaling/v1 conversion (pkg/apis/autoscaling/v1/conversion.go):
+// a v1 HorizontalPodAutoscaler is stored as the internal (v2) one and read
+// back through it, what v1 cannot say kept in round-trip annotations.
+namespace hpa_v1 {
+
+constexpr char kMetrics[] = "autoscaling.alpha.kubernetes.io/metrics";
+constexpr char kCurrentMetrics[] =
+    "autoscaling.alpha.kubernetes.io/current-metrics";
+constexpr char kConditions[] = "autoscaling.alpha.kubernetes.io/conditions";
+constexpr char kBehavior[] = "autoscaling.alpha.kubernetes.io/behavior";
+// DropRoundTripHorizontalPodAutoscalerAnnotations drops these too.
+constexpr const char* kRoundTrip[] = {
+    kMetrics, kBehavior, "autoscaling.alpha.kubernetes.io/scale-down-tolerance",
+    "autoscaling.alpha.kubernetes.io/scale-up-tolerance", kCurrentMetrics,
+    kConditions};
+
+const Value* Annotation(const Map* annotations, const char* key) {
+  const Value* v = annotations != nullptr ? annotations->Find(key) : nullptr;
+  return v != nullptr && v->IsString() ? v : nullptr;
+}
+
+// The list an annotation holds, when encoding/json decodes it into a slice
+// of structs: a list of objects (null: none).
+std::optional<List> Objects(const Map* annotations, const char* key) {
+  const Value* enc = Annotation(annotations, key);
+  if (enc == nullptr) return std::nullopt;
+  absl::StatusOr<Value> v = ParseJson(enc->AsString());
+  if (!v.ok()) return std::nullopt;
+  if (v->IsNull()) return List();
+  if (!v->IsList()) return std::nullopt;
+  for (const Value& item : v->list()) {
+    if (!item.IsMap() && !item.IsNull()) return std::nullopt;
+  }
+  return std::move(v->list());
+}
+
+// The behavior annotation, when it decodes into the internal
+// HorizontalPodAutoscalerBehavior (untagged: its fields ScaleUp and
+// ScaleDown, matched without case) and is not empty.
+std::optional<Value> Behavior(const Map* annotations) {
+  const Value* enc = Annotation(annotations, kBehavior);
+  if (enc == nullptr) return std::nullopt;
+  absl::StatusOr<Value> v = ParseJson(enc->AsString());
+  if (!v.ok() || !v->IsMap()) return std::nullopt;
+  bool set = false;
+  for (const MapEntry& e : v->map()) {
+    const std::string k = absl::AsciiStrToLower(e.key);
+    if (k != "scaleup" && k != "scaledown") continue;
+    if (!e.value.IsNull() && !e.value.IsMap()) return std::nullopt;
+    set = set || e.value.IsMap();
+  }
+  if (!set) return std::nullopt;
+  return *std::move(v);
+}
+
+// A v1 MetricSpec of a CPU utilization target, and that target.
+const Value* CpuUtilizationTarget(const Value& metric) {
+  if (StringAt(metric, "type") != "Resource") return nullptr;
+  const Value* r = Find(metric, "resource");
+  if (r == nullptr || StringAt(*r, "name") != "cpu") return nullptr;
+  const Value* u = Find(*r, "targetAverageUtilization");
+  return u != nullptr && !u->IsNull() ? u : nullptr;
+}
+
+// A v1 MetricStatus through the internal one: a resource's average value,
+// a quantity that is not a pointer in v1, is "0" where it was left out.
+Value CurrentMetric(Value metric) {
+  if (StringAt(metric, "type") == "Resource" && metric.IsMap()) {
+    if (Value* r = metric.map().Find("resource"); r != nullptr && r->IsMap()) {
+      if (Nil(r->map(), "currentAverageValue"))
+        r->map().Set("currentAverageValue", S("0"));
+    }
+  }
+  return metric;
+}
+
+}  // namespace hpa_v1
+
 void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
-  // The conversion's default (autoscaling/v1 conversion.go): without a CPU
-  // target and without other metrics in the metrics annotation, 80%.
-  bool other_metrics = false;
-  if (const Map* meta = RMap(m, "metadata")) {
-    if (const Map* a = RMap(*meta, "annotations")) {
-      const Value* enc = a->Find("autoscaling.alpha.kubernetes.io/metrics");
-      if (enc != nullptr && enc->IsString()) {
-        absl::StatusOr<Value> metrics = ParseJson(enc->AsString());
-        other_metrics =
-            metrics.ok() && metrics->IsList() && !metrics->list().empty();
+  using namespace hpa_v1;  // NOLINT(build/namespaces)
+  const Map* meta = RMap(m, "metadata");
+  const Map* annotations = meta != nullptr ? RMap(*meta, "annotations")
+                                           : nullptr;
+  // v1 to internal: what the annotations add.
+  const std::optional<List> metrics = Objects(annotations, kMetrics);
+  const std::optional<List> current = Objects(annotations, kCurrentMetrics);
+  const std::optional<List> conditions = Objects(annotations, kConditions);
+  const std::optional<Value> behavior = Behavior(annotations);
+  const Map* spec = RMap(m, "spec");
+  const Value* target =
+      spec != nullptr && !Nil(*spec, "targetCPUUtilizationPercentage")
+          ? spec->Find("targetCPUUtilizationPercentage")
+          : nullptr;
+  // The internal metrics are the annotation's, then the CPU target; none
+  // at all is 80% of CPU. Back in v1, the first CPU utilization target is
+  // the target, the other metrics the annotation.
+  Value new_target;
+  List others;
+  if (metrics.has_value()) {
+    for (const Value& metric : *metrics) {
+      const Value* u = CpuUtilizationTarget(metric);
+      if (u == nullptr) {
+        others.push_back(metric);
+      } else if (new_target.IsNull()) {
+        new_target = *u;
       }
     }
   }
-  Map& spec = EnsureMap(m, "spec");
-  SetIfNil(spec, "minReplicas", I(1));
-  if (!other_metrics) SetIfNil(spec, "targetCPUUtilizationPercentage", I(80));
+  if (new_target.IsNull() && target != nullptr) new_target = *target;
+  if (new_target.IsNull() && target == nullptr &&
+      (!metrics.has_value() || metrics->empty())) {
+    new_target = I(80);
+  }
+  // The status: the current metrics are the annotation's where it has
+  // them ("the ones here have more information"), else the CPU
+  // utilization; back in v1, the last CPU utilization is that field, and
+  // all of them the annotation.
+  const Map* status = RMap(m, "status");
+  List now;
+  if (current.has_value()) {
+    for (const Value& metric : *current) now.push_back(CurrentMetric(metric));
+  } else if (status != nullptr &&
+             !Nil(*status, "currentCPUUtilizationPercentage")) {
+    Map resource;
+    resource.Set("name", S("cpu"));
+    resource.Set("currentAverageUtilization",
+                 *status->Find("currentCPUUtilizationPercentage"));
+    resource.Set("currentAverageValue", S("0"));
+    Map metric;
+    metric.Set("type", S("Resource"));
+    metric.Set("resource", Value(std::move(resource)));
+    now.push_back(Value(std::move(metric)));
+  }
+  Value new_cpu;
+  for (const Value& metric : now) {
+    if (StringAt(metric, "type") != "Resource") continue;
+    const Value* r = Find(metric, "resource");
+    if (r == nullptr || StringAt(*r, "name") != "cpu") continue;
+    const Value* u = Find(*r, "currentAverageUtilization");
+    if (u != nullptr && !u->IsNull()) new_cpu = *u;
+  }
+  // The annotations v1 gets back.
+  Map out;
+  if (annotations != nullptr) {
+    for (const MapEntry& e : *annotations) {
+      bool round_trip = false;
+      for (const char* k : kRoundTrip) round_trip = round_trip || e.key == k;
+      if (!round_trip) out.Append(e.key, e.value);
+    }
+  }
+  if (!others.empty()) out.Set(kMetrics, Value(ToJson(Value(others))));
+  if (!now.empty()) out.Set(kCurrentMetrics, Value(ToJson(Value(now))));
+  if (behavior.has_value()) out.Set(kBehavior, Value(ToJson(*behavior)));
+  if (conditions.has_value() && !conditions->empty())
+    out.Set(kConditions, Value(ToJson(Value(*conditions))));
+  // Written only where they change (a write unshares), after every read
+  // (a write may move what the pointers above point to).
+  const Value* old_annotations =
+      meta != nullptr ? meta->Find("annotations") : nullptr;
+  const Value out_annotations(std::move(out));
+  const bool drop_annotations = out_annotations.map().empty() &&
+                                old_annotations != nullptr &&
+                                old_annotations->IsMap() &&
+                                !old_annotations->map().empty();
+  const bool set_annotations =
+      !out_annotations.map().empty() &&
+      (old_annotations == nullptr ||
+       !Equals(*old_annotations, out_annotations));
+  const bool target_differs =
+      new_target.IsNull() ? target != nullptr
+                          : target == nullptr || !Equals(*target, new_target);
+  const Value* cpu =
+      status != nullptr && !Nil(*status, "currentCPUUtilizationPercentage")
+          ? status->Find("currentCPUUtilizationPercentage")
+          : nullptr;
+  const bool cpu_differs = new_cpu.IsNull()
+                               ? cpu != nullptr
+                               : cpu == nullptr || !Equals(*cpu, new_cpu);
+  const bool min_replicas = spec == nullptr || Nil(*spec, "minReplicas");
+  if (drop_annotations) EnsureMap(m, "metadata").Erase("annotations");
+  if (set_annotations)
+    EnsureMap(m, "metadata").Set("annotations", out_annotations);
+  if (target_differs) {
+    Map& s = EnsureMap(m, "spec");
+    if (new_target.IsNull()) {
+      s.Erase("targetCPUUtilizationPercentage");
+    } else {
+      s.Set("targetCPUUtilizationPercentage", new_target);
+    }
+  }
+  if (cpu_differs) {
+    Map& st = EnsureMap(m, "status");
+    if (new_cpu.IsNull()) {
+      st.Erase("currentCPUUtilizationPercentage");
+    } else {
+      st.Set("currentCPUUtilizationPercentage", new_cpu);
+    }
+  }
+  if (min_replicas) EnsureMap(m, "spec").Set("minReplicas", I(1));
 }
 
 void HorizontalPodAutoscalerV2(Map& m, const GoStruct&) {

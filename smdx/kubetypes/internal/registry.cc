@@ -653,6 +653,62 @@ int64_t IntAt(const Value& m, absl::string_view key) {
   return v != nullptr && v->IsInt() ? v->AsInt() : 0;
 }
 
+// An autoscaling/v1 HorizontalPodAutoscaler holds parts of its internal
+// spec (other metrics, behavior) and status (current metrics, conditions)
+// in round-trip annotations (defaulters.cc), which follow their halves
+// through the strategies.
+constexpr const char* kHpaSpecAnnotations[] = {
+    "autoscaling.alpha.kubernetes.io/metrics",
+    "autoscaling.alpha.kubernetes.io/behavior"};
+constexpr const char* kHpaStatusAnnotations[] = {
+    "autoscaling.alpha.kubernetes.io/current-metrics",
+    "autoscaling.alpha.kubernetes.io/conditions"};
+
+bool IsHpaV1(absl::string_view api_version, absl::string_view kind) {
+  return api_version == "autoscaling/v1" && kind == "HorizontalPodAutoscaler";
+}
+
+const Value* AnnotationOf(const Value& object, const char* key) {
+  const Value* meta = Find(object, "metadata");
+  const Value* a = meta != nullptr ? Find(*meta, "annotations") : nullptr;
+  return a != nullptr ? Find(*a, key) : nullptr;
+}
+
+// `keys` of the annotations as `from` has them (none: `object` loses
+// them), written only where they differ.
+template <size_t N>
+void AnnotationsOf(Value& object, const Value* from,
+                   const char* const (&keys)[N]) {
+  for (const char* key : keys) {
+    const Value* want = from != nullptr ? AnnotationOf(*from, key) : nullptr;
+    const Value* have = AnnotationOf(object, key);
+    if (want == nullptr && have == nullptr) continue;
+    if (want != nullptr && have != nullptr && Equals(*want, *have)) continue;
+    const Value kept = want != nullptr ? *want : Value();
+    Map& meta = EnsureMap(object.map(), "metadata");
+    if (kept.IsNull()) {
+      if (Value* a = meta.Find("annotations"); a != nullptr && a->IsMap()) {
+        a->map().Erase(key);
+        if (a->map().empty()) meta.Erase("annotations");
+      }
+    } else {
+      EnsureMap(meta, "annotations").Set(key, kept);
+    }
+  }
+}
+
+template <size_t N>
+bool AnnotationsDiffer(const Value& a, const Value& b,
+                       const char* const (&keys)[N]) {
+  for (const char* key : keys) {
+    const Value* x = AnnotationOf(a, key);
+    const Value* y = AnnotationOf(b, key);
+    if ((x == nullptr) != (y == nullptr) || (x != nullptr && !Equals(*x, *y)))
+      return true;
+  }
+  return false;
+}
+
 // The Priority admission plugin on a pod's update: the priority it set at
 // create (and the preemption policy) stay when the update leaves them out.
 void PodPriorityKept(Value& pod, const Value& live) {
@@ -766,6 +822,15 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   }
   if (api_version == "v1" && kind == "ServiceAccount")
     ServiceAccountSecrets(object);
+  if (IsHpaV1(api_version, kind)) {
+    // The main resource keeps the live status, the status subresource the
+    // live spec.
+    if (status_write) {
+      AnnotationsOf(object, &live, kHpaSpecAnnotations);
+    } else {
+      AnnotationsOf(object, &live, kHpaStatusAnnotations);
+    }
+  }
   if (api_version == "certificates.k8s.io/v1" &&
       kind == "CertificateSigningRequest" && (status_write || approval_write)) {
     if (status_write) {
@@ -801,7 +866,9 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
       break;
     case Generation::kSpec:
     case Generation::kSpecNotAtCreate:
-      changed = DiffersAt(object, live, "spec");
+      changed = DiffersAt(object, live, "spec") ||
+                (IsHpaV1(api_version, kind) &&
+                 AnnotationsDiffer(object, live, kHpaSpecAnnotations));
       break;
     case Generation::kWebhooks:
       changed = DiffersAt(object, live, "webhooks");
@@ -903,6 +970,9 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
   if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
   if (api_version == "v1" && kind == "ServiceAccount")
     ServiceAccountSecrets(object);
+  // The status a create drops takes its annotations with it.
+  if (IsHpaV1(api_version, kind))
+    AnnotationsOf(object, nullptr, kHpaStatusAnnotations);
   if (api_version == "policy/v1" && kind == "PodDisruptionBudget")
     PodDisruptionBudgetSelector(object, nullptr);
   if (api_version == "discovery.k8s.io/v1" && kind == "EndpointSlice")

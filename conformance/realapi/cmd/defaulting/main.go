@@ -78,8 +78,6 @@ var knownDifferences = []struct {
 		"the server's clock at decoding (resource/v1 defaults.go SetDefaults_DeviceTaint); smdx leaves it to the server"},
 	{"resource.k8s.io/v1", "ResourceSlice", "spec.devices.taints.timeAdded",
 		"the same defaulter on a ResourceSlice's device taints"},
-	{"autoscaling/v1", "HorizontalPodAutoscaler", "metadata.annotations",
-		"the autoscaling/v1 conversion writes the autoscaling.alpha.kubernetes.io/* round-trip annotations from status and non-CPU metrics (autoscaling/v1 conversion.go:288-360); smdx does not model that conversion"},
 }
 
 // The directory the run writes to when -keep names none.
