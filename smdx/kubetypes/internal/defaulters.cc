@@ -869,6 +869,22 @@ Value CurrentMetric(Value metric) {
   return metric;
 }
 
+// Whether a pointer field set to `have` (null: nil) is to become `want`
+// (null: nil).
+bool Differs(const Value* have, const Value& want) {
+  return want.IsNull() ? have != nullptr
+                       : have == nullptr || !Equals(*have, want);
+}
+
+// `m[f]` is `v`, or absent for null.
+void SetOrErase(Map& m, const char* f, const Value& v) {
+  if (v.IsNull()) {
+    m.Erase(f);
+  } else {
+    m.Set(f, v);
+  }
+}
+
 }  // namespace hpa_v1
 
 void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
@@ -961,36 +977,22 @@ void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
       !out_annotations.map().empty() &&
       (old_annotations == nullptr ||
        !Equals(*old_annotations, out_annotations));
-  const bool target_differs =
-      new_target.IsNull() ? target != nullptr
-                          : target == nullptr || !Equals(*target, new_target);
   const Value* cpu =
       status != nullptr && !Nil(*status, "currentCPUUtilizationPercentage")
           ? status->Find("currentCPUUtilizationPercentage")
           : nullptr;
-  const bool cpu_differs = new_cpu.IsNull()
-                               ? cpu != nullptr
-                               : cpu == nullptr || !Equals(*cpu, new_cpu);
+  const bool target_differs = Differs(target, new_target);
+  const bool cpu_differs = Differs(cpu, new_cpu);
   const bool min_replicas = spec == nullptr || Nil(*spec, "minReplicas");
   if (drop_annotations) EnsureMap(m, "metadata").Erase("annotations");
   if (set_annotations)
     EnsureMap(m, "metadata").Set("annotations", out_annotations);
-  if (target_differs) {
-    Map& s = EnsureMap(m, "spec");
-    if (new_target.IsNull()) {
-      s.Erase("targetCPUUtilizationPercentage");
-    } else {
-      s.Set("targetCPUUtilizationPercentage", new_target);
-    }
-  }
-  if (cpu_differs) {
-    Map& st = EnsureMap(m, "status");
-    if (new_cpu.IsNull()) {
-      st.Erase("currentCPUUtilizationPercentage");
-    } else {
-      st.Set("currentCPUUtilizationPercentage", new_cpu);
-    }
-  }
+  if (target_differs)
+    SetOrErase(EnsureMap(m, "spec"), "targetCPUUtilizationPercentage",
+               new_target);
+  if (cpu_differs)
+    SetOrErase(EnsureMap(m, "status"), "currentCPUUtilizationPercentage",
+               new_cpu);
   if (min_replicas) EnsureMap(m, "spec").Set("minReplicas", I(1));
 }
 
