@@ -156,6 +156,17 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// A live Scaler, the custom resource of testdata/realapi/crds/scalers.yaml
+// (which serves status and scale), written in `dir`; its path.
+std::string WriteLiveScaler(const std::string& dir) {
+  const std::string path = dir + "/scaler-live.yaml";
+  WriteFile(path,
+            "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
+            "metadata: {name: s, namespace: ns}\n"
+            "spec: {replicas: 2, selector: app=web}\n");
+  return path;
+}
+
 // A custom resource's scale subresource writes its CRD's specReplicasPath,
 // and an apply that changes the Scale gets the 500 Kubernetes 1.37 gives
 // (fieldmanager/scale.h); an update passes.
@@ -163,16 +174,13 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   std::string dir = ::testing::TempDir();
   const std::string crd =
       smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml");
-  WriteFile(dir + "/scaler-live.yaml",
-            "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
-            "metadata: {name: s, namespace: ns}\n"
-            "spec: {replicas: 2, selector: app=web}\n");
+  const std::string live = WriteLiveScaler(dir);
   WriteFile(dir + "/scale.yaml",
             "apiVersion: autoscaling/v1\nkind: Scale\n"
             "metadata: {name: s, namespace: ns}\nspec: {replicas: 5}\n");
   Result updated = Smdx({"update", "--schema", crd, "--field-manager", "hpa",
-                         "--subresource", "scale", "--live",
-                         dir + "/scaler-live.yaml", dir + "/scale.yaml"});
+                         "--subresource", "scale", "--live", live,
+                         dir + "/scale.yaml"});
   ASSERT_EQ(updated.code, 0) << updated.err;
   absl::StatusOr<Value> v = ParseYaml(updated.out);
   ASSERT_TRUE(v.ok());
@@ -181,8 +189,8 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   // before-first-apply owns the replicas.
   Result applied =
       Smdx({"apply", "--schema", crd, "--field-manager", "hpa",
-            "--force-conflicts", "--subresource", "scale", "--live",
-            dir + "/scaler-live.yaml", dir + "/scale.yaml"});
+            "--force-conflicts", "--subresource", "scale", "--live", live,
+            dir + "/scale.yaml"});
   EXPECT_EQ(applied.code, 1);
   EXPECT_THAT(applied.err,
               HasSubstr("request to convert CR to an invalid group/version: "
@@ -203,15 +211,12 @@ TEST(CliTest, ASubresourceTheKindDoesNotServeIsRefused) {
   EXPECT_EQ(status.code, 1);
   EXPECT_THAT(status.err, HasSubstr("v1 ConfigMap has no subresource "
                                     "\"status\" (it has none)"));
-  const std::string crd =
-      smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml");
-  WriteFile(dir + "/scaler.yaml",
-            "apiVersion: realapi.smdx.dev/v1\nkind: Scaler\n"
-            "metadata: {name: s, namespace: ns}\n"
-            "spec: {replicas: 2, selector: app=web}\n");
-  Result resize = Smdx({"update", "--schema", crd, "--field-manager", "m",
-                        "--subresource", "resize", "--live",
-                        dir + "/scaler.yaml", dir + "/scaler.yaml"});
+  const std::string scaler = WriteLiveScaler(dir);
+  Result resize = Smdx(
+      {"update", "--schema",
+       smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml"),
+       "--field-manager", "m", "--subresource", "resize", "--live", scaler,
+       scaler});
   EXPECT_EQ(resize.code, 1);
   EXPECT_THAT(resize.err,
               HasSubstr("realapi.smdx.dev/v1 Scaler has no subresource "

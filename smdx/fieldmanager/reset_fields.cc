@@ -203,10 +203,8 @@ std::vector<std::string> BuiltinSubresources(absl::string_view api_version,
       p != replicas.end() && !p->second.empty()) {
     out.insert("scale");
   }
-  if (api_version == "v1") {
-    for (const Endpoint& e : kResettingNothing) {
-      if (e.group == group && e.kind == kind) out.insert(e.subresource);
-    }
+  for (const Endpoint& e : kResettingNothing) {
+    if (e.group == group && e.kind == kind) out.insert(e.subresource);
   }
   return std::vector<std::string>(out.begin(), out.end());
 }

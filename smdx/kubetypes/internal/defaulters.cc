@@ -798,11 +798,10 @@ Value ScalingRules(const Value* from, bool up) {
 // back through it, what v1 cannot say kept in round-trip annotations.
 namespace hpa_v1 {
 
-constexpr char kMetrics[] = "autoscaling.alpha.kubernetes.io/metrics";
-constexpr char kCurrentMetrics[] =
-    "autoscaling.alpha.kubernetes.io/current-metrics";
-constexpr char kConditions[] = "autoscaling.alpha.kubernetes.io/conditions";
-constexpr char kBehavior[] = "autoscaling.alpha.kubernetes.io/behavior";
+constexpr const char* kMetrics = kHpaMetricsAnnotation;
+constexpr const char* kCurrentMetrics = kHpaCurrentMetricsAnnotation;
+constexpr const char* kConditions = kHpaConditionsAnnotation;
+constexpr const char* kBehavior = kHpaBehaviorAnnotation;
 // DropRoundTripHorizontalPodAutoscalerAnnotations drops these too.
 constexpr const char* kRoundTrip[] = {
     kMetrics, kBehavior, "autoscaling.alpha.kubernetes.io/scale-down-tolerance",

@@ -55,6 +55,20 @@ absl::Span<const ClockDefault> ClockDefaults();
 Map& EnsureMap(Map& m, absl::string_view f);
 absl::Span<const DefaultRule> DefaultRules();
 
+// The round-trip annotations of an autoscaling/v1 HorizontalPodAutoscaler
+// (pkg/apis/autoscaling/annotations.go): what v1 cannot say of the
+// internal (v2) spec, other metrics and behavior, and of its status,
+// current metrics and conditions. The v1 defaulter rewrites them as the
+// conversion does; the registry moves each half with the strategy.
+inline constexpr char kHpaMetricsAnnotation[] =
+    "autoscaling.alpha.kubernetes.io/metrics";
+inline constexpr char kHpaBehaviorAnnotation[] =
+    "autoscaling.alpha.kubernetes.io/behavior";
+inline constexpr char kHpaCurrentMetricsAnnotation[] =
+    "autoscaling.alpha.kubernetes.io/current-metrics";
+inline constexpr char kHpaConditionsAnnotation[] =
+    "autoscaling.alpha.kubernetes.io/conditions";
+
 // The tag kubelet and the defaulter read from an image reference
 // (k8s.io/kubernetes/pkg/util/parsers.ParseImageName): "latest" when the
 // reference has neither tag nor digest, "" when it has only a digest or

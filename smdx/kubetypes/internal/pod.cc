@@ -266,7 +266,6 @@ void DefaultTolerations(Value& pod) {
   }
 }
 
-
 // DefaultPodLevelResources (PodLevelResources and its
 // PodLevelResourcesFixDefaulting, both on by default in 1.37).
 
@@ -477,6 +476,17 @@ void PodLevelResources(Map& pod, const Value& request) {
   if (limits.IsMap()) r.Set("limits", std::move(limits));
 }
 
+// PodLevelResourcesFixDefaulting, on update: pod-level resources a request
+// left out (a client that does not know them) are the live pod's.
+void LivePodLevelResourcesKept(Value& pod, const Value& live) {
+  const Value* spec = Find(pod, "spec");
+  const Value* live_spec = Find(live, "spec");
+  if (live_spec == nullptr || !Set(Find(*live_spec, "resources"))) return;
+  if (spec != nullptr && Set(Find(*spec, "resources"))) return;
+  EnsureMap(pod.map(), "spec")
+      .Set("resources", *Find(*live_spec, "resources"));
+}
+
 // metav1.ResetObjectMetaForStatus: these fields of the metadata are the
 // live object's (absent where it has none).
 void LiveMetadataForStatus(Map& pod, const Value& live) {
@@ -549,12 +559,7 @@ void PodAtCreate(Value& pod, const Value& request,
 void PodAtUpdate(Value& pod, const Value& live) {
   if (!pod.IsMap()) return;
   DefaultTolerations(pod);
-  const Value* spec = Find(pod, "spec");
-  const Value* live_spec = Find(live, "spec");
-  if (live_spec == nullptr || !Set(Find(*live_spec, "resources"))) return;
-  if (spec != nullptr && Set(Find(*spec, "resources"))) return;
-  EnsureMap(pod.map(), "spec")
-      .Set("resources", *Find(*live_spec, "resources"));
+  LivePodLevelResourcesKept(pod, live);
 }
 
 void PodResizeAtUpdate(Value& pod, const Value& live) {
@@ -591,14 +596,9 @@ void PodResizeAtUpdate(Value& pod, const Value& live) {
     CopyField(m, live, "status");
     LiveMetadataForStatus(m, live);
   }
-  // PodLevelResourcesFixDefaulting: pod-level resources the request left
-  // out are the live pod's; present, they are completed.
-  spec = Find(pod, "spec");
-  if (live_spec != nullptr && Set(Find(*live_spec, "resources")) &&
-      (spec == nullptr || !Set(Find(*spec, "resources")))) {
-    EnsureMap(pod.map(), "spec")
-        .Set("resources", *Find(*live_spec, "resources"));
-  }
+  // Pod-level resources the request left out are the live pod's; present,
+  // they are completed.
+  LivePodLevelResourcesKept(pod, live);
   PodLevelResources(pod.map(), Value());
 }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/types/span.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
 #include "smdx/kubetypes/internal/pod.h"
@@ -654,15 +655,12 @@ int64_t IntAt(const Value& m, absl::string_view key) {
 }
 
 // An autoscaling/v1 HorizontalPodAutoscaler holds parts of its internal
-// spec (other metrics, behavior) and status (current metrics, conditions)
-// in round-trip annotations (defaulters.cc), which follow their halves
-// through the strategies.
-constexpr const char* kHpaSpecAnnotations[] = {
-    "autoscaling.alpha.kubernetes.io/metrics",
-    "autoscaling.alpha.kubernetes.io/behavior"};
-constexpr const char* kHpaStatusAnnotations[] = {
-    "autoscaling.alpha.kubernetes.io/current-metrics",
-    "autoscaling.alpha.kubernetes.io/conditions"};
+// spec and status in round-trip annotations (defaulters.h), which follow
+// their halves through the strategies.
+constexpr const char* kHpaSpecAnnotations[] = {kHpaMetricsAnnotation,
+                                               kHpaBehaviorAnnotation};
+constexpr const char* kHpaStatusAnnotations[] = {kHpaCurrentMetricsAnnotation,
+                                                 kHpaConditionsAnnotation};
 
 bool IsHpaV1(absl::string_view api_version, absl::string_view kind) {
   return api_version == "autoscaling/v1" && kind == "HorizontalPodAutoscaler";
@@ -676,9 +674,8 @@ const Value* AnnotationOf(const Value& object, const char* key) {
 
 // `keys` of the annotations as `from` has them (none: `object` loses
 // them), written only where they differ.
-template <size_t N>
 void AnnotationsOf(Value& object, const Value* from,
-                   const char* const (&keys)[N]) {
+                   absl::Span<const char* const> keys) {
   for (const char* key : keys) {
     const Value* want = from != nullptr ? AnnotationOf(*from, key) : nullptr;
     const Value* have = AnnotationOf(object, key);
@@ -697,9 +694,8 @@ void AnnotationsOf(Value& object, const Value* from,
   }
 }
 
-template <size_t N>
 bool AnnotationsDiffer(const Value& a, const Value& b,
-                       const char* const (&keys)[N]) {
+                       absl::Span<const char* const> keys) {
   for (const char* key : keys) {
     const Value* x = AnnotationOf(a, key);
     const Value* y = AnnotationOf(b, key);
