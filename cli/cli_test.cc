@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "cli/commands.h"
 #include "cli/test_util.h"
 #include "gmock/gmock.h"
@@ -355,6 +356,140 @@ TEST(CliTest, DuplicatesWrittenWhereAnEntryIsAtAnotherVersionKeepTheEntries) {
   ASSERT_EQ(at_v2.code, 0) << at_v2.err;
   EXPECT_EQ(at_v2.err, "");
   EXPECT_THAT(at_v2.out, HasSubstr("manager: ctrl")) << at_v2.out;
+}
+
+// An upgraded cluster's objects carry managedFields entries of apiVersions
+// the apiserver no longer serves. Its converter cannot reach them, so the
+// next write drops them (structured-merge-diff's IsMissingVersionError),
+// and they conflict with nothing; kube-apiserver 1.37 drops the entries of
+// testdata/realapi/kinds/deployment.yaml's PUT so.
+TEST(CliTest, EntriesOfVersionsNoLongerServedGoWithTheNextWrite) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/upgraded-live.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: d
+  namespace: ns
+  labels: {app: web}
+  managedFields:
+  - {manager: old-kubectl, operation: Update, apiVersion: extensions/v1beta1,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:metadata": {"f:labels": {"f:app": {}}}, "f:spec": {"f:replicas": {}}}}
+  - {manager: beta-applier, operation: Apply, apiVersion: apps/v1beta2,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:revisionHistoryLimit": {}}}}
+  - {manager: kubectl, operation: Apply, apiVersion: apps/v1,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:metadata": {"f:labels": {"f:app": {}}}}}
+spec:
+  replicas: 2
+  revisionHistoryLimit: 5
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+)");
+  WriteFile(dir + "/upgraded-config.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: d, namespace: ns}\n"
+            "spec: {replicas: 5, revisionHistoryLimit: 3}\n");
+  Result r = Smdx({"apply", "--field-manager", "scaler", "--now",
+                   "2026-01-01T00:00:00Z", "--live",
+                   dir + "/upgraded-live.yaml",
+                   dir + "/upgraded-config.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  absl::StatusOr<Value> out = ParseYaml(r.out);
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<std::string> entries;
+  for (const Value& e :
+       out->map().Find("metadata")->map().Find("managedFields")->list()) {
+    entries.push_back(StringAt(e, "manager") + " " +
+                      StringAt(e, "apiVersion"));
+  }
+  EXPECT_THAT(entries, ::testing::ElementsAre("kubectl apps/v1",
+                                              "scaler apps/v1"));
+  const Value* replicas = Find(*Find(*out, "spec"), "replicas");
+  ASSERT_NE(replicas, nullptr);
+  EXPECT_EQ(replicas->AsInt(), 5);
+
+  // A served version's entry stays and conflicts: an HPA's autoscaling/v1
+  // one on an autoscaling/v2 object, where an autoscaling/v2beta2 one goes.
+  WriteFile(dir + "/hpa-live.yaml", R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: h
+  namespace: ns
+  managedFields:
+  - {manager: v1-client, operation: Apply, apiVersion: autoscaling/v1,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:maxReplicas": {}}}}
+  - {manager: beta-client, operation: Apply, apiVersion: autoscaling/v2beta2,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:minReplicas": {}}}}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}
+  minReplicas: 2
+  maxReplicas: 4
+)");
+  WriteFile(dir + "/hpa-config.yaml",
+            "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+            "metadata: {name: h, namespace: ns}\n"
+            "spec: {minReplicas: 3, maxReplicas: 6}\n");
+  Result hpa = Smdx({"apply", "--field-manager", "kubectl", "--now",
+                     "2026-01-01T00:00:00Z", "--live", dir + "/hpa-live.yaml",
+                     dir + "/hpa-config.yaml"});
+  EXPECT_EQ(hpa.code, 2) << hpa.err;
+  EXPECT_THAT(hpa.err, HasSubstr("conflict with \"v1-client\": "
+                                 ".spec.maxReplicas"));
+  EXPECT_THAT(hpa.err, Not(HasSubstr("beta-client")));
+}
+
+// A cluster's OpenAPI says which versions it serves a kind at: there the
+// entries of other versions go, and those of its versions stay.
+TEST(CliTest, TheDocumentsKindsAreTheVersionsServed) {
+  std::string dir = ::testing::TempDir();
+  auto thing = [](const char* version) {
+    return absl::StrCat(
+        R"("example.com.)", version, R"(.Thing": {"type": "object",
+      "x-kubernetes-group-version-kind": [{"group": "example.com",
+        "version": ")", version, R"(", "kind": "Thing"}],
+      "properties": {"apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "metadata": {"type": "object", "properties": {
+          "name": {"type": "string"},
+          "managedFields": {"type": "array", "items": {"type": "object",
+            "x-kubernetes-preserve-unknown-fields": true}}}},
+        "a": {"type": "string"}, "b": {"type": "string"}}})");
+  };
+  WriteFile(dir + "/things-openapi.json",
+            absl::StrCat(R"({"swagger": "2.0", "info": {"title": "t",
+              "version": "1"}, "paths": {}, "definitions": {)",
+                         thing("v1"), ",", thing("v2"), "}}"));
+  WriteFile(dir + "/thing-live.yaml", R"(apiVersion: example.com/v1
+kind: Thing
+metadata:
+  name: t
+  managedFields:
+  - {manager: at-v2, operation: Apply, apiVersion: example.com/v2,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:a": {}}}
+  - {manager: at-v3, operation: Apply, apiVersion: example.com/v3,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:b": {}}}
+a: x
+b: "y"
+)");
+  WriteFile(dir + "/thing-config.yaml",
+            "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\n"
+            "b: z\n");
+  Result r = Smdx({"apply", "--schema", dir + "/things-openapi.json",
+                   "--field-manager", "me", "--now", "2026-01-01T00:00:00Z",
+                   "--live", dir + "/thing-live.yaml",
+                   dir + "/thing-config.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("manager: at-v2"));
+  EXPECT_THAT(r.out, Not(HasSubstr("at-v3")));
+  EXPECT_THAT(r.out, HasSubstr("b: z"));
 }
 
 // A custom resource's nulls as the apiserver decodes them: its metadata

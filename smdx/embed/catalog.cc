@@ -1,5 +1,6 @@
 #include "smdx/embed/catalog.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -162,6 +163,31 @@ absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
                                     ")")));
 }
 
+// The apiVersions the apiserver serves the resource's kind at, where smdx
+// knows them: those of the kind in the documents (a cluster's OpenAPI
+// declares what the cluster serves), else the built-in kind's in a default
+// apiserver; the request's own always. nullopt for a custom resource and
+// for kinds smdx does not know.
+std::optional<std::vector<std::string>> ServedVersions(
+    const ResourceOptions& r, const SchemaKind* k,
+    const std::optional<SchemaSet>& set) {
+  if (k != nullptr && k->custom_resource) return std::nullopt;
+  std::vector<std::string> out;
+  if (set.has_value()) {
+    for (const SchemaKind& d : set->kinds) {
+      if (!d.custom_resource && d.kind == r.kind) out.push_back(d.api_version);
+    }
+  }
+  if (out.empty()) {
+    if (KubernetesKindTypeName(r.api_version, r.kind).empty())
+      return std::nullopt;
+    out = KubernetesServedVersions(r.kind);
+  }
+  if (std::find(out.begin(), out.end(), r.api_version) == out.end())
+    out.push_back(r.api_version);
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<FieldManager> Catalog::NewFieldManager(
@@ -199,6 +225,7 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
       }
     }
   }
+  opts.served_versions = ServedVersions(r, k, set_);
   if (r.reset_fields) {
     SetResetFields(
         ResetFieldsFor(r.api_version, r.kind, r.subresource,

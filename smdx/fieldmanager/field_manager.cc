@@ -194,17 +194,30 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
 // where the object is converted for a manager at another version (SMD's
 // "failed to convert new object: ... duplicate entries for key ..."), and
 // a live object that holds an item twice fails where its managers'
-// entries are reconciled at their versions.
+// entries are reconciled at their versions. A version the kind is not
+// served at is NotFound (the apiserver's converter cannot reach it: the
+// scheme has no such version, or no type of its OpenAPI does).
 class ApiserverConverter : public Converter {
  public:
-  ApiserverConverter(const Converter* inner, Type type)
-      : inner_(inner), type_(std::move(type)) {}
+  ApiserverConverter(const Converter* inner, Type type,
+                     std::optional<std::vector<std::string>> served,
+                     std::string kind)
+      : inner_(inner),
+        type_(std::move(type)),
+        served_(std::move(served)),
+        kind_(std::move(kind)) {}
 
   absl::StatusOr<Value> Convert(const Value& object,
                                 const std::string& version) const override {
     if (const std::string* at = FindString(object, "apiVersion");
         at != nullptr && *at == version) {
       return object;
+    }
+    if (served_.has_value() &&
+        std::find(served_->begin(), served_->end(), version) ==
+            served_->end()) {
+      return absl::NotFoundError(absl::StrCat(
+          "the apiserver does not serve ", kind_, " at ", version));
     }
     absl::StatusOr<Value> out =
         inner_ == nullptr ? object : inner_->Convert(object, version);
@@ -217,6 +230,8 @@ class ApiserverConverter : public Converter {
  private:
   const Converter* inner_;
   Type type_;
+  std::optional<std::vector<std::string>> served_;
+  std::string kind_;
 };
 
 }  // namespace
@@ -238,8 +253,8 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
   }
   UpdaterOptions uo;
   uo.ignored_fields = opts_.ignored_fields;
-  converter_ = std::make_shared<const ApiserverConverter>(opts_.converter,
-                                                          type_);
+  converter_ = std::make_shared<const ApiserverConverter>(
+      opts_.converter, type_, opts_.served_versions, opts_.kind);
   uo.converter = converter_.get();
   // A built-in kind's defaults are its Go defaulters', not the schema's
   // structural defaulting (which would also drop the nulls of its Go

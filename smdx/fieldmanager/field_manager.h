@@ -86,6 +86,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,15 @@ struct FieldManagerOptions {
   // may write, fail there, and the update then takes nothing (with
   // builtin_defaults the object is stored with the live entries).
   const Converter* converter = nullptr;
+  // The apiVersions the apiserver serves the kind at (Catalog fills it for
+  // built-in kinds: KubernetesServedVersions, or the kinds of a cluster's
+  // OpenAPI documents). A manager recorded at a version not listed is one
+  // the apiserver's converter cannot reach (structured-merge-diff's
+  // IsMissingVersionError): the next write drops it, and it conflicts with
+  // nothing. That is how entries of removed versions (extensions/v1beta1,
+  // autoscaling/v2beta2) leave an upgraded cluster's objects. Unset: every
+  // version is taken.
+  std::optional<std::vector<std::string>> served_versions;
   // For requests to the scale subresource: per apiVersion of the resource,
   // the field names of its replicas field (an empty path: that version has
   // no scale subresource). Entries recorded at an apiVersion not listed are

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -183,6 +184,32 @@ absl::string_view KubernetesKindTypeName(absl::string_view api_version,
   const internal::EmbeddedKind* k = FindEmbeddedKind(api_version, kind);
   if (k == nullptr) return "";
   return internal::kEmbeddedKubernetes.types[k->type].name;
+}
+
+namespace {
+
+// Whether `api_version` is a GA version: "v1", "apps/v1", not "v1beta1".
+bool IsGaVersion(absl::string_view api_version) {
+  const size_t slash = api_version.rfind('/');
+  const absl::string_view v = slash == absl::string_view::npos
+                                  ? api_version
+                                  : api_version.substr(slash + 1);
+  if (v.size() < 2 || v[0] != 'v') return false;
+  for (char c : v.substr(1)) {
+    if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> KubernetesServedVersions(absl::string_view kind) {
+  std::vector<std::string> out;
+  for (const internal::EmbeddedKind& k : internal::kEmbeddedKubernetes.kinds) {
+    if (k.kind == kind && IsGaVersion(k.api_version))
+      out.emplace_back(k.api_version);
+  }
+  return out;
 }
 
 std::vector<KubernetesKind> KubernetesKinds() {

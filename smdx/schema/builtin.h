@@ -47,6 +47,15 @@ bool SharesEmbeddedKubernetesTypes(const Schema& schema);
 absl::string_view KubernetesKindTypeName(absl::string_view api_version,
                                          absl::string_view kind);
 
+// The apiVersions a kube-apiserver of the embedded release, as it starts
+// with its default settings, serves objects of `kind` at: the GA versions
+// ("v1", "autoscaling/v2") of the built-in kinds of that name. Alpha and
+// beta versions are off by default (none has been on since 1.24's), and
+// the older apiVersions are gone. Empty for a kind it does not serve.
+// ("autoscaling/v1" and "autoscaling/v2" for HorizontalPodAutoscaler; "v1"
+// and "events.k8s.io/v1" for Event.)
+std::vector<std::string> KubernetesServedVersions(absl::string_view kind);
+
 // The built-in kinds: every `x-kubernetes-group-version-kind` of the v1.37
 // schemas and the older kinds, with their root types' names.
 struct KubernetesKind {

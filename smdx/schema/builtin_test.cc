@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/test_util.h"
 
@@ -150,6 +151,24 @@ TEST(KubernetesSchemaTest, KindTypeNamesAreTheTablesWithoutTheTable) {
             "io.k8s.api.apps.v1.Deployment");
   EXPECT_EQ(KubernetesKindTypeName("apps/v1", "Nothing"), "");
   EXPECT_EQ(KubernetesKindTypeName("", "Deployment"), "");
+}
+
+// What a default kube-apiserver 1.37 serves (its /apis lists every group at
+// v1, and autoscaling at v2 too): the GA versions, not the beta ones the
+// document also has, nor the older apiVersions.
+TEST(KubernetesSchemaTest, ServedVersionsAreTheGaOnes) {
+  using ::testing::ElementsAre;
+  EXPECT_THAT(KubernetesServedVersions("HorizontalPodAutoscaler"),
+              ElementsAre("autoscaling/v1", "autoscaling/v2"));
+  EXPECT_THAT(KubernetesServedVersions("Deployment"), ElementsAre("apps/v1"));
+  EXPECT_THAT(KubernetesServedVersions("ResourceClaim"),
+              ElementsAre("resource.k8s.io/v1"));
+  EXPECT_THAT(KubernetesServedVersions("Event"),
+              ElementsAre("events.k8s.io/v1", "v1"));
+  EXPECT_THAT(KubernetesServedVersions("Pod"), ElementsAre("v1"));
+  EXPECT_TRUE(KubernetesServedVersions("Nothing").empty());
+  // Every built-in kind but those only older releases served has one.
+  EXPECT_FALSE(KubernetesServedVersions("CronJob").empty());
 }
 
 // Kinds share their types' parsed definitions (each embedded type is
