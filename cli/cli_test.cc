@@ -444,6 +444,54 @@ spec:
   EXPECT_THAT(hpa.err, Not(HasSubstr("beta-client")));
 }
 
+// autoscaling serves the HorizontalPodAutoscaler at v1 and v2, whose
+// fields differ: a manager's fields are compared at its version, the
+// objects converted as the apiserver's scheme converts them. kubectl
+// applied v2 metrics; an old client's v1 CPU target is v2's metrics, so
+// kube-apiserver 1.37 answers its apply with conflicts on both fields.
+TEST(CliTest, HpaManagersAtTheOtherVersionAreComparedThere) {
+  std::string dir = ::testing::TempDir();
+  // As the server gave it back at v1, after kubectl's apply at v2.
+  WriteFile(dir + "/hpa-v1-live.yaml", R"(apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  name: a
+  namespace: h
+  generation: 1
+  managedFields:
+  - {manager: kubectl, operation: Apply, apiVersion: autoscaling/v2,
+     time: "2026-12-06T18:44:03Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:maxReplicas": {}, "f:metrics": {},
+       "f:scaleTargetRef": {"f:apiVersion": {}, "f:kind": {}, "f:name": {}}}}}
+spec:
+  scaleTargetRef: {kind: Deployment, name: d, apiVersion: apps/v1}
+  minReplicas: 1
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 70
+status: {currentReplicas: 0, desiredReplicas: 0}
+)");
+  auto config = [&](const std::string& spec) {
+    WriteFile(dir + "/hpa-v1-config.yaml",
+              "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\n"
+              "metadata: {name: a, namespace: h}\nspec: {scaleTargetRef: "
+              "{apiVersion: apps/v1, kind: Deployment, name: d}, " +
+                  spec + "}\n");
+    return Smdx({"apply", "--field-manager", "old", "--now",
+                 "2026-12-06T18:45:00Z", "--live", dir + "/hpa-v1-live.yaml",
+                 dir + "/hpa-v1-config.yaml"});
+  };
+  Result both = config("maxReplicas: 6, targetCPUUtilizationPercentage: 50");
+  EXPECT_EQ(both.code, 2) << both.err;
+  EXPECT_THAT(both.err, HasSubstr("Apply failed with 2 conflicts: conflicts "
+                                  "with \"kubectl\":\n- .spec.maxReplicas\n"
+                                  "- .spec.metrics"));
+  // The same target, and so the same v2 metrics: no conflict, and the old
+  // client shares them.
+  Result same = config("maxReplicas: 5, targetCPUUtilizationPercentage: 70");
+  ASSERT_EQ(same.code, 0) << same.err;
+  EXPECT_THAT(same.out, HasSubstr("manager: old"));
+}
+
 // A cluster's OpenAPI says which versions it serves a kind at: there the
 // entries of other versions go, and those of its versions stay.
 TEST(CliTest, TheDocumentsKindsAreTheVersionsServed) {

@@ -56,10 +56,14 @@ type kindFile struct {
 // the object read (the PUT's body), an apply's over the kind's header (the
 // configuration).
 type write struct {
-	Subresource string                 `json:"subresource"`
-	Verb        string                 `json:"verb"` // update, apply or forceApply
-	Manager     string                 `json:"manager"`
-	Body        map[string]interface{} `json:"body"`
+	Subresource string `json:"subresource"`
+	Verb        string `json:"verb"` // update, apply or forceApply
+	Manager     string `json:"manager"`
+	// The request's apiVersion when not the kind file's (another version
+	// the kind is served at): its URL, the version the object is read at,
+	// and an apply's configuration's.
+	APIVersion string                 `json:"apiVersion"`
+	Body       map[string]interface{} `json:"body"`
 }
 
 func (k *kindFile) has(sub string) bool {
@@ -221,8 +225,12 @@ func expand(kinds []*kindFile) []*scenario {
 				body := w.Body
 				if w.Verb != "update" {
 					body = merged(k.header(name+"-u"), w.Body)
+					if w.APIVersion != "" {
+						body["apiVersion"] = w.APIVersion
+					}
 				}
-				s.steps = append(s.steps, step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource, body: body})
+				s.steps = append(s.steps, step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource,
+					apiVersion: w.APIVersion, body: body})
 			}
 			out = append(out, s)
 

@@ -1,6 +1,7 @@
 #include "smdx/fieldmanager/field_manager.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "smdx/fieldmanager/last_applied.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/schema/builtin.h"
 #include "smdx/typed/default.h"
 #include "smdx/value/utf8.h"
 
@@ -188,51 +190,123 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
 
 // The apiserver's conversion of an object to a manager's version
 // (apimachinery's versionConverter.Convert): an object whose apiVersion is
-// that version is itself; any other is converted by `inner` (the identity
-// when null) and typed again as ObjectToTyped types it, without
-// typed.AllowDuplicates. So an update that writes an item twice fails
-// where the object is converted for a manager at another version (SMD's
-// "failed to convert new object: ... duplicate entries for key ..."), and
-// a live object that holds an item twice fails where its managers'
-// entries are reconciled at their versions. A version the kind is not
-// served at is NotFound (the apiserver's converter cannot reach it: the
-// scheme has no such version, or no type of its OpenAPI does).
+// that version is itself; any other is converted and typed again as
+// ObjectToTyped types it, without typed.AllowDuplicates. So an update that
+// writes an item twice fails where the object is converted for a manager
+// at another version (SMD's "failed to convert new object: ... duplicate
+// entries for key ..."), and a live object that holds an item twice fails
+// where its managers' entries are reconciled at their versions. A version
+// the kind is not served at is NotFound (the apiserver's converter cannot
+// reach it: the scheme has no such version, or no type of its OpenAPI
+// does). Between the versions of a built-in kind whose fields differ (the
+// HorizontalPodAutoscaler's) objects convert as the scheme converts them
+// and are typed at their version; between others, by `inner` (the identity
+// when null), typed as the request's.
 class ApiserverConverter : public Converter {
  public:
+  // A built-in kind at a version, for converting objects there.
+  struct Version {
+    Type type;
+    std::shared_ptr<const BuiltinKind> kind;
+  };
+
   ApiserverConverter(const Converter* inner, Type type,
                      std::optional<std::vector<std::string>> served,
-                     std::string kind)
+                     std::string kind, std::map<std::string, Version> versions)
       : inner_(inner),
         type_(std::move(type)),
         served_(std::move(served)),
-        kind_(std::move(kind)) {}
+        kind_(std::move(kind)),
+        versions_(std::move(versions)) {}
 
   absl::StatusOr<Value> Convert(const Value& object,
                                 const std::string& version) const override {
-    if (const std::string* at = FindString(object, "apiVersion");
-        at != nullptr && *at == version) {
-      return object;
-    }
+    const std::string* at = FindString(object, "apiVersion");
+    if (at != nullptr && *at == version) return object;
     if (served_.has_value() &&
         std::find(served_->begin(), served_->end(), version) ==
             served_->end()) {
       return absl::NotFoundError(absl::StrCat(
           "the apiserver does not serve ", kind_, " at ", version));
     }
-    absl::StatusOr<Value> out =
-        inner_ == nullptr ? object : inner_->Convert(object, version);
+    const Version* from = at != nullptr ? Find(*at) : nullptr;
+    const Version* to = Find(version);
+    absl::StatusOr<Value> out = object;
+    if (from != nullptr && to != nullptr) {
+      std::optional<Value> converted = from->kind->ConvertTo(object, *to->kind);
+      if (converted.has_value()) out = *std::move(converted);
+    } else if (inner_ != nullptr) {
+      out = inner_->Convert(object, version);
+    }
     if (!out.ok()) return out;
-    if (absl::Status st = Validate(type_, *out); !st.ok())
+    if (absl::Status st = Validate(*TypeOr(version), *out); !st.ok())
       return absl::InternalError(st.message());
     return out;
   }
 
+  const Type* TypeAt(const std::string& version) const override {
+    const Version* v = Find(version);
+    return v != nullptr ? &v->type : nullptr;
+  }
+
  private:
+  const Version* Find(const std::string& version) const {
+    auto it = versions_.find(version);
+    return it != versions_.end() ? &it->second : nullptr;
+  }
+  const Type* TypeOr(const std::string& version) const {
+    const Type* t = TypeAt(version);
+    return t != nullptr ? t : &type_;
+  }
+
   const Converter* inner_;
   Type type_;
   std::optional<std::vector<std::string>> served_;
   std::string kind_;
+  // The built-in kind at the versions it converts between (none for other
+  // kinds), the request's included.
+  std::map<std::string, Version> versions_;
 };
+
+// The type of `kind` at `version`: the schema's (a cluster's OpenAPI has
+// every version it serves), else the embedded one's.
+std::optional<Type> TypeAtVersion(const Type& type, const std::string& version,
+                                  const std::string& kind) {
+  if (absl::StatusOr<std::string> name =
+          KubernetesTypeName(type.schema(), version, kind);
+      name.ok()) {
+    absl::StatusOr<Type> t = Type::Named(type.shared_schema(), *name);
+    if (t.ok()) return *std::move(t);
+  }
+  const std::string name(KubernetesKindTypeName(version, kind));
+  if (name.empty()) return std::nullopt;
+  absl::StatusOr<std::shared_ptr<const Schema>> schema =
+      KubernetesSchemaFor(name);
+  if (!schema.ok()) return std::nullopt;
+  absl::StatusOr<Type> t = Type::Named(*std::move(schema), name);
+  if (!t.ok()) return std::nullopt;
+  return *std::move(t);
+}
+
+// The versions a built-in kind converts between (ApiserverConverter): those
+// of `served` whose objects `builtin` converts to, with the request's.
+std::map<std::string, ApiserverConverter::Version> ConvertedVersions(
+    const Type& type, const std::shared_ptr<const BuiltinKind>& builtin,
+    const FieldManagerOptions& opts) {
+  std::map<std::string, ApiserverConverter::Version> out;
+  if (builtin == nullptr || !opts.served_versions.has_value()) return out;
+  for (const std::string& v : *opts.served_versions) {
+    if (v == opts.api_version) continue;
+    std::optional<Type> t = TypeAtVersion(type, v, opts.kind);
+    if (!t.has_value()) continue;
+    std::shared_ptr<const BuiltinKind> k = BuiltinKind::For(*t, v, opts.kind);
+    if (k == nullptr || !builtin->ConvertsTo(*k)) continue;
+    out.emplace(v, ApiserverConverter::Version{*std::move(t), std::move(k)});
+  }
+  if (!out.empty())
+    out.emplace(opts.api_version, ApiserverConverter::Version{type, builtin});
+  return out;
+}
 
 }  // namespace
 
@@ -254,7 +328,8 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
   UpdaterOptions uo;
   uo.ignored_fields = opts_.ignored_fields;
   converter_ = std::make_shared<const ApiserverConverter>(
-      opts_.converter, type_, opts_.served_versions, opts_.kind);
+      opts_.converter, type_, opts_.served_versions, opts_.kind,
+      ConvertedVersions(type_, builtin_, opts_));
   uo.converter = converter_.get();
   // A built-in kind's defaults are its Go defaulters', not the schema's
   // structural defaulting (which would also drop the nulls of its Go

@@ -50,6 +50,11 @@
 //    the main resource, everything but .status on the status subresource),
 //    as FieldManagerOptions' ignored_fields, kept_fields and
 //    changed_fields_only say;
+//  - a manager recorded at another apiVersion is compared at its version,
+//    the objects converted there (ApiserverConverter: built-in kinds whose
+//    versions differ, the HorizontalPodAutoscaler, as the scheme converts
+//    them, with builtin_defaults); one recorded at a version the kind is
+//    not served at (served_versions) is dropped by the next write;
 //  - with builtin_defaults, objects of built-in kinds as the apiserver holds
 //    them (kubetypes/builtin_kind.h): bodies decoded through their Go types
 //    and Kubernetes' defaulters, apply results defaulted after ownership is
@@ -161,7 +166,11 @@ struct FieldManagerOptions {
   // ResetFieldsFor and SetResetFields (fieldmanager/reset_fields.h) give
   // the apiserver's three for built-in kinds and custom resources.
   // Converts objects between apiVersions for managers recorded at another
-  // version; identity when null. Not owned. Either way, as the apiserver's
+  // version; identity when null. Not owned. With builtin_defaults, a
+  // built-in kind whose served versions differ in their fields (the
+  // HorizontalPodAutoscaler) converts between them as the apiserver's
+  // scheme does instead (BuiltinKind::ConvertTo), each version typed as
+  // its own. Either way, as the apiserver's
   // converter does (apimachinery's versionConverter), an object at the
   // version asked for already comes back as it is, and any other is typed
   // again after its conversion, strictly: duplicate items, which an update

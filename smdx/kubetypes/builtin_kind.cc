@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/go_types.h"
+#include "smdx/kubetypes/internal/hpa.h"
 #include "smdx/kubetypes/internal/quantity.h"
 #include "smdx/kubetypes/internal/times.h"
 #include "smdx/kubetypes/internal/registry.h"
@@ -564,6 +565,10 @@ class Decoder {
           std::optional<absl::Time> now = std::nullopt)
       : plan_(plan), stored_(stored), now_(now) {}
 
+  // Only through the Go types, without the defaulters (an object the
+  // scheme converted, which it does not default).
+  void SkipDefaulters() { defaulters_ = false; }
+
   // Whether an empty slice or map stayed that storage reads back null.
   bool kept_empty() const { return kept_empty_; }
 
@@ -595,8 +600,9 @@ class Decoder {
         Map& m = v.map();
         kept_empty_ |= ThroughGoType(np, mt, m, stored_, false, &error_);
         if (error_.set) return;
-        if (!np.rules.empty() || !np.defaults.empty() ||
-            (!np.clock_fields.empty() && now_.has_value())) {
+        if (defaulters_ &&
+            (!np.rules.empty() || !np.defaults.empty() ||
+             (!np.clock_fields.empty() && now_.has_value()))) {
           for (DefaultRuleFn rule : np.rules) rule(m, *np.go);
           for (const NodePlan::Field& f : np.defaults) {
             if (IsGoUnset(f.kind, m.Find(f.name))) m.Set(f.name, f.value);
@@ -839,6 +845,7 @@ class Decoder {
   const KindPlan& plan_;
   const bool stored_;
   const std::optional<absl::Time> now_;
+  bool defaulters_ = true;
   bool kept_empty_ = false;
   DecodeError error_;
 };
@@ -980,6 +987,26 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
     *error = d.error().AsJsonError();
   }
   return object;
+}
+
+bool BuiltinKind::ConvertsTo(const BuiltinKind& to) const {
+  return kind_ == "HorizontalPodAutoscaler" && to.kind_ == kind_ &&
+         ((api_version_ == "autoscaling/v1" &&
+           to.api_version_ == "autoscaling/v2") ||
+          (api_version_ == "autoscaling/v2" &&
+           to.api_version_ == "autoscaling/v1"));
+}
+
+std::optional<Value> BuiltinKind::ConvertTo(const Value& object,
+                                            const BuiltinKind& to) const {
+  if (!ConvertsTo(to)) return std::nullopt;
+  Value converted = api_version_ == "autoscaling/v1"
+                        ? internal::HpaV1ToV2(object)
+                        : internal::HpaV2ToV1(object);
+  internal::Decoder d(*to.plan_, /*stored=*/false);
+  d.SkipDefaulters();
+  d.Walk(to.type_.root(), converted, nullptr, 0);
+  return converted;
 }
 
 absl::Status BuiltinKind::BodyRefusedError(absl::string_view api_version,

@@ -128,6 +128,18 @@ class BuiltinKind {
   // Whether AsStored may change `live` (a look at it alone).
   bool ReadHidesStoredFields(const Value& live) const;
 
+  // `object`, of this kind at its apiVersion, as the apiserver's scheme
+  // converts it to `to`'s apiVersion for its field manager (through the
+  // internal version, without defaulting; then, as the converter types the
+  // result, through `to`'s Go types). smdx knows the conversion of the one
+  // built-in kind whose served versions differ in their fields: the
+  // HorizontalPodAutoscaler between autoscaling/v1 and autoscaling/v2
+  // (internal/hpa.h). nullopt for other kinds and versions.
+  std::optional<Value> ConvertTo(const Value& object,
+                                 const BuiltinKind& to) const;
+  // Whether ConvertTo converts this kind's objects to `to`'s.
+  bool ConvertsTo(const BuiltinKind& to) const;
+
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.
   const Value& NewObject() const { return new_object_; }

@@ -2,6 +2,7 @@
 
 #include "smdx/kubetypes/internal/go_types_data.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "smdx/kubetypes/internal/registry.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
 #include "testing/test_util.h"
 
 namespace smdx {
@@ -1521,6 +1523,88 @@ TEST(DisabledFieldsTest, AClaimsDataSources) {
 }
 
 // ---- autoscaling/v1 HorizontalPodAutoscaler's round trip ------------------
+
+// The scheme's conversion of an HorizontalPodAutoscaler between its two
+// versions, as the field manager converts objects for managers at the other
+// one. testdata/hpa-conversion/rich-v2.json is an HPA kube-apiserver 1.37
+// stored from rich-request.yaml and rich-status-request.yaml (every metric
+// source type, behavior, current metrics, conditions) as it gave it back at
+// autoscaling/v2, and rich-v1.json the same object read at autoscaling/v1:
+// each converts into the other, the annotations' JSON byte for byte.
+TEST(HorizontalPodAutoscalerConversionTest, EachVersionConvertsIntoTheOther) {
+  std::shared_ptr<const BuiltinKind> v1 =
+      KindOf("autoscaling/v1", "HorizontalPodAutoscaler");
+  std::shared_ptr<const BuiltinKind> v2 =
+      KindOf("autoscaling/v2", "HorizontalPodAutoscaler");
+  ASSERT_NE(v1, nullptr);
+  ASSERT_NE(v2, nullptr);
+  auto read = [](const char* name) {
+    absl::StatusOr<Value> v = ParseJson(smdx::testing::ReadTestFile(
+        smdx::testing::SourcePath(std::string("testdata/hpa-conversion/") +
+                                  name)));
+    EXPECT_TRUE(v.ok()) << v.status();
+    return v.ok() ? *std::move(v) : Value();
+  };
+  const Value at_v1 = read("rich-v1.json");
+  const Value at_v2 = read("rich-v2.json");
+  ASSERT_TRUE(v2->ConvertsTo(*v1));
+  ASSERT_TRUE(v1->ConvertsTo(*v2));
+  std::optional<Value> to_v1 = v2->ConvertTo(at_v2, *v1);
+  ASSERT_TRUE(to_v1.has_value());
+  EXPECT_EQ(ToJsonSorted(*to_v1), ToJsonSorted(at_v1));
+  EXPECT_TRUE(Equals(*to_v1, at_v1));
+  std::optional<Value> to_v2 = v1->ConvertTo(at_v1, *v2);
+  ASSERT_TRUE(to_v2.has_value());
+  // Back at v2 the CPU target comes after the annotation's metrics
+  // (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler
+  // appends it), where the request had it first.
+  Value cpu_last = at_v2;
+  List& metrics = cpu_last.map().Find("spec")->map().Find("metrics")->list();
+  std::rotate(metrics.begin(), metrics.begin() + 1, metrics.end());
+  EXPECT_EQ(ToJsonSorted(*to_v2), ToJsonSorted(cpu_last));
+  // Other kinds and versions have no conversion.
+  std::shared_ptr<const BuiltinKind> deployment = KindOf("apps/v1", "Deployment");
+  EXPECT_FALSE(v1->ConvertsTo(*v1));
+  EXPECT_FALSE(v1->ConvertsTo(*deployment));
+  EXPECT_FALSE(v1->ConvertTo(at_v1, *deployment).has_value());
+}
+
+// A v1 object without annotations: its CPU target is v2's only metric, or
+// 80% of CPU without one, as the conversion says v1 always meant; its CPU
+// utilization the one current metric.
+TEST(HorizontalPodAutoscalerConversionTest, V1SaysCpuOnly) {
+  std::shared_ptr<const BuiltinKind> v1 =
+      KindOf("autoscaling/v1", "HorizontalPodAutoscaler");
+  std::shared_ptr<const BuiltinKind> v2 =
+      KindOf("autoscaling/v2", "HorizontalPodAutoscaler");
+  const std::string head =
+      "{apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler, "
+      "metadata: {name: h}, spec: {scaleTargetRef: {kind: Deployment, name: "
+      "d}, maxReplicas: 5";
+  std::optional<Value> cpu = v1->ConvertTo(
+      Yaml(head + ", targetCPUUtilizationPercentage: 55}, status: "
+                  "{currentReplicas: 1, desiredReplicas: 2, "
+                  "currentCPUUtilizationPercentage: 30}}"),
+      *v2);
+  ASSERT_TRUE(cpu.has_value());
+  EXPECT_EQ(At(*cpu, "apiVersion"), R"("autoscaling/v2")");
+  EXPECT_EQ(At(*cpu, "spec.metrics"),
+            Canon(R"([{"type": "Resource", "resource": {"name": "cpu",
+              "target": {"type": "Utilization", "averageUtilization": 55}}}])"));
+  EXPECT_EQ(At(*cpu, "status"),
+            Canon(R"({"currentReplicas": 1, "desiredReplicas": 2,
+              "currentMetrics": [{"type": "Resource", "resource": {
+                "name": "cpu", "current": {"averageUtilization": 30}}}]})"));
+  std::optional<Value> none = v1->ConvertTo(Yaml(head + "}}"), *v2);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(At(*none, "spec.metrics.0.resource.target.averageUtilization"),
+            "80");
+  // The status's zero replicas: v1 writes both, v2 only the desired, and
+  // its current metrics null (as kube-apiserver 1.37 reads such an object
+  // back at autoscaling/v2).
+  EXPECT_EQ(At(*none, "status"),
+            Canon(R"({"desiredReplicas": 0, "currentMetrics": null})"));
+}
 
 // A v1 HorizontalPodAutoscaler goes through the internal (v2) one, what
 // v1 cannot say kept in round-trip annotations (autoscaling/v1

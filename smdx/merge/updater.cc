@@ -71,6 +71,20 @@ absl::StatusOr<Value> Updater::Convert(const Value& v,
   return opts_.converter->Convert(v, version);
 }
 
+const Type& Updater::TypeAt(const std::string& version) const {
+  if (opts_.converter != nullptr) {
+    if (const Type* t = opts_.converter->TypeAt(version)) return *t;
+  }
+  return type_;
+}
+
+void Updater::MarkReconciled(ManagedFields* managers) const {
+  for (auto& entry : *managers) {
+    const Type& t = TypeAt(entry.second.api_version());
+    entry.second.MarkReconciled(t.schema().id(), t.root());
+  }
+}
+
 absl::StatusOr<ManagedFields> Updater::Reconcile(
     const Value& live, const ManagedFields& managers) const {
   ManagedFields out;
@@ -81,12 +95,12 @@ absl::StatusOr<ManagedFields> Updater::Reconcile(
         continue;  // obsolete version: dropped
       if (!converted.ok()) return converted.status();
     }
-    if (vs.IsReconciledFor(type_.schema().id(), type_.root())) {
+    const Type& t = TypeAt(vs.api_version());
+    if (vs.IsReconciledFor(t.schema().id(), t.root())) {
       out.emplace(name, vs);  // made by this type's operations already
       continue;
     }
-    std::optional<Set> reconciled =
-        ReconcileFieldSetWithSchema(type_, vs.set());
+    std::optional<Set> reconciled = ReconcileFieldSetWithSchema(t, vs.set());
     if (reconciled) {
       out.emplace(name, VersionedSet(*std::move(reconciled), vs.api_version(),
                                      vs.applied()));
@@ -124,7 +138,7 @@ OpResult Updater::Transfer(const Value& old_obj, const Value& new_obj,
       absl::StatusOr<Value> n = Convert(new_obj, v);
       if (!n.ok())
         return Prefixed("failed to convert new object: ", n.status());
-      c = CompareFields(type_, &*o, &*n);
+      c = CompareFields(TypeAt(v), &*o, &*n);
     }
     if (const Set* ignored = Ignored(v)) {
       c.added = FilterIgnored(std::move(c.added), ignored);
@@ -241,8 +255,7 @@ OpResult Updater::Update(const Value& live, const Value& written,
     r.managers[manager] =
         VersionedSet(std::move(mine), version, /*applied=*/false);
   }
-  for (auto& entry : r.managers)
-    entry.second.MarkReconciled(type_.schema().id(), type_.root());
+  MarkReconciled(&r.managers);
   r.changed = !Equals(live, object);
   r.object = r.changed ? object : live;
   return r;
@@ -353,8 +366,7 @@ OpResult Updater::Apply(const Value& live, const Value& config,
       !v.empty()) {
     return Immutable(v);
   }
-  for (auto& entry : r.managers)
-    entry.second.MarkReconciled(type_.schema().id(), type_.root());
+  MarkReconciled(&r.managers);
   r.object = r.changed ? std::move(pruned) : live;
   return r;
 }
@@ -384,11 +396,12 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
       !HasEmptyGranularList(type_, merged)) {
     return merged;
   }
-  auto members = [&](const Set& s) {
-    return EnsureNamedFieldsAreMembers(type_, s);
+  // Objects at a version are typed as that version's.
+  auto members = [](const Type& t, const Set& s) {
+    return EnsureNamedFieldsAreMembers(t, s);
   };
-  auto fields_of = [&](const Value& v) {
-    return members(ToFieldSet(type_, v));
+  auto fields_of = [&](const Type& t, const Value& v) {
+    return members(t, ToFieldSet(t, v));
   };
 
   // The pruning happens at the version the applier last applied at (a
@@ -398,8 +411,10 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   absl::StatusOr<Value> at_last = Convert(merged, last_version);
   if (absl::IsNotFound(at_last.status())) return merged;
   if (!at_last.ok()) return at_last.status();
-  Value pruned = RemoveItems(type_, *at_last, members(last->set()));
-  const Set at_last_fields = fields_of(*at_last);
+  const Type& last_type = TypeAt(last_version);
+  Value pruned =
+      RemoveItems(last_type, *at_last, members(last_type, last->set()));
+  const Set at_last_fields = fields_of(last_type, *at_last);
 
   // Owned at each version: the last applied version first (the removal
   // may have taken fields its conversions need), then the others in order.
@@ -427,13 +442,14 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
     if (absl::IsNotFound(p.status())) continue;
     if (!p.ok()) return p.status();
     full = *std::move(f);
-    Set keep = fields_of(*p).Union(members(owned[v]));
+    const Type& t = TypeAt(v);
+    Set keep = fields_of(t, *p).Union(members(t, owned[v]));
     // Without a converter (or with one that gives an object back as it
     // is) every version is the same object.
     Set full_fields = opts_.converter == nullptr || SameNode(full, *at_last)
                           ? at_last_fields
-                          : fields_of(full);
-    pruned = RemoveItems(type_, full, full_fields.Difference(keep));
+                          : fields_of(t, full);
+    pruned = RemoveItems(t, full, full_fields.Difference(keep));
   }
 
   // Only what the applier owned last time may go.
@@ -443,9 +459,9 @@ absl::StatusOr<Value> Updater::RemoveDroppedFields(
   } else if (!pruned_at_last.ok()) {
     return pruned_at_last.status();
   } else {
-    Set gone = at_last_fields.Difference(fields_of(*pruned_at_last));
-    pruned = RemoveItems(type_, *at_last,
-                         gone.Intersection(members(last->set())),
+    Set gone = at_last_fields.Difference(fields_of(last_type, *pruned_at_last));
+    pruned = RemoveItems(last_type, *at_last,
+                         gone.Intersection(members(last_type, last->set())),
                          left_keyless_item);
   }
   return Convert(pruned, now.api_version());

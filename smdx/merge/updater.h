@@ -15,7 +15,8 @@
 // manager's version (the last applied version first), fields the applier
 // never owned are put back, and the result is converted to the applier's
 // version now. A last applied version that no longer exists prunes
-// nothing. Ignored fields are filtered from a set at the version it is
+// nothing. Objects at a version are typed as that version's (the
+// converter's TypeAt), else as the updater's. Ignored fields are filtered from a set at the version it is
 // recorded at; the last set is pruned as recorded (as SMD does, so a field
 // ignored only at the new version goes even when it is applied again).
 //
@@ -57,6 +58,13 @@ class Converter {
   virtual ~Converter() = default;
   virtual absl::StatusOr<Value> Convert(const Value& object,
                                         const std::string& version) const = 0;
+  // The type of objects at `version`, where it is not the updater's (the
+  // versions of a kind whose fields differ between them); null: the
+  // updater's type.
+  virtual const Type* TypeAt(const std::string& version) const {
+    (void)version;
+    return nullptr;
+  }
 };
 
 enum class ErrorKind {
@@ -160,6 +168,10 @@ class Updater {
  private:
   absl::StatusOr<Value> Convert(const Value& v,
                                 const std::string& version) const;
+  // The type of objects at `version` (the converter's, else type_).
+  const Type& TypeAt(const std::string& version) const;
+  // Marks every entry reconciled with the type of its version.
+  void MarkReconciled(ManagedFields* managers) const;
   const Set* Ignored(const std::string& version) const;
   absl::StatusOr<ManagedFields> Reconcile(const Value& live,
                                           const ManagedFields& managers) const;

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "smdx/kubetypes/internal/hpa.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
 
@@ -813,21 +814,6 @@ const Value* Annotation(const Map* annotations, const char* key) {
   return v != nullptr && v->IsString() ? v : nullptr;
 }
 
-// The list an annotation holds, when encoding/json decodes it into a slice
-// of structs: a list of objects (null: none).
-std::optional<List> Objects(const Map* annotations, const char* key) {
-  const Value* enc = Annotation(annotations, key);
-  if (enc == nullptr) return std::nullopt;
-  absl::StatusOr<Value> v = ParseJson(enc->AsString());
-  if (!v.ok()) return std::nullopt;
-  if (v->IsNull()) return List();
-  if (!v->IsList()) return std::nullopt;
-  for (const Value& item : v->list()) {
-    if (!item.IsMap() && !item.IsNull()) return std::nullopt;
-  }
-  return std::move(v->list());
-}
-
 // The behavior annotation, when it decodes into the internal
 // HorizontalPodAutoscalerBehavior (untagged: its fields ScaleUp and
 // ScaleDown, matched without case) and is not empty.
@@ -892,9 +878,9 @@ void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
   const Map* annotations = meta != nullptr ? RMap(*meta, "annotations")
                                            : nullptr;
   // v1 to internal: what the annotations add.
-  const std::optional<List> metrics = Objects(annotations, kMetrics);
-  const std::optional<List> current = Objects(annotations, kCurrentMetrics);
-  const std::optional<List> conditions = Objects(annotations, kConditions);
+  const std::optional<List> metrics = HpaAnnotationList(annotations, kMetrics);
+  const std::optional<List> current = HpaAnnotationList(annotations, kCurrentMetrics);
+  const std::optional<List> conditions = HpaAnnotationList(annotations, kConditions);
   const std::optional<Value> behavior = Behavior(annotations);
   const Map* spec = RMap(m, "spec");
   const Value* target =
