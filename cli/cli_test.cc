@@ -444,6 +444,82 @@ spec:
   EXPECT_THAT(hpa.err, Not(HasSubstr("beta-client")));
 }
 
+// A custom resource's converter takes every version its CRD declares,
+// served or not, and refuses any other with an error the field manager does
+// not tell from a failure (kubernetes#111937: a CRD version removed while
+// objects still had entries at it). kube-apiserver 1.37 answered a PUT with
+// such an entry by storing the object with the live entries, and an apply
+// to an object that kept one (its version declared, then removed) with a
+// 500 of these words.
+TEST(CliTest, CustomResourceEntriesOfUndeclaredVersionsFailTheFieldManager) {
+  std::string dir = ::testing::TempDir();
+  const std::string version_schema =
+      "schema: {openAPIV3Schema: {type: object, properties: {spec: {type: "
+      "object, properties: {a: {type: string}, b: {type: string}}}}}}";
+  WriteFile(dir + "/things-crd.yaml",
+            "apiVersion: apiextensions.k8s.io/v1\n"
+            "kind: CustomResourceDefinition\n"
+            "metadata: {name: things.t.smdx.dev}\n"
+            "spec:\n  group: t.smdx.dev\n  scope: Cluster\n"
+            "  names: {plural: things, singular: thing, kind: Thing}\n"
+            "  versions:\n"
+            "  - {name: v1, served: true, storage: true, " +
+                version_schema + "}\n"
+            "  - {name: v2, served: false, storage: false, " +
+                version_schema + "}\n");
+  auto live = [&](const char* other_version) {
+    WriteFile(dir + "/thing-live.yaml",
+              absl::StrCat(R"(apiVersion: t.smdx.dev/v1
+kind: Thing
+metadata:
+  name: t1
+  managedFields:
+  - {manager: creator, operation: Update, apiVersion: t.smdx.dev/v1,
+     time: "2026-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {".": {}, "f:a": {}, "f:b": {}}}}
+  - {manager: other, operation: Apply, apiVersion: t.smdx.dev/)",
+                           other_version, R"(,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:b": {}}}}
+spec: {a: "1", b: "2"}
+)"));
+  };
+  WriteFile(dir + "/thing-put.yaml",
+            "apiVersion: t.smdx.dev/v1\nkind: Thing\nmetadata: {name: t1}\n"
+            "spec: {a: '1', b: changed}\n");
+  WriteFile(dir + "/thing-apply.yaml",
+            "apiVersion: t.smdx.dev/v1\nkind: Thing\nmetadata: {name: t1}\n"
+            "spec: {a: applied}\n");
+  auto run = [&](const char* verb, const char* object) {
+    return Smdx({verb, "--schema", dir + "/things-crd.yaml",
+                 "--field-manager", "writer", "--now", "2026-01-02T00:00:00Z",
+                 "--live", dir + "/thing-live.yaml", dir + "/" + object});
+  };
+
+  // Declared, though not served: compared there; the writer takes b.
+  live("v2");
+  Result declared = run("update", "thing-put.yaml");
+  ASSERT_EQ(declared.code, 0) << declared.err;
+  EXPECT_EQ(declared.err, "");
+  EXPECT_THAT(declared.out, HasSubstr("manager: writer"));
+
+  live("v9");
+  Result put = run("update", "thing-put.yaml");
+  ASSERT_EQ(put.code, 0) << put.err;
+  EXPECT_THAT(put.err,
+              HasSubstr("the managed fields were not updated (request to "
+                        "convert CR to an invalid group/version: "
+                        "t.smdx.dev/v9)"));
+  EXPECT_THAT(put.out, HasSubstr("b: changed"));
+  EXPECT_THAT(put.out, Not(HasSubstr("manager: writer")));
+  EXPECT_THAT(put.out, HasSubstr("apiVersion: t.smdx.dev/v9"));
+
+  Result apply = run("apply", "thing-apply.yaml");
+  EXPECT_EQ(apply.code, 1);
+  EXPECT_THAT(apply.err, HasSubstr("request to convert CR to an invalid "
+                                   "group/version: t.smdx.dev/v9"));
+}
+
 // autoscaling serves the HorizontalPodAutoscaler at v1 and v2, whose
 // fields differ: a manager's fields are compared at its version, the
 // objects converted as the apiserver's scheme converts them. kubectl

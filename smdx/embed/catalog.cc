@@ -164,22 +164,29 @@ absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
 }
 
 // The apiVersions the apiserver serves the resource's kind at, where smdx
-// knows them: those of the kind in the documents (a cluster's OpenAPI
-// declares what the cluster serves), else the built-in kind's in a default
-// apiserver; the request's own always. nullopt for a custom resource and
-// for kinds smdx does not know.
+// knows them: a custom resource's, every version its CRD declares (the
+// apiextensions-apiserver's converter takes those, served or not); else
+// those of the kind in the documents (a cluster's OpenAPI declares what the
+// cluster serves), else the built-in kind's in a default apiserver; the
+// request's own always. nullopt for kinds smdx does not know.
 std::optional<std::vector<std::string>> ServedVersions(
     const ResourceOptions& r, const SchemaKind* k,
     const std::optional<SchemaSet>& set) {
-  if (k != nullptr && k->custom_resource) return std::nullopt;
+  const bool custom = k != nullptr && k->custom_resource;
+  const auto group = [](absl::string_view api_version) {
+    return api_version.substr(0, api_version.find('/'));
+  };
   std::vector<std::string> out;
   if (set.has_value()) {
     for (const SchemaKind& d : set->kinds) {
-      if (!d.custom_resource && d.kind == r.kind) out.push_back(d.api_version);
+      if (d.custom_resource == custom && d.kind == r.kind &&
+          (!custom || group(d.api_version) == group(r.api_version))) {
+        out.push_back(d.api_version);
+      }
     }
   }
   if (out.empty()) {
-    if (KubernetesKindTypeName(r.api_version, r.kind).empty())
+    if (custom || KubernetesKindTypeName(r.api_version, r.kind).empty())
       return std::nullopt;
     out = KubernetesServedVersions(r.kind);
   }

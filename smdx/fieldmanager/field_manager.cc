@@ -212,11 +212,13 @@ class ApiserverConverter : public Converter {
 
   ApiserverConverter(const Converter* inner, Type type,
                      std::optional<std::vector<std::string>> served,
-                     std::string kind, std::map<std::string, Version> versions)
+                     std::string kind, bool custom_resource,
+                     std::map<std::string, Version> versions)
       : inner_(inner),
         type_(std::move(type)),
         served_(std::move(served)),
         kind_(std::move(kind)),
+        custom_resource_(custom_resource),
         versions_(std::move(versions)) {}
 
   absl::StatusOr<Value> Convert(const Value& object,
@@ -226,6 +228,13 @@ class ApiserverConverter : public Converter {
     if (served_.has_value() &&
         std::find(served_->begin(), served_->end(), version) ==
             served_->end()) {
+      // The apiextensions-apiserver's converter fails with an error of no
+      // type the field manager tells apart (kubernetes#111937): an apply
+      // fails, an update takes nothing.
+      if (custom_resource_) {
+        return absl::InternalError(absl::StrCat(
+            "request to convert CR to an invalid group/version: ", version));
+      }
       return absl::NotFoundError(absl::StrCat(
           "the apiserver does not serve ", kind_, " at ", version));
     }
@@ -263,6 +272,7 @@ class ApiserverConverter : public Converter {
   Type type_;
   std::optional<std::vector<std::string>> served_;
   std::string kind_;
+  bool custom_resource_;
   // The built-in kind at the versions it converts between (none for other
   // kinds), the request's included.
   std::map<std::string, Version> versions_;
@@ -329,7 +339,7 @@ FieldManager::FieldManager(Type type, FieldManagerOptions opts)
   uo.ignored_fields = opts_.ignored_fields;
   converter_ = std::make_shared<const ApiserverConverter>(
       opts_.converter, type_, opts_.served_versions, opts_.kind,
-      ConvertedVersions(type_, builtin_, opts_));
+      opts_.custom_resource, ConvertedVersions(type_, builtin_, opts_));
   uo.converter = converter_.get();
   // A built-in kind's defaults are its Go defaulters', not the schema's
   // structural defaulting (which would also drop the nulls of its Go

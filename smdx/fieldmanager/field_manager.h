@@ -177,14 +177,16 @@ struct FieldManagerOptions {
   // may write, fail there, and the update then takes nothing (with
   // builtin_defaults the object is stored with the live entries).
   const Converter* converter = nullptr;
-  // The apiVersions the apiserver serves the kind at (Catalog fills it for
-  // built-in kinds: KubernetesServedVersions, or the kinds of a cluster's
-  // OpenAPI documents). A manager recorded at a version not listed is one
-  // the apiserver's converter cannot reach (structured-merge-diff's
-  // IsMissingVersionError): the next write drops it, and it conflicts with
-  // nothing. That is how entries of removed versions (extensions/v1beta1,
-  // autoscaling/v2beta2) leave an upgraded cluster's objects. Unset: every
-  // version is taken.
+  // The apiVersions the apiserver serves the kind at (Catalog fills it:
+  // for built-in kinds KubernetesServedVersions, or the kinds of a
+  // cluster's OpenAPI documents; for a custom resource every version its
+  // CRD declares). A manager of a built-in kind recorded at a version not
+  // listed is one the apiserver's converter cannot reach
+  // (structured-merge-diff's IsMissingVersionError): the next write drops
+  // it, and it conflicts with nothing. That is how entries of removed
+  // versions (extensions/v1beta1, autoscaling/v2beta2) leave an upgraded
+  // cluster's objects. (A custom resource's: see custom_resource.) Unset:
+  // every version is taken.
   std::optional<std::vector<std::string>> served_versions;
   // For requests to the scale subresource: per apiVersion of the resource,
   // the field names of its replicas field (an empty path: that version has
@@ -196,8 +198,10 @@ struct FieldManagerOptions {
   // Scale) runs it.
   std::map<std::string, std::vector<std::string>> scale_replicas_paths;
   // Whether the resource is a custom resource (served by the
-  // apiextensions-apiserver), for the one place its scale subresource
-  // differs (fieldmanager/scale.h).
+  // apiextensions-apiserver), for the places it differs: its scale
+  // subresource (fieldmanager/scale.h), and a manager at a version its CRD
+  // does not declare, which its converter refuses with an error of its
+  // own: an apply fails, an update takes nothing.
   bool custom_resource = false;
   // Check the live object against the schema (as the apiserver types it).
   // Callers whose live objects are known to be valid (they came from this
