@@ -88,12 +88,19 @@ void Updater::MarkReconciled(ManagedFields* managers) const {
 absl::StatusOr<ManagedFields> Updater::Reconcile(
     const Value& live, const ManagedFields& managers) const {
   ManagedFields out;
+  // Whether the live object converts to each version (once per version:
+  // the conversion's result is not needed, its failure is).
+  std::map<std::string, absl::Status> converts;
   for (const auto& [name, vs] : managers) {
     if (opts_.converter != nullptr) {
-      absl::StatusOr<Value> converted = Convert(live, vs.api_version());
-      if (absl::IsNotFound(converted.status()))
-        continue;  // obsolete version: dropped
-      if (!converted.ok()) return converted.status();
+      auto it = converts.find(vs.api_version());
+      if (it == converts.end()) {
+        it = converts.emplace(vs.api_version(),
+                              Convert(live, vs.api_version()).status())
+                 .first;
+      }
+      if (absl::IsNotFound(it->second)) continue;  // obsolete version: dropped
+      if (!it->second.ok()) return it->second;
     }
     const Type& t = TypeAt(vs.api_version());
     if (vs.IsReconciledFor(t.schema().id(), t.root())) {
