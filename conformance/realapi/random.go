@@ -151,6 +151,34 @@ func (g *randomGen) kubectlConfig(k *kindFile, obj map[string]interface{}) map[s
 var keptMetadata = map[string]bool{"name": true, "namespace": true,
 	"resourceVersion": true, "uid": true, "managedFields": true}
 
+// retireEntry adds to the managedFields of `obj` (an update's body) a copy
+// of one of its entries by manager "retired" at a version its kind is not
+// served at: "v1beta1" of the kind's group (a built-in kind; core's v1beta1
+// never existed), which the field manager's converter cannot reach, or
+// "v0" of a custom resource's group, which its CRD does not declare.
+func (g *randomGen) retireEntry(obj map[string]interface{}, k *kindFile) {
+	md, _ := obj["metadata"].(map[string]interface{})
+	l, _ := md["managedFields"].([]interface{})
+	if len(l) == 0 {
+		return
+	}
+	e, ok := copyValue(l[g.rng.Intn(len(l))]).(map[string]interface{})
+	if !ok {
+		return
+	}
+	group := ""
+	if i := strings.Index(k.APIVersion, "/"); i >= 0 {
+		group = k.APIVersion[:i+1]
+	}
+	version := "v1beta1"
+	if k.CRD != "" {
+		version = "v0"
+	}
+	e["manager"] = "retired"
+	e["apiVersion"] = group + version
+	md["managedFields"] = append(l, e)
+}
+
 // dropSome removes each field of `v` and each item of its lists with
 // probability 1/10, in a fixed order (the same seed drops the same), but
 // never the apiVersion, kind or keptMetadata (but for managedFields when

@@ -454,6 +454,11 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 			if st.dropSeed%3 == 0 {
 				g.dupSome(body, 0)
 			}
+			// One in five also carries an entry of a version the kind is
+			// not served at, as an upgraded cluster's objects do.
+			if st.dropSeed%5 == 0 {
+				g.retireEntry(body, k)
+			}
 		}
 		withLastApplied(body, st.lastApplied)
 		if st.subresource != "" {
