@@ -568,52 +568,73 @@ status: {currentReplicas: 0, desiredReplicas: 0}
   EXPECT_THAT(same.out, HasSubstr("manager: old"));
 }
 
-// A cluster's OpenAPI says which versions it serves a kind at: there the
-// entries of other versions go, and those of its versions stay.
+// A cluster's OpenAPI says which versions it serves a built-in kind at
+// (beta ones it turned on, say): there the entries of other versions go,
+// and those of its versions stay. Of a kind that is not built in (an
+// aggregated API's, or a custom resource's without its CRD) it does not say
+// what the apiserver takes, and every entry stays.
 TEST(CliTest, TheDocumentsKindsAreTheVersionsServed) {
   std::string dir = ::testing::TempDir();
-  auto thing = [](const char* version) {
-    return absl::StrCat(
-        R"("example.com.)", version, R"(.Thing": {"type": "object",
-      "x-kubernetes-group-version-kind": [{"group": "example.com",
-        "version": ")", version, R"(", "kind": "Thing"}],
+  auto definition = [](const std::string& name, const std::string& group,
+                       const std::string& version, const std::string& kind) {
+    return absl::StrCat("\"", name, "\": {\"type\": \"object\",",
+                        R"("x-kubernetes-group-version-kind": [{"group": ")",
+                        group, R"(", "version": ")", version,
+                        R"(", "kind": ")", kind, R"("}],
       "properties": {"apiVersion": {"type": "string"},
         "kind": {"type": "string"},
         "metadata": {"type": "object", "properties": {
           "name": {"type": "string"},
           "managedFields": {"type": "array", "items": {"type": "object",
             "x-kubernetes-preserve-unknown-fields": true}}}},
-        "a": {"type": "string"}, "b": {"type": "string"}}})");
+        "spec": {"type": "object", "properties": {
+          "a": {"type": "string"}, "b": {"type": "string"}}}}})");
   };
-  WriteFile(dir + "/things-openapi.json",
-            absl::StrCat(R"({"swagger": "2.0", "info": {"title": "t",
-              "version": "1"}, "paths": {}, "definitions": {)",
-                         thing("v1"), ",", thing("v2"), "}}"));
-  WriteFile(dir + "/thing-live.yaml", R"(apiVersion: example.com/v1
-kind: Thing
+  WriteFile(dir + "/cluster-openapi.json",
+            absl::StrCat(
+                R"({"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                   "paths": {}, "definitions": {)",
+                definition("io.k8s.api.apps.v1.Deployment", "apps", "v1",
+                           "Deployment"),
+                ",",
+                definition("io.k8s.api.apps.v1beta2.Deployment", "apps",
+                           "v1beta2", "Deployment"),
+                ",",
+                definition("com.example.v1.Thing", "example.com", "v1",
+                           "Thing"),
+                "}}"));
+  auto apply = [&](const std::string& api_version, const std::string& kind) {
+    WriteFile(dir + "/docs-live.yaml", absl::StrCat(
+                                           "apiVersion: ", api_version,
+                                           "\nkind: ", kind, R"(
 metadata:
   name: t
   managedFields:
-  - {manager: at-v2, operation: Apply, apiVersion: example.com/v2,
+  - {manager: at-v1beta2, operation: Apply, apiVersion: apps/v1beta2,
      time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
-     fieldsV1: {"f:a": {}}}
-  - {manager: at-v3, operation: Apply, apiVersion: example.com/v3,
+     fieldsV1: {"f:spec": {"f:a": {}}}}
+  - {manager: at-v1beta1, operation: Apply, apiVersion: extensions/v1beta1,
      time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
-     fieldsV1: {"f:b": {}}}
-a: x
-b: "y"
-)");
-  WriteFile(dir + "/thing-config.yaml",
-            "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\n"
-            "b: z\n");
-  Result r = Smdx({"apply", "--schema", dir + "/things-openapi.json",
-                   "--field-manager", "me", "--now", "2026-01-01T00:00:00Z",
-                   "--live", dir + "/thing-live.yaml",
-                   dir + "/thing-config.yaml"});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("manager: at-v2"));
-  EXPECT_THAT(r.out, Not(HasSubstr("at-v3")));
-  EXPECT_THAT(r.out, HasSubstr("b: z"));
+     fieldsV1: {"f:spec": {"f:b": {}}}}
+spec: {a: x, b: "y"}
+)"));
+    WriteFile(dir + "/docs-config.yaml",
+              absl::StrCat("apiVersion: ", api_version, "\nkind: ", kind,
+                           "\nmetadata: {name: t}\nspec: {b: z}\n"));
+    return Smdx({"apply", "--schema", dir + "/cluster-openapi.json",
+                 "--field-manager", "me", "--now", "2026-01-01T00:00:00Z",
+                 "--live", dir + "/docs-live.yaml",
+                 dir + "/docs-config.yaml"});
+  };
+  Result deployment = apply("apps/v1", "Deployment");
+  ASSERT_EQ(deployment.code, 0) << deployment.err;
+  EXPECT_THAT(deployment.out, HasSubstr("manager: at-v1beta2"));
+  EXPECT_THAT(deployment.out, Not(HasSubstr("at-v1beta1")));
+  EXPECT_THAT(deployment.out, HasSubstr("b: z"));
+  // Of a Thing: the entry of extensions/v1beta1 stays, and conflicts.
+  Result thing = apply("example.com/v1", "Thing");
+  EXPECT_EQ(thing.code, 2) << thing.err;
+  EXPECT_THAT(thing.err, HasSubstr("conflict with \"at-v1beta1\""));
 }
 
 // A custom resource's nulls as the apiserver decodes them: its metadata

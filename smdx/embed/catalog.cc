@@ -165,14 +165,20 @@ absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
 
 // The apiVersions the apiserver serves the resource's kind at, where smdx
 // knows them: a custom resource's, every version its CRD declares (the
-// apiextensions-apiserver's converter takes those, served or not); else
-// those of the kind in the documents (a cluster's OpenAPI declares what the
-// cluster serves), else the built-in kind's in a default apiserver; the
-// request's own always. nullopt for kinds smdx does not know.
+// apiextensions-apiserver's converter takes those, served or not); a
+// built-in kind's, those of the kind in the documents (a cluster's OpenAPI
+// declares what the cluster serves: beta versions it turned on), else
+// those of a default apiserver; the request's own always. nullopt for
+// other kinds (an aggregated API's, a custom resource known only from a
+// cluster's OpenAPI, which does not say what its CRD declares).
 std::optional<std::vector<std::string>> ServedVersions(
     const ResourceOptions& r, const SchemaKind* k,
     const std::optional<SchemaSet>& set) {
   const bool custom = k != nullptr && k->custom_resource;
+  const auto builtin = [&](const std::string& api_version) {
+    return !KubernetesKindTypeName(api_version, r.kind).empty();
+  };
+  if (!custom && !builtin(r.api_version)) return std::nullopt;
   const auto group = [](absl::string_view api_version) {
     return api_version.substr(0, api_version.find('/'));
   };
@@ -180,16 +186,13 @@ std::optional<std::vector<std::string>> ServedVersions(
   if (set.has_value()) {
     for (const SchemaKind& d : set->kinds) {
       if (d.custom_resource == custom && d.kind == r.kind &&
-          (!custom || group(d.api_version) == group(r.api_version))) {
+          (custom ? group(d.api_version) == group(r.api_version)
+                  : builtin(d.api_version))) {
         out.push_back(d.api_version);
       }
     }
   }
-  if (out.empty()) {
-    if (custom || KubernetesKindTypeName(r.api_version, r.kind).empty())
-      return std::nullopt;
-    out = KubernetesServedVersions(r.kind);
-  }
+  if (out.empty()) out = KubernetesServedVersions(r.kind);
   if (std::find(out.begin(), out.end(), r.api_version) == out.end())
     out.push_back(r.api_version);
   return out;
