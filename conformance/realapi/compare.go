@@ -160,6 +160,9 @@ type stepResult struct {
 	detail  string
 	// When only the managedFields differ: both sides' entries.
 	serverEntries, smdxEntries []map[string]interface{}
+	// Whether all that differs is the server's metadata.generation, one
+	// more than smdx's.
+	generationOnly bool
 }
 
 type runner struct {
@@ -532,6 +535,9 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 	}
 	var onlyServer, onlySmdx, changed []string
 	diffPaths("", server, smdx, &onlyServer, &onlySmdx, &changed)
+	res.generationOnly = entriesSame && len(onlyServer) == 0 && len(onlySmdx) == 0 &&
+		len(changed) == 1 && changed[0] == "metadata.generation" &&
+		generationOf(server) == generationOf(smdx)+1
 	var b strings.Builder
 	if !entriesSame {
 		fmt.Fprintf(&b, "managedFields differ:\n    server: %s\n    smdx:   %s\n", canon(normEntries(se)), canon(normEntries(me)))
@@ -541,6 +547,19 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 	}
 	res.detail = b.String()
 	return res
+}
+
+// generationOf is the object's metadata.generation (0 when it has none).
+func generationOf(obj map[string]interface{}) int64 {
+	md, _ := obj["metadata"].(map[string]interface{})
+	switch g := md["generation"].(type) {
+	case json.Number:
+		n, _ := g.Int64()
+		return n
+	case float64:
+		return int64(g)
+	}
+	return 0
 }
 
 // normEntries is the entries with fieldsV1 as a decoded value.

@@ -76,10 +76,17 @@ type randomGen struct {
 }
 
 // otherVersionsOf is the apiVersions the CRD of `k` serves besides the
-// kind file's (none for a built-in kind).
+// kind file's; for a built-in kind, the other version a default apiserver
+// serves it at (the HorizontalPodAutoscaler's; the others have one).
 func otherVersionsOf(root string, k *kindFile) ([]string, error) {
 	if k.CRD == "" {
-		return nil, nil
+		if k.Kind != "HorizontalPodAutoscaler" {
+			return nil, nil
+		}
+		if k.APIVersion == "autoscaling/v1" {
+			return []string{"autoscaling/v2"}, nil
+		}
+		return []string{"autoscaling/v1"}, nil
 	}
 	var crd struct {
 		Spec struct {
@@ -103,11 +110,17 @@ func otherVersionsOf(root string, k *kindFile) ([]string, error) {
 }
 
 // at is `st` sent at another served version of its kind one time in
-// three, when there is one: the body's apiVersion changed to it, and the
-// object read at it.
+// three, when there is one and `st` has none yet: the body's apiVersion
+// changed to it, and the object read at it. A built-in kind's versions
+// differ in their fields, so only its PUTs go (over the object read at the
+// other version, where what the change writes of the kind file's version
+// alone is dropped, as an unknown field); an apply would be refused.
 func (g *randomGen) at(k *kindFile, st step) step {
 	others := g.otherVersions[k]
-	if len(others) == 0 || g.rng.Intn(3) != 0 {
+	if len(others) == 0 || st.apiVersion != "" || (k.CRD == "" && st.verb != "update") {
+		return st
+	}
+	if g.rng.Intn(3) != 0 {
 		return st
 	}
 	st.apiVersion = others[g.rng.Intn(len(others))]
@@ -334,10 +347,14 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			}
 		case r < 95 && len(k.Writes) > 0:
 			w := k.Writes[g.rng.Intn(len(k.Writes))]
-			st = step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource, body: w.Body}
+			st = step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource,
+				apiVersion: w.APIVersion, body: w.Body}
 			if w.Verb != "update" {
 				st.verb = g.applyVerb()
 				st.body = merged(header, w.Body)
+				if w.APIVersion != "" {
+					st.body["apiVersion"] = w.APIVersion
+				}
 			}
 		case k.has("scale"):
 			replicas := 1 + g.rng.Intn(4)
@@ -544,9 +561,16 @@ type knownRandom struct {
 	// owners): the step is explained when the server's entries are smdx's
 	// with those fields out of the writer's entry.
 	WriterNotTakes []string `json:"writerNotTakes"`
+	// Or: any write at this apiVersion (a step's own, else the kind
+	// file's) after which the server's object has a generation one more
+	// than smdx's, and nothing else differs (Verb is then not looked at).
+	GenerationAt string `json:"generationAt"`
 }
 
 func (k *knownRandom) describe(st step) string {
+	if k.GenerationAt != "" {
+		return fmt.Sprintf("the server's %s at %s counts one more generation", st.verb, k.GenerationAt)
+	}
 	if len(k.WriterNotTakes) > 0 {
 		return fmt.Sprintf("smdx's %s gives the writer %s, the server's does not", st.verb, strings.Join(k.WriterNotTakes, "."))
 	}
@@ -556,12 +580,24 @@ func (k *knownRandom) describe(st step) string {
 // explainRandom is the known difference that explains failed step `st` of
 // random scenario `s`, or nil.
 func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known {
+	at := st.apiVersion
+	if at == "" {
+		at = s.kind.APIVersion
+	}
+	st.apiVersion = at // (the writer's Update entry is the one at it)
+	for i := range knowns {
+		k := knowns[i].Random
+		if k != nil && k.GenerationAt != "" && k.Kind == s.kind.Kind &&
+			k.GenerationAt == at && res.generationOnly {
+			return &knowns[i]
+		}
+	}
 	if res.serverEntries == nil {
 		return nil // the objects differ too
 	}
 	for i := range knowns {
 		k := knowns[i].Random
-		if k == nil || k.Kind != s.kind.Kind || k.Verb != st.verb {
+		if k == nil || k.GenerationAt != "" || k.Kind != s.kind.Kind || k.Verb != st.verb {
 			continue
 		}
 		var moved []map[string]interface{}
@@ -578,9 +614,12 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 	return nil
 }
 
+// isWriterEntry is whether `e` is the Update entry of the writer of `st`
+// (its manager, subresource and apiVersion: REQUIRES st.apiVersion set).
 func isWriterEntry(e map[string]interface{}, st step) bool {
 	sub, _ := e["subresource"].(string)
-	return e["manager"] == st.manager && e["operation"] == "Update" && sub == st.subresource
+	return e["manager"] == st.manager && e["operation"] == "Update" && sub == st.subresource &&
+		e["apiVersion"] == st.apiVersion
 }
 
 // handToWriter is `smdx` with the fields at `path` moved to the writer's

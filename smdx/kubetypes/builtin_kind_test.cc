@@ -1569,6 +1569,28 @@ TEST(HorizontalPodAutoscalerConversionTest, EachVersionConvertsIntoTheOther) {
   EXPECT_FALSE(v1->ConvertTo(at_v1, *deployment).has_value());
 }
 
+// A v2 body's round-trip annotations go with its conversion to the internal
+// version (v2/conversion.go): kube-apiserver 1.37 stored a PUT at v2 that
+// carried v1's metrics and current-metrics annotations without them, and
+// its writer owned neither. Other annotations stay.
+TEST(HorizontalPodAutoscalerConversionTest, V2DropsTheRoundTripAnnotations) {
+  Value v = Decoded("autoscaling/v2", "HorizontalPodAutoscaler", R"({
+      apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler,
+      metadata: {name: h, annotations: {
+        example.com/owner: team-a,
+        autoscaling.alpha.kubernetes.io/metrics: '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]',
+        autoscaling.alpha.kubernetes.io/scale-up-tolerance: '0.1'}},
+      spec: {scaleTargetRef: {kind: Deployment, name: d}, maxReplicas: 5}})");
+  EXPECT_EQ(At(v, "metadata.annotations"),
+            Canon(R"({"example.com/owner": "team-a"})"));
+  Value only = Decoded("autoscaling/v2", "HorizontalPodAutoscaler", R"({
+      apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler,
+      metadata: {name: h, annotations: {
+        autoscaling.alpha.kubernetes.io/conditions: '[]'}},
+      spec: {scaleTargetRef: {kind: Deployment, name: d}, maxReplicas: 5}})");
+  EXPECT_EQ(At(only, "metadata"), Canon(R"({"name": "h"})"));
+}
+
 // A v1 object without annotations: its CPU target is v2's only metric, or
 // 80% of CPU without one, as the conversion says v1 always meant; its CPU
 // utilization the one current metric.

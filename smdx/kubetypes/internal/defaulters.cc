@@ -803,11 +803,6 @@ constexpr const char* kMetrics = kHpaMetricsAnnotation;
 constexpr const char* kCurrentMetrics = kHpaCurrentMetricsAnnotation;
 constexpr const char* kConditions = kHpaConditionsAnnotation;
 constexpr const char* kBehavior = kHpaBehaviorAnnotation;
-// DropRoundTripHorizontalPodAutoscalerAnnotations drops these too.
-constexpr const char* kRoundTrip[] = {
-    kMetrics, kBehavior, "autoscaling.alpha.kubernetes.io/scale-down-tolerance",
-    "autoscaling.alpha.kubernetes.io/scale-up-tolerance", kCurrentMetrics,
-    kConditions};
 
 const Value* Annotation(const Map* annotations, const char* key) {
   const Value* v = annotations != nullptr ? annotations->Find(key) : nullptr;
@@ -939,9 +934,7 @@ void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
   Map out;
   if (annotations != nullptr) {
     for (const MapEntry& e : *annotations) {
-      bool round_trip = false;
-      for (const char* k : kRoundTrip) round_trip = round_trip || e.key == k;
-      if (!round_trip) out.Append(e.key, e.value);
+      if (!IsHpaRoundTripAnnotation(e.key)) out.Append(e.key, e.value);
     }
   }
   if (!others.empty()) out.Set(kMetrics, Value(ToJson(Value(others))));
@@ -982,6 +975,23 @@ void HorizontalPodAutoscalerV1(Map& m, const GoStruct&) {
 }
 
 void HorizontalPodAutoscalerV2(Map& m, const GoStruct&) {
+  // The conversion to the internal version drops the round-trip
+  // annotations of v1 (Convert_v2_HorizontalPodAutoscaler_To_autoscaling_
+  // HorizontalPodAutoscaler): v2 says all they would.
+  // (Read first: a write unshares.)
+  const Map* meta = RMap(m, "metadata");
+  const Map* annotations = meta != nullptr ? RMap(*meta, "annotations")
+                                           : nullptr;
+  std::vector<std::string> drop;
+  if (annotations != nullptr) {
+    for (const MapEntry& e : *annotations) {
+      if (IsHpaRoundTripAnnotation(e.key)) drop.push_back(e.key);
+    }
+  }
+  if (!drop.empty()) {
+    Map& a = *MapAt(*MapAt(m, "metadata"), "annotations");
+    for (const std::string& k : drop) a.Erase(k);
+  }
   Map& spec = EnsureMap(m, "spec");
   SetIfNil(spec, "minReplicas", I(1));
   if (Zero(spec, "metrics")) {

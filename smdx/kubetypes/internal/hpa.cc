@@ -87,7 +87,9 @@ Value MetadataWithoutRoundTrip(const Value& object) {
   if (md == nullptr || !md->IsMap()) return Value(Map());
   Value out = *md;
   if (Value* a = out.map().Find("annotations"); a != nullptr && a->IsMap()) {
-    for (const char* k : kRoundTripAnnotations) a->map().Erase(k);
+    for (const char* k : kRoundTripAnnotations) {
+      if (a->map().Find(k) != nullptr) a->map().Erase(k);
+    }
   }
   return out;
 }
@@ -110,121 +112,87 @@ Value ObjectReference(const Value* ref) {
   return Value(std::move(m));
 }
 
-// A MetricTarget of a resource: utilization when it has one.
-Value ResourceTarget(const Value* utilization, const Value* average) {
-  Map t;
-  t.Append("type", Value(utilization != nullptr ? "Utilization"
-                                                : "AverageValue"));
-  Put(t, "averageValue", average);
-  Put(t, "averageUtilization", utilization);
-  return Value(std::move(t));
-}
-
-Value MetricSpecToV2(const Value& in) {
+// A v1 MetricSpec (`status` false) or MetricStatus (true) as v2's: the
+// fields named "target..." or "current..." become the target's (with its
+// type, which v1 leaves implied) or the current value's. Where v1 has a
+// Quantity that is no pointer, an unset one is "0".
+Value MetricToV2(const Value& in, bool status) {
+  const char* values = status ? "current" : "target";
+  auto named = [&](const char* suffix) {
+    return std::string(values) + suffix;
+  };
+  // The target's type, for a spec.
+  auto typed = [&](Map& t, bool first_kind, const char* first,
+                   const char* other) {
+    if (!status) t.Append("type", Value(first_kind ? first : other));
+  };
+  // A Quantity that v1 has as a value in a status, a pointer in a spec.
+  auto status_value = [&](Map& t, const char* k, const Value* q) {
+    if (status) {
+      PutOr(t, k, q, Value("0"));
+    } else {
+      Put(t, k, q);
+    }
+  };
   Map out;
   PutOr(out, "type", Field(&in, "type"), Value(""));
   if (const Value* o = Field(&in, "object")) {
-    // targetValue is no pointer in v1: with an average value, a zero one
-    // is taken for unset.
     const Value* average = Field(o, "averageValue");
-    const Value* value = Field(o, "targetValue");
-    Map target;
-    target.Append("type", Value(average == nullptr ? "Value" : "AverageValue"));
-    if (average == nullptr) {
-      PutOr(target, "value", value, Value("0"));
+    const Value* value = Field(o, named("Value"));
+    Map t;
+    typed(t, average == nullptr, "Value", "AverageValue");
+    // A spec's targetValue is no pointer in v1 either: with an average
+    // value, a zero one is taken for unset.
+    if (status || average == nullptr) {
+      PutOr(t, "value", value, Value("0"));
     } else if (value != nullptr && !IsZeroQuantity(*value)) {
-      target.Append("value", *value);
+      t.Append("value", *value);
     }
-    Put(target, "averageValue", average);
+    Put(t, "averageValue", average);
     Map s;
     s.Append("describedObject", ObjectReference(Field(o, "target")));
-    s.Append("target", Value(std::move(target)));
+    s.Append(values, Value(std::move(t)));
     s.Append("metric",
              Identifier(Field(o, "metricName"), Field(o, "selector")));
     out.Append("object", Value(std::move(s)));
   }
   if (const Value* p = Field(&in, "pods")) {
-    Map target;
-    target.Append("type", Value("AverageValue"));
-    PutOr(target, "averageValue", Field(p, "targetAverageValue"), Value("0"));
-    Map s;
-    s.Append("metric",
-             Identifier(Field(p, "metricName"), Field(p, "selector")));
-    s.Append("target", Value(std::move(target)));
-    out.Append("pods", Value(std::move(s)));
-  }
-  for (const char* f : {"resource", "containerResource"}) {
-    if (const Value* r = Field(&in, f)) {
-      Map s;
-      PutOr(s, "name", Field(r, "name"), Value(""));
-      s.Append("target", ResourceTarget(Field(r, "targetAverageUtilization"),
-                                        Field(r, "targetAverageValue")));
-      if (absl::string_view(f) == "containerResource")
-        PutOr(s, "container", Field(r, "container"), Value(""));
-      out.Append(f, Value(std::move(s)));
-    }
-  }
-  if (const Value* e = Field(&in, "external")) {
-    const Value* value = Field(e, "targetValue");
-    Map target;
-    target.Append("type", Value(value == nullptr ? "AverageValue" : "Value"));
-    Put(target, "value", value);
-    Put(target, "averageValue", Field(e, "targetAverageValue"));
-    Map s;
-    s.Append("metric",
-             Identifier(Field(e, "metricName"), Field(e, "metricSelector")));
-    s.Append("target", Value(std::move(target)));
-    out.Append("external", Value(std::move(s)));
-  }
-  return Value(std::move(out));
-}
-
-Value MetricStatusToV2(const Value& in) {
-  Map out;
-  PutOr(out, "type", Field(&in, "type"), Value(""));
-  if (const Value* o = Field(&in, "object")) {
-    Map current;
-    PutOr(current, "value", Field(o, "currentValue"), Value("0"));
-    Put(current, "averageValue", Field(o, "averageValue"));
-    Map s;
-    s.Append("metric",
-             Identifier(Field(o, "metricName"), Field(o, "selector")));
-    s.Append("current", Value(std::move(current)));
-    s.Append("describedObject", ObjectReference(Field(o, "target")));
-    out.Append("object", Value(std::move(s)));
-  }
-  if (const Value* p = Field(&in, "pods")) {
-    Map current;
-    PutOr(current, "averageValue", Field(p, "currentAverageValue"),
+    Map t;
+    typed(t, true, "AverageValue", "");
+    PutOr(t, "averageValue", Field(p, named("AverageValue")),
           Value("0"));
     Map s;
     s.Append("metric",
              Identifier(Field(p, "metricName"), Field(p, "selector")));
-    s.Append("current", Value(std::move(current)));
+    s.Append(values, Value(std::move(t)));
     out.Append("pods", Value(std::move(s)));
   }
   for (const char* f : {"resource", "containerResource"}) {
     if (const Value* r = Field(&in, f)) {
-      Map current;
-      PutOr(current, "averageValue", Field(r, "currentAverageValue"),
-            Value("0"));
-      Put(current, "averageUtilization", Field(r, "currentAverageUtilization"));
+      const Value* utilization =
+          Field(r, named("AverageUtilization"));
+      Map t;
+      typed(t, utilization != nullptr, "Utilization", "AverageValue");
+      status_value(t, "averageValue", Field(r, named("AverageValue")));
+      Put(t, "averageUtilization", utilization);
       Map s;
       PutOr(s, "name", Field(r, "name"), Value(""));
-      s.Append("current", Value(std::move(current)));
+      s.Append(values, Value(std::move(t)));
       if (absl::string_view(f) == "containerResource")
         PutOr(s, "container", Field(r, "container"), Value(""));
       out.Append(f, Value(std::move(s)));
     }
   }
   if (const Value* e = Field(&in, "external")) {
-    Map current;
-    PutOr(current, "value", Field(e, "currentValue"), Value("0"));
-    Put(current, "averageValue", Field(e, "currentAverageValue"));
+    const Value* value = Field(e, named("Value"));
+    Map t;
+    typed(t, value != nullptr, "Value", "AverageValue");
+    status_value(t, "value", value);
+    Put(t, "averageValue", Field(e, named("AverageValue")));
     Map s;
     s.Append("metric",
              Identifier(Field(e, "metricName"), Field(e, "metricSelector")));
-    s.Append("current", Value(std::move(current)));
+    s.Append(values, Value(std::move(t)));
     out.Append("external", Value(std::move(s)));
   }
   return Value(std::move(out));
@@ -452,6 +420,13 @@ const Value* CpuUtilizationOf(const Value& metric, const char* values) {
 
 }  // namespace
 
+bool IsHpaRoundTripAnnotation(absl::string_view key) {
+  for (const char* k : kRoundTripAnnotations) {
+    if (key == k) return true;
+  }
+  return false;
+}
+
 std::optional<List> HpaAnnotationList(const Map* annotations,
                                       const char* key) {
   const Value* enc = annotations != nullptr ? annotations->Find(key) : nullptr;
@@ -476,7 +451,7 @@ Value HpaV1ToV2(const Value& v1) {
   // The annotation's other metrics, then the CPU target; none: 80% of CPU.
   List metrics;
   if (std::optional<List> others = Structs(v1, kHpaMetricsAnnotation)) {
-    for (const Value& m : *others) metrics.push_back(MetricSpecToV2(m));
+    for (const Value& m : *others) metrics.push_back(MetricToV2(m, /*status=*/false));
   }
   if (const Value* cpu = Field(spec, "targetCPUUtilizationPercentage"))
     metrics.push_back(CpuUtilization("target", *cpu));
@@ -492,7 +467,7 @@ Value HpaV1ToV2(const Value& v1) {
   // information"), else the current CPU utilization.
   List current;
   if (std::optional<List> all = Structs(v1, kHpaCurrentMetricsAnnotation)) {
-    for (const Value& m : *all) current.push_back(MetricStatusToV2(m));
+    for (const Value& m : *all) current.push_back(MetricToV2(m, /*status=*/true));
   } else if (const Value* cpu =
                  Field(status, "currentCPUUtilizationPercentage")) {
     current.push_back(CpuUtilization("current", *cpu));

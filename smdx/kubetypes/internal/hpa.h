@@ -15,9 +15,16 @@
 
 #include <optional>
 
+#include "absl/strings/string_view.h"
 #include "smdx/value/value.h"
 
 namespace smdx::internal {
+
+// Whether `key` is one of the round-trip annotations, which every
+// conversion to the internal version drops
+// (DropRoundTripHorizontalPodAutoscalerAnnotations: the four above and the
+// two tolerances').
+bool IsHpaRoundTripAnnotation(absl::string_view key);
 
 // The list of structs the round-trip annotation `key` holds, as
 // encoding/json decodes it into a slice (null: none); nullopt when there is
