@@ -1,5 +1,6 @@
 #include "smdx/merge/updater.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -88,16 +89,19 @@ void Updater::MarkReconciled(ManagedFields* managers) const {
 absl::StatusOr<ManagedFields> Updater::Reconcile(
     const Value& live, const ManagedFields& managers) const {
   ManagedFields out;
-  // Whether the live object converts to each version (once per version:
-  // the conversion's result is not needed, its failure is).
-  std::map<std::string, absl::Status> converts;
+  // Whether the live object converts to each version (once per version, of
+  // which there are few: the conversion's result is not needed, its failure
+  // is).
+  std::vector<std::pair<absl::string_view, absl::Status>> converts;
   for (const auto& [name, vs] : managers) {
     if (opts_.converter != nullptr) {
-      auto it = converts.find(vs.api_version());
+      auto it = std::find_if(converts.begin(), converts.end(), [&](auto& c) {
+        return c.first == vs.api_version();
+      });
       if (it == converts.end()) {
-        it = converts.emplace(vs.api_version(),
-                              Convert(live, vs.api_version()).status())
-                 .first;
+        converts.emplace_back(vs.api_version(),
+                              Convert(live, vs.api_version()).status());
+        it = converts.end() - 1;
       }
       if (absl::IsNotFound(it->second)) continue;  // obsolete version: dropped
       if (!it->second.ok()) return it->second;
