@@ -1,7 +1,9 @@
 // libFuzzer target for the field managers the embedding API makes, as the
-// apiserver runs them (built-in defaults, reset fields, the Scale): a
-// Deployment's main resource and /scale, a Pod's, and a custom resource's
-// main resource, /status and /scale. The input is a YAML stream of up to
+// apiserver runs them (built-in defaults, reset fields, the Scale, the
+// conversion between served versions): a Deployment's main resource and
+// /scale, a Pod's, a HorizontalPodAutoscaler's at autoscaling/v1 and v2
+// and its v1 /status, and a custom resource's main resource, /status and
+// /scale. The input is a YAML stream of up to
 // three documents (live object, applied configuration, written object), as
 // for smdx/fieldmanager/field_manager_fuzzer.cc. Whatever they hold, every
 // apply and update returns a result or an error and never crashes, and a
@@ -81,6 +83,10 @@ const std::vector<smdx::FieldManager>& Managers() {
     add(builtin, "apps/v1", "Deployment", "");
     add(builtin, "apps/v1", "Deployment", "scale");
     add(builtin, "v1", "Pod", "");
+    // Managers at the other version: objects converted between them.
+    add(builtin, "autoscaling/v1", "HorizontalPodAutoscaler", "");
+    add(builtin, "autoscaling/v2", "HorizontalPodAutoscaler", "");
+    add(builtin, "autoscaling/v1", "HorizontalPodAutoscaler", "status");
     absl::StatusOr<smdx::Catalog> cr = smdx::Catalog::FromDocuments({kCrd});
     if (!cr.ok()) std::abort();
     for (const char* sub : {"", "status", "scale"})

@@ -95,12 +95,11 @@ absl::StatusOr<ManagedFields> Updater::Reconcile(
   std::vector<std::pair<absl::string_view, absl::Status>> converts;
   for (const auto& [name, vs] : managers) {
     if (opts_.converter != nullptr) {
-      auto it = std::find_if(converts.begin(), converts.end(), [&](auto& c) {
-        return c.first == vs.api_version();
-      });
+      const std::string& version = vs.api_version();
+      auto it = std::find_if(converts.begin(), converts.end(),
+                             [&](auto& c) { return c.first == version; });
       if (it == converts.end()) {
-        converts.emplace_back(vs.api_version(),
-                              Convert(live, vs.api_version()).status());
+        converts.emplace_back(version, Convert(live, version).status());
         it = converts.end() - 1;
       }
       if (absl::IsNotFound(it->second)) continue;  // obsolete version: dropped
