@@ -86,10 +86,13 @@ Value MetadataWithoutRoundTrip(const Value& object) {
   const Value* md = Field(&object, "metadata");
   if (md == nullptr || !md->IsMap()) return Value(Map());
   Value out = *md;
-  if (Value* a = out.map().Find("annotations"); a != nullptr && a->IsMap()) {
-    for (const char* k : kRoundTripAnnotations) {
-      if (a->map().Find(k) != nullptr) a->map().Erase(k);
-    }
+  const Value* a = Field(md, "annotations");
+  bool any = false;
+  for (const char* k : kRoundTripAnnotations)
+    any = any || (a != nullptr && a->IsMap() && a->map().Find(k) != nullptr);
+  if (any) {  // (a write unshares)
+    Map& annotations = out.map().Find("annotations")->map();
+    for (const char* k : kRoundTripAnnotations) annotations.Erase(k);
   }
   return out;
 }
