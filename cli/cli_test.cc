@@ -374,7 +374,8 @@ metadata:
   managedFields:
   - {manager: old-kubectl, operation: Update, apiVersion: extensions/v1beta1,
      time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
-     fieldsV1: {"f:metadata": {"f:labels": {"f:app": {}}}, "f:spec": {"f:replicas": {}}}}
+     fieldsV1: {"f:metadata": {"f:labels": {"f:app": {}}},
+                "f:spec": {"f:replicas": {}}}}
   - {manager: beta-applier, operation: Apply, apiVersion: apps/v1beta2,
      time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
      fieldsV1: {"f:spec": {"f:revisionHistoryLimit": {}}}}

@@ -1563,7 +1563,8 @@ TEST(HorizontalPodAutoscalerConversionTest, EachVersionConvertsIntoTheOther) {
   std::rotate(metrics.begin(), metrics.begin() + 1, metrics.end());
   EXPECT_EQ(ToJsonSorted(*to_v2), ToJsonSorted(cpu_last));
   // Other kinds and versions have no conversion.
-  std::shared_ptr<const BuiltinKind> deployment = KindOf("apps/v1", "Deployment");
+  std::shared_ptr<const BuiltinKind> deployment =
+      KindOf("apps/v1", "Deployment");
   EXPECT_FALSE(v1->ConvertsTo(*v1));
   EXPECT_FALSE(v1->ConvertsTo(*deployment));
   EXPECT_FALSE(v1->ConvertTo(at_v1, *deployment).has_value());
@@ -1612,7 +1613,8 @@ TEST(HorizontalPodAutoscalerConversionTest, V1SaysCpuOnly) {
   EXPECT_EQ(At(*cpu, "apiVersion"), R"("autoscaling/v2")");
   EXPECT_EQ(At(*cpu, "spec.metrics"),
             Canon(R"([{"type": "Resource", "resource": {"name": "cpu",
-              "target": {"type": "Utilization", "averageUtilization": 55}}}])"));
+              "target": {"type": "Utilization",
+                         "averageUtilization": 55}}}])"));
   EXPECT_EQ(At(*cpu, "status"),
             Canon(R"({"currentReplicas": 1, "desiredReplicas": 2,
               "currentMetrics": [{"type": "Resource", "resource": {

@@ -97,7 +97,7 @@ Value MetadataWithoutRoundTrip(const Value& object) {
   return out;
 }
 
-// ---- v1 to v2 ----------------------------------------------------------------
+// ---- v1 to v2 -------------------------------------------------------------
 
 Value Identifier(const Value* name, const Value* selector) {
   Map m;
@@ -162,8 +162,7 @@ Value MetricToV2(const Value& in, bool status) {
   if (const Value* p = Field(&in, "pods")) {
     Map t;
     typed(t, true, "AverageValue", "");
-    PutOr(t, "averageValue", Field(p, named("AverageValue")),
-          Value("0"));
+    PutOr(t, "averageValue", Field(p, named("AverageValue")), Value("0"));
     Map s;
     s.Append("metric",
              Identifier(Field(p, "metricName"), Field(p, "selector")));
@@ -172,8 +171,7 @@ Value MetricToV2(const Value& in, bool status) {
   }
   for (const char* f : {"resource", "containerResource"}) {
     if (const Value* r = Field(&in, f)) {
-      const Value* utilization =
-          Field(r, named("AverageUtilization"));
+      const Value* utilization = Field(r, named("AverageUtilization"));
       Map t;
       typed(t, utilization != nullptr, "Utilization", "AverageValue");
       status_value(t, "averageValue", Field(r, named("AverageValue")));
@@ -279,7 +277,7 @@ Value CpuUtilization(const char* target_or_current, const Value& percent) {
   return Value(std::move(m));
 }
 
-// ---- v2 to v1 ----------------------------------------------------------------
+// ---- v2 to v1 -------------------------------------------------------------
 
 // A v2 MetricSpec (`status` false) or MetricStatus (true) as v1's: the
 // target's or current value's fields named "target..." or "current...".
@@ -381,7 +379,8 @@ Value BehaviorToInternalJson(const Value& behavior) {
       r.Append("Policies", Value());
     }
     const Value* tolerance = Field(rules, "tolerance");
-    r.Append("Tolerance", tolerance != nullptr ? Canonical(*tolerance) : Value());
+    r.Append("Tolerance",
+             tolerance != nullptr ? Canonical(*tolerance) : Value());
     out.Append(go, Value(std::move(r)));
   }
   return Value(std::move(out));
@@ -454,7 +453,8 @@ Value HpaV1ToV2(const Value& v1) {
   // The annotation's other metrics, then the CPU target; none: 80% of CPU.
   List metrics;
   if (std::optional<List> others = Structs(v1, kHpaMetricsAnnotation)) {
-    for (const Value& m : *others) metrics.push_back(MetricToV2(m, /*status=*/false));
+    for (const Value& m : *others)
+      metrics.push_back(MetricToV2(m, /*status=*/false));
   }
   if (const Value* cpu = Field(spec, "targetCPUUtilizationPercentage"))
     metrics.push_back(CpuUtilization("target", *cpu));
@@ -470,7 +470,8 @@ Value HpaV1ToV2(const Value& v1) {
   // information"), else the current CPU utilization.
   List current;
   if (std::optional<List> all = Structs(v1, kHpaCurrentMetricsAnnotation)) {
-    for (const Value& m : *all) current.push_back(MetricToV2(m, /*status=*/true));
+    for (const Value& m : *all)
+      current.push_back(MetricToV2(m, /*status=*/true));
   } else if (const Value* cpu =
                  Field(status, "currentCPUUtilizationPercentage")) {
     current.push_back(CpuUtilization("current", *cpu));
