@@ -913,6 +913,10 @@ applied; max_update_managers Update entries are kept before the oldest merge
 into "ancient-changes". now (an aware datetime or an RFC 3339 string) fixes the
 time managedFields entries get; None is the system clock.
 
+Managers recorded at another apiVersion are compared there, as the apiserver
+converts objects (a HorizontalPodAutoscaler between autoscaling/v1 and v2);
+an entry of a version the apiserver no longer serves goes with the next write.
+
 Immutable once made: threads may share one, and the merge runs without the GIL.
 Raises KindNotFoundError when the schema has no such kind.)";
 

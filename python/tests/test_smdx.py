@@ -223,6 +223,51 @@ def test_conflicts_list_every_field(fm):
     assert str(info.value).startswith("Apply failed with 2 conflicts:")
 
 
+def test_managers_at_another_version_are_compared_there():
+    # kubectl applies an autoscaling/v2 HPA; an old client's v1 CPU target is
+    # v2's metrics, so its apply conflicts on both (as kube-apiserver 1.37
+    # answers). An entry of a version no longer served goes with the write.
+    v2 = smdx.FieldManager("autoscaling/v2", "HorizontalPodAutoscaler",
+                           now="2026-01-01T00:00:00Z")
+    v1 = smdx.FieldManager("autoscaling/v1", "HorizontalPodAutoscaler",
+                           now="2026-01-01T00:01:00Z")
+    ref = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
+    stored = v2.apply(None, {
+        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"scaleTargetRef": ref, "maxReplicas": 5, "metrics": [
+            {"type": "Resource", "resource": {"name": "cpu", "target": {
+                "type": "Utilization", "averageUtilization": 70}}}]}},
+        "kubectl")
+    # The object read at v1, with its entries.
+    stored = {"apiVersion": "autoscaling/v1",
+              "kind": "HorizontalPodAutoscaler",
+              "metadata": stored["metadata"],
+              "spec": {"scaleTargetRef": ref, "minReplicas": 1,
+                       "maxReplicas": 5,
+                       "targetCPUUtilizationPercentage": 70},
+              "status": {"currentReplicas": 0, "desiredReplicas": 0}}
+    stored["metadata"]["managedFields"].append({
+        "manager": "retired", "operation": "Update",
+        "apiVersion": "autoscaling/v2beta2", "time": "2020-01-01T00:00:00Z",
+        "fieldsType": "FieldsV1",
+        "fieldsV1": {"f:spec": {"f:minReplicas": {}}}})
+    config = {"apiVersion": "autoscaling/v1",
+              "kind": "HorizontalPodAutoscaler",
+              "metadata": {"name": "web", "namespace": "default"},
+              "spec": {"scaleTargetRef": ref, "maxReplicas": 6,
+                       "targetCPUUtilizationPercentage": 50,
+                       "minReplicas": 2}}
+    with pytest.raises(smdx.ConflictError) as info:
+        v1.apply(stored, config, "old-client")
+    assert sorted(c.path for c in info.value.conflicts) == [
+        ".spec.maxReplicas", ".spec.metrics"]
+    forced = v1.apply(stored, config, "old-client", force=True)
+    assert [e["manager"] for e in forced["metadata"]["managedFields"]] == [
+        "kubectl", "old-client"]
+    assert forced["spec"]["minReplicas"] == 2
+
+
 def test_force_takes_the_field_over(fm):
     stored = fm.apply(None, deployment(), "deployer")
     forced = fm.apply(stored, deployment(replicas=5), "autoscaler", force=True)
