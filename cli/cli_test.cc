@@ -569,6 +569,60 @@ status: {currentReplicas: 0, desiredReplicas: 0}
   EXPECT_THAT(same.out, HasSubstr("manager: old"));
 }
 
+// An applier that moves from autoscaling/v2 to v1 has what it stopped
+// applying pruned at v2, where it applied it, the objects typed as v2's
+// there: kube-apiserver 1.37 took out its minReplicas and its behavior (the
+// v1 annotation goes), and kept the metrics, which v1's CPU target and
+// annotation still say.
+TEST(CliTest, AnApplierThatChangesVersionIsPrunedAtItsLastOne) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/moved-live.yaml", R"(apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  name: p
+  namespace: h
+  annotations:
+    autoscaling.alpha.kubernetes.io/behavior: '{"ScaleUp":{"StabilizationWindowSeconds":0,"SelectPolicy":"Max","Policies":[{"Type":"Pods","Value":4,"PeriodSeconds":15},{"Type":"Percent","Value":100,"PeriodSeconds":15}],"Tolerance":null},"ScaleDown":{"StabilizationWindowSeconds":60,"SelectPolicy":"Max","Policies":[{"Type":"Percent","Value":100,"PeriodSeconds":15}],"Tolerance":null}}'
+    autoscaling.alpha.kubernetes.io/metrics: '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]'
+  managedFields:
+  - manager: kubectl
+    operation: Apply
+    apiVersion: autoscaling/v2
+    time: "2026-12-06T20:38:36Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:behavior": {"f:scaleDown":
+      {"f:stabilizationWindowSeconds": {}}}, "f:maxReplicas": {},
+      "f:metrics": {}, "f:minReplicas": {}, "f:scaleTargetRef":
+      {"f:apiVersion": {}, "f:kind": {}, "f:name": {}}}}
+spec:
+  scaleTargetRef: {kind: Deployment, name: d, apiVersion: apps/v1}
+  minReplicas: 2
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 60
+status: {currentReplicas: 0, desiredReplicas: 0}
+)");
+  WriteFile(dir + "/moved-config.yaml",
+            "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\n"
+            "metadata: {name: p, namespace: h}\nspec: {scaleTargetRef: "
+            "{apiVersion: apps/v1, kind: Deployment, name: d}, "
+            "maxReplicas: 6}\n");
+  Result r = Smdx({"apply", "--field-manager", "kubectl", "--now",
+                   "2026-12-06T20:39:00Z", "--live", dir + "/moved-live.yaml",
+                   dir + "/moved-config.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  absl::StatusOr<Value> out = ParseYaml(r.out);
+  ASSERT_TRUE(out.ok()) << out.status();
+  const Value& spec = *Find(*out, "spec");
+  EXPECT_EQ(Find(spec, "minReplicas")->AsInt(), 1);  // pruned, defaulted
+  EXPECT_EQ(Find(spec, "maxReplicas")->AsInt(), 6);
+  EXPECT_EQ(Find(spec, "targetCPUUtilizationPercentage")->AsInt(), 60);
+  const Value& annotations = *Find(*Find(*out, "metadata"), "annotations");
+  EXPECT_EQ(Find(annotations, "autoscaling.alpha.kubernetes.io/behavior"),
+            nullptr);
+  EXPECT_NE(Find(annotations, "autoscaling.alpha.kubernetes.io/metrics"),
+            nullptr);
+}
+
 // A cluster's OpenAPI says which versions it serves a built-in kind at
 // (beta ones it turned on, say): there the entries of other versions go,
 // and those of its versions stay. Of a kind that is not built in (an
