@@ -306,7 +306,7 @@ std::map<std::string, ApiserverConverter::Version> ConvertedVersions(
   std::map<std::string, ApiserverConverter::Version> out;
   if (builtin == nullptr || !opts.served_versions.has_value()) return out;
   for (const std::string& v : *opts.served_versions) {
-    if (v == opts.api_version) continue;
+    if (!BuiltinKind::Converts(opts.kind, opts.api_version, v)) continue;
     std::optional<Type> t = TypeAtVersion(type, v, opts.kind);
     if (!t.has_value()) continue;
     std::shared_ptr<const BuiltinKind> k = BuiltinKind::For(*t, v, opts.kind);

@@ -989,12 +989,11 @@ Value BuiltinKind::Decode(Value object, const Value* previous,
   return object;
 }
 
-bool BuiltinKind::ConvertsTo(const BuiltinKind& to) const {
-  return kind_ == "HorizontalPodAutoscaler" && to.kind_ == kind_ &&
-         ((api_version_ == "autoscaling/v1" &&
-           to.api_version_ == "autoscaling/v2") ||
-          (api_version_ == "autoscaling/v2" &&
-           to.api_version_ == "autoscaling/v1"));
+bool BuiltinKind::Converts(absl::string_view kind, absl::string_view from,
+                           absl::string_view to) {
+  return kind == "HorizontalPodAutoscaler" &&
+         ((from == "autoscaling/v1" && to == "autoscaling/v2") ||
+          (from == "autoscaling/v2" && to == "autoscaling/v1"));
 }
 
 std::optional<Value> BuiltinKind::ConvertTo(const Value& object,

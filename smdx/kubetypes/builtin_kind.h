@@ -138,7 +138,13 @@ class BuiltinKind {
   std::optional<Value> ConvertTo(const Value& object,
                                  const BuiltinKind& to) const;
   // Whether ConvertTo converts this kind's objects to `to`'s.
-  bool ConvertsTo(const BuiltinKind& to) const;
+  bool ConvertsTo(const BuiltinKind& to) const {
+    return Converts(kind_, api_version_, to.api_version_) && to.kind_ == kind_;
+  }
+  // Whether ConvertTo converts objects of `kind` from apiVersion `from` to
+  // `to` (a look at the names alone, before any type is made).
+  static bool Converts(absl::string_view kind, absl::string_view from,
+                       absl::string_view to);
 
   // The zero object of the kind, with apiVersion and kind, as the field
   // manager sees the object a create starts from.
