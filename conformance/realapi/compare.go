@@ -29,9 +29,12 @@ import (
 )
 
 type mask struct {
-	Path   []string `json:"path"`  // field names
-	Kinds  []string `json:"kinds"` // empty: every kind
-	Reason string   `json:"reason"`
+	Path  []string `json:"path"`  // field names
+	Kinds []string `json:"kinds"` // empty: every kind
+	// Only where the request created the object (no live object): what
+	// the server allocates at create, which an update keeps.
+	CreateOnly bool   `json:"createOnly"`
+	Reason     string `json:"reason"`
 }
 
 // readYAML decodes the YAML file at path into out.
@@ -61,9 +64,9 @@ func loadMasks(path string) ([]mask, error) {
 	return m.Masks, nil
 }
 
-func applyMasks(obj map[string]interface{}, kind string, masks []mask) {
+func applyMasks(obj map[string]interface{}, kind string, create bool, masks []mask) {
 	for _, m := range masks {
-		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
+		if (len(m.Kinds) > 0 && !contains(m.Kinds, kind)) || (m.CreateOnly && !create) {
 			continue
 		}
 		maskPath(obj, m.Path)
@@ -407,7 +410,7 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	if got.code != 0 {
 		return stepResult{outcome: failed, detail: fmt.Sprintf("the server stored it; smdx: exit %d %s", got.code, strings.TrimSpace(got.stderr))}
 	}
-	res := r.compare(s.kind, after, got.obj)
+	res := r.compare(s.kind, liveJSON == nil, after, got.obj)
 	if res.outcome == failed {
 		r.keep(s, st, liveJSON, body, after)
 	}
@@ -521,7 +524,7 @@ func writeJSON(path string, v interface{}) error {
 	return os.WriteFile(path, b, 0o600)
 }
 
-func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepResult {
+func (r *runner) compare(k *kindFile, create bool, server, smdx map[string]interface{}) stepResult {
 	server = copyValue(server).(map[string]interface{})
 	smdx = copyValue(smdx).(map[string]interface{})
 	se, me := entries(server), entries(smdx)
@@ -529,7 +532,7 @@ func (r *runner) compare(k *kindFile, server, smdx map[string]interface{}) stepR
 		if md, ok := o["metadata"].(map[string]interface{}); ok {
 			delete(md, "managedFields")
 		}
-		applyMasks(o, k.Kind, r.masks)
+		applyMasks(o, k.Kind, create, r.masks)
 	}
 	entriesSame := sameJSON(normEntries(se), normEntries(me))
 	objSame := sameJSON(server, smdx)

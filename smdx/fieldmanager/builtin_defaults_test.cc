@@ -357,6 +357,47 @@ spec:
   EXPECT_FALSE(bare.Apply(b.object, Yaml(config), "kubectl", true).changed);
 }
 
+// A PUT whose body leaves out the creationTimestamp and the managedFields
+// times it read changes nothing: the registry keeps the live
+// creationTimestamp (BeforeUpdate), and then, the object otherwise the
+// same, the live times. Found by the random scenarios against
+// kube-apiserver 1.37 (a VolumeAttributesClass).
+TEST_F(BuiltinDefaultsTest, APutWithoutTheServersMetadataAndTimesChangesNothing) {
+  FieldManager fm = Make("v1", "ConfigMap");
+  FieldManagerResult created = fm.Apply(
+      Value(),
+      Yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, "
+           "namespace: d}, data: {a: '1'}}"),
+      "kubectl", false);
+  ASSERT_TRUE(created.ok()) << created.status;
+  Value live = created.object;
+  Map& meta = live.map().Find("metadata")->map();
+  meta.Set("uid", Value("u-1"));
+  meta.Set("resourceVersion", Value("7"));
+  meta.Set("creationTimestamp", Value("2026-01-01T00:00:00Z"));
+  Value body = live;
+  Map& body_meta = body.map().Find("metadata")->map();
+  body_meta.Erase("creationTimestamp");
+  body_meta.Erase("resourceVersion");
+  for (Value& e : body_meta.Find("managedFields")->list()) e.map().Erase("time");
+  clock_.Set(*ParseManagedTime("2026-01-01T00:05:00Z"));
+  FieldManagerResult r = fm.Update(live, body, "ctrl2");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_FALSE(r.changed);
+  EXPECT_TRUE(Equals(r.object, live)) << ToYaml(r.object);
+
+  // With a change, the live metadata stays all the same, and the entries
+  // keep the times the body left out no more than the apiserver does.
+  body.map().Find("data")->map().Set("a", Value("2"));
+  r = fm.Update(live, body, "ctrl2");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  const Value& m = *Find(r.object, "metadata");
+  EXPECT_EQ(StringAt(m, "uid"), "u-1");
+  EXPECT_EQ(StringAt(m, "resourceVersion"), "7");
+  EXPECT_EQ(StringAt(m, "creationTimestamp"), "2026-01-01T00:00:00Z");
+}
+
 // A status write of a pod decodes the body too: unset condition times are
 // null, as the Go type encodes them.
 TEST_F(BuiltinDefaultsTest, AStatusWriteIsDecoded) {

@@ -242,7 +242,10 @@ class CustomResourceMetadata {
   // stores it and reads it back: with the metadata.generation its strategy
   // gives it, 1 at create (`live` null), on update the live one, one more
   // when anything but the metadata changed, on a write that is not to the
-  // status subresource; then through storage's JSON, which writes a whole
+  // status subresource, and the metadata the generic registry keeps from
+  // the live object (its uid, resourceVersion, creationTimestamp,
+  // deletionTimestamp and grace period, as PrepareForUpdate keeps a
+  // built-in kind's); then through storage's JSON, which writes a whole
   // float as an integer (3.0 as 3) that the unstructured decoder then
   // reads as one, where it fits an int64.
   static Value AsStored(Value object, const Value& live,

@@ -735,6 +735,42 @@ void SetGeneration(Value& object, int64_t generation) {
   }
 }
 
+// BeforeUpdate's rules for the metadata the server sets (the generic
+// registry's rest.BeforeUpdate, and Store.Update before it), on `object`
+// updating an object whose metadata is `live_meta`: the live uid when the
+// request sends none; the live creationTimestamp and deletionTimestamp
+// whatever it sends, when the live object has them; the live
+// deletionGracePeriodSeconds when it sends none; and the live
+// resourceVersion when it sends none (an unconditional update, which
+// storage leaves as it is when nothing changed). Writes only where the
+// value differs: a write unshares the object's nodes.
+void KeepServerMetadata(Value& object, const Value& live_meta) {
+  if (!live_meta.IsMap()) return;
+  const Value* meta = Find(object, "metadata");
+  auto sent = [&](absl::string_view f) -> const Value* {
+    const Value* v = meta != nullptr ? Find(*meta, f) : nullptr;
+    return v != nullptr && !v->IsNull() ? v : nullptr;
+  };
+  auto keep = [&](absl::string_view f, bool whatever_sent) {
+    const Value* live = Find(live_meta, f);
+    if (live == nullptr || live->IsNull()) return;
+    const Value* now = sent(f);
+    const bool empty_string = now != nullptr && now->IsString() &&
+                              now->AsString().empty();
+    if (now != nullptr && !empty_string &&
+        (!whatever_sent || Equals(*now, *live))) {
+      return;
+    }
+    EnsureMap(object.map(), "metadata").Set(f, *live);
+    meta = Find(object, "metadata");
+  };
+  keep("uid", /*whatever_sent=*/false);
+  keep("resourceVersion", /*whatever_sent=*/false);
+  keep("creationTimestamp", /*whatever_sent=*/true);
+  keep("deletionTimestamp", /*whatever_sent=*/true);
+  keep("deletionGracePeriodSeconds", /*whatever_sent=*/false);
+}
+
 constexpr absl::string_view kTemplateGeneration =
     "deprecated.daemonset.template.generation";
 
@@ -905,6 +941,7 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
                         rule != Generation::kCreateOnly);
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
+  KeepServerMetadata(object, lm);
   if (drops_after_counting) {
     DropDisabledFields(api_version, kind, object, &live);
     if (kind == "PodDisruptionBudget") PodDisruptionBudgetSelector(object, &live);
@@ -926,6 +963,7 @@ Value CustomResourceGeneration(Value object, const Value& live, bool create,
                                       {"metadata"});
   SetGeneration(object,
                 create ? 1 : live_generation + (changed ? 1 : 0));
+  if (!create && live_meta != nullptr) KeepServerMetadata(object, *live_meta);
   return object;
 }
 

@@ -31,7 +31,10 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
 // `object` (an updated object, after the field manager, as stored) with the
 // metadata.generation the registry gives it: the live object's
 // (BeforeUpdate), plus one where the strategy's PrepareForUpdate counts a
-// change (of the spec, for most kinds); a DaemonSet's template generation
+// change (of the spec, for most kinds); the rest of the metadata
+// BeforeUpdate keeps (the live uid and resourceVersion where the request
+// sends none, the live creationTimestamp and deletionTimestamp, the live
+// deletionGracePeriodSeconds where it sends none); a DaemonSet's template generation
 // annotation likewise; a CRD's storage version joins its stored versions
 // (not on a write to the status subresource, `status_write`).
 // `empties_differ`: the request held an empty slice or map where the
@@ -72,7 +75,8 @@ absl::string_view ReflectComparedField(absl::string_view api_version,
 // metadata.generation the apiextensions-apiserver's strategy gives it: 1
 // at create; on update the live one, one more when anything but the
 // metadata changed (a write to the status subresource, `status_write`,
-// changes nothing else and counts nothing).
+// changes nothing else and counts nothing), and the metadata
+// BeforeUpdate keeps, as PrepareForUpdate says.
 Value CustomResourceGeneration(Value object, const Value& live, bool create,
                                bool status_write);
 
