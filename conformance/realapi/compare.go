@@ -31,10 +31,12 @@ import (
 type mask struct {
 	Path  []string `json:"path"`  // field names
 	Kinds []string `json:"kinds"` // empty: every kind
-	// Only where the request created the object (no live object): what
-	// the server allocates at create, which an update keeps.
-	CreateOnly bool   `json:"createOnly"`
-	Reason     string `json:"reason"`
+	// Only where the object before the request had no value at the path
+	// (none at all at a create): what the server allocated in this
+	// request. A value it had, every later write keeps (or drops), as
+	// smdx, given the live object, must.
+	OnlyNew bool   `json:"onlyNew"`
+	Reason  string `json:"reason"`
 }
 
 // readYAML decodes the YAML file at path into out.
@@ -60,17 +62,38 @@ func loadMasks(path string) ([]mask, error) {
 		if len(e.Path) == 0 || e.Reason == "" {
 			return nil, fmt.Errorf("%s: every mask needs a path and a reason", path)
 		}
+		if e.OnlyNew && contains(e.Path, "[]") {
+			return nil, fmt.Errorf("%s: a mask of list items cannot be onlyNew", path)
+		}
 	}
 	return m.Masks, nil
 }
 
-func applyMasks(obj map[string]interface{}, kind string, create bool, masks []mask) {
+// applyMasks removes what `masks` mask from obj, a stored object of `kind`;
+// `before` is the object the request wrote over (nil at a create).
+func applyMasks(obj map[string]interface{}, kind string, before map[string]interface{}, masks []mask) {
 	for _, m := range masks {
-		if (len(m.Kinds) > 0 && !contains(m.Kinds, kind)) || (m.CreateOnly && !create) {
+		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
+			continue
+		}
+		if m.OnlyNew && before != nil && fieldAt(before, m.Path) != nil {
 			continue
 		}
 		maskPath(obj, m.Path)
 	}
+}
+
+// fieldAt is the value at the field names `parts` of obj, or nil.
+func fieldAt(obj map[string]interface{}, parts []string) interface{} {
+	var at interface{} = obj
+	for _, part := range parts {
+		m, ok := at.(map[string]interface{})
+		if !ok {
+			return nil
+		}
+		at = m[part]
+	}
+	return at
 }
 
 // maskPath removes the value at parts, and the maps that held only it (a
@@ -410,7 +433,7 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	if got.code != 0 {
 		return stepResult{outcome: failed, detail: fmt.Sprintf("the server stored it; smdx: exit %d %s", got.code, strings.TrimSpace(got.stderr))}
 	}
-	res := r.compare(s.kind, liveJSON == nil, after, got.obj)
+	res := r.compare(s.kind, live, after, got.obj)
 	if res.outcome == failed {
 		r.keep(s, st, liveJSON, body, after)
 	}
@@ -524,7 +547,7 @@ func writeJSON(path string, v interface{}) error {
 	return os.WriteFile(path, b, 0o600)
 }
 
-func (r *runner) compare(k *kindFile, create bool, server, smdx map[string]interface{}) stepResult {
+func (r *runner) compare(k *kindFile, before, server, smdx map[string]interface{}) stepResult {
 	server = copyValue(server).(map[string]interface{})
 	smdx = copyValue(smdx).(map[string]interface{})
 	se, me := entries(server), entries(smdx)
@@ -532,7 +555,7 @@ func (r *runner) compare(k *kindFile, create bool, server, smdx map[string]inter
 		if md, ok := o["metadata"].(map[string]interface{}); ok {
 			delete(md, "managedFields")
 		}
-		applyMasks(o, k.Kind, create, r.masks)
+		applyMasks(o, k.Kind, before, r.masks)
 	}
 	entriesSame := sameJSON(normEntries(se), normEntries(me))
 	objSame := sameJSON(server, smdx)

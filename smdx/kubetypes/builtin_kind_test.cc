@@ -1302,6 +1302,54 @@ TEST(PrepareForUpdateTest, BeforeUpdateKeepsTheMetadataTheServerSet) {
             "deletionGracePeriodSeconds=<absent> ");
 }
 
+// A Service's IP family fields on an update that leaves them out: the IP
+// allocator's initIPFamilyFields takes the live policy and the family of
+// each cluster IP (which patchAllocatedValues keeps); what the cluster's
+// configuration decides comes from the live Service. Checked against
+// kube-apiserver 1.37 (service.yaml's writes; random scenarios whose PUTs
+// left them out).
+TEST(PrepareForUpdateTest, AServicesIpFamiliesComeFromTheLiveService) {
+  std::shared_ptr<const BuiltinKind> k = KindOf("v1", "Service");
+  auto families = [&](const std::string& spec, const std::string& live_spec) {
+    Value v = k->PrepareForUpdate(
+        Yaml("{apiVersion: v1, kind: Service, metadata: {name: s}, spec: " +
+             spec + "}"),
+        Yaml("{apiVersion: v1, kind: Service, metadata: {name: s}, spec: " +
+             live_spec + "}"));
+    return At(v, "spec.ipFamilyPolicy") + " " + At(v, "spec.ipFamilies") +
+           " " + At(v, "spec.clusterIPs");
+  };
+  const std::string live =
+      "{type: ClusterIP, clusterIP: 10.0.0.9, clusterIPs: [10.0.0.9], "
+      "ipFamilies: [IPv4], ipFamilyPolicy: SingleStack, selector: {a: b}}";
+  EXPECT_EQ(families("{type: ClusterIP, selector: {a: b}}", live),
+            "\"SingleStack\" [\"IPv4\"] [\"10.0.0.9\"]");
+  // The family of an IPv6 address; the policy the request names stays.
+  EXPECT_EQ(families("{type: ClusterIP, clusterIP: 'fd00::9', "
+                     "ipFamilyPolicy: PreferDualStack, selector: {a: b}}",
+                     "{type: ClusterIP, clusterIP: 'fd00::9', clusterIPs: "
+                     "['fd00::9'], ipFamilies: [IPv6], selector: {a: b}}"),
+            "\"PreferDualStack\" [\"IPv6\"] [\"fd00::9\"]");
+  // SingleStack keeps the first IP and family of the live ones.
+  EXPECT_EQ(families("{type: ClusterIP, clusterIPs: [10.0.0.9, 'fd00::9'], "
+                     "ipFamilies: [IPv4, IPv6], ipFamilyPolicy: SingleStack, "
+                     "selector: {a: b}}",
+                     "{type: ClusterIP, clusterIP: 10.0.0.9, clusterIPs: "
+                     "[10.0.0.9, 'fd00::9'], ipFamilies: [IPv4, IPv6], "
+                     "ipFamilyPolicy: PreferDualStack, selector: {a: b}}"),
+            "\"SingleStack\" [\"IPv4\"] [\"10.0.0.9\"]");
+  // A headless Service without a selector: RequireDualStack when the live
+  // one has no policy, its first family and the other.
+  EXPECT_EQ(families("{type: ClusterIP, clusterIP: None}",
+                     "{type: ClusterIP, clusterIP: None, clusterIPs: [None], "
+                     "ipFamilies: [IPv4]}"),
+            "\"RequireDualStack\" [\"IPv4\",\"IPv6\"] [\"None\"]");
+  // An ExternalName Service has none.
+  EXPECT_EQ(families("{type: ExternalName, externalName: a.example.com}",
+                     "{type: ExternalName, externalName: a.example.com}"),
+            "<absent> <absent> <absent>");
+}
+
 // ---- Fields of features off by default (disabled_fields.h) ---------------
 
 // Every field the table names is a field of its kind in the embedded 1.37

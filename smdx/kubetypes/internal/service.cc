@@ -129,6 +129,87 @@ void SetNodePort(Map& spec, size_t i, int64_t port) {
   }
 }
 
+std::vector<std::string> Strings(const Value& v) {
+  std::vector<std::string> out;
+  if (!v.IsList()) return out;
+  for (const Value& s : v.list()) out.push_back(s.IsString() ? s.AsString() : "");
+  return out;
+}
+
+// The storage's familyOf, for an IP the cluster allocated or validated.
+std::string FamilyOf(const std::string& ip) {
+  if (ip.find(':') != std::string::npos) return "IPv6";
+  if (ip.find('.') != std::string::npos) return "IPv4";
+  return "unknown";
+}
+
+std::string OtherFamily(const std::string& family) {
+  return family == "IPv4" ? "IPv6" : "IPv4";
+}
+
+// The IP allocator's initIPFamilyFields on an update (storage's
+// allocateUpdate, after patchAllocatedValues and normalizeClusterIPs), as
+// far as the object decides it: a policy the request leaves out is the
+// live one (else SingleStack, or RequireDualStack for a headless Service
+// without a selector); a SingleStack Service keeps one cluster IP and one
+// family where the request kept the live ones; each cluster IP gives its
+// family where the request names none. What the cluster's configuration
+// decides, its default family and whether it serves two, is read from the
+// live Service, allocated there: its first family, and two families when it
+// has two. A live Service with neither a policy nor families is one smdx
+// created, which left them to the cluster (a server reads none without
+// them): they stay unset. Requests the allocator refuses are not told
+// apart (smdx does not validate).
+void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, const Spec& now) {
+  if (now.type == "ExternalName") return;
+  if (old.ip_family_policy.empty() && Strings(old.ip_families).empty()) return;
+  const Value* spec_value = Find(service, "spec");
+  if (spec_value == nullptr || !spec_value->IsMap()) return;
+  std::vector<std::string> families = Strings(now.ip_families);
+  const std::vector<std::string> old_families = Strings(old.ip_families);
+  const bool same_ips = old.cluster_ips == now.cluster_ips;
+  // isMatchingPreferDualStackClusterIPFields: nothing to do.
+  if (!now.ip_family_policy.empty() && old.type == now.type &&
+      (now.type == "ClusterIP" || now.type == "NodePort" ||
+       now.type == "LoadBalancer") &&
+      now.ip_family_policy == "PreferDualStack" &&
+      (old.ip_family_policy.empty() ||
+       old.ip_family_policy == "PreferDualStack") &&
+      same_ips && old_families == families) {
+    return;
+  }
+  const Value* selector = Find(*spec_value, "selector");
+  const bool headless_selectorless =
+      now.cluster_ip == "None" &&
+      (selector == nullptr || !selector->IsMap() || selector->map().empty());
+  std::string policy = now.ip_family_policy;
+  if (policy.empty()) {
+    policy = !old.ip_family_policy.empty() ? old.ip_family_policy
+             : headless_selectorless       ? "RequireDualStack"
+                                           : "SingleStack";
+  }
+  std::vector<std::string> ips = now.cluster_ips;
+  if (policy == "SingleStack") {
+    if (same_ips && ips.size() > 1) ips.resize(1);
+    if (old_families == families && families.size() > 1) families.resize(1);
+  }
+  for (size_t i = 0; i < ips.size(); ++i) {
+    if (ips[i] == "None") break;
+    if (i >= families.size()) families.push_back(FamilyOf(ips[i]));
+  }
+  if (families.empty() && !old_families.empty())
+    families.push_back(old_families[0]);
+  if (!families.empty() && families.size() < 2 && policy != "SingleStack" &&
+      (headless_selectorless || old_families.size() == 2)) {
+    families.push_back(OtherFamily(families[0]));
+  }
+  Map& spec = EnsureMap(service.map(), "spec");
+  if (policy != now.ip_family_policy) spec.Set("ipFamilyPolicy", Value(policy));
+  if (ips != now.cluster_ips) spec.Set("clusterIPs", StringList(ips));
+  if (!families.empty() && families != Strings(now.ip_families))
+    spec.Set("ipFamilies", StringList(families));
+}
+
 }  // namespace
 
 void ServiceAsRead(Value& service) {
@@ -208,6 +289,9 @@ void ServiceAtUpdate(Value& service, const Value& live) {
       spec().Set("clusterIPs", StringList(now.cluster_ips));
     }
   }
+
+  IpFamilyFieldsAtUpdate(service, old, now);
+  now = Read(service);
 
   // dropTypeDependentFields (the strategy's sameClusterIPs: both forms).
   if (NeedsClusterIP(old) && !NeedsClusterIP(now)) {
