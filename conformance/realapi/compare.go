@@ -62,9 +62,6 @@ func loadMasks(path string) ([]mask, error) {
 		if len(e.Path) == 0 || e.Reason == "" {
 			return nil, fmt.Errorf("%s: every mask needs a path and a reason", path)
 		}
-		if e.OnlyNew && contains(e.Path, "[]") {
-			return nil, fmt.Errorf("%s: a mask of list items cannot be onlyNew", path)
-		}
 	}
 	return m.Masks, nil
 }
@@ -76,24 +73,60 @@ func applyMasks(obj map[string]interface{}, kind string, before map[string]inter
 		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
 			continue
 		}
-		if m.OnlyNew && before != nil && fieldAt(before, m.Path) != nil {
+		if m.OnlyNew && before != nil {
+			maskNew(obj, before, m.Path)
 			continue
 		}
 		maskPath(obj, m.Path)
 	}
 }
 
-// fieldAt is the value at the field names `parts` of obj, or nil.
-func fieldAt(obj map[string]interface{}, parts []string) interface{} {
-	var at interface{} = obj
-	for _, part := range parts {
-		m, ok := at.(map[string]interface{})
-		if !ok {
-			return nil
-		}
-		at = m[part]
+// maskNew is maskPath where `before`, the object the request wrote over,
+// walked alongside (a list's items by their index), has no value: what
+// the request allocated.
+func maskNew(at, before map[string]interface{}, parts []string) {
+	if len(parts) == 0 {
+		return
 	}
-	return at
+	if len(parts) == 1 {
+		if _, had := before[parts[0]]; !had {
+			delete(at, parts[0])
+		}
+		return
+	}
+	if len(parts) > 2 && parts[1] == "[]" {
+		items, _ := at[parts[0]].([]interface{})
+		was, _ := before[parts[0]].([]interface{})
+		for i, item := range items {
+			m, ok := item.(map[string]interface{})
+			if !ok {
+				continue
+			}
+			var w map[string]interface{}
+			if i < len(was) {
+				w, _ = was[i].(map[string]interface{})
+			}
+			if w == nil {
+				maskPath(m, parts[2:])
+			} else {
+				maskNew(m, w, parts[2:])
+			}
+		}
+		return
+	}
+	next, ok := at[parts[0]].(map[string]interface{})
+	if !ok {
+		return
+	}
+	was, _ := before[parts[0]].(map[string]interface{})
+	if was == nil {
+		maskPath(at, parts)
+		return
+	}
+	maskNew(next, was, parts[1:])
+	if len(next) == 0 {
+		delete(at, parts[0])
+	}
 }
 
 // maskPath removes the value at parts, and the maps that held only it (a
