@@ -385,6 +385,9 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 // stepLabel is "verb manager[ /subresource][ at apiVersion]".
 func stepLabel(st step) string {
 	l := st.verb + " " + st.manager
+	if st.replace {
+		l = "replace " + st.manager
+	}
 	if st.subresource != "" {
 		l += " /" + st.subresource
 	}

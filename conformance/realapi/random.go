@@ -11,7 +11,9 @@ package main
 //   - a controller (ctrl, ctrl2) applying the header with some changes:
 //     co-owning, taking over or conflicting; or the header alone,
 //     giving up what it applied before;
-//   - a controller's PUT of the object it read with one change;
+//   - a controller's PUT of the object it read with one change, or, one
+//     time in six, a replace: a PUT of the kind's object with some changes,
+//     as a manifest, without what the server set (withReplace);
 //   - kubectl's client-side apply (a PUT with the last-applied annotation);
 //   - a status controller's PUT or apply of the kind's status;
 //   - the scale subresource: a PUT of replicas, an apply or forced apply;
@@ -373,6 +375,9 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		}
 		s.steps = append(s.steps, st)
 	}
+	for n := range s.steps {
+		withReplace(i, n, k, obj, &s.steps[n])
+	}
 	for n, st := range s.steps {
 		if kubectlWrites[st.manager] {
 			withDups(i, n, st.body)
@@ -388,6 +393,27 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 // create and its client-side apply (which it stores).
 var kubectlWrites = map[string]bool{"kubectl": true, "kubectl-create": true,
 	"kubectl-client-side-apply": true}
+
+// withReplace makes a controller's PUT of the main resource at its kind
+// file's version, at one step in six, a replace: the kind's object with
+// some of its changes, as a manifest is written (kubectl replace, a
+// controller writing what it wants), without what the server set (uid,
+// creationTimestamp, resourceVersion, managedFields, status; a custom
+// resource's carries the resourceVersion read, which its PUT needs). Drawn
+// from a source of step `n` of scenario `i` alone (as withDups').
+func withReplace(i, n int, k *kindFile, obj map[string]interface{}, st *step) {
+	if st.verb != "update" || st.subresource != "" || st.lastApplied != nil ||
+		st.apiVersion != "" || (st.manager != "ctrl" && st.manager != "ctrl2") {
+		return
+	}
+	d := &randomGen{rng: rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<60))}
+	if d.rng.Intn(6) != 0 {
+		return
+	}
+	st.replace = true
+	st.body = d.someChanges(k, obj, false)
+	st.dropSeed = 0
+}
 
 // withDups repeats some of `body`'s list items (dupSome) at one step in
 // five, drawn from a source of step `n` of scenario `i` alone, so that the

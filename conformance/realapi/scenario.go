@@ -170,6 +170,9 @@ type step struct {
 	// the client leaves out of the object it read (dropSome); an even
 	// seed leaves out parts of its managedFields too.
 	dropSeed int64
+	// For update (random scenarios): the body is the whole object, not a
+	// change to the one read (see withReplace).
+	replace bool
 }
 
 type scenario struct {
@@ -440,10 +443,21 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 			default:
 				return nil, nil, fmt.Errorf("GET %s/scale: %d %v", path, r.code, r.obj["message"])
 			}
+		} else if st.replace {
+			body = copyValue(st.body).(map[string]interface{})
+			if k.CRD != "" {
+				// A custom resource's PUT needs the resourceVersion.
+				md, _ := live["metadata"].(map[string]interface{})
+				if rv, ok := md["resourceVersion"]; ok {
+					body["metadata"].(map[string]interface{})["resourceVersion"] = rv
+				}
+			}
 		} else {
 			body = copyValue(live).(map[string]interface{})
 		}
-		mergeInto(body, st.body)
+		if !st.replace {
+			mergeInto(body, st.body)
+		}
 		if st.dropSeed != 0 {
 			// Every other such PUT leaves out parts of the managedFields
 			// it read too: entries, their fields, fieldsV1 keys. One in
