@@ -1350,6 +1350,43 @@ TEST(PrepareForUpdateTest, AServicesIpFamiliesComeFromTheLiveService) {
             "<absent> <absent> <absent>");
 }
 
+// A DeviceClass's opaque parameters are a runtime.RawExtension: the
+// strategy's DeepEqual compares their raw JSON, where a null is a value, so
+// a null there counts as a change; elsewhere in the spec a null is the
+// field's zero value. Checked against kube-apiserver 1.37 (random
+// scenarios; deviceclass.yaml's write).
+TEST(PrepareForUpdateTest, ANullInOpaqueParametersCountsAsAChange) {
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("resource.k8s.io/v1", "DeviceClass");
+  const std::string live =
+      "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: "
+      "c, generation: 3}, spec: {config: [{opaque: {driver: d, parameters: "
+      "{apiVersion: v1, sharing: {strategy: S}}}}]}}";
+  auto generation = [&](const std::string& spec) {
+    return At(k->PrepareForUpdate(
+                  Yaml("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, "
+                       "metadata: {name: c}, spec: " +
+                       spec + "}"),
+                  Yaml(live)),
+              "metadata.generation");
+  };
+  EXPECT_EQ(generation("{config: [{opaque: {driver: d, parameters: "
+                       "{apiVersion: v1, sharing: {strategy: S}}}}]}"),
+            "3");
+  EXPECT_EQ(generation("{config: [{opaque: {driver: d, parameters: "
+                       "{apiVersion: v1, kind: null, sharing: {strategy: "
+                       "S}}}}]}"),
+            "4");
+  EXPECT_EQ(generation("{config: [{opaque: {driver: d, parameters: "
+                       "{apiVersion: v1, sharing: {strategy: S, n: null}}}}]}"),
+            "4");
+  // Outside the parameters a null is no change.
+  EXPECT_EQ(generation("{extendedResourceName: null, config: [{opaque: "
+                       "{driver: d, parameters: {apiVersion: v1, sharing: "
+                       "{strategy: S}}}}]}"),
+            "3");
+}
+
 // ---- Fields of features off by default (disabled_fields.h) ---------------
 
 // Every field the table names is a field of its kind in the embedded 1.37

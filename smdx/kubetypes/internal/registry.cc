@@ -620,9 +620,84 @@ void PopulateConditionTimestamps(Value& csr, const Value& live,
   }
 }
 
+// A path of field names to a runtime.RawExtension field ("[]": each item
+// of a list).
+using RawPath = std::vector<absl::string_view>;
+
+// The RawExtension fields of a kind's spec, whose strategy counts the
+// generation with apiequality.Semantic.DeepEqual: that compares their raw
+// JSON bytes, where a null is a value (the converter keeps it). Paths from
+// the spec.
+const std::vector<RawPath>& RawFieldsOfSpec(absl::string_view api_version,
+                                            absl::string_view kind) {
+  static const std::vector<RawPath> none;
+  static const std::vector<RawPath> device_class = {
+      {"config", "[]", "opaque", "parameters"}};
+  if (api_version == "resource.k8s.io/v1" && kind == "DeviceClass")
+    return device_class;
+  return none;
+}
+
+// SemanticEqual, but as they are (Equals) below the RawExtension fields at
+// `raw` (`depth` steps of each already matched). At such a field itself a
+// null is nil, as its decoder reads one.
+bool SemanticEqualRaw(const Value* a, const Value* b,
+                      std::vector<const RawPath*> raw, size_t depth) {
+  for (const RawPath* p : raw) {
+    if (p->size() == depth) {
+      if (NilLike(a) && NilLike(b)) return true;
+      return a != nullptr && b != nullptr && Equals(*a, *b);
+    }
+  }
+  if (raw.empty()) return SemanticEqual(a, b);
+  if (NilLike(a) && NilLike(b)) return true;
+  if (a == nullptr || b == nullptr) return false;
+  auto below = [&](absl::string_view step) {
+    std::vector<const RawPath*> out;
+    for (const RawPath* p : raw) {
+      if ((*p)[depth] == step) out.push_back(p);
+    }
+    return out;
+  };
+  if (a->IsMap() && b->IsMap()) {
+    for (const MapEntry& e : a->map()) {
+      if (!SemanticEqualRaw(&e.value, b->map().Find(e.key), below(e.key),
+                            depth + 1))
+        return false;
+    }
+    for (const MapEntry& e : b->map()) {
+      if (a->map().Find(e.key) == nullptr &&
+          !SemanticEqualRaw(nullptr, &e.value, below(e.key), depth + 1))
+        return false;
+    }
+    return true;
+  }
+  if (a->IsList() && b->IsList()) {
+    if (a->list().size() != b->list().size()) return false;
+    const std::vector<const RawPath*> items = below("[]");
+    for (size_t i = 0; i < a->list().size(); ++i) {
+      if (!SemanticEqualRaw(&a->list()[i], &b->list()[i], items, depth + 1))
+        return false;
+    }
+    return true;
+  }
+  return SemanticEqual(a, b);
+}
+
 // Whether `a` and `b` differ under `key`, semantically.
 bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
+}
+
+// Whether the specs of `a` and `b`, objects of a kind, differ semantically,
+// the RawExtension fields compared as their raw JSON.
+bool SpecDiffers(absl::string_view api_version, absl::string_view kind,
+                 const Value& a, const Value& b) {
+  const std::vector<RawPath>& raw = RawFieldsOfSpec(api_version, kind);
+  if (raw.empty()) return DiffersAt(a, b, "spec");
+  std::vector<const RawPath*> paths;
+  for (const RawPath& p : raw) paths.push_back(&p);
+  return !SemanticEqualRaw(Find(a, "spec"), Find(b, "spec"), paths, 0);
 }
 
 // Whether the top-level fields of `a` and `b` but `skipped` differ, each
@@ -898,7 +973,7 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
       break;
     case Generation::kSpec:
     case Generation::kSpecNotAtCreate:
-      changed = DiffersAt(object, live, "spec") ||
+      changed = SpecDiffers(api_version, kind, object, live) ||
                 (IsHpaV1(api_version, kind) &&
                  AnnotationsDiffer(object, live, kHpaSpecAnnotations));
       break;
