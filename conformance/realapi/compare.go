@@ -73,17 +73,25 @@ func applyMasks(obj map[string]interface{}, kind string, before map[string]inter
 		if len(m.Kinds) > 0 && !contains(m.Kinds, kind) {
 			continue
 		}
-		if m.OnlyNew && before != nil {
+		if m.OnlyNew {
 			maskNew(obj, before, m.Path)
-			continue
+		} else {
+			maskPath(obj, m.Path)
 		}
-		maskPath(obj, m.Path)
 	}
+}
+
+// maskPath removes the value at parts, and the maps that held only it (a
+// masked label leaves no empty labels map behind: the encoding drops those;
+// random.go removes fields from a fieldsV1 map so). A part "[]" stands for
+// each item of a list (whose items stay, emptied or not).
+func maskPath(at map[string]interface{}, parts []string) {
+	maskNew(at, nil, parts)
 }
 
 // maskNew is maskPath where `before`, the object the request wrote over,
 // walked alongside (a list's items by their index), has no value: what
-// the request allocated.
+// the request allocated. With `before` nil, everywhere.
 func maskNew(at, before map[string]interface{}, parts []string) {
 	if len(parts) == 0 {
 		return
@@ -106,11 +114,7 @@ func maskNew(at, before map[string]interface{}, parts []string) {
 			if i < len(was) {
 				w, _ = was[i].(map[string]interface{})
 			}
-			if w == nil {
-				maskPath(m, parts[2:])
-			} else {
-				maskNew(m, w, parts[2:])
-			}
+			maskNew(m, w, parts[2:])
 		}
 		return
 	}
@@ -119,42 +123,7 @@ func maskNew(at, before map[string]interface{}, parts []string) {
 		return
 	}
 	was, _ := before[parts[0]].(map[string]interface{})
-	if was == nil {
-		maskPath(at, parts)
-		return
-	}
 	maskNew(next, was, parts[1:])
-	if len(next) == 0 {
-		delete(at, parts[0])
-	}
-}
-
-// maskPath removes the value at parts, and the maps that held only it (a
-// masked label leaves no empty labels map behind: the encoding drops those;
-// random.go removes fields from a fieldsV1 map so). A part "[]" stands for
-// each item of a list (whose items stay, emptied or not).
-func maskPath(at map[string]interface{}, parts []string) {
-	if len(parts) == 0 {
-		return
-	}
-	if len(parts) == 1 {
-		delete(at, parts[0])
-		return
-	}
-	if len(parts) > 2 && parts[1] == "[]" {
-		items, _ := at[parts[0]].([]interface{})
-		for _, item := range items {
-			if m, ok := item.(map[string]interface{}); ok {
-				maskPath(m, parts[2:])
-			}
-		}
-		return
-	}
-	next, ok := at[parts[0]].(map[string]interface{})
-	if !ok {
-		return
-	}
-	maskPath(next, parts[1:])
 	if len(next) == 0 {
 		delete(at, parts[0])
 	}

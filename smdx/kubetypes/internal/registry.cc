@@ -638,50 +638,24 @@ const std::vector<RawPath>& RawFieldsOfSpec(absl::string_view api_version,
   return none;
 }
 
-// SemanticEqual, but as they are (Equals) below the RawExtension fields at
-// `raw` (`depth` steps of each already matched). At such a field itself a
-// null is nil, as its decoder reads one.
-bool SemanticEqualRaw(const Value* a, const Value* b,
-                      std::vector<const RawPath*> raw, size_t depth) {
-  for (const RawPath* p : raw) {
-    if (p->size() == depth) {
-      if (NilLike(a) && NilLike(b)) return true;
-      return a != nullptr && b != nullptr && Equals(*a, *b);
-    }
+// Whether the RawExtension fields at `path` (from `i` on) of `a` and `b`,
+// which are semantically equal, differ as their raw JSON: a null there is
+// a value (at the field itself a null is nil, as its decoder reads one).
+bool RawFieldsDiffer(const Value* a, const Value* b, const RawPath& path,
+                     size_t i) {
+  if (NilLike(a) && NilLike(b)) return false;
+  if (a == nullptr || b == nullptr) return true;
+  if (i == path.size()) return !Equals(*a, *b);
+  if (path[i] != "[]") {
+    return RawFieldsDiffer(Find(*a, path[i]), Find(*b, path[i]), path, i + 1);
   }
-  if (raw.empty()) return SemanticEqual(a, b);
-  if (NilLike(a) && NilLike(b)) return true;
-  if (a == nullptr || b == nullptr) return false;
-  auto below = [&](absl::string_view step) {
-    std::vector<const RawPath*> out;
-    for (const RawPath* p : raw) {
-      if ((*p)[depth] == step) out.push_back(p);
-    }
-    return out;
-  };
-  if (a->IsMap() && b->IsMap()) {
-    for (const MapEntry& e : a->map()) {
-      if (!SemanticEqualRaw(&e.value, b->map().Find(e.key), below(e.key),
-                            depth + 1))
-        return false;
-    }
-    for (const MapEntry& e : b->map()) {
-      if (a->map().Find(e.key) == nullptr &&
-          !SemanticEqualRaw(nullptr, &e.value, below(e.key), depth + 1))
-        return false;
-    }
-    return true;
+  if (!a->IsList() || !b->IsList()) return false;
+  // (Semantically equal lists: of one length.)
+  for (size_t k = 0; k < a->list().size() && k < b->list().size(); ++k) {
+    if (RawFieldsDiffer(&a->list()[k], &b->list()[k], path, i + 1))
+      return true;
   }
-  if (a->IsList() && b->IsList()) {
-    if (a->list().size() != b->list().size()) return false;
-    const std::vector<const RawPath*> items = below("[]");
-    for (size_t i = 0; i < a->list().size(); ++i) {
-      if (!SemanticEqualRaw(&a->list()[i], &b->list()[i], items, depth + 1))
-        return false;
-    }
-    return true;
-  }
-  return SemanticEqual(a, b);
+  return false;
 }
 
 // Whether `a` and `b` differ under `key`, semantically.
@@ -693,11 +667,11 @@ bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
 // the RawExtension fields compared as their raw JSON.
 bool SpecDiffers(absl::string_view api_version, absl::string_view kind,
                  const Value& a, const Value& b) {
-  const std::vector<RawPath>& raw = RawFieldsOfSpec(api_version, kind);
-  if (raw.empty()) return DiffersAt(a, b, "spec");
-  std::vector<const RawPath*> paths;
-  for (const RawPath& p : raw) paths.push_back(&p);
-  return !SemanticEqualRaw(Find(a, "spec"), Find(b, "spec"), paths, 0);
+  if (DiffersAt(a, b, "spec")) return true;
+  for (const RawPath& p : RawFieldsOfSpec(api_version, kind)) {
+    if (RawFieldsDiffer(Find(a, "spec"), Find(b, "spec"), p, 0)) return true;
+  }
+  return false;
 }
 
 // Whether the top-level fields of `a` and `b` but `skipped` differ, each

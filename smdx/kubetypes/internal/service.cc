@@ -160,13 +160,13 @@ std::string OtherFamily(const std::string& family) {
 // created, which left them to the cluster (a server reads none without
 // them): they stay unset. Requests the allocator refuses are not told
 // apart (smdx does not validate).
-void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, const Spec& now) {
+void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
   if (now.type == "ExternalName") return;
-  if (old.ip_family_policy.empty() && Strings(old.ip_families).empty()) return;
+  const std::vector<std::string> old_families = Strings(old.ip_families);
+  if (old.ip_family_policy.empty() && old_families.empty()) return;
   const Value* spec_value = Find(service, "spec");
   if (spec_value == nullptr || !spec_value->IsMap()) return;
-  std::vector<std::string> families = Strings(now.ip_families);
-  const std::vector<std::string> old_families = Strings(old.ip_families);
+  const std::vector<std::string> sent_families = Strings(now.ip_families);
   const bool same_ips = old.cluster_ips == now.cluster_ips;
   // isMatchingPreferDualStackClusterIPFields: nothing to do.
   if (!now.ip_family_policy.empty() && old.type == now.type &&
@@ -175,7 +175,7 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, const Spec& now) {
       now.ip_family_policy == "PreferDualStack" &&
       (old.ip_family_policy.empty() ||
        old.ip_family_policy == "PreferDualStack") &&
-      same_ips && old_families == families) {
+      same_ips && old_families == sent_families) {
     return;
   }
   const Value* selector = Find(*spec_value, "selector");
@@ -189,6 +189,7 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, const Spec& now) {
                                            : "SingleStack";
   }
   std::vector<std::string> ips = now.cluster_ips;
+  std::vector<std::string> families = sent_families;
   if (policy == "SingleStack") {
     if (same_ips && ips.size() > 1) ips.resize(1);
     if (old_families == families && families.size() > 1) families.resize(1);
@@ -203,11 +204,19 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, const Spec& now) {
       (headless_selectorless || old_families.size() == 2)) {
     families.push_back(OtherFamily(families[0]));
   }
-  Map& spec = EnsureMap(service.map(), "spec");
-  if (policy != now.ip_family_policy) spec.Set("ipFamilyPolicy", Value(policy));
-  if (ips != now.cluster_ips) spec.Set("clusterIPs", StringList(ips));
-  if (!families.empty() && families != Strings(now.ip_families))
-    spec.Set("ipFamilies", StringList(families));
+  // Written (and so unshared) only where something changes; `now` follows.
+  if (policy != now.ip_family_policy) {
+    now.ip_family_policy = policy;
+    EnsureMap(service.map(), "spec").Set("ipFamilyPolicy", Value(policy));
+  }
+  if (ips != now.cluster_ips) {
+    now.cluster_ips = ips;
+    EnsureMap(service.map(), "spec").Set("clusterIPs", StringList(ips));
+  }
+  if (!families.empty() && families != sent_families) {
+    now.ip_families = StringList(families);
+    EnsureMap(service.map(), "spec").Set("ipFamilies", now.ip_families);
+  }
 }
 
 }  // namespace
@@ -291,7 +300,6 @@ void ServiceAtUpdate(Value& service, const Value& live) {
   }
 
   IpFamilyFieldsAtUpdate(service, old, now);
-  now = Read(service);
 
   // dropTypeDependentFields (the strategy's sameClusterIPs: both forms).
   if (NeedsClusterIP(old) && !NeedsClusterIP(now)) {
