@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 
 #include "absl/container/flat_hash_set.h"
+#include "smdx/kubetypes/internal/crd.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/go_types.h"
 #include "smdx/kubetypes/internal/hpa.h"
@@ -1024,6 +1025,12 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous,
                             std::optional<absl::Time> now) const {
   internal::Decoder d(*plan_, /*stored=*/true, now);
   d.Walk(type_.root(), object, previous, 0);
+  // The converter writes a CRD's floats with encoding/json, and its
+  // internal type reads integers back (crd.h).
+  if (api_version_ == "apiextensions.k8s.io/v1" &&
+      kind_ == "CustomResourceDefinition") {
+    internal::StoreCrdSpecNumbers(object);
+  }
   if (error != nullptr) {
     const internal::DecodeError& e = d.error();
     // As the unstructured converter words it, with the path: a number
@@ -1075,54 +1082,11 @@ Value CustomResourceMetadata::Coerce(Value object, absl::Status* error) const {
   return object;
 }
 
-namespace {
-
-// A float encoding/json writes without a fraction or an exponent (below
-// 1e21) whose digits strconv.ParseInt takes.
-bool StoredAsInteger(const Value& v) {
-  if (!v.IsFloat()) return false;
-  const double d = v.AsFloat();
-  return std::trunc(d) == d && d >= -9223372036854775808.0 &&
-         d < 9223372036854775808.0;
-}
-
-bool HoldsStoredInteger(const Value& v) {
-  if (StoredAsInteger(v)) return true;
-  if (v.IsMap()) {
-    for (const MapEntry& e : v.map()) {
-      if (HoldsStoredInteger(e.value)) return true;
-    }
-  } else if (v.IsList()) {
-    for (const Value& item : v.list()) {
-      if (HoldsStoredInteger(item)) return true;
-    }
-  }
-  return false;
-}
-
-// Whole floats as integers, written only where there are some (a write
-// unshares).
-void StoreIntegers(Value& v) {
-  if (StoredAsInteger(v)) {
-    v = Value(static_cast<int64_t>(v.AsFloat()));
-  } else if (v.IsMap()) {
-    for (MapEntry& e : v.map()) {
-      if (HoldsStoredInteger(e.value)) StoreIntegers(e.value);
-    }
-  } else if (v.IsList()) {
-    for (Value& item : v.list()) {
-      if (HoldsStoredInteger(item)) StoreIntegers(item);
-    }
-  }
-}
-
-}  // namespace
-
 Value CustomResourceMetadata::AsStored(Value object, const Value& live,
                                        bool status_write) {
   object = internal::CustomResourceGeneration(std::move(object), live,
                                               live.IsNull(), status_write);
-  if (HoldsStoredInteger(object)) StoreIntegers(object);
+  internal::StoreWholeFloatsAsIntegers(object);
   return object;
 }
 

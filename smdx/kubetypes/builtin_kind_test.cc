@@ -50,8 +50,8 @@ Value Decoded(const std::string& api_version, const std::string& kind,
 }
 
 // The value at a dotted path ("spec.template.spec.dnsPolicy"; "containers.0"
-// indexes a list), or "<absent>", as JSON.
-std::string At(const Value& v, const std::string& path) {
+// indexes a list), or nullptr.
+const Value* ValueAt(const Value& v, const std::string& path) {
   const Value* at = &v;
   size_t start = 0;
   while (start <= path.size()) {
@@ -60,16 +60,23 @@ std::string At(const Value& v, const std::string& path) {
         start, dot == std::string::npos ? std::string::npos : dot - start);
     if (at->IsList()) {
       size_t i = std::stoul(part);
-      if (i >= at->list().size()) return "<absent>";
+      if (i >= at->list().size()) return nullptr;
       at = &at->list()[i];
     } else {
       at = Find(*at, part);
-      if (at == nullptr) return "<absent>";
+      if (at == nullptr) return nullptr;
     }
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  return ToJsonSorted(*at);
+  return at;
+}
+
+// The value at a dotted path, or "<absent>", as JSON (where a whole float
+// reads as an integer: ValueAt tells them apart).
+std::string At(const Value& v, const std::string& path) {
+  const Value* at = ValueAt(v, path);
+  return at == nullptr ? "<absent>" : ToJsonSorted(*at);
 }
 
 // `json` with its maps' keys sorted, to compare with At; "<absent>" as is.
@@ -1244,6 +1251,96 @@ TEST(PrepareForUpdateTest, ADeviceTaintsTimeAddedIsTheServersClock) {
 // writes without them; random scenarios met a PUT whose only change was
 // the missing creationTimestamp and managedFields times, which the server
 // stored as no change at all).
+// A CRD's JSON values (a schema's default, example and enum items) pass
+// through the apiextensions internal type, an interface{} that keeps
+// integers: the strategy counts a generation where a value's Go type
+// changes (`1.0` against the stored `1`), and storage gives back whole
+// floats as integers, as the schemas' float64 fields (maximum). Checked
+// against kube-apiserver 1.37: a PUT of `default: 1.0` over a stored `1`
+// bumps the generation each time, and a create of `1.0`, `1e3`, `-0.0`
+// and `2.0` inside a default map stores 1, 1000, 0 and 2.
+TEST(PrepareForUpdateTest, ACrdsJsonValuesCountWithTheirGoTypes) {
+  const std::string head = R"({apiVersion: apiextensions.k8s.io/v1,
+    kind: CustomResourceDefinition, metadata: {name: b, generation: 1},
+    spec: {versions: [{name: v1, storage: true, schema: {openAPIV3Schema: {
+      type: object, properties: {num: )";
+  const std::string tail = "}}}}]}, status: {storedVersions: [v1]}}";
+  auto crd = [&](const std::string& n) { return head + n + tail; };
+  const std::string live =
+      crd("{type: number, default: 1, example: 1000, enum: [1, 2], "
+          "items: {properties: {x: {default: {a: 2}}}}}");
+  std::shared_ptr<const BuiltinKind> k =
+      KindOf("apiextensions.k8s.io/v1", "CustomResourceDefinition");
+  auto generation = [&](const std::string& n) {
+    return At(k->PrepareForUpdate(Yaml(crd(n)), Yaml(live), {}),
+              "metadata.generation");
+  };
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2}}}}}"),
+            "1");
+  EXPECT_EQ(generation("{type: number, default: 1.0, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2}}}}}"),
+            "2");
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1e3, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2}}}}}"),
+            "2");
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2.0], items: {properties: {x: {default: "
+                       "{a: 2}}}}}"),
+            "2");
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2.0}}}}}"),
+            "2");
+  // A nil *JSON is a null or no value; `[]` and `{a: null}` are values.
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2}, example: null}}}}"),
+            "1");
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2}, example: []}}}}"),
+            "2");
+  EXPECT_EQ(generation("{type: number, default: 1, example: 1000, "
+                       "enum: [1, 2], items: {properties: {x: {default: "
+                       "{a: 2, b: null}}}}}"),
+            "2");
+
+  // Stored: whole floats below 2^63 as integers, whatever counted.
+  auto number_at = [](const Value& v, const std::string& path) {
+    const Value* at = ValueAt(v, path);
+    return at == nullptr          ? "<absent>"
+           : at->IsInt()          ? absl::StrCat("int ", at->AsInt())
+           : at->IsFloat()        ? absl::StrCat("float ", at->AsFloat())
+                                  : ToJsonSorted(*at);
+  };
+  Value stored = k->PrepareForUpdate(
+      Yaml(crd("{type: number, default: 1.0, maximum: 10.0, minimum: 0.5, "
+               "enum: [2.0, -0.0, 1e21], items: {properties: {x: {default: "
+               "{a: 2.0}}}}}")),
+      Yaml(live), {});
+  const std::string n = "spec.versions.0.schema.openAPIV3Schema.properties.num.";
+  EXPECT_EQ(number_at(stored, n + "default"), "int 1");
+  EXPECT_EQ(number_at(stored, n + "maximum"), "int 10");
+  EXPECT_EQ(number_at(stored, n + "minimum"), "float 0.5");
+  EXPECT_EQ(number_at(stored, n + "enum.0"), "int 2");
+  EXPECT_EQ(number_at(stored, n + "enum.1"), "int 0");
+  EXPECT_EQ(number_at(stored, n + "enum.2"), "float 1e+21");
+  EXPECT_EQ(number_at(stored, n + "items.properties.x.default.a"), "int 2");
+
+  // At create, and through the converter (an apply's merged object).
+  Value created = Created("apiextensions.k8s.io/v1", "CustomResourceDefinition",
+                          crd("{type: number, example: 1e3}").c_str());
+  EXPECT_EQ(number_at(created, n + "example"), "int 1000");
+  Value read = k->ReadBack(Yaml(crd("{type: number, default: 1.0}")));
+  EXPECT_EQ(number_at(read, n + "default"), "int 1");
+  // (A live object as the request has it: the float, unconverted.)
+  EXPECT_EQ(number_at(Yaml(crd("{default: 1.0}")), n + "default"), "float 1");
+}
+
 TEST(PrepareForUpdateTest, BeforeUpdateKeepsTheMetadataTheServerSet) {
   const char* live = R"({apiVersion: v1, kind: ConfigMap, metadata: {
     name: c, uid: u-1, resourceVersion: "7",

@@ -266,8 +266,11 @@ OpResult Updater::Update(const Value& live, const Value& written,
         VersionedSet(std::move(mine), version, /*applied=*/false);
   }
   MarkReconciled(&r.managers);
+  // The object as written: where it equals the live one but not to the
+  // letter (a float for an integer, another key order), the written one
+  // is stored (an interface{} field of a Go type keeps a float).
   r.changed = !Equals(live, object);
-  r.object = r.changed ? object : live;
+  r.object = r.changed || !Identical(live, object) ? object : live;
   return r;
 }
 

@@ -95,7 +95,10 @@ struct OpOutcome {
 struct OpResult : OpOutcome {
   Value object;  // the new live object
   ManagedFields managers;
-  // False for a no-op: `object` is then the live object itself.
+  // False for a no-op: `object` is then the live object itself (an
+  // update's: where the written object equals it to the letter; where it
+  // does only as SMD compares values, a float for an integer or another
+  // key order, the object written, which is stored as written).
   bool changed = false;
 };
 

@@ -1,6 +1,7 @@
 #include "smdx/kubetypes/internal/go_types.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -246,6 +247,53 @@ bool IsGoEmpty(GoKind kind, const Value& v) {
 
 bool IsGoUnset(GoKind kind, const Value* v) {
   return v == nullptr || IsGoEmpty(kind, *v);
+}
+
+namespace {
+
+bool StoredAsInteger(const Value& v) {
+  if (!v.IsFloat()) return false;
+  const double d = v.AsFloat();
+  return std::trunc(d) == d && d >= -9223372036854775808.0 &&
+         d < 9223372036854775808.0;
+}
+
+}  // namespace
+
+bool HoldsWholeFloat(const Value& v) {
+  if (StoredAsInteger(v)) return true;
+  if (v.IsMap()) {
+    for (const MapEntry& e : v.map()) {
+      if (HoldsWholeFloat(e.value)) return true;
+    }
+  } else if (v.IsList()) {
+    for (const Value& item : v.list()) {
+      if (HoldsWholeFloat(item)) return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+void StoreIntegers(Value& v) {
+  if (StoredAsInteger(v)) {
+    v = Value(static_cast<int64_t>(v.AsFloat()));
+  } else if (v.IsMap()) {
+    for (MapEntry& e : v.map()) {
+      if (HoldsWholeFloat(e.value)) StoreIntegers(e.value);
+    }
+  } else if (v.IsList()) {
+    for (Value& item : v.list()) {
+      if (HoldsWholeFloat(item)) StoreIntegers(item);
+    }
+  }
+}
+
+}  // namespace
+
+void StoreWholeFloatsAsIntegers(Value& v) {
+  if (HoldsWholeFloat(v)) StoreIntegers(v);
 }
 
 }  // namespace smdx::internal

@@ -93,6 +93,14 @@ bool IsGoEmpty(GoKind kind, const Value& v);
 // value: what a defaulter's "if obj.X == nil" or `== ""` tests.
 bool IsGoUnset(GoKind kind, const Value* v);
 
+// `v`, a value a Go interface{} holds (a custom resource's, a CRD's JSON
+// values), as storage gives it back: encoding/json writes a whole float
+// below 2^63 without a fraction or an exponent, and the decoder that keeps
+// integers (util/json) then reads an int64. Written only where there are
+// such floats (a write unshares); HoldsWholeFloat says where.
+void StoreWholeFloatsAsIntegers(Value& v);
+bool HoldsWholeFloat(const Value& v);
+
 }  // namespace smdx::internal
 
 #endif  // SMDX_KUBETYPES_INTERNAL_GO_TYPES_H_

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/types/span.h"
+#include "smdx/kubetypes/internal/crd.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/disabled_fields.h"
 #include "smdx/kubetypes/internal/pod.h"
@@ -663,15 +664,22 @@ bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
 }
 
+bool IsCrd(absl::string_view api_version, absl::string_view kind) {
+  return api_version == "apiextensions.k8s.io/v1" &&
+         kind == "CustomResourceDefinition";
+}
+
 // Whether the specs of `a` and `b`, objects of a kind, differ semantically,
-// the RawExtension fields compared as their raw JSON.
+// the RawExtension fields compared as their raw JSON and a CRD's JSON
+// values with their Go types (crd.h).
 bool SpecDiffers(absl::string_view api_version, absl::string_view kind,
                  const Value& a, const Value& b) {
   if (DiffersAt(a, b, "spec")) return true;
   for (const RawPath& p : RawFieldsOfSpec(api_version, kind)) {
     if (RawFieldsDiffer(Find(a, "spec"), Find(b, "spec"), p, 0)) return true;
   }
-  return false;
+  return IsCrd(api_version, kind) &&
+         CrdJsonValuesDiffer(Find(a, "spec"), Find(b, "spec"));
 }
 
 // Whether the top-level fields of `a` and `b` but `skipped` differ, each
@@ -930,8 +938,7 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
       !status_write) {
     DeviceTaintRuleTimeAdded(object, live, now);
   }
-  if (api_version == "apiextensions.k8s.io/v1" &&
-      kind == "CustomResourceDefinition" && !status_write) {
+  if (IsCrd(api_version, kind) && !status_write) {
     CustomResourceDefinition(object.map());
   }
   const Generation rule = GenerationOf(api_version, kind);
@@ -991,6 +998,8 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
   KeepServerMetadata(object, lm);
+  // Counted with the request's numbers; stored as storage reads them.
+  if (IsCrd(api_version, kind)) StoreCrdSpecNumbers(object);
   if (drops_after_counting) {
     DropDisabledFields(api_version, kind, object, &live);
     if (kind == "PodDisruptionBudget") PodDisruptionBudgetSelector(object, &live);
@@ -1100,9 +1109,9 @@ Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
   if (api_version == "storage.k8s.io/v1" && kind == "VolumeAttributesClass")
     ProtectionFinalizer(m, "kubernetes.io/vac-protection");
   if (api_version == "batch/v1" && kind == "Job") Job(m, HasLabels(request));
-  if (api_version == "apiextensions.k8s.io/v1" &&
-      kind == "CustomResourceDefinition") {
+  if (IsCrd(api_version, kind)) {
     CustomResourceDefinition(m);
+    StoreCrdSpecNumbers(object);
   }
   if (api_version == "apps/v1" && kind == "DaemonSet") {
     // PrepareForCreate's template generation, as the annotation shows it.
