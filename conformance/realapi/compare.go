@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
 
@@ -375,6 +376,11 @@ type smdxResult struct {
 
 func (r *runner) runStep(s *scenario, st step) stepResult {
 	path := s.kind.basePathAt(st.apiVersion) + "/" + s.obj
+	if s.kind.Settle {
+		if err := r.c.settle(path); err != nil {
+			return stepResult{outcome: failed, detail: err.Error()}
+		}
+	}
 	live, liveJSON, err := r.c.getRaw(path)
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
@@ -389,8 +395,10 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		// object is a create, which is not the question here.
 		return stepResult{outcome: absent}
 	}
-	after, err := r.c.get(path)
-	if err != nil {
+	var after map[string]interface{}
+	if s.kind.Settle && resp.code < 300 && st.subresource != "scale" {
+		after = resp.obj // (a GET may see the controllers' writes)
+	} else if after, err = r.c.get(path); err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
 	now := latestTime(after, before)
@@ -534,14 +542,103 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 	} else if err != nil {
 		return nil, err
 	}
-	j, err := yaml.YAMLToJSON(stdout.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("smdx's output: %v", err)
-	}
-	if err := decodeJSON(j, &res.obj); err != nil {
+	if res.obj, err = decodeYAMLNumbers(stdout.Bytes()); err != nil {
 		return nil, fmt.Errorf("smdx's output: %v", err)
 	}
 	return res, nil
+}
+
+// decodeYAMLNumbers decodes a YAML document holding a map, its numbers as
+// json.Number with their text: `1.0` stays a float, where YAML-to-JSON
+// conversion writes it back as `1`, which reads as an integer.
+func decodeYAMLNumbers(b []byte) (map[string]interface{}, error) {
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind != yamlv3.DocumentNode || len(doc.Content) != 1 {
+		return nil, fmt.Errorf("not one YAML document")
+	}
+	v, err := yamlNodeValue(doc.Content[0])
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		return nil, fmt.Errorf("not a map")
+	}
+	return m, nil
+}
+
+func yamlNodeValue(n *yamlv3.Node) (interface{}, error) {
+	switch n.Kind {
+	case yamlv3.MappingNode:
+		m := make(map[string]interface{}, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, err := yamlNodeValue(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[n.Content[i].Value] = v
+		}
+		return m, nil
+	case yamlv3.SequenceNode:
+		l := make([]interface{}, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := yamlNodeValue(c)
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+		}
+		return l, nil
+	case yamlv3.ScalarNode:
+		switch n.ShortTag() {
+		case "!!int", "!!float":
+			return json.Number(n.Value), nil
+		case "!!bool":
+			return strconv.ParseBool(n.Value)
+		case "!!null":
+			return nil, nil
+		}
+		return n.Value, nil // !!str, and !!timestamp as its text
+	}
+	return nil, fmt.Errorf("line %d: an alias or another node YAML-to-JSON would not take", n.Line)
+}
+
+// typedNumbers is `v` with each json.Number as the apiserver's decoder
+// reads it (util/json: an integer literal that fits is an int64, any other
+// number a float64), written so that kinds and values compare: an integer
+// in decimal, a float in Go's shortest form with a fraction or exponent.
+// `1` and `1.0` then differ, and `1e+21` and `1.0e21` do not.
+func typedNumbers(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, e := range t {
+			t[k] = typedNumbers(e)
+		}
+	case []interface{}:
+		for i, e := range t {
+			t[i] = typedNumbers(e)
+		}
+	case json.Number:
+		s := string(t)
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return json.Number(strconv.FormatInt(i, 10))
+			}
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return t
+		}
+		out := strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.ContainsAny(out, ".eEIN") {
+			out += ".0"
+		}
+		return json.Number(out)
+	}
+	return v
 }
 
 func writeJSON(path string, v interface{}) error {
@@ -553,8 +650,8 @@ func writeJSON(path string, v interface{}) error {
 }
 
 func (r *runner) compare(k *kindFile, before, server, smdx map[string]interface{}) stepResult {
-	server = copyValue(server).(map[string]interface{})
-	smdx = copyValue(smdx).(map[string]interface{})
+	server = typedNumbers(copyValue(server)).(map[string]interface{})
+	smdx = typedNumbers(copyValue(smdx)).(map[string]interface{})
 	se, me := entries(server), entries(smdx)
 	for _, o := range []map[string]interface{}{server, smdx} {
 		if md, ok := o["metadata"].(map[string]interface{}); ok {

@@ -40,6 +40,7 @@ replace (
 
 require (
 	go.etcd.io/etcd/server/v3 v3.7.0
+	go.yaml.in/yaml/v3 v3.0.4
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -137,7 +138,6 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.1 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
-	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/net v0.57.0 // indirect

@@ -306,7 +306,7 @@ func (g *randomGen) controller() string {
 func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 	k := kinds[g.rng.Intn(len(kinds))]
 	base := strings.TrimSuffix(filepath.Base(k.path), ".yaml")
-	name := fmt.Sprintf("%s-r%d", strings.ReplaceAll(base, ".", "-"), i)
+	name := k.objectName(fmt.Sprintf("%s-r%d", strings.ReplaceAll(base, ".", "-"), i))
 	s := &scenario{name: fmt.Sprintf("random/%d/%s", i, base), kind: k, obj: name}
 	obj := k.named(name)
 	header := k.header(name)

@@ -47,6 +47,12 @@ type kindFile struct {
 	Changes      []map[string]interface{} `json:"changes"`
 	Status       map[string]interface{}   `json:"status"`
 	CRD          string                   `json:"crd"`
+	// Settle: the apiserver's own controllers write the kind's status
+	// after each write (a CustomResourceDefinition's naming and
+	// establishing controllers). Each step waits until the object stays
+	// unchanged before it reads it, and takes what its request stored from
+	// the response, before the controllers come.
+	Settle bool `json:"settle"`
 	// Writes to subresources beyond status and scale (a Pod's resize,
 	// say), appended to each update scenario in order.
 	Writes []write `json:"writes"`
@@ -64,6 +70,9 @@ type write struct {
 	// and an apply's configuration's.
 	APIVersion string                 `json:"apiVersion"`
 	Body       map[string]interface{} `json:"body"`
+	// BodyJSON: the body as JSON text instead, where numbers keep their
+	// text (a YAML `1.0` comes out of the conversion to JSON as `1`).
+	BodyJSON string `json:"bodyJSON"`
 }
 
 func (k *kindFile) has(sub string) bool {
@@ -125,6 +134,18 @@ func loadKinds(dir string) ([]*kindFile, error) {
 		for i := range k.Changes {
 			if err := reparse(&k.Changes[i]); err != nil {
 				return nil, fmt.Errorf("%s: %v", f, err)
+			}
+		}
+		for i := range k.Writes {
+			w := &k.Writes[i]
+			if w.BodyJSON == "" {
+				continue
+			}
+			if w.Body != nil {
+				return nil, fmt.Errorf("%s: writes[%d] has both body and bodyJSON", f, i)
+			}
+			if err := decodeJSON([]byte(w.BodyJSON), &w.Body); err != nil {
+				return nil, fmt.Errorf("%s: writes[%d].bodyJSON: %v", f, i, err)
 			}
 		}
 		if k.Kind == "" || k.Resource == "" || k.Object == nil || len(k.Changes) == 0 {
@@ -191,20 +212,21 @@ func expand(kinds []*kindFile) []*scenario {
 		for i, ch := range k.Changes {
 			tag := fmt.Sprintf("%s/%d", base, i)
 			name := fmt.Sprintf("%s-%d", strings.ReplaceAll(base, ".", "-"), i)
-			obj := k.named(name + "-a")
+			an, un, cn := k.objectName(name+"-a"), k.objectName(name+"-u"), k.objectName(name+"-c")
+			obj := k.named(an)
 			changed := merged(obj, ch)
-			out = append(out, &scenario{name: tag + "/apply", kind: k, obj: name + "-a", steps: []step{
+			out = append(out, &scenario{name: tag + "/apply", kind: k, obj: an, steps: []step{
 				{verb: "apply", manager: "kubectl", body: obj},
 				{verb: "apply", manager: "kubectl", body: changed},
-				{verb: "apply", manager: "ctrl", body: merged(k.header(name+"-a"), ch)},
+				{verb: "apply", manager: "ctrl", body: merged(k.header(an), ch)},
 				{verb: "apply", manager: "kubectl", body: obj},
 				{verb: "forceApply", manager: "kubectl", body: obj},
-				{verb: "apply", manager: "ctrl", body: k.header(name + "-a")},
+				{verb: "apply", manager: "ctrl", body: k.header(an)},
 			}})
 
-			obj = k.named(name + "-u")
+			obj = k.named(un)
 			changed = merged(obj, ch)
-			s := &scenario{name: tag + "/update", kind: k, obj: name + "-u", steps: []step{
+			s := &scenario{name: tag + "/update", kind: k, obj: un, steps: []step{
 				{verb: "create", manager: "kubectl-create", body: obj},
 				{verb: "update", manager: "ctrl", body: ch},
 				{verb: "apply", manager: "kubectl", body: changed},
@@ -215,19 +237,19 @@ func expand(kinds []*kindFile) []*scenario {
 				st := map[string]interface{}{"status": k.Status}
 				s.steps = append(s.steps,
 					step{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
-					step{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(name+"-u"), st)})
+					step{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(un), st)})
 			}
 			if k.has("scale") {
 				s.steps = append(s.steps,
 					step{verb: "update", manager: "hpa", subresource: "scale", body: map[string]interface{}{
 						"spec": map[string]interface{}{"replicas": json.Number("5")}}},
-					step{verb: "apply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)},
-					step{verb: "forceApply", manager: "scaler", subresource: "scale", body: scaleConfig(k, name+"-u", 2)})
+					step{verb: "apply", manager: "scaler", subresource: "scale", body: scaleConfig(k, un, 2)},
+					step{verb: "forceApply", manager: "scaler", subresource: "scale", body: scaleConfig(k, un, 2)})
 			}
 			for _, w := range k.Writes {
 				body := w.Body
 				if w.Verb != "update" {
-					body = merged(k.header(name+"-u"), w.Body)
+					body = merged(k.header(un), w.Body)
 					if w.APIVersion != "" {
 						body["apiVersion"] = w.APIVersion
 					}
@@ -237,9 +259,9 @@ func expand(kinds []*kindFile) []*scenario {
 			}
 			out = append(out, s)
 
-			obj = k.named(name + "-c")
+			obj = k.named(cn)
 			changed = merged(obj, ch)
-			out = append(out, &scenario{name: tag + "/csa", kind: k, obj: name + "-c", steps: []step{
+			out = append(out, &scenario{name: tag + "/csa", kind: k, obj: cn, steps: []step{
 				{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
 				{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
 				{verb: "apply", manager: "kubectl", body: changed},
@@ -258,13 +280,44 @@ func scaleConfig(k *kindFile, name string, replicas int) map[string]interface{} 
 	}
 }
 
-// named is the kind's object under another name, in the namespace.
+// objectName is the name of the object of the scenario `base`: `base`,
+// but for a CustomResourceDefinition, whose name is its plural and group,
+// and which gets a group of its own (CRDs of one group compete for their
+// names): PLURAL.BASE.GROUP.
+func (k *kindFile) objectName(base string) string {
+	plural, group, ok := k.crdNames()
+	if !ok {
+		return base
+	}
+	return plural + "." + base + "." + group
+}
+
+// crdNames is the plural and group of the kind file's object, when it is
+// a CustomResourceDefinition.
+func (k *kindFile) crdNames() (plural, group string, ok bool) {
+	if k.Kind != "CustomResourceDefinition" {
+		return "", "", false
+	}
+	spec, _ := k.Object["spec"].(map[string]interface{})
+	names, _ := spec["names"].(map[string]interface{})
+	plural, _ = names["plural"].(string)
+	group, _ = spec["group"].(string)
+	return plural, group, true
+}
+
+// named is the kind's object under another name (objectName's), in the
+// namespace; a CustomResourceDefinition in the group its name holds.
 func (k *kindFile) named(name string) map[string]interface{} {
 	obj := copyValue(k.Object).(map[string]interface{})
 	md := obj["metadata"].(map[string]interface{})
 	md["name"] = name
 	if k.Namespaced {
 		md["namespace"] = k.namespace()
+	}
+	if plural, _, ok := k.crdNames(); ok {
+		if spec, ok := obj["spec"].(map[string]interface{}); ok {
+			spec["group"] = strings.TrimPrefix(name, plural+".")
+		}
 	}
 	return obj
 }
@@ -390,6 +443,35 @@ func (c *cluster) getRaw(path string) (map[string]interface{}, []byte, error) {
 		return nil, nil, nil
 	}
 	return nil, nil, fmt.Errorf("GET %s: %d %v", path, r.code, r.obj["message"])
+}
+
+// settle waits until the object at path (or its absence) stays unchanged
+// for settleQuiet, at most settleMax (kindFile.Settle).
+func (c *cluster) settle(path string) error {
+	const settleQuiet, settleMax = 300 * time.Millisecond, 20 * time.Second
+	version := func() (string, error) {
+		obj, err := c.get(path)
+		if obj == nil || err != nil {
+			return "", err
+		}
+		md, _ := obj["metadata"].(map[string]interface{})
+		rv, _ := md["resourceVersion"].(string)
+		return rv, nil
+	}
+	deadline := time.Now().Add(settleMax)
+	last, err := version()
+	for err == nil {
+		time.Sleep(settleQuiet)
+		var now string
+		if now, err = version(); err == nil && now == last {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s did not settle in %v", path, settleMax)
+		}
+		last = now
+	}
+	return err
 }
 
 // send makes the request of step st on the object `live` (nil: none yet)
