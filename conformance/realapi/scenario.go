@@ -448,7 +448,7 @@ func (c *cluster) getRaw(path string) (map[string]interface{}, []byte, error) {
 // settle waits until the object at path (or its absence) stays unchanged
 // for settleQuiet, at most settleMax (kindFile.Settle).
 func (c *cluster) settle(path string) error {
-	const settleQuiet, settleMax = 300 * time.Millisecond, 20 * time.Second
+	const settleQuiet, settleMax = 500 * time.Millisecond, 20 * time.Second
 	version := func() (string, error) {
 		obj, err := c.get(path)
 		if obj == nil || err != nil {
