@@ -1027,10 +1027,8 @@ Value BuiltinKind::ReadBack(Value object, const Value* previous,
   d.Walk(type_.root(), object, previous, 0);
   // The converter writes a CRD's floats with encoding/json, and its
   // internal type reads integers back (crd.h).
-  if (api_version_ == "apiextensions.k8s.io/v1" &&
-      kind_ == "CustomResourceDefinition") {
+  if (internal::IsCrd(api_version_, kind_))
     internal::StoreCrdSpecNumbers(object);
-  }
   if (error != nullptr) {
     const internal::DecodeError& e = d.error();
     // As the unstructured converter words it, with the path: a number

@@ -1242,15 +1242,6 @@ TEST(PrepareForUpdateTest, ADeviceTaintsTimeAddedIsTheServersClock) {
             "\"2026-01-01T00:00:00Z\"");
 }
 
-// The metadata the generic registry's BeforeUpdate keeps from the live
-// object, for built-in kinds and custom resources alike: its uid and, for
-// an unconditional update, resourceVersion where the request sends none;
-// its creationTimestamp and deletionTimestamp whatever the request sends;
-// its deletionGracePeriodSeconds where the request sends none. Checked
-// against kube-apiserver 1.37 (configmap.yaml's and cr-widgets.yaml's
-// writes without them; random scenarios met a PUT whose only change was
-// the missing creationTimestamp and managedFields times, which the server
-// stored as no change at all).
 // A CRD's JSON values (a schema's default, example and enum items) pass
 // through the apiextensions internal type, an interface{} that keeps
 // integers: the strategy counts a generation where a value's Go type
@@ -1341,6 +1332,15 @@ TEST(PrepareForUpdateTest, ACrdsJsonValuesCountWithTheirGoTypes) {
   EXPECT_EQ(number_at(Yaml(crd("{default: 1.0}")), n + "default"), "float 1");
 }
 
+// The metadata the generic registry's BeforeUpdate keeps from the live
+// object, for built-in kinds and custom resources alike: its uid and, for
+// an unconditional update, resourceVersion where the request sends none;
+// its creationTimestamp and deletionTimestamp whatever the request sends;
+// its deletionGracePeriodSeconds where the request sends none. Checked
+// against kube-apiserver 1.37 (configmap.yaml's and cr-widgets.yaml's
+// writes without them; random scenarios met a PUT whose only change was
+// the missing creationTimestamp and managedFields times, which the server
+// stored as no change at all).
 TEST(PrepareForUpdateTest, BeforeUpdateKeepsTheMetadataTheServerSet) {
   const char* live = R"({apiVersion: v1, kind: ConfigMap, metadata: {
     name: c, uid: u-1, resourceVersion: "7",

@@ -124,6 +124,11 @@ bool SchemaJsonDiffers(const Value* a, const Value* b, int depth) {
 
 }  // namespace
 
+bool IsCrd(absl::string_view api_version, absl::string_view kind) {
+  return api_version == "apiextensions.k8s.io/v1" &&
+         kind == "CustomResourceDefinition";
+}
+
 bool CrdJsonValuesDiffer(const Value* a, const Value* b) {
   const Value* va = Field(a, "versions");
   const Value* vb = Field(b, "versions");

@@ -24,9 +24,13 @@
 #ifndef SMDX_KUBETYPES_INTERNAL_CRD_H_
 #define SMDX_KUBETYPES_INTERNAL_CRD_H_
 
+#include "absl/strings/string_view.h"
 #include "smdx/value/value.h"
 
 namespace smdx::internal {
+
+// Whether api_version/kind is a CustomResourceDefinition.
+bool IsCrd(absl::string_view api_version, absl::string_view kind);
 
 // Whether the JSON values of two CRD specs (`spec`, either may be null)
 // that are semantically equal differ as the strategy's DeepEqual sees

@@ -664,11 +664,6 @@ bool DiffersAt(const Value& a, const Value& b, absl::string_view key) {
   return !SemanticEqual(Find(a, key), Find(b, key));
 }
 
-bool IsCrd(absl::string_view api_version, absl::string_view kind) {
-  return api_version == "apiextensions.k8s.io/v1" &&
-         kind == "CustomResourceDefinition";
-}
-
 // Whether the specs of `a` and `b`, objects of a kind, differ semantically,
 // the RawExtension fields compared as their raw JSON and a CRD's JSON
 // values with their Go types (crd.h).
