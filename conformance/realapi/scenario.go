@@ -21,11 +21,13 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,7 +51,8 @@ type kindFile struct {
 	CRD          string                   `json:"crd"`
 	// Settle: the apiserver's own controllers write the kind's status
 	// after each write (a CustomResourceDefinition's naming and
-	// establishing controllers). Each step waits until the object stays
+	// establishing controllers, an APIService's availability controller,
+	// API Priority and Fairness's for a FlowSchema). Each step waits until the object stays
 	// unchanged before it reads it, and takes what its request stored from
 	// the response, before the controllers come.
 	Settle bool `json:"settle"`
@@ -281,32 +284,52 @@ func scaleConfig(k *kindFile, name string, replicas int) map[string]interface{} 
 }
 
 // objectName is the name of the object of the scenario `base`: `base`,
-// but for a CustomResourceDefinition, whose name is its plural and group,
-// and which gets a group of its own (CRDs of one group compete for their
-// names): PLURAL.BASE.GROUP.
+// but for the kinds whose name says what they serve (groupNamed), which
+// get a group of their own (CRDs of one group compete for their names):
+// PREFIX.BASE.GROUP; and an IPAddress, whose name is its address.
 func (k *kindFile) objectName(base string) string {
-	plural, group, ok := k.crdNames()
+	if k.Kind == "IPAddress" {
+		return addressFor(base)
+	}
+	prefix, group, ok := k.groupNamed()
 	if !ok {
 		return base
 	}
-	return plural + "." + base + "." + group
+	return prefix + "." + base + "." + group
 }
 
-// crdNames is the plural and group of the kind file's object, when it is
-// a CustomResourceDefinition.
-func (k *kindFile) crdNames() (plural, group string, ok bool) {
-	if k.Kind != "CustomResourceDefinition" {
+// groupNamed is what the name of the kind file's object is made of when
+// the name must say what it serves: a CustomResourceDefinition's is
+// PLURAL.GROUP, an APIService's VERSION.GROUP.
+func (k *kindFile) groupNamed() (prefix, group string, ok bool) {
+	spec, _ := k.Object["spec"].(map[string]interface{})
+	group, _ = spec["group"].(string)
+	switch k.Kind {
+	case "CustomResourceDefinition":
+		names, _ := spec["names"].(map[string]interface{})
+		prefix, _ = names["plural"].(string)
+	case "APIService":
+		prefix, _ = spec["version"].(string)
+	default:
 		return "", "", false
 	}
-	spec, _ := k.Object["spec"].(map[string]interface{})
-	names, _ := spec["names"].(map[string]interface{})
-	plural, _ = names["plural"].(string)
-	group, _ = spec["group"].(string)
-	return plural, group, true
+	return prefix, group, true
+}
+
+// addressFor is an IPv6 address of the documentation prefix
+// (2001:db8::/32) for the name `base`, in the canonical form an IPAddress's
+// name must have: the prefix, then the first 12 bytes of base's SHA-256.
+func addressFor(base string) string {
+	var b [16]byte
+	b[0], b[1], b[2], b[3] = 0x20, 0x01, 0x0d, 0xb8
+	sum := sha256.Sum256([]byte(base))
+	copy(b[4:], sum[:12])
+	return netip.AddrFrom16(b).String()
 }
 
 // named is the kind's object under another name (objectName's), in the
-// namespace; a CustomResourceDefinition in the group its name holds.
+// namespace; a CustomResourceDefinition or APIService in the group its
+// name holds.
 func (k *kindFile) named(name string) map[string]interface{} {
 	obj := copyValue(k.Object).(map[string]interface{})
 	md := obj["metadata"].(map[string]interface{})
@@ -314,9 +337,9 @@ func (k *kindFile) named(name string) map[string]interface{} {
 	if k.Namespaced {
 		md["namespace"] = k.namespace()
 	}
-	if plural, _, ok := k.crdNames(); ok {
+	if prefix, _, ok := k.groupNamed(); ok {
 		if spec, ok := obj["spec"].(map[string]interface{}); ok {
-			spec["group"] = strings.TrimPrefix(name, plural+".")
+			spec["group"] = strings.TrimPrefix(name, prefix+".")
 		}
 	}
 	return obj
