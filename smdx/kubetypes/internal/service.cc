@@ -147,6 +147,14 @@ std::string OtherFamily(const std::string& family) {
   return family == "IPv4" ? "IPv6" : "IPv4";
 }
 
+// A headless Service without a selector, whose IP family policy defaults
+// to RequireDualStack (initIPFamilyFields).
+bool HeadlessWithoutSelector(const Value& spec, const Spec& s) {
+  const Value* selector = Find(spec, "selector");
+  return s.cluster_ip == "None" &&
+         (selector == nullptr || !selector->IsMap() || selector->map().empty());
+}
+
 // The IP allocator's initIPFamilyFields on an update (storage's
 // allocateUpdate, after patchAllocatedValues and normalizeClusterIPs), as
 // far as the object decides it: a policy the request leaves out is the
@@ -156,14 +164,13 @@ std::string OtherFamily(const std::string& family) {
 // family where the request names none. What the cluster's configuration
 // decides, its default family and whether it serves two, is read from the
 // live Service, allocated there: its first family, and two families when it
-// has two. A live Service with neither a policy nor families is one smdx
-// created, which left them to the cluster (a server reads none without
-// them): they stay unset. Requests the allocator refuses are not told
-// apart (smdx does not validate).
+// has two; where the live Service has no families (an ExternalName one,
+// or one smdx created, which left them to the cluster), those stay unset
+// but for the cluster IPs' own. Requests the allocator refuses are not
+// told apart (smdx does not validate).
 void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
   if (now.type == "ExternalName") return;
   const std::vector<std::string> old_families = Strings(old.ip_families);
-  if (old.ip_family_policy.empty() && old_families.empty()) return;
   const Value* spec_value = Find(service, "spec");
   if (spec_value == nullptr || !spec_value->IsMap()) return;
   const std::vector<std::string> sent_families = Strings(now.ip_families);
@@ -178,15 +185,16 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
       same_ips && old_families == sent_families) {
     return;
   }
-  const Value* selector = Find(*spec_value, "selector");
-  const bool headless_selectorless =
-      now.cluster_ip == "None" &&
-      (selector == nullptr || !selector->IsMap() || selector->map().empty());
+  const bool headless_selectorless = HeadlessWithoutSelector(*spec_value, now);
   std::string policy = now.ip_family_policy;
   if (policy.empty()) {
     policy = !old.ip_family_policy.empty() ? old.ip_family_policy
              : headless_selectorless       ? "RequireDualStack"
                                            : "SingleStack";
+  }
+  if (policy != now.ip_family_policy) {
+    now.ip_family_policy = policy;
+    EnsureMap(service.map(), "spec").Set("ipFamilyPolicy", Value(policy));
   }
   std::vector<std::string> ips = now.cluster_ips;
   std::vector<std::string> families = sent_families;
@@ -205,10 +213,6 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
     families.push_back(OtherFamily(families[0]));
   }
   // Written (and so unshared) only where something changes; `now` follows.
-  if (policy != now.ip_family_policy) {
-    now.ip_family_policy = policy;
-    EnsureMap(service.map(), "spec").Set("ipFamilyPolicy", Value(policy));
-  }
   if (ips != now.cluster_ips) {
     now.cluster_ips = ips;
     EnsureMap(service.map(), "spec").Set("clusterIPs", StringList(ips));
@@ -234,6 +238,14 @@ void ServiceAtCreate(Value& service) {
   if (!s.cluster_ip.empty() && s.cluster_ips.empty()) {
     EnsureMap(service.map(), "spec")
         .Set("clusterIPs", StringList({s.cluster_ip}));
+  }
+  const Value* spec = Find(service, "spec");
+  if (spec != nullptr && spec->IsMap() && NeedsClusterIP(s) &&
+      s.ip_family_policy.empty()) {
+    EnsureMap(service.map(), "spec")
+        .Set("ipFamilyPolicy",
+             Value(HeadlessWithoutSelector(*spec, s) ? "RequireDualStack"
+                                                     : "SingleStack"));
   }
 }
 

@@ -13,7 +13,10 @@ namespace smdx::internal {
 
 // At create: a clusterIP without clusterIPs (an older client's) fills
 // clusterIPs (normalizeClusterIPs), so a headless Service's "None" shows
-// in both.
+// in both; a Service other than ExternalName without an IP family policy
+// gets SingleStack, or RequireDualStack where it is headless without a
+// selector (the IP allocator's initIPFamilyFields: the policy depends on
+// the object alone, the families it then allocates on the cluster).
 void ServiceAtCreate(Value& service);
 
 // A written Service as every read gives it (defaultOnReadService, the part
