@@ -445,6 +445,70 @@ spec:
   EXPECT_THAT(hpa.err, Not(HasSubstr("beta-client")));
 }
 
+// An Event is served in the legacy core group (v1) and in events.k8s.io/v1,
+// and the apiserver's converter types objects with the OpenAPI models of
+// the groups installed with the request's (the core group's alone, or all
+// the others'): an entry at the other group's version cannot be converted,
+// so the next write drops it and it conflicts with nothing. kube-apiserver
+// 1.37 drops them so in both directions (event.yaml's and
+// event-core.yaml's writes).
+TEST(CliTest, AnEventsEntriesOfTheOtherGroupGoWithTheNextWrite) {
+  std::string dir = ::testing::TempDir();
+  const struct {
+    const char* api_version;  // the live object's and the request's
+    const char* other;        // the other group's
+    const char* field;        // what that entry owns (a different name
+                              // for the same field), which the apply sets
+  } kCases[] = {{"v1", "events.k8s.io/v1", "message"},
+                {"events.k8s.io/v1", "v1", "note"}};
+  for (const auto& c : kCases) {
+    const std::string other_field =
+        std::string(c.field) == "message" ? "note" : "message";
+    WriteFile(dir + "/event-live.yaml",
+              absl::StrCat("apiVersion: ", c.api_version, R"(
+kind: Event
+metadata:
+  name: e
+  namespace: ns
+  labels: {app: web}
+  managedFields:
+  - {manager: recorder, operation: Apply, apiVersion: )",
+                           c.other, R"(,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:)",
+                           other_field, R"(": {}, "f:metadata": {"f:labels": {"f:app": {}}}}}
+  - {manager: kubectl, operation: Apply, apiVersion: )",
+                           c.api_version, R"(,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:type": {}}}
+reason: Started
+type: Normal
+)",
+                           c.field, ": started\n"));
+    WriteFile(dir + "/event-config.yaml",
+              absl::StrCat("apiVersion: ", c.api_version,
+                           "\nkind: Event\nmetadata: {name: e, namespace: ns}\n",
+                           c.field, ": restarted\n"));
+    Result r = Smdx({"apply", "--field-manager", "writer", "--now",
+                     "2026-01-01T00:00:00Z", "--live", dir + "/event-live.yaml",
+                     dir + "/event-config.yaml"});
+    ASSERT_EQ(r.code, 0) << c.api_version << ": " << r.err;
+    absl::StatusOr<Value> out = ParseYaml(r.out);
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<std::string> entries;
+    for (const Value& e :
+         out->map().Find("metadata")->map().Find("managedFields")->list()) {
+      entries.push_back(StringAt(e, "manager") + " " +
+                        StringAt(e, "apiVersion"));
+    }
+    EXPECT_THAT(entries,
+                ::testing::ElementsAre(absl::StrCat("kubectl ", c.api_version),
+                                       absl::StrCat("writer ", c.api_version)))
+        << c.api_version;
+    EXPECT_EQ(StringAt(*out, c.field), "restarted") << c.api_version;
+  }
+}
+
 // A custom resource's converter takes every version its CRD declares,
 // served or not, and refuses any other with an error the field manager does
 // not tell from a failure (kubernetes#111937: a CRD version removed while

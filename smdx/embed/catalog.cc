@@ -182,17 +182,32 @@ std::optional<std::vector<std::string>> ServedVersions(
   const auto group = [](absl::string_view api_version) {
     return api_version.substr(0, api_version.find('/'));
   };
+  // The apiserver's converter types objects with the OpenAPI models of the
+  // groups installed with the request's (GenericAPIServer.getOpenAPIModels):
+  // the legacy core group's alone, or those of all the others. A built-in
+  // kind served in both (an Event: v1 and events.k8s.io/v1) does not reach
+  // the other side's versions: their entries are dropped by the next write.
+  const auto legacy = [](absl::string_view api_version) {
+    return api_version.find('/') == absl::string_view::npos;
+  };
+  const auto reachable = [&](const std::string& api_version) {
+    return legacy(api_version) == legacy(r.api_version);
+  };
   std::vector<std::string> out;
   if (set.has_value()) {
     for (const SchemaKind& d : set->kinds) {
       if (d.custom_resource == custom && d.kind == r.kind &&
           (custom ? group(d.api_version) == group(r.api_version)
-                  : builtin(d.api_version))) {
+                  : builtin(d.api_version) && reachable(d.api_version))) {
         out.push_back(d.api_version);
       }
     }
   }
-  if (out.empty()) out = KubernetesServedVersions(r.kind);
+  if (out.empty()) {
+    for (std::string& v : KubernetesServedVersions(r.kind)) {
+      if (reachable(v)) out.push_back(std::move(v));
+    }
+  }
   if (std::find(out.begin(), out.end(), r.api_version) == out.end())
     out.push_back(r.api_version);
   return out;

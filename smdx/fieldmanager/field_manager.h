@@ -185,7 +185,9 @@ struct FieldManagerOptions {
   // (structured-merge-diff's IsMissingVersionError): the next write drops
   // it, and it conflicts with nothing. That is how entries of removed
   // versions (extensions/v1beta1, autoscaling/v2beta2) leave an upgraded
-  // cluster's objects. (A custom resource's: see custom_resource.) Unset:
+  // cluster's objects, and how an Event's entries of the other group
+  // (v1 and events.k8s.io/v1, whose OpenAPI models the apiserver keeps
+  // apart) leave it. (A custom resource's: see custom_resource.) Unset:
   // every version is taken.
   std::optional<std::vector<std::string>> served_versions;
   // For requests to the scale subresource: per apiVersion of the resource,
