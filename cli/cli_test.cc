@@ -358,6 +358,16 @@ TEST(CliTest, DuplicatesWrittenWhereAnEntryIsAtAnotherVersionKeepTheEntries) {
   EXPECT_THAT(at_v2.out, HasSubstr("manager: ctrl")) << at_v2.out;
 }
 
+// "MANAGER APIVERSION" of each of an object's managedFields entries.
+std::vector<std::string> EntryVersions(const Value& object) {
+  std::vector<std::string> out;
+  for (const Value& e :
+       object.map().Find("metadata")->map().Find("managedFields")->list()) {
+    out.push_back(StringAt(e, "manager") + " " + StringAt(e, "apiVersion"));
+  }
+  return out;
+}
+
 // An upgraded cluster's objects carry managedFields entries of apiVersions
 // the apiserver no longer serves. Its converter cannot reach them, so the
 // next write drops them (structured-merge-diff's IsMissingVersionError),
@@ -401,13 +411,7 @@ spec:
   ASSERT_EQ(r.code, 0) << r.err;
   absl::StatusOr<Value> out = ParseYaml(r.out);
   ASSERT_TRUE(out.ok()) << out.status();
-  std::vector<std::string> entries;
-  for (const Value& e :
-       out->map().Find("metadata")->map().Find("managedFields")->list()) {
-    entries.push_back(StringAt(e, "manager") + " " +
-                      StringAt(e, "apiVersion"));
-  }
-  EXPECT_THAT(entries, ::testing::ElementsAre("kubectl apps/v1",
+  EXPECT_THAT(EntryVersions(*out), ::testing::ElementsAre("kubectl apps/v1",
                                               "scaler apps/v1"));
   const Value* replicas = Find(*Find(*out, "spec"), "replicas");
   ASSERT_NE(replicas, nullptr);
@@ -495,13 +499,7 @@ type: Normal
     ASSERT_EQ(r.code, 0) << c.api_version << ": " << r.err;
     absl::StatusOr<Value> out = ParseYaml(r.out);
     ASSERT_TRUE(out.ok()) << out.status();
-    std::vector<std::string> entries;
-    for (const Value& e :
-         out->map().Find("metadata")->map().Find("managedFields")->list()) {
-      entries.push_back(StringAt(e, "manager") + " " +
-                        StringAt(e, "apiVersion"));
-    }
-    EXPECT_THAT(entries,
+    EXPECT_THAT(EntryVersions(*out),
                 ::testing::ElementsAre(absl::StrCat("kubectl ", c.api_version),
                                        absl::StrCat("writer ", c.api_version)))
         << c.api_version;
