@@ -15,7 +15,9 @@ package main
 //     time in six, a replace: a PUT of the kind's object with some changes,
 //     as a manifest, without what the server set (withReplace);
 //   - kubectl's client-side apply (a PUT with the last-applied annotation);
-//   - a status controller's PUT or apply of the kind's status;
+//   - a status controller's PUT or apply of the kind's status (a third
+//     of the time with one of the kind's changes, which the status
+//     strategy resets or keeps);
 //   - the scale subresource: a PUT of replicas, an apply or forced apply;
 //   - one of the kind file's writes to other subresources (a Pod's
 //     resize), its applies forced one time in four.
@@ -342,6 +344,11 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			st = step{verb: "update", manager: "kubectl-client-side-apply", body: cfg, lastApplied: cfg}
 		case r < 89 && k.has("status") && k.Status != nil:
 			status := map[string]interface{}{"status": k.Status}
+			if g.rng.Intn(3) == 0 {
+				// With one of the kind's changes: what the status
+				// strategy resets (the spec, some metadata) or keeps.
+				status = merged(k.Changes[g.rng.Intn(len(k.Changes))], status)
+			}
 			if g.rng.Intn(2) == 0 {
 				st = step{verb: "update", manager: "status-ctrl", subresource: "status", body: status}
 			} else {

@@ -241,6 +241,19 @@ func expand(kinds []*kindFile) []*scenario {
 				s.steps = append(s.steps,
 					step{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
 					step{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(un), st)})
+				// Writes to the status that also change what the status
+				// strategy resets (the metadata's labels and annotations,
+				// and the spec back to the original object's).
+				meta := map[string]interface{}{"metadata": map[string]interface{}{
+					"labels":      map[string]interface{}{"smdx.dev/status-write": "1"},
+					"annotations": map[string]interface{}{"smdx.dev/status-write": "1"}}}
+				over := merged(meta, st)
+				if spec, ok := k.Object["spec"]; ok {
+					over["spec"] = copyValue(spec)
+				}
+				s.steps = append(s.steps,
+					step{verb: "update", manager: "status-meta", subresource: "status", body: over},
+					step{verb: "apply", manager: "status-meta-applier", subresource: "status", body: merged(k.header(un), over)})
 			}
 			if k.has("scale") {
 				s.steps = append(s.steps,

@@ -1190,6 +1190,28 @@ TEST(PrepareForUpdateTest, GenerationCountsWhatTheStrategyCounts) {
                                         status_write);
   EXPECT_EQ(At(status, "status.storedVersions"), Canon(R"(["v1"])"));
 
+  // No status strategy counts a generation: a Deployment's status write
+  // keeps the annotations it sends (its strategy resets the spec and the
+  // labels alone), which its main strategy would count. Checked against
+  // kube-apiserver 1.37 (the corpus's status writes that change metadata).
+  const char* deployment_live = R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: d, generation: 2, annotations: {a: "1"}},
+    spec: {replicas: 1}})";
+  const char* deployment_new = R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: d, annotations: {a: "2"}}, spec: {replicas: 1},
+    status: {replicas: 1}})";
+  Value deployment_status =
+      KindOf("apps/v1", "Deployment")
+          ->PrepareForUpdate(Yaml(deployment_new), Yaml(deployment_live),
+                             status_write);
+  EXPECT_EQ(At(deployment_status, "metadata.generation"), "2");
+  EXPECT_EQ(At(deployment_status, "metadata.annotations"),
+            Canon(R"({"a":"2"})"));
+  EXPECT_EQ(At(updated("apps/v1", "Deployment", deployment_new,
+                       deployment_live),
+               "metadata.generation"),
+            "3");
+
   // Kinds whose strategy counts nothing keep the live generation, or none.
   EXPECT_EQ(At(updated("v1", "ConfigMap", "{metadata: {generation: 3}}",
                        "{apiVersion: v1, kind: ConfigMap, metadata: {}}"),

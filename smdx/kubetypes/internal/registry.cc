@@ -990,6 +990,10 @@ Value PrepareForUpdate(absl::string_view api_version, absl::string_view kind,
   }
   changed = changed || (empties_differ && rule != Generation::kNone &&
                         rule != Generation::kCreateOnly);
+  // No status strategy counts one: a status write that changes what its
+  // strategy keeps from the request (a Deployment's annotations) counts
+  // nothing.
+  if (status_write) changed = false;
   // BeforeUpdate: the live generation, whatever the request sent.
   SetGeneration(object, IntAt(lm, "generation") + (changed ? 1 : 0));
   KeepServerMetadata(object, lm);
