@@ -238,6 +238,11 @@ func expand(kinds []*kindFile) []*scenario {
 			}}
 			if k.has("status") && k.Status != nil {
 				st := map[string]interface{}{"status": k.Status}
+				// The status through the main resource first, whose
+				// strategy keeps the live one.
+				s.steps = append(s.steps,
+					step{verb: "update", manager: "main-status", body: st},
+					step{verb: "apply", manager: "main-status-applier", body: merged(k.header(un), st)})
 				s.steps = append(s.steps,
 					step{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
 					step{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(un), st)})

@@ -116,6 +116,9 @@ struct FieldManagerOptions {
   std::string kind;
   // The subresource ("status", "scale"), or empty for the main resource. A
   // request to a subresource needs a live object (kBadRequest without).
+  // (The apiserver's apply to the status of an object it does not hold
+  // creates the object through the status store, with the main strategy's
+  // PrepareForCreate and none of the kind's create hooks; smdx does not.)
   std::string subresource;
   // Where timestamps come from; the system clock when null. Not owned; must
   // outlive the FieldManager.
