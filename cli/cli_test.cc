@@ -23,6 +23,16 @@ std::string Shared(const std::string& rel) {
   return smdx::testing::SharedPath(rel);
 }
 
+// "MANAGER APIVERSION" of each of an object's managedFields entries.
+std::vector<std::string> EntryVersions(const Value& object) {
+  std::vector<std::string> out;
+  for (const Value& e :
+       object.map().Find("metadata")->map().Find("managedFields")->list()) {
+    out.push_back(StringAt(e, "manager") + " " + StringAt(e, "apiVersion"));
+  }
+  return out;
+}
+
 // `smdx fieldset` prints what the reference's own tool prints, byte for byte.
 TEST(CliTest, FieldsetMatchesReferenceFieldSets) {
   struct Case {
@@ -198,6 +208,50 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
                         "autoscaling/v1"));
 }
 
+// A custom resource's status endpoint ignores the spec and metadata a write
+// sends at every version of its CRD with the status subresource
+// (apiextensions-apiserver's getStatusResetFields), not only the request's:
+// a manager at the other version keeps the spec fields the write would
+// have changed. kube-apiserver 1.37 kept them so (random scenarios of
+// cr-widgets.yaml whose status writes carry a spec change).
+TEST(CliTest, ACustomResourcesStatusWriteIgnoresTheSpecAtEveryVersion) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/crds/widgets.yaml");
+  WriteFile(dir + "/widget-live.yaml", R"(apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: ns
+  managedFields:
+  - {manager: kubectl, operation: Apply, apiVersion: example.com/v2,
+     time: "2020-01-01T00:00:00Z", fieldsType: FieldsV1,
+     fieldsV1: {"f:spec": {"f:mode": {}, "f:replicas": {}}}}
+spec: {replicas: 2, mode: auto}
+)");
+  WriteFile(dir + "/widget-status.yaml", R"(apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: ns}
+spec: {replicas: 3, mode: manual}
+status: {phase: Ready}
+)");
+  Result r = Smdx({"update", "--schema", crd, "--field-manager", "status-ctrl",
+                   "--subresource", "status", "--now", "2026-01-01T00:00:00Z",
+                   "--live", dir + "/widget-live.yaml",
+                   dir + "/widget-status.yaml"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  absl::StatusOr<Value> out = ParseYaml(r.out);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(EntryVersions(*out),
+              ::testing::ElementsAre("kubectl example.com/v2",
+                                     "status-ctrl example.com/v1"));
+  const Value& kubectl =
+      out->map().Find("metadata")->map().Find("managedFields")->list()[0];
+  EXPECT_EQ(ToJsonSorted(*Find(kubectl, "fieldsV1")),
+            R"({"f:spec":{"f:mode":{},"f:replicas":{}}})");
+  EXPECT_EQ(Find(*Find(*out, "spec"), "replicas")->AsInt(), 2);
+}
+
 // A subresource the kind does not serve is refused (the apiserver's 404)
 // rather than written as the main resource; one it serves is taken (a
 // Pod's resize, kubetypes' pod.h).
@@ -356,16 +410,6 @@ TEST(CliTest, DuplicatesWrittenWhereAnEntryIsAtAnotherVersionKeepTheEntries) {
   ASSERT_EQ(at_v2.code, 0) << at_v2.err;
   EXPECT_EQ(at_v2.err, "");
   EXPECT_THAT(at_v2.out, HasSubstr("manager: ctrl")) << at_v2.out;
-}
-
-// "MANAGER APIVERSION" of each of an object's managedFields entries.
-std::vector<std::string> EntryVersions(const Value& object) {
-  std::vector<std::string> out;
-  for (const Value& e :
-       object.map().Find("metadata")->map().Find("managedFields")->list()) {
-    out.push_back(StringAt(e, "manager") + " " + StringAt(e, "apiVersion"));
-  }
-  return out;
 }
 
 // An upgraded cluster's objects carry managedFields entries of apiVersions

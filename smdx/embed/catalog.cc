@@ -252,12 +252,29 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   }
   opts.served_versions = ServedVersions(r, k, set_);
   if (r.reset_fields) {
-    SetResetFields(
-        ResetFieldsFor(r.api_version, r.kind, r.subresource,
-                       k != nullptr && k->custom_resource
-                           ? std::optional<bool>(k->status_subresource)
-                           : std::nullopt),
-        &opts);
+    const bool custom = k != nullptr && k->custom_resource;
+    ResetFields reset = ResetFieldsFor(
+        r.api_version, r.kind, r.subresource,
+        custom ? std::optional<bool>(k->status_subresource) : std::nullopt);
+    if (custom && r.subresource == "status" && set_.has_value()) {
+      // A custom resource's status endpoint ignores what the status
+      // strategy resets at every version of the CRD that has the status
+      // subresource (apiextensions-apiserver's getStatusResetFields), so
+      // a manager at another version keeps the spec the write sends.
+      const std::string group = r.api_version.substr(0, r.api_version.find('/'));
+      for (const SchemaKind& other : set_->kinds) {
+        if (!other.custom_resource || other.kind != r.kind ||
+            !other.status_subresource ||
+            other.api_version.substr(0, other.api_version.find('/')) != group ||
+            reset.ignored_fields.count(other.api_version) > 0) {
+          continue;
+        }
+        reset.ignored_fields[other.api_version] =
+            ResetFieldsFor(other.api_version, r.kind, r.subresource, true)
+                .ignored_fields[other.api_version];
+      }
+    }
+    SetResetFields(reset, &opts);
   }
   return FieldManager::Create(*std::move(type), std::move(opts));
 }

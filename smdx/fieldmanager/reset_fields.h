@@ -58,7 +58,9 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
 
 // The resets of a custom resource's endpoint (the apiextensions-apiserver's
 // strategies), when its CRD version declares the status subresource;
-// nothing otherwise.
+// nothing otherwise. The fields are ignored at `api_version`; the status
+// endpoint ignores them at every version of the CRD that declares the
+// status subresource (getStatusResetFields), which the Catalog adds.
 ResetFields CustomResourceResetFields(absl::string_view api_version,
                                       bool status_subresource,
                                       absl::string_view subresource);
