@@ -171,6 +171,24 @@ absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
 // those of a default apiserver; the request's own always. nullopt for
 // other kinds (an aggregated API's, a custom resource known only from a
 // cluster's OpenAPI, which does not say what its CRD declares).
+// The kinds of `set` that are versions of the custom resource `r` names
+// (its group and kind).
+std::vector<const SchemaKind*> VersionsOfCustomResource(
+    const ResourceOptions& r, const std::optional<SchemaSet>& set) {
+  std::vector<const SchemaKind*> out;
+  if (!set.has_value()) return out;
+  const absl::string_view group =
+      absl::string_view(r.api_version).substr(0, r.api_version.find('/'));
+  for (const SchemaKind& d : set->kinds) {
+    if (d.custom_resource && d.kind == r.kind &&
+        absl::string_view(d.api_version).substr(0, d.api_version.find('/')) ==
+            group) {
+      out.push_back(&d);
+    }
+  }
+  return out;
+}
+
 std::optional<std::vector<std::string>> ServedVersions(
     const ResourceOptions& r, const SchemaKind* k,
     const std::optional<SchemaSet>& set) {
@@ -241,40 +259,27 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
     opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
   } else if (!k->scale_replicas_path.empty()) {
     // Every version of the custom resource, with its own path (or none).
-    const std::string group = r.api_version.substr(0, r.api_version.find('/'));
-    for (const SchemaKind& other : set_->kinds) {
-      if (other.custom_resource && other.kind == r.kind &&
-          other.api_version.substr(0, other.api_version.find('/')) == group) {
-        opts.scale_replicas_paths[other.api_version] =
-            other.scale_replicas_path;
-      }
+    for (const SchemaKind* other : VersionsOfCustomResource(r, set_)) {
+      opts.scale_replicas_paths[other->api_version] =
+          other->scale_replicas_path;
     }
   }
   opts.served_versions = ServedVersions(r, k, set_);
   if (r.reset_fields) {
     const bool custom = k != nullptr && k->custom_resource;
-    ResetFields reset = ResetFieldsFor(
-        r.api_version, r.kind, r.subresource,
-        custom ? std::optional<bool>(k->status_subresource) : std::nullopt);
-    if (custom && r.subresource == "status" && set_.has_value()) {
-      // A custom resource's status endpoint ignores what the status
-      // strategy resets at every version of the CRD that has the status
-      // subresource (apiextensions-apiserver's getStatusResetFields), so
-      // a manager at another version keeps the spec the write sends.
-      const std::string group = r.api_version.substr(0, r.api_version.find('/'));
-      for (const SchemaKind& other : set_->kinds) {
-        if (!other.custom_resource || other.kind != r.kind ||
-            !other.status_subresource ||
-            other.api_version.substr(0, other.api_version.find('/')) != group ||
-            reset.ignored_fields.count(other.api_version) > 0) {
-          continue;
-        }
-        reset.ignored_fields[other.api_version] =
-            ResetFieldsFor(other.api_version, r.kind, r.subresource, true)
-                .ignored_fields[other.api_version];
+    std::vector<std::string> status_versions;
+    if (custom) {
+      for (const SchemaKind* other : VersionsOfCustomResource(r, set_)) {
+        if (other->status_subresource && other->api_version != r.api_version)
+          status_versions.push_back(other->api_version);
       }
     }
-    SetResetFields(reset, &opts);
+    SetResetFields(
+        ResetFieldsFor(
+            r.api_version, r.kind, r.subresource,
+            custom ? std::optional<bool>(k->status_subresource) : std::nullopt,
+            status_versions),
+        &opts);
   }
   return FieldManager::Create(*std::move(type), std::move(opts));
 }

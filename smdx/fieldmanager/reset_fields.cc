@@ -152,9 +152,10 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
   return out;
 }
 
-ResetFields CustomResourceResetFields(absl::string_view api_version,
-                                      bool status_subresource,
-                                      absl::string_view subresource) {
+ResetFields CustomResourceResetFields(
+    absl::string_view api_version, bool status_subresource,
+    absl::string_view subresource,
+    const std::vector<std::string>& status_versions) {
   ResetFields out;
   if (!status_subresource) return out;
   // apiextensions-apiserver's customresource strategies (v0.37): the main
@@ -166,6 +167,11 @@ ResetFields CustomResourceResetFields(absl::string_view api_version,
           : std::vector<std::vector<std::string>>{{"status"}};
   out.ignored_fields[std::string(api_version)] = SetOf(paths);
   if (subresource == "status") {
+    // The status endpoint's field manager takes the status resets of
+    // every version (getStatusResetFields).
+    for (const std::string& v : status_versions) {
+      out.ignored_fields[v] = out.ignored_fields[std::string(api_version)];
+    }
     // statusStrategy.PrepareForUpdate copies the old object and sets only
     // the new status.
     out.changed_fields_only = {{"status"}};
@@ -178,10 +184,11 @@ ResetFields CustomResourceResetFields(absl::string_view api_version,
 ResetFields ResetFieldsFor(absl::string_view api_version,
                            absl::string_view kind,
                            absl::string_view subresource,
-                           std::optional<bool> custom_resource_status) {
+                           std::optional<bool> custom_resource_status,
+                           const std::vector<std::string>& status_versions) {
   if (custom_resource_status.has_value()) {
     return CustomResourceResetFields(api_version, *custom_resource_status,
-                                     subresource);
+                                     subresource, status_versions);
   }
   return BuiltinResetFields(api_version, kind, subresource);
 }

@@ -58,20 +58,24 @@ ResetFields BuiltinResetFields(absl::string_view api_version,
 
 // The resets of a custom resource's endpoint (the apiextensions-apiserver's
 // strategies), when its CRD version declares the status subresource;
-// nothing otherwise. The fields are ignored at `api_version`; the status
-// endpoint ignores them at every version of the CRD that declares the
-// status subresource (getStatusResetFields), which the Catalog adds.
-ResetFields CustomResourceResetFields(absl::string_view api_version,
-                                      bool status_subresource,
-                                      absl::string_view subresource);
+// nothing otherwise. The fields are ignored at `api_version`, and the
+// status endpoint's also at `status_versions`: the CRD's other versions
+// that declare the status subresource (getStatusResetFields), so that a
+// manager there keeps the spec a status write sends.
+ResetFields CustomResourceResetFields(
+    absl::string_view api_version, bool status_subresource,
+    absl::string_view subresource,
+    const std::vector<std::string>& status_versions = {});
 
 // The resets of the endpoint of any resource: a built-in kind's when
 // `custom_resource_status` is empty, else a custom resource's whose CRD
-// version declares the status subresource or not.
+// version declares the status subresource or not (`status_versions` as
+// for CustomResourceResetFields).
 ResetFields ResetFieldsFor(absl::string_view api_version,
                            absl::string_view kind,
                            absl::string_view subresource,
-                           std::optional<bool> custom_resource_status);
+                           std::optional<bool> custom_resource_status,
+                           const std::vector<std::string>& status_versions = {});
 
 // The subresources of a built-in kind that take an object of the kind, as
 // Kubernetes v1.37 serves them: "status" where the kind has one, "scale"

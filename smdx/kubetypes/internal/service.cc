@@ -147,12 +147,17 @@ std::string OtherFamily(const std::string& family) {
   return family == "IPv4" ? "IPv6" : "IPv4";
 }
 
-// A headless Service without a selector, whose IP family policy defaults
-// to RequireDualStack (initIPFamilyFields).
+// A headless Service without a selector.
 bool HeadlessWithoutSelector(const Value& spec, const Spec& s) {
   const Value* selector = Find(spec, "selector");
   return s.cluster_ip == "None" &&
          (selector == nullptr || !selector->IsMap() || selector->map().empty());
+}
+
+// The IP family policy initIPFamilyFields gives a Service whose request
+// and live object name none.
+const char* PolicyByDefault(const Value& spec, const Spec& s) {
+  return HeadlessWithoutSelector(spec, s) ? "RequireDualStack" : "SingleStack";
 }
 
 // The IP allocator's initIPFamilyFields on an update (storage's
@@ -189,12 +194,7 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
   std::string policy = now.ip_family_policy;
   if (policy.empty()) {
     policy = !old.ip_family_policy.empty() ? old.ip_family_policy
-             : headless_selectorless       ? "RequireDualStack"
-                                           : "SingleStack";
-  }
-  if (policy != now.ip_family_policy) {
-    now.ip_family_policy = policy;
-    EnsureMap(service.map(), "spec").Set("ipFamilyPolicy", Value(policy));
+                                           : PolicyByDefault(*spec_value, now);
   }
   std::vector<std::string> ips = now.cluster_ips;
   std::vector<std::string> families = sent_families;
@@ -213,6 +213,10 @@ void IpFamilyFieldsAtUpdate(Value& service, const Spec& old, Spec& now) {
     families.push_back(OtherFamily(families[0]));
   }
   // Written (and so unshared) only where something changes; `now` follows.
+  if (policy != now.ip_family_policy) {
+    now.ip_family_policy = policy;
+    EnsureMap(service.map(), "spec").Set("ipFamilyPolicy", Value(policy));
+  }
   if (ips != now.cluster_ips) {
     now.cluster_ips = ips;
     EnsureMap(service.map(), "spec").Set("clusterIPs", StringList(ips));
@@ -243,9 +247,7 @@ void ServiceAtCreate(Value& service) {
   if (spec != nullptr && spec->IsMap() && NeedsClusterIP(s) &&
       s.ip_family_policy.empty()) {
     EnsureMap(service.map(), "spec")
-        .Set("ipFamilyPolicy",
-             Value(HeadlessWithoutSelector(*spec, s) ? "RequireDualStack"
-                                                     : "SingleStack"));
+        .Set("ipFamilyPolicy", Value(PolicyByDefault(*spec, s)));
   }
 }
 
