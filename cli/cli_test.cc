@@ -178,6 +178,15 @@ std::string WriteLiveScaler(const std::string& dir) {
   return path;
 }
 
+// The Scale of the Scaler WriteLiveScaler writes, with 5 replicas.
+std::string WriteScale(const std::string& dir) {
+  const std::string path = dir + "/scale.yaml";
+  WriteFile(path,
+            "apiVersion: autoscaling/v1\nkind: Scale\n"
+            "metadata: {name: s, namespace: ns}\nspec: {replicas: 5}\n");
+  return path;
+}
+
 // A custom resource's scale subresource writes its CRD's specReplicasPath,
 // and an apply that changes the Scale gets the 500 Kubernetes 1.37 gives
 // (fieldmanager/scale.h); an update passes.
@@ -186,12 +195,10 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   const std::string crd =
       smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml");
   const std::string live = WriteLiveScaler(dir);
-  WriteFile(dir + "/scale.yaml",
-            "apiVersion: autoscaling/v1\nkind: Scale\n"
-            "metadata: {name: s, namespace: ns}\nspec: {replicas: 5}\n");
+  const std::string scale = WriteScale(dir);
   Result updated = Smdx({"update", "--schema", crd, "--field-manager", "hpa",
                          "--subresource", "scale", "--live", live,
-                         dir + "/scale.yaml"});
+                         scale});
   ASSERT_EQ(updated.code, 0) << updated.err;
   absl::StatusOr<Value> v = ParseYaml(updated.out);
   ASSERT_TRUE(v.ok());
@@ -201,11 +208,66 @@ TEST(CliTest, CustomResourceScaleFollowsItsCrd) {
   Result applied =
       Smdx({"apply", "--schema", crd, "--field-manager", "hpa",
             "--force-conflicts", "--subresource", "scale", "--live", live,
-            dir + "/scale.yaml"});
+            scale});
   EXPECT_EQ(applied.code, 1);
   EXPECT_THAT(applied.err,
               HasSubstr("request to convert CR to an invalid group/version: "
                         "autoscaling/v1"));
+}
+
+// A custom resource known only from the cluster's /openapi/v3 document of
+// its group (kube-apiserver 1.37's, testdata/cluster-openapi-v3) is one:
+// the main resource resets the status its path says the kind serves, its
+// metadata keeps a null label as "" whichever document comes last, and a
+// scale request, whose replicas field the document does not say, is
+// refused unless the CRD is given too.
+TEST(CliTest, ACustomResourceKnownFromAClustersOpenApiIsOne) {
+  std::string dir = ::testing::TempDir();
+  const std::string doc = smdx::testing::SourcePath(
+      "testdata/cluster-openapi-v3/apis_realapi.smdx.dev_v1.json");
+  const std::string builtin = smdx::testing::SourcePath(
+      "testdata/cluster-openapi-v3/apis_scheduling.k8s.io_v1.json");
+  WriteFile(dir + "/route.yaml",
+            "apiVersion: realapi.smdx.dev/v1\nkind: Route\n"
+            "metadata: {name: r, namespace: ns, labels: {app: null}}\n"
+            "spec: {rules: [{host: a.example.com}]}\n"
+            "status: {phase: Ready}\n");
+  for (const auto& order : {std::vector<std::string>{doc, builtin},
+                            std::vector<std::string>{builtin, doc}}) {
+    Result r = Smdx({"apply", "--schema", order[0], "--schema", order[1],
+                     "--field-manager", "m", dir + "/route.yaml"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    absl::StatusOr<Value> v = ParseYaml(r.out);
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_EQ(Find(*v, "status"), nullptr) << r.out;
+    const Value* meta = Find(*v, "metadata");
+    EXPECT_EQ(ToJsonSorted(*Find(*meta, "labels")), R"({"app":""})");
+    EXPECT_EQ(Find(*meta, "generation")->AsInt(), 1);
+    // Defaults from the document's schema.
+    EXPECT_EQ(ToJsonSorted(*Find(*v, "spec")),
+              R"({"rules":[{"host":"a.example.com","port":443,"weight":1}],)"
+              R"("timeoutSeconds":30})");
+  }
+  const std::string live = WriteLiveScaler(dir);
+  const std::string scale = WriteScale(dir);
+  Result refused = Smdx({"update", "--schema", doc, "--field-manager", "hpa",
+                         "--subresource", "scale", "--live", live,
+                         scale});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_THAT(refused.err,
+              HasSubstr("realapi.smdx.dev/v1 Scaler: the schema (a cluster's "
+                        "OpenAPI) does not say which field its scale "
+                        "subresource's replicas are (its CRD's "
+                        "specReplicasPath)"));
+  Result scaled = Smdx(
+      {"update", "--schema",
+       smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml"),
+       "--schema", doc, "--field-manager", "hpa", "--subresource", "scale",
+       "--live", live, scale});
+  ASSERT_EQ(scaled.code, 0) << scaled.err;
+  absl::StatusOr<Value> v = ParseYaml(scaled.out);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(Find(*Find(*v, "spec"), "replicas")->AsInt(), 5);
 }
 
 // A custom resource's status endpoint ignores the spec and metadata a write

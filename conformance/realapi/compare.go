@@ -215,9 +215,17 @@ type runner struct {
 	masks   []mask
 	work    string
 	verbose bool
+	// crOpenAPI: custom resources are typed with the cluster's /openapi/v3
+	// documents of their group, as a user who has no CRD at hand passes
+	// them, instead of their CRD (crSchemaFiles).
+	crOpenAPI bool
+	crDocs    map[string][]string // by kind file: the documents fetched
+	// Requests to the scale subresource of a custom resource typed so: the
+	// OpenAPI does not say which field its replicas are.
+	scaleUnknown int
 }
 
-func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose bool) int {
+func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAPI, verbose bool) int {
 	root, err := filepath.Abs(filepath.Join(kindsDir, "..", "..", ".."))
 	if err != nil {
 		panic(err)
@@ -245,7 +253,8 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 		panic(err)
 	}
 	defer os.RemoveAll(work)
-	r := &runner{c: c, smdx: smdxBin, schema: schema, root: root, masks: masks, work: work, verbose: verbose}
+	r := &runner{c: c, smdx: smdxBin, schema: schema, root: root, masks: masks, work: work, verbose: verbose,
+		crOpenAPI: crOpenAPI, crDocs: map[string][]string{}}
 	scenarios := expand(kinds)
 	if random != "" {
 		seed, count, err := parseRandom(random)
@@ -334,6 +343,9 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, verbose 
 	}
 	total := counts[passed] + counts[explained] + counts[failed]
 	fmt.Printf("\nrealapi: %d scenarios (%d requests) over %d kinds\n", total, steps, len(kindsSeen))
+	if crOpenAPI {
+		fmt.Printf("realapi: custom resources typed with the cluster's /openapi/v3 documents, not their CRDs; %d requests to their scale subresource, which smdx refuses so (the OpenAPI does not say where the replicas are)\n", r.scaleUnknown)
+	}
 	if random != "" {
 		n := 0
 		var msgs []string
@@ -422,6 +434,14 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	}
 	if r.verbose {
 		fmt.Printf("  %s step %s: server %d, smdx %d\n", s.name, stepLabel(st), resp.code, got.code)
+	}
+	if r.crOpenAPI && s.kind.CRD != "" && st.subresource == "scale" && live != nil {
+		// smdx must refuse it, saying why.
+		if got.code == 1 && strings.Contains(got.stderr, "specReplicasPath") {
+			r.scaleUnknown++
+			return stepResult{outcome: passed}
+		}
+		return stepResult{outcome: failed, detail: fmt.Sprintf("a scale request to a custom resource typed with the OpenAPI: smdx exit %d %s", got.code, strings.TrimSpace(got.stderr))}
 	}
 	if resp.code >= 300 {
 		msg, _ := resp.obj["message"].(string)
@@ -528,7 +548,15 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 	if st.subresource != "" {
 		args = append(args, "--subresource", st.subresource)
 	}
-	if s.kind.CRD != "" {
+	if s.kind.CRD != "" && r.crOpenAPI {
+		docs, err := r.crSchemaFiles(s.kind)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			args = append(args, "--schema", d)
+		}
+	} else if s.kind.CRD != "" {
 		args = append(args, "--schema", filepath.Join(r.root, s.kind.CRD))
 	} else if r.schema != "" {
 		args = append(args, "--schema", r.schema)
@@ -821,4 +849,81 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
+}
+
+// crSchemaFiles fetches the cluster's /openapi/v3 documents of the custom
+// resource's group (every version it serves), once the document of the
+// kind's version declares the kind and the subresources the kind file
+// names (the apiserver publishes them a moment after the CRD is served),
+// and writes them into the work directory.
+func (r *runner) crSchemaFiles(k *kindFile) ([]string, error) {
+	if docs, ok := r.crDocs[k.path]; ok {
+		return docs, nil
+	}
+	group := strings.SplitN(k.APIVersion, "/", 2)[0]
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		index, err := r.c.get("/openapi/v3")
+		if err != nil {
+			return nil, err
+		}
+		paths, _ := index["paths"].(map[string]interface{})
+		var keys []string
+		for p := range paths {
+			if strings.HasPrefix(p, "apis/"+group+"/") {
+				keys = append(keys, p)
+			}
+		}
+		sort.Strings(keys)
+		var files []string
+		ready := false
+		for _, p := range keys {
+			resp, err := r.c.do("GET", "/openapi/v3/"+p, "", nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			if resp.code != 200 {
+				break
+			}
+			if p == "apis/"+k.APIVersion && declares(resp.obj, k) {
+				ready = true
+			}
+			f := filepath.Join(r.work, fmt.Sprintf("openapi-%s-%s.json", strings.TrimSuffix(filepath.Base(k.path), ".yaml"), strings.ReplaceAll(p, "/", "_")))
+			if err := os.WriteFile(f, resp.raw, 0o644); err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+		}
+		if ready {
+			r.crDocs[k.path] = files
+			return files, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the cluster's /openapi/v3 does not declare %s %s with its subresources after 60s", k.APIVersion, k.Kind)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// declares says whether an OpenAPI v3 document has a path of the kind's
+// resource, and one for each of the kind file's subresources.
+func declares(doc map[string]interface{}, k *kindFile) bool {
+	paths, _ := doc["paths"].(map[string]interface{})
+	want := map[string]bool{"/" + k.Resource + "/{name}": false}
+	for _, sub := range k.Subresources {
+		want["/"+k.Resource+"/{name}/"+sub] = false
+	}
+	for p := range paths {
+		for suffix := range want {
+			if strings.HasSuffix(p, suffix) {
+				want[suffix] = true
+			}
+		}
+	}
+	for _, seen := range want {
+		if !seen {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,7 @@
 // kube-apiserver (and etcd) built from the modules go.mod pins, and the
 // same requests through smdx, and compares what each stores.
 //
-//	realapi run -etcd BIN -apiserver BIN -smdx BIN -kinds DIR [-schema FILE] [-only SUBSTR] [-random SEED:COUNT] [-v]
+//	realapi run -etcd BIN -apiserver BIN -smdx BIN -kinds DIR [-schema FILE] [-only SUBSTR] [-random SEED:COUNT] [-cr-openapi] [-v]
 //	realapi fetch -etcd BIN -apiserver BIN -out DIR PATH...
 //	realapi openapi -etcd BIN -apiserver BIN -out FILE
 //	realapi serve -etcd BIN -apiserver BIN
@@ -45,6 +45,7 @@ func main() {
 	only := fs.String("only", "", "run the scenarios whose name contains this (run)")
 	random := fs.String("random", "", "SEED:COUNT: run COUNT random scenarios from SEED instead of the corpus (run; random.go)")
 	verbose := fs.Bool("v", false, "print every step (run)")
+	crOpenAPI := fs.Bool("cr-openapi", false, "type custom resources with the cluster's /openapi/v3 documents of their group instead of their CRDs (run)")
 	out := fs.String("out", "", "the directory fetch writes to")
 	logs := fs.Bool("logs", false, "the servers log to stderr")
 	wait := fs.Duration("wait", 90*time.Second, "how long the apiserver may take to be ready")
@@ -93,7 +94,7 @@ func main() {
 			if *smdxBin == "" || *kindsDir == "" {
 				usage()
 			}
-			code = runAll(c, *smdxBin, *kindsDir, *schema, *only, *random, *verbose)
+			code = runAll(c, *smdxBin, *kindsDir, *schema, *only, *random, *crOpenAPI, *verbose)
 		default:
 			usage()
 		}

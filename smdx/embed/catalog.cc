@@ -150,6 +150,13 @@ std::optional<std::vector<std::string>> KnownSubresources(
 // apiserver answers 404, rather than run as one to the main resource.
 absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
   if (r.subresource.empty()) return absl::OkStatus();
+  if (r.subresource == "scale" && k != nullptr && k->scale_replicas_unknown) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        r.api_version, " ", r.kind,
+        ": the schema (a cluster's OpenAPI) does not say which field its "
+        "scale subresource's replicas are (its CRD's specReplicasPath): "
+        "pass the CustomResourceDefinition as a schema too"));
+  }
   std::optional<std::vector<std::string>> known = KnownSubresources(r, k);
   if (!known.has_value()) return absl::OkStatus();
   for (const std::string& s : *known) {

@@ -1497,6 +1497,72 @@ absl::Status SchemaSetBuilder::AddTypes(std::vector<TypeDef> types) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The title of the documents the apiextensions-apiserver's OpenAPI builder
+// makes of a group version of custom resources (its getOpenAPIV3Config),
+// which the cluster's /openapi/v3 serves as they are.
+constexpr absl::string_view kCustomResourceDocumentTitle =
+    "Kubernetes CRD Swagger";
+
+// Marks the kinds of a custom resources' /openapi/v3 document. Its paths
+// name each resource ("/apis/G/V[/namespaces/{namespace}]/PLURAL/{name}",
+// whose operations carry the kind's x-kubernetes-group-version-kind) and
+// its subresources ("/{name}/status", "/{name}/scale"): every kind of a
+// group version one of those resources is in is a custom resource (the
+// resources' kinds and their list kinds).
+void MarkCustomResources(const Value& doc, std::vector<SchemaKind>* kinds) {
+  const Value* info = Find(doc, "info");
+  const std::string* title =
+      info != nullptr ? FindString(*info, "title") : nullptr;
+  const Value* paths = Find(doc, "paths");
+  if (title == nullptr || *title != kCustomResourceDocumentTitle ||
+      paths == nullptr || !paths->IsMap()) {
+    return;
+  }
+  struct Resource {
+    std::string api_version;
+    std::string kind;
+    bool status = false;
+    bool scale = false;
+  };
+  std::map<std::string, Resource> resources;  // by the path before /{name}
+  constexpr absl::string_view kName = "/{name}";
+  for (const MapEntry& p : paths->map()) {
+    const absl::string_view path = p.key;
+    const size_t at = path.rfind(kName);
+    if (at == absl::string_view::npos) continue;
+    Resource& r = resources[std::string(path.substr(0, at))];
+    const absl::string_view rest = path.substr(at + kName.size());
+    if (rest == "/status") r.status = true;
+    if (rest == "/scale") r.scale = true;
+    if (!rest.empty() || !p.value.IsMap()) continue;
+    for (const MapEntry& op : p.value.map()) {
+      const Value* gvk = Find(op.value, "x-kubernetes-group-version-kind");
+      const std::string* group = gvk ? FindString(*gvk, "group") : nullptr;
+      const std::string* version = gvk ? FindString(*gvk, "version") : nullptr;
+      const std::string* kind = gvk ? FindString(*gvk, "kind") : nullptr;
+      if (group == nullptr || version == nullptr || kind == nullptr) continue;
+      r.api_version = group->empty() ? *version : StrCat(*group, "/", *version);
+      r.kind = *kind;
+      break;
+    }
+  }
+  for (const auto& [path, r] : resources) {
+    if (r.kind.empty()) continue;
+    for (SchemaKind& k : *kinds) {
+      if (k.api_version != r.api_version) continue;
+      k.custom_resource = true;
+      if (k.kind == r.kind) {
+        k.status_subresource = r.status;
+        k.scale_replicas_unknown = r.scale;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<SchemaKind> OpenApiKinds(const Value& doc) {
   SchemaFormat format = DetectSchemaFormat(doc);
   const Value* defs = nullptr;
@@ -1522,6 +1588,7 @@ std::vector<SchemaKind> OpenApiKinds(const Value& doc) {
       out.push_back(std::move(k));
     }
   }
+  if (format == SchemaFormat::kOpenApiV3) MarkCustomResources(doc, &out);
   return out;
 }
 
@@ -1561,6 +1628,7 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
         if (!types.ok()) return fail(types.status());
         if (absl::Status st = AddTypes(*std::move(types)); !st.ok()) return st;
         for (SchemaKind& k : OpenApiKinds(doc)) kinds_.push_back(std::move(k));
+        openapi_meta_last_ = true;
         break;
       }
       case SchemaFormat::kOpenApiObject: {
@@ -1589,6 +1657,7 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
           kinds_.push_back(SchemaKind{v.api_version, v.list_kind,
                                       v.list_type_name, true, false, {}});
         }
+        openapi_meta_last_ = false;
         if (versions->size() == 1) {
           default_types_.push_back((*versions)[0].type_name);
         } else {
@@ -1608,6 +1677,30 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
 
 absl::StatusOr<SchemaSet> SchemaSetBuilder::Build() && {
   SchemaSet out;
+  // A cluster's OpenAPI after the kind's CRD: the CRD says where the
+  // scale's replicas are, which the OpenAPI cannot.
+  for (size_t i = 0; i < kinds_.size(); ++i) {
+    if (!kinds_[i].scale_replicas_unknown) continue;
+    for (size_t j = 0; j < i; ++j) {
+      if (kinds_[j].api_version == kinds_[i].api_version &&
+          kinds_[j].kind == kinds_[i].kind &&
+          !kinds_[j].scale_replicas_path.empty()) {
+        kinds_[i].scale_replicas_path = kinds_[j].scale_replicas_path;
+        kinds_[i].scale_replicas_unknown = false;
+      }
+    }
+  }
+  // With custom resources, ObjectMeta and ListMeta are theirs (MetaTypes,
+  // which a CRD's types hold: nulls in them are the Go type's zero values,
+  // never pruned), whatever document came last: a cluster's OpenAPI has
+  // them without.
+  if (openapi_meta_last_ &&
+      std::any_of(kinds_.begin(), kinds_.end(),
+                  [](const SchemaKind& k) { return k.custom_resource; })) {
+    absl::StatusOr<std::vector<TypeDef>> meta = MetaTypes();
+    if (!meta.ok()) return meta.status();
+    if (absl::Status st = AddTypes(*std::move(meta)); !st.ok()) return st;
+  }
   // Later kinds first, so FindKind sees the latest definition.
   for (auto it = kinds_.rbegin(); it != kinds_.rend(); ++it)
     out.kinds.push_back(std::move(*it));

@@ -180,11 +180,21 @@ struct SchemaKind {
   // Custom resources: the field names of the scale subresource's
   // specReplicasPath, empty without one.
   std::vector<std::string> scale_replicas_path;
+  // Custom resources known from a cluster's OpenAPI: the kind has the
+  // scale subresource, and the document does not say where its replicas
+  // are (scale_replicas_path is empty).
+  bool scale_replicas_unknown = false;
 };
 
 // The kinds an OpenAPI v2 or v3 document declares: every
 // `x-kubernetes-group-version-kind` of its definitions (v2) or
-// components.schemas (v3), in the document's order.
+// components.schemas (v3), in the document's order. A cluster's
+// /openapi/v3 document of a group version of custom resources (the one the
+// apiextensions-apiserver publishes, titled "Kubernetes CRD Swagger")
+// declares custom resources: its kinds are, with the status subresource
+// where its paths serve one (and the scale subresource, without its
+// replicas path). A v2 document (/openapi/v2) mixes every group into one
+// and does not say which kinds are custom resources.
 std::vector<SchemaKind> OpenApiKinds(const Value& doc);
 
 // Several schema documents combined into one schema: a cluster's OpenAPI
@@ -224,6 +234,9 @@ class SchemaSetBuilder {
   std::vector<SchemaKind> kinds_;
   std::vector<std::string> default_types_;
   size_t documents_ = 0;
+  // Whether an OpenAPI document came after the last CRD: its ObjectMeta
+  // replaced the one custom resources have (Build puts theirs back).
+  bool openapi_meta_last_ = false;
 };
 
 // The root type name LoadAnySchema gives a bare schema object.

@@ -17,7 +17,9 @@ namespace smdx {
 namespace {
 
 using ::smdx::testing::ReadTestFile;
+using ::absl::StrCat;
 using ::smdx::testing::SharedPath;
+using ::smdx::testing::SourcePath;
 using ::smdx::testing::Yaml;
 
 Value ReadDoc(const std::string& path) {
@@ -1089,6 +1091,80 @@ TEST(LoadAnySchema, DetectsEveryFormat) {
   EXPECT_NE((*s)->Find("List"), nullptr);
   s = LoadAnySchema("a: 1\n", &root);
   EXPECT_FALSE(s.ok());
+}
+
+// A cluster's /openapi/v3 document of a group of custom resources (the
+// apiextensions-apiserver's, titled so) declares them custom resources,
+// with the subresources its paths serve; a built-in group's declares none.
+TEST(OpenApiKinds, ACustomResourceGroupsDocumentDeclaresCustomResources) {
+  absl::StatusOr<Value> doc = ParseJson(ReadTestFile(SourcePath(
+      "testdata/cluster-openapi-v3/apis_realapi.smdx.dev_v1.json")));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  std::map<std::string, SchemaKind> kinds;
+  for (SchemaKind& k : OpenApiKinds(*doc)) {
+    std::string key = StrCat(k.api_version, " ", k.kind);
+    kinds.emplace(std::move(key), std::move(k));
+  }
+  for (const char* name : {"Config", "ConfigList", "Route", "RouteList",
+                           "Scaler", "ScalerList"}) {
+    auto it = kinds.find(StrCat("realapi.smdx.dev/v1 ", name));
+    ASSERT_NE(it, kinds.end()) << name;
+    EXPECT_TRUE(it->second.custom_resource) << name;
+  }
+  const SchemaKind& scaler = kinds.at("realapi.smdx.dev/v1 Scaler");
+  EXPECT_TRUE(scaler.status_subresource);
+  EXPECT_TRUE(scaler.scale_replicas_unknown);
+  EXPECT_TRUE(scaler.scale_replicas_path.empty());
+  const SchemaKind& route = kinds.at("realapi.smdx.dev/v1 Route");
+  EXPECT_TRUE(route.status_subresource);
+  EXPECT_FALSE(route.scale_replicas_unknown);
+  const SchemaKind& config = kinds.at("realapi.smdx.dev/v1 Config");
+  EXPECT_FALSE(config.status_subresource);
+  EXPECT_FALSE(config.scale_replicas_unknown);
+  EXPECT_FALSE(kinds.at("realapi.smdx.dev/v1 ScalerList").status_subresource);
+  // The meta kinds the document holds too (Status, DeleteOptions at the
+  // built-in groups) are not.
+  size_t others = 0;
+  for (const auto& [key, k] : kinds) {
+    if (absl::StartsWith(key, "realapi.smdx.dev/")) continue;
+    ++others;
+    EXPECT_FALSE(k.custom_resource) << key;
+  }
+  EXPECT_GT(others, 0u);
+
+  absl::StatusOr<Value> builtin = ParseJson(ReadTestFile(SourcePath(
+      "testdata/cluster-openapi-v3/apis_scheduling.k8s.io_v1.json")));
+  ASSERT_TRUE(builtin.ok()) << builtin.status();
+  bool priority_class = false;
+  for (const SchemaKind& k : OpenApiKinds(*builtin)) {
+    EXPECT_FALSE(k.custom_resource) << k.api_version << " " << k.kind;
+    priority_class |= k.kind == "PriorityClass";
+  }
+  EXPECT_TRUE(priority_class);
+}
+
+// The CRD says where the scale's replicas are, which the cluster's OpenAPI
+// cannot: the kind keeps the CRD's path whichever of the two comes last.
+TEST(SchemaSetBuilder, TheCrdsReplicasPathOutlivesALaterClusterOpenApi) {
+  const std::string crd =
+      ReadTestFile(SourcePath("testdata/realapi/crds/scalers.yaml"));
+  const std::string doc = ReadTestFile(SourcePath(
+      "testdata/cluster-openapi-v3/apis_realapi.smdx.dev_v1.json"));
+  for (bool crd_first : {true, false}) {
+    SchemaSetBuilder b;
+    ASSERT_TRUE(b.Add(crd_first ? crd : doc).ok());
+    ASSERT_TRUE(b.Add(crd_first ? doc : crd).ok());
+    absl::StatusOr<SchemaSet> set = std::move(b).Build();
+    ASSERT_TRUE(set.ok()) << set.status();
+    const SchemaKind* k = set->FindKind("realapi.smdx.dev/v1", "Scaler");
+    ASSERT_NE(k, nullptr);
+    EXPECT_TRUE(k->custom_resource);
+    EXPECT_TRUE(k->status_subresource);
+    EXPECT_FALSE(k->scale_replicas_unknown) << crd_first;
+    EXPECT_EQ(k->scale_replicas_path,
+              (std::vector<std::string>{"spec", "replicas"}))
+        << crd_first;
+  }
 }
 
 // --- Writing SMD ------------------------------------------------------------
