@@ -314,6 +314,72 @@ status: {phase: Ready}
   EXPECT_EQ(Find(*Find(*out, "spec"), "replicas")->AsInt(), 2);
 }
 
+// A write to the status of an object that does not exist: most status
+// endpoints answer 404, a Service's (apply and PUT) and a
+// ValidatingAdmissionPolicy's (apply) create the object through the status
+// store, with the main strategy's create (the status dropped, no cluster
+// IP allocated, so no IP family policy) and the writer's entry the status
+// endpoint's (the spec it sent belongs to nobody).
+TEST(CliTest, AStatusWriteCreatesWhereTheKindsStatusStoreDoes) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/svc.yaml",
+            "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+            "spec: {selector: {app: a}, ports: [{port: 80}]}\n"
+            "status: {conditions: [{type: Ready, status: 'True', "
+            "lastTransitionTime: '2026-01-01T00:00:00Z', reason: R, "
+            "message: M}]}\n");
+  for (const char* verb : {"apply", "update"}) {
+    Result r = Smdx({verb, "--field-manager", "ctrl", "--subresource",
+                     "status", "--now", "2026-12-07T00:00:00Z",
+                     dir + "/svc.yaml"});
+    ASSERT_EQ(r.code, 0) << verb << ": " << r.err;
+    absl::StatusOr<Value> v = ParseYaml(r.out);
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_EQ(ToJsonSorted(*Find(*v, "status")), R"({"loadBalancer":{}})");
+    const Value* spec = Find(*v, "spec");
+    EXPECT_EQ(ToJsonSorted(*Find(*spec, "selector")), R"({"app":"a"})");
+    EXPECT_EQ(Find(*spec, "ipFamilyPolicy"), nullptr) << r.out;
+    EXPECT_EQ(Find(*spec, "type")->AsString(), "ClusterIP");
+    const Value& entry =
+        Find(*Find(*v, "metadata"), "managedFields")->list()[0];
+    EXPECT_EQ(Find(entry, "subresource")->AsString(), "status");
+    const bool apply = std::string(verb) == "apply";
+    EXPECT_EQ(Find(entry, "operation")->AsString(), apply ? "Apply" : "Update");
+    // (An update owns the list itself too.)
+    EXPECT_EQ(ToJsonSorted(*Find(entry, "fieldsV1")),
+              absl::StrCat(R"({"f:status":{"f:conditions":{)",
+                           apply ? "" : R"(".":{},)",
+                           R"("k:{\"type\":\"Ready\"}":)"
+                           R"({".":{},"f:lastTransitionTime":{},"f:message":{},)"
+                           R"("f:reason":{},"f:status":{},"f:type":{}}}}})"));
+  }
+  WriteFile(dir + "/vap.yaml",
+            "apiVersion: admissionregistration.k8s.io/v1\n"
+            "kind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n"
+            "spec: {validations: [{expression: 'true'}]}\n"
+            "status: {observedGeneration: 1}\n");
+  Result applied = Smdx({"apply", "--field-manager", "ctrl", "--subresource",
+                         "status", dir + "/vap.yaml"});
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  absl::StatusOr<Value> vap = ParseYaml(applied.out);
+  ASSERT_TRUE(vap.ok());
+  EXPECT_EQ(ToJsonSorted(*Find(*vap, "status")), "{}");
+  EXPECT_EQ(Find(*Find(*vap, "metadata"), "generation")->AsInt(), 1);
+  Result put = Smdx({"update", "--field-manager", "ctrl", "--subresource",
+                     "status", dir + "/vap.yaml"});
+  EXPECT_EQ(put.code, 1);
+  EXPECT_THAT(put.err, HasSubstr("the object does not exist"));
+  WriteFile(dir + "/deploy.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
+            "spec: {selector: {matchLabels: {a: b}}, template: {metadata: "
+            "{labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}\n"
+            "status: {replicas: 1}\n");
+  Result deployment = Smdx({"apply", "--field-manager", "ctrl",
+                            "--subresource", "status", dir + "/deploy.yaml"});
+  EXPECT_EQ(deployment.code, 1);
+  EXPECT_THAT(deployment.err, HasSubstr("the object does not exist"));
+}
+
 // A subresource the kind does not serve is refused (the apiserver's 404)
 // rather than written as the main resource; one it serves is taken (a
 // Pod's resize, kubetypes' pod.h).

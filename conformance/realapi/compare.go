@@ -142,11 +142,10 @@ func contains(l []string, s string) bool {
 type outcome int
 
 const (
-	passed       outcome = iota
-	explained            // a known difference (known.yaml)
-	invalid              // random scenarios: refused by the server's validation (random.go)
-	absent               // random scenarios: a PUT to an object the server does not hold
-	statusCreate         // random scenarios: an apply to the status of an object the server does not hold
+	passed    outcome = iota
+	explained         // a known difference (known.yaml)
+	invalid           // random scenarios: refused by the server's validation (random.go)
+	absent            // random scenarios: a PUT to an object the server does not hold
 	failed
 )
 
@@ -275,7 +274,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 	// Random scenarios: the requests refused as invalid, by the server's
 	// message.
 	invalids := map[string]int{}
-	absents, statusCreates := 0, 0
+	absents := 0
 	kindsSeen := map[string]bool{}
 	for _, s := range scenarios {
 		if only != "" && !strings.Contains(s.name, only) {
@@ -298,10 +297,6 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 			}
 			if res.outcome == absent {
 				absents++
-				continue
-			}
-			if res.outcome == statusCreate {
-				statusCreates++
 				continue
 			}
 			if key := fmt.Sprintf("%s#%d", s.name, i); res.outcome == failed && knownDiffs[key].Why != "" {
@@ -356,7 +351,6 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 		sort.Strings(msgs)
 		fmt.Printf("realapi: %d requests refused by the server as invalid (or forbidden by an admission plugin's policy) and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
 		fmt.Printf("realapi: %d PUTs to an object the server does not hold (its create was refused), which the server answers 404, not compared (smdx's update of no live object is a create)\n", absents)
-		fmt.Printf("realapi: %d applies to the status of an object the server does not hold (its create was refused), which the server created through the status endpoint, not compared (smdx refuses a request to a subresource without a live object)\n", statusCreates)
 		if verbose {
 			fmt.Println(strings.Join(msgs, "\n"))
 		}
@@ -412,14 +406,6 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		// A PUT creates none of these kinds; smdx's update of no live
 		// object is a create, which is not the question here.
 		return stepResult{outcome: absent}
-	}
-	if r.random && live == nil && st.subresource == "status" && st.verb != "update" && resp.code < 300 {
-		// The apiserver's apply creates the object through the status
-		// store: the status field manager, the main strategy's
-		// PrepareForCreate (the status dropped) and none of the kind's
-		// create hooks (a Service gets no cluster IP). smdx refuses a
-		// request to a subresource without a live object.
-		return stepResult{outcome: statusCreate}
 	}
 	var after map[string]interface{}
 	if s.kind.Settle && resp.code < 300 && st.subresource != "scale" {

@@ -289,6 +289,25 @@ func expand(kinds []*kindFile) []*scenario {
 				{verb: "apply", manager: "kubectl", body: obj},
 			}})
 		}
+		if k.has("status") && k.Status != nil {
+			// An apply to the status of an object the server does not
+			// hold creates it (the status store's create-on-update), then
+			// the main resource and the status are applied to as usual.
+			sn := k.objectName(strings.ReplaceAll(base, ".", "-") + "-s")
+			st := map[string]interface{}{"status": k.Status}
+			out = append(out, &scenario{name: base + "/status-create", kind: k, obj: sn, steps: []step{
+				{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.named(sn), st)},
+				{verb: "apply", manager: "kubectl", body: k.named(sn)},
+				{verb: "apply", manager: "status-applier", subresource: "status", body: merged(k.header(sn), st)},
+			}})
+			// The same with a PUT of the whole object to the status.
+			pn := k.objectName(strings.ReplaceAll(base, ".", "-") + "-p")
+			out = append(out, &scenario{name: base + "/status-create-put", kind: k, obj: pn, steps: []step{
+				{verb: "update", manager: "status-ctrl", subresource: "status", replace: true, body: merged(k.named(pn), st)},
+				{verb: "apply", manager: "kubectl", body: k.named(pn)},
+				{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
+			}})
+		}
 	}
 	return out
 }

@@ -281,12 +281,15 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
           status_versions.push_back(other->api_version);
       }
     }
-    SetResetFields(
-        ResetFieldsFor(
-            r.api_version, r.kind, r.subresource,
-            custom ? std::optional<bool>(k->status_subresource) : std::nullopt,
-            status_versions),
-        &opts);
+    const std::optional<bool> custom_status =
+        custom ? std::optional<bool>(k->status_subresource) : std::nullopt;
+    SetResetFields(ResetFieldsFor(r.api_version, r.kind, r.subresource,
+                                  custom_status, status_versions),
+                   &opts);
+    if (r.subresource == "status") {
+      opts.status_create_kept_fields =
+          ResetFieldsFor(r.api_version, r.kind, "", custom_status).kept_fields;
+    }
   }
   return FieldManager::Create(*std::move(type), std::move(opts));
 }

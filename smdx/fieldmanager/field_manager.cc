@@ -614,6 +614,11 @@ Value FieldManager::KeepResetFields(const Value& live_body, Value result,
       internal::SetValueAt(&result, p, kept);
     }
   };
+  if (create && !opts_.subresource.empty()) {
+    // A create through the status store: the main strategy's resets.
+    keep(opts_.status_create_kept_fields);
+    return result;
+  }
   keep(opts_.kept_fields);
   if (!create) keep(opts_.kept_on_update_fields);
   return result;
@@ -665,7 +670,8 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                       "the live object's managedFields are invalid: ",
                       decoded.status().message())));
   }
-  if (!opts_.subresource.empty() && live.IsNull()) {
+  if (!opts_.subresource.empty() && live.IsNull() &&
+      !StatusCreates(live, /*apply=*/true)) {
     return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
   }
   const absl::Time now = Now();
@@ -791,7 +797,8 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
       !bad.empty()) {
     return Failed(ErrorKind::kInvalid, absl::InvalidArgumentError(bad));
   }
-  if (!opts_.subresource.empty() && live.IsNull()) {
+  if (!opts_.subresource.empty() && live.IsNull() &&
+      !StatusCreates(live, /*apply=*/false)) {
     return Failed(ErrorKind::kBadRequest, NoLiveObjectError());
   }
   // A custom resource's body as decoded: its metadata through ObjectMeta
@@ -982,8 +989,14 @@ Value FieldManager::Created(Value object, const Value& request,
                            absl::Time now) const {
   // What the registry and admission set on a created object, then the
   // object as storage reads it back.
-  return builtin_->ReadBack(
-      builtin_->PrepareForCreate(std::move(object), request, now));
+  return builtin_->ReadBack(builtin_->PrepareForCreate(
+      std::move(object), request, now,
+      /*status_store=*/opts_.subresource == "status"));
+}
+
+bool FieldManager::StatusCreates(const Value& live, bool apply) const {
+  return live.IsNull() && opts_.subresource == "status" &&
+         builtin_ != nullptr && builtin_->StatusWriteCreates(apply);
 }
 
 Value FieldManager::ScaleBody(const Value& body, const Value& live_scale,
@@ -1135,7 +1148,8 @@ FieldManagerResult FieldManager::ScaleRequest(const Value& live,
   if (builtin_ != nullptr) {
     r.object = builtin_->PrepareForUpdate(
         std::move(r.object), live,
-        {opts_.subresource == "status", /*empties_differ=*/false, Now()});
+        {opts_.subresource == "status", /*empties_differ=*/false, Now(),
+         /*subresource=*/""});
   } else if (custom_metadata_ != nullptr) {
     r.object = CustomResourceMetadata::AsStored(std::move(r.object), live,
                                                 /*status_write=*/false);

@@ -115,10 +115,12 @@ struct FieldManagerOptions {
   std::string api_version;
   std::string kind;
   // The subresource ("status", "scale"), or empty for the main resource. A
-  // request to a subresource needs a live object (kBadRequest without).
-  // (The apiserver's apply to the status of an object it does not hold
-  // creates the object through the status store, with the main strategy's
-  // PrepareForCreate and none of the kind's create hooks; smdx does not.)
+  // request to a subresource needs a live object (kBadRequest without, the
+  // apiserver's 404), but where the kind's status store creates one (a
+  // Service, from an apply or an update, and a ValidatingAdmissionPolicy,
+  // from an apply; BuiltinKind::StatusWriteCreates): the object is then
+  // created with the main strategy's PrepareForCreate and none of the
+  // kind's create hooks, and the writer's entry is the status endpoint's.
   std::string subresource;
   // Where timestamps come from; the system clock when null. Not owned; must
   // outlive the FieldManager.
@@ -162,6 +164,11 @@ struct FieldManagerOptions {
   // Namespace's spec.finalizers); a create takes them from the request.
   // Managers may own them.
   std::vector<std::vector<std::string>> kept_on_update_fields;
+  // On the status subresource, the values a create through the status
+  // store (FieldManagerOptions::subresource) takes from the zero object
+  // instead: the main strategy's PrepareForCreate resets them (the main
+  // resource's kept_fields).
+  std::vector<std::vector<std::string>> status_create_kept_fields;
   // When not empty, the only values a request changes; everything else
   // keeps its live value (the status subresource changes {"status"}
   // alone).
@@ -308,8 +315,13 @@ class FieldManager {
                                   bool force) const;
   // A created object of a built-in kind as the server stores it, from the
   // object as the request gave it, before decoding, at the server's time
-  // `now` (REQUIRES: builtin_).
+  // `now` (REQUIRES: builtin_). A create through the status subresource
+  // (StatusCreates) is the status store's.
   Value Created(Value object, const Value& request, absl::Time now) const;
+  // Whether this request (an apply when `apply`) to the status of the
+  // object `live` creates it: `live` is null and the kind's status store
+  // creates (BuiltinKind::StatusWriteCreates).
+  bool StatusCreates(const Value& live, bool apply) const;
   // The request body as a Scale (see fieldmanager/scale.h).
   Value ScaleBody(const Value& body, const Value& live_scale,
                   bool apply) const;

@@ -1110,9 +1110,14 @@ Value BuiltinKind::AsStored(Value live, const ManagedFields& managers) const {
 }
 
 Value BuiltinKind::PrepareForCreate(Value object, const Value& request,
-                                    std::optional<absl::Time> now) const {
+                                    std::optional<absl::Time> now,
+                                    bool status_store) const {
   return internal::PrepareForCreate(api_version_, kind_, std::move(object),
-                                    request, now);
+                                    request, now, status_store);
+}
+
+bool BuiltinKind::StatusWriteCreates(bool apply) const {
+  return internal::StatusWriteCreates(api_version_, kind_, apply);
 }
 
 Value BuiltinKind::PrepareForUpdate(Value object, const Value& live,

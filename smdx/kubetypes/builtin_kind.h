@@ -157,9 +157,18 @@ class BuiltinKind {
   // template's, when the request sets none), what the strategy adds to one
   // shows in both.
   // `now`: the server's clock, for what the strategy stamps (none: nothing
-  // is).
+  // is). `status_store`: the create is a write to the status subresource
+  // (StatusWriteCreates), which runs the main strategy's PrepareForCreate
+  // but none of the kind's create hooks or admission plugins.
   Value PrepareForCreate(Value object, const Value& request,
-                         std::optional<absl::Time> now = std::nullopt) const;
+                         std::optional<absl::Time> now = std::nullopt,
+                         bool status_store = false) const;
+
+  // Whether a write to the status subresource of an object that does not
+  // exist creates it, as the apiserver's status store does for a few kinds
+  // (a Service from an apply or a PUT, a ValidatingAdmissionPolicy from an
+  // apply); the others answer 404. `apply`: the write is an apply.
+  bool StatusWriteCreates(bool apply) const;
 
   // `object` (an updated object, after the field manager, as stored) with
   // what the registry sets on an update whatever the request sent: the

@@ -1050,15 +1050,32 @@ std::string PodQosClass(const Value& pod) {
   return qos.empty() ? "BestEffort" : qos;
 }
 
+bool StatusWriteCreates(absl::string_view api_version, absl::string_view kind,
+                        bool apply) {
+  if (api_version == "v1" && kind == "Service") return true;
+  return apply && api_version == "admissionregistration.k8s.io/v1" &&
+         kind == "ValidatingAdmissionPolicy";
+}
+
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request,
-                       const std::optional<absl::Time>& now) {
+                       const std::optional<absl::Time>& now,
+                       bool status_store) {
   if (!object.IsMap()) return object;
   DropDisabledFields(api_version, kind, object, nullptr);
   if (api_version == "v1" && kind == "Pod") PodAtCreate(object, request, now);
   if (api_version == "v1" && kind == "PersistentVolumeClaim")
     PersistentVolumeClaimDataSources(object, nullptr);
-  if (api_version == "v1" && kind == "Service") ServiceAtCreate(object);
+  if (api_version == "v1" && kind == "Service") {
+    // The status store has none of the main store's create hooks (the
+    // allocations of its beginCreate); a read is the main store's, through
+    // its decorator.
+    if (status_store) {
+      ServiceAsRead(object);
+    } else {
+      ServiceAtCreate(object);
+    }
+  }
   if (api_version == "v1" && kind == "ServiceAccount")
     ServiceAccountSecrets(object);
   // The status a create drops takes its annotations with it.

@@ -24,9 +24,23 @@ namespace smdx::internal {
 // dataSource that is no claim or snapshot goes). `now`: the server's
 // clock, for what the strategy stamps (a scheduling-gated pod's
 // condition; none: nothing is stamped).
+// `status_store`: the create is the status store's (StatusWriteCreates):
+// the main strategy's PrepareForCreate without the kind's create hooks (a
+// Service's allocations) or the admission plugins, which skip subresources.
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request,
-                       const std::optional<absl::Time>& now = std::nullopt);
+                       const std::optional<absl::Time>& now = std::nullopt,
+                       bool status_store = false);
+
+// Whether a write to the status subresource of an object that does not
+// exist creates it (an apply when `apply`, else a PUT). Most status
+// endpoints refuse: their StatusREST.Update passes forceAllowCreate=false
+// to the store, and their status strategies do not AllowCreateOnUpdate. A
+// ValidatingAdmissionPolicy's passes the apply's forceAllowCreate on; a
+// Service's strategy allows create on update, so its status store creates
+// from either (kube-apiserver 1.37's registries).
+bool StatusWriteCreates(absl::string_view api_version, absl::string_view kind,
+                        bool apply);
 
 // `object` (an updated object, after the field manager, as stored) with the
 // metadata.generation the registry gives it: the live object's
