@@ -614,7 +614,7 @@ Value FieldManager::KeepResetFields(const Value& live_body, Value result,
       internal::SetValueAt(&result, p, kept);
     }
   };
-  if (create && !opts_.subresource.empty()) {
+  if (create && opts_.subresource == "status") {
     // A create through the status store: the main strategy's resets.
     keep(opts_.status_create_kept_fields);
     return result;

@@ -159,7 +159,7 @@ class BuiltinKind {
   // `now`: the server's clock, for what the strategy stamps (none: nothing
   // is). `status_store`: the create is a write to the status subresource
   // (StatusWriteCreates), which runs the main strategy's PrepareForCreate
-  // but none of the kind's create hooks or admission plugins.
+  // but none of the kind's create hooks.
   Value PrepareForCreate(Value object, const Value& request,
                          std::optional<absl::Time> now = std::nullopt,
                          bool status_store = false) const;

@@ -26,7 +26,8 @@ namespace smdx::internal {
 // condition; none: nothing is stamped).
 // `status_store`: the create is the status store's (StatusWriteCreates):
 // the main strategy's PrepareForCreate without the kind's create hooks (a
-// Service's allocations) or the admission plugins, which skip subresources.
+// Service's allocations). (Admission plugins skip subresources; none of
+// those here acts on the kinds whose status store creates.)
 Value PrepareForCreate(absl::string_view api_version, absl::string_view kind,
                        Value object, const Value& request,
                        const std::optional<absl::Time>& now = std::nullopt,
