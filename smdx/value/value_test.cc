@@ -135,6 +135,15 @@ TEST(IdenticalTest, IsEqualityToTheLetter) {
       {Yaml("[1, 2]"), Yaml("[2, 1]"), false, false},
       {Yaml("{a: null}"), Yaml("{a: null}"), true, true},
       {Yaml("{a: null}"), Yaml("{}"), false, false},
+      // Empty lists and maps a few items on in a list, whose blocks the
+      // walk asks for ahead (an empty one may have no storage at all; the
+      // offset into none is undefined, which clang's UBSan reports on the
+      // parse fuzzer's seed regression-empty-list-ahead.json and GCC's
+      // does not see).
+      {Yaml("[0, 1, 2, 3, [], {}, [], {}, 8, 9, 10]"),
+       Yaml("[0, 1, 2, 3, [], {}, [], {}, 8, 9, 10]"), true, true},
+      {Yaml("[0, 1, 2, 3, [], {}, [], {}, 8, 9, 10]"),
+       Yaml("[0, 1, 2, 3, [], {}, [], {}, 8, 9, 11]"), false, false},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(Equals(c.a, c.b), c.equals) << ToJson(c.a) << " " << ToJson(c.b);
