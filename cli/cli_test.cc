@@ -241,13 +241,30 @@ TEST(CliTest, ACustomResourceKnownFromAClustersOpenApiIsOne) {
     ASSERT_TRUE(v.ok()) << v.status();
     EXPECT_EQ(Find(*v, "status"), nullptr) << r.out;
     const Value* meta = Find(*v, "metadata");
-    EXPECT_EQ(ToJsonSorted(*Find(*meta, "labels")), R"({"app":""})");
+    const Value* labels = Find(*meta, "labels");
+    ASSERT_NE(labels, nullptr) << r.out;
+    EXPECT_EQ(ToJsonSorted(*labels), R"({"app":""})");
     EXPECT_EQ(Find(*meta, "generation")->AsInt(), 1);
     // Defaults from the document's schema.
     EXPECT_EQ(ToJsonSorted(*Find(*v, "spec")),
               R"({"rules":[{"host":"a.example.com","port":443,"weight":1}],)"
               R"("timeoutSeconds":30})");
   }
+  // So with a CRD before a cluster's OpenAPI document.
+  WriteFile(dir + "/widget.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, namespace: ns, labels: {app: null}}\n"
+            "spec: {replicas: 1}\n");
+  Result widget = Smdx(
+      {"apply", "--schema",
+       smdx::testing::SourcePath("testdata/crds/widgets.yaml"), "--schema",
+       builtin, "--field-manager", "m", dir + "/widget.yaml"});
+  ASSERT_EQ(widget.code, 0) << widget.err;
+  absl::StatusOr<Value> w = ParseYaml(widget.out);
+  ASSERT_TRUE(w.ok()) << w.status();
+  const Value* widget_labels = Find(*Find(*w, "metadata"), "labels");
+  ASSERT_NE(widget_labels, nullptr) << widget.out;
+  EXPECT_EQ(ToJsonSorted(*widget_labels), R"({"app":""})");
   const std::string live = WriteLiveScaler(dir);
   const std::string scale = WriteScale(dir);
   Result refused = Smdx({"update", "--schema", doc, "--field-manager", "hpa",

@@ -170,14 +170,6 @@ absl::Status CheckSubresource(const ResourceOptions& r, const SchemaKind* k) {
                                     ")")));
 }
 
-// The apiVersions the apiserver serves the resource's kind at, where smdx
-// knows them: a custom resource's, every version its CRD declares (the
-// apiextensions-apiserver's converter takes those, served or not); a
-// built-in kind's, those of the kind in the documents (a cluster's OpenAPI
-// declares what the cluster serves: beta versions it turned on), else
-// those of a default apiserver; the request's own always. nullopt for
-// other kinds (an aggregated API's, a custom resource known only from a
-// cluster's OpenAPI, which does not say what its CRD declares).
 // The kinds of `set` that are versions of the custom resource `r` names
 // (its group and kind).
 std::vector<const SchemaKind*> VersionsOfCustomResource(
@@ -196,6 +188,14 @@ std::vector<const SchemaKind*> VersionsOfCustomResource(
   return out;
 }
 
+// The apiVersions the apiserver serves the resource's kind at, where smdx
+// knows them: a custom resource's, every version its CRD declares (the
+// apiextensions-apiserver's converter takes those, served or not; a
+// cluster's /openapi/v3 documents show the served ones alone); a built-in
+// kind's, those of the kind in the documents (a cluster's OpenAPI declares
+// what the cluster serves: beta versions it turned on), else those of a
+// default apiserver; the request's own always. nullopt for other kinds (an
+// aggregated API's).
 std::optional<std::vector<std::string>> ServedVersions(
     const ResourceOptions& r, const SchemaKind* k,
     const std::optional<SchemaSet>& set) {

@@ -1505,6 +1505,18 @@ namespace {
 constexpr absl::string_view kCustomResourceDocumentTitle =
     "Kubernetes CRD Swagger";
 
+// The apiVersion and kind of an x-kubernetes-group-version-kind entry
+// ({group, version, kind}); false when one is missing.
+bool ReadGvk(const Value& g, std::string* api_version, std::string* kind) {
+  const std::string* group = FindString(g, "group");
+  const std::string* version = FindString(g, "version");
+  const std::string* k = FindString(g, "kind");
+  if (group == nullptr || version == nullptr || k == nullptr) return false;
+  *api_version = group->empty() ? *version : StrCat(*group, "/", *version);
+  *kind = *k;
+  return true;
+}
+
 // Marks the kinds of a custom resources' /openapi/v3 document. Its paths
 // name each resource ("/apis/G/V[/namespaces/{namespace}]/PLURAL/{name}",
 // whose operations carry the kind's x-kubernetes-group-version-kind) and
@@ -1539,13 +1551,7 @@ void MarkCustomResources(const Value& doc, std::vector<SchemaKind>* kinds) {
     if (!rest.empty() || !p.value.IsMap()) continue;
     for (const MapEntry& op : p.value.map()) {
       const Value* gvk = Find(op.value, "x-kubernetes-group-version-kind");
-      const std::string* group = gvk ? FindString(*gvk, "group") : nullptr;
-      const std::string* version = gvk ? FindString(*gvk, "version") : nullptr;
-      const std::string* kind = gvk ? FindString(*gvk, "kind") : nullptr;
-      if (group == nullptr || version == nullptr || kind == nullptr) continue;
-      r.api_version = group->empty() ? *version : StrCat(*group, "/", *version);
-      r.kind = *kind;
-      break;
+      if (gvk != nullptr && ReadGvk(*gvk, &r.api_version, &r.kind)) break;
     }
   }
   for (const auto& [path, r] : resources) {
@@ -1577,13 +1583,8 @@ std::vector<SchemaKind> OpenApiKinds(const Value& doc) {
     const Value* gvks = Find(d.value, "x-kubernetes-group-version-kind");
     if (gvks == nullptr || !gvks->IsList()) continue;
     for (const Value& g : gvks->list()) {
-      const std::string* group = FindString(g, "group");
-      const std::string* version = FindString(g, "version");
-      const std::string* kind = FindString(g, "kind");
-      if (group == nullptr || version == nullptr || kind == nullptr) continue;
       SchemaKind k;
-      k.api_version = group->empty() ? *version : StrCat(*group, "/", *version);
-      k.kind = *kind;
+      if (!ReadGvk(g, &k.api_version, &k.kind)) continue;
       k.type_name = d.key;
       out.push_back(std::move(k));
     }

@@ -129,8 +129,8 @@ inline void PrefetchLines(const void* begin, const void* end) {
   // By offsets within the block: an empty one may have no storage at all
   // (a null data()), where any offset is undefined.
   const char* const p = static_cast<const char*>(begin);
-  const size_t n = std::min(static_cast<size_t>(static_cast<const char*>(end) - p),
-                            kBlockLines * 64);
+  const size_t size = static_cast<size_t>(static_cast<const char*>(end) - p);
+  const size_t n = std::min(size, kBlockLines * 64);
   for (size_t at = 0; at < n; at += 64) __builtin_prefetch(p + at);
 }
 
