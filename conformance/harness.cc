@@ -480,15 +480,24 @@ class CaseRunner {
     if (fm_->reset_fields) {
       // A custom resource's CRD says whether it has a status subresource;
       // other kinds are the built-in ones.
+      // The status endpoint also takes the status resets of the CRD's
+      // other versions with the subresource (as the Catalog does).
       const CrdVersionSchema* crd = nullptr;
+      std::vector<std::string> status_versions;
       for (const CrdVersionSchema& v : crd_versions_) {
-        if (v.api_version == o.api_version && v.kind == o.kind) crd = &v;
+        if (v.kind != o.kind) continue;
+        if (v.api_version == o.api_version) {
+          crd = &v;
+        } else if (v.status_subresource) {
+          status_versions.push_back(v.api_version);
+        }
       }
       SetResetFields(
           ResetFieldsFor(o.api_version, o.kind, o.subresource,
                          crd != nullptr
                              ? std::optional<bool>(crd->status_subresource)
-                             : std::nullopt),
+                             : std::nullopt,
+                         status_versions),
           &o);
     }
     absl::StatusOr<FieldManager> fm = FieldManager::Create(*type_, o);

@@ -37,6 +37,10 @@ type crdInfo struct {
 	kind     string
 	versions []string // served, storage first
 	status   bool     // a status subresource
+	// The versions with the status subresource, whose resets the status
+	// endpoint's field manager takes whatever its own version
+	// (getStatusResetFields).
+	statusVersions []string
 	// The structural schema of each version, for defaulting.
 	structural map[string]*structuralschema.Structural
 }
@@ -55,6 +59,11 @@ func loadCRD(path string, static map[string]*spec.Schema) (*builtinSchema, *crdI
 	info := &crdInfo{path: path, group: crd.Spec.Group, kind: crd.Spec.Names.Kind,
 		structural: map[string]*structuralschema.Structural{}}
 	for _, v := range crd.Spec.Versions {
+		// The apiserver makes storage for the versions it serves or
+		// stores in.
+		if (v.Served || v.Storage) && v.Subresources != nil && v.Subresources.Status != nil {
+			info.statusVersions = append(info.statusVersions, crd.Spec.Group+"/"+v.Name)
+		}
 		if !v.Served {
 			continue
 		}
@@ -162,9 +171,13 @@ func (c *crdInfo) resetFields(gv schema.GroupVersion, subresource string) map[fi
 	v := fieldpath.APIVersion(gv.String())
 	switch {
 	case subresource == "status":
-		return fieldpath.NewExcludeFilterSetMap(map[fieldpath.APIVersion]*fieldpath.Set{
-			v: fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")),
-		})
+		// Every version's, as the apiextensions-apiserver's
+		// getStatusResetFields gives them (customresource_handler.go).
+		sets := map[fieldpath.APIVersion]*fieldpath.Set{}
+		for _, sv := range append([]string{string(v)}, c.statusVersions...) {
+			sets[fieldpath.APIVersion(sv)] = fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))
+		}
+		return fieldpath.NewExcludeFilterSetMap(sets)
 	case c.status:
 		return fieldpath.NewExcludeFilterSetMap(map[fieldpath.APIVersion]*fieldpath.Set{
 			v: fieldpath.NewSet(fieldpath.MakePathOrDie("status")),

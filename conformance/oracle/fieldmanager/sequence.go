@@ -254,6 +254,23 @@ func (s *sequence) header(obj map[string]interface{}, version string) map[string
 	return obj
 }
 
+// statusWithSpec gives one status write in three (by its seed) a changed
+// spec too, which the status endpoint drops: its field manager ignores it
+// at every version with the subresource (the apiextensions-apiserver's
+// getStatusResetFields), so the spec's owners at other versions keep it.
+// It draws from a generator of the op's own seed, so the sequence stays
+// the same.
+func (s *sequence) statusWithSpec(b *builtinSchema, o opSpec, live, obj map[string]interface{}) {
+	if !o.status || live == nil || o.seed%3 != 0 {
+		return
+	}
+	g := &generator{r: rand.New(rand.NewSource(o.seed / 3)), sc: b}
+	v, _ := g.derive(live, s.typeRef(b), 0, 0.7, 0.4).(map[string]interface{})
+	if spec, ok := v["spec"]; ok {
+		obj["spec"] = spec
+	}
+}
+
 // body is the request body of op i on the live object (nil: none yet).
 func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{}) map[string]interface{} {
 	if o.subresource == "scale" {
@@ -261,6 +278,7 @@ func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{})
 	}
 	if o.op != "update" {
 		obj := s.header(copyValue(o.fragment).(map[string]interface{}), o.version)
+		s.statusWithSpec(b, o, live, obj)
 		switch o.bad {
 		case badManagedFields:
 			obj["metadata"].(map[string]interface{})["managedFields"] = []interface{}{}
@@ -276,6 +294,7 @@ func (s *sequence) body(b *builtinSchema, o opSpec, live map[string]interface{})
 		obj = map[string]interface{}{}
 	case o.status:
 		obj = copyValue(live).(map[string]interface{})
+		s.statusWithSpec(b, o, live, obj)
 	default:
 		obj = g.derive(live, s.typeRef(b), 0, 0.9, 0.1).(map[string]interface{})
 		// The variant keeps the live metadata the apiserver reads back.
