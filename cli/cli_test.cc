@@ -506,6 +506,147 @@ TEST(CliTest, CustomResourceMetadataGoesThroughObjectMeta) {
   EXPECT_THAT(reset.out, HasSubstr("manager: kubectl")) << reset.out;
 }
 
+// A request goes to the version its body names, as kubectl sends it, and
+// the apiserver reads the stored object at that version: a live object
+// read at another version of the same resource is read at the request's.
+// Kubernetes' TestUpdateStatusWithOldVersion: a status write at v1beta1
+// that also changes the spec, over an object applied at v1. kube-apiserver
+// 1.37.2 answers at v1beta1, drops the spec change, and keeps apply_test's
+// v1 entry as it was (the status endpoint's resets hold at every version).
+TEST(CliTest, ARequestAtAnotherVersionReadsTheLiveObjectThere) {
+  std::string dir = ::testing::TempDir();
+  const std::string crd =
+      smdx::testing::SourcePath("testdata/crds/myresources.yaml");
+  WriteFile(dir + "/mr-v1.yaml",
+            "apiVersion: example.com/v1\nkind: MyResource\n"
+            "metadata: {name: mytest, namespace: ns}\n"
+            "spec: {a: value-for-a, b: value-for-b}\n");
+  Result applied = Smdx({"apply", "--schema", crd, "--field-manager",
+                         "apply_test", "--now", "2026-01-01T00:00:00Z",
+                         dir + "/mr-v1.yaml"});
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  WriteFile(dir + "/mr-live.yaml", applied.out);
+  WriteFile(dir + "/mr-status.yaml",
+            "apiVersion: example.com/v1beta1\nkind: MyResource\n"
+            "metadata: {name: mytest, namespace: ns}\n"
+            "spec: {a: value-for-a-update, b: value-for-b}\n"
+            "status: {a: status-for-a}\n");
+  Result status = Smdx({"update", "--schema", crd, "--field-manager",
+                        "subresource_test", "--subresource", "status", "--now",
+                        "2026-01-01T00:00:02Z", "--live", dir + "/mr-live.yaml",
+                        dir + "/mr-status.yaml"});
+  ASSERT_EQ(status.code, 0) << status.err;
+  absl::StatusOr<Value> got = ParseYaml(status.out);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, Yaml(R"(apiVersion: example.com/v1beta1
+kind: MyResource
+metadata:
+  name: mytest
+  namespace: ns
+  generation: 1
+  managedFields:
+  - manager: apply_test
+    operation: Apply
+    apiVersion: example.com/v1
+    time: "2026-01-01T00:00:00Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:a": {}, "f:b": {}}}
+  - manager: subresource_test
+    operation: Update
+    apiVersion: example.com/v1beta1
+    time: "2026-01-01T00:00:02Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:status": {".": {}, "f:a": {}}}
+    subresource: status
+spec: {a: value-for-a, b: value-for-b}
+status: {a: status-for-a}
+)")) << status.out;
+
+  // An apply at v1beta1 over the object read at v1: no badRequest, and the
+  // applier's entry is at v1beta1.
+  WriteFile(dir + "/mr-apply.yaml",
+            "apiVersion: example.com/v1beta1\nkind: MyResource\n"
+            "metadata: {name: mytest, namespace: ns}\nspec: {b: other}\n");
+  Result apply = Smdx({"apply", "--schema", crd, "--field-manager", "y",
+                       "--force-conflicts", "--now", "2026-01-01T00:00:03Z",
+                       "--live", dir + "/mr-live.yaml",
+                       dir + "/mr-apply.yaml"});
+  ASSERT_EQ(apply.code, 0) << apply.err;
+  EXPECT_THAT(apply.out, HasSubstr("apiVersion: example.com/v1beta1\nkind"));
+  EXPECT_THAT(apply.out, HasSubstr("manager: \"y\"\n    operation: Apply\n"
+                                   "    apiVersion: example.com/v1beta1"))
+      << apply.out;
+}
+
+// A HorizontalPodAutoscaler applied at autoscaling/v2 and its status then
+// written at autoscaling/v1 over the object as read at v2: smdx reads it at
+// v1 as the apiserver's scheme converts it (the CPU metric becomes
+// targetCPUUtilizationPercentage). kube-apiserver 1.37.2 answered this PUT
+// with the same object and entries.
+TEST(CliTest, AStatusWriteAtV1ReadsAnHpaStoredAtV2AtV1) {
+  std::string dir = ::testing::TempDir();
+  WriteFile(dir + "/hpa-v2.yaml", R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: h, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}
+  maxReplicas: 5
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target: {type: Utilization, averageUtilization: 50}
+)");
+  Result applied = Smdx({"apply", "--now", "2026-01-01T00:00:00Z",
+                         dir + "/hpa-v2.yaml"});
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  WriteFile(dir + "/hpa-live.yaml", applied.out);
+  WriteFile(dir + "/hpa-status.yaml", R"(apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: h, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 50
+status: {currentReplicas: 1, desiredReplicas: 2}
+)");
+  Result status = Smdx({"update", "--field-manager", "st", "--subresource",
+                        "status", "--now", "2026-01-01T00:00:01Z", "--live",
+                        dir + "/hpa-live.yaml", dir + "/hpa-status.yaml"});
+  ASSERT_EQ(status.code, 0) << status.err;
+  EXPECT_EQ(status.err, "");
+  absl::StatusOr<Value> got = ParseYaml(status.out);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, Yaml(R"(apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  name: h
+  namespace: default
+  generation: 1
+  managedFields:
+  - manager: kubectl
+    operation: Apply
+    apiVersion: autoscaling/v2
+    time: "2026-01-01T00:00:00Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:maxReplicas": {}, "f:metrics": {},
+      "f:scaleTargetRef": {"f:apiVersion": {}, "f:kind": {}, "f:name": {}}}}
+  - manager: st
+    operation: Update
+    apiVersion: autoscaling/v1
+    time: "2026-01-01T00:00:01Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:status": {"f:currentReplicas": {}, "f:desiredReplicas": {}}}
+    subresource: status
+spec:
+  scaleTargetRef: {kind: Deployment, name: d, apiVersion: apps/v1}
+  minReplicas: 1
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 50
+status: {currentReplicas: 1, desiredReplicas: 2}
+)")) << status.out;
+}
+
 // An update that writes a list item twice, while a manager's entry is at
 // another version of the custom resource: the apiserver converts the
 // written object to that version, and its converter's strict typing fails

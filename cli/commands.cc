@@ -50,8 +50,9 @@ Commands (smdx COMMAND --help for one command):
 Objects (CONFIG, LIVE, OBJECT, FILE) are files holding one object, a
 multi-document YAML stream or a kind: List, - for standard input, or
 directories (-R: recursively), as kubectl -f takes them. Configurations pair
-with live objects by API group, kind, namespace and name; results print as
-a multi-document stream in the configurations' order.
+with live objects by API group, kind, namespace and name, and go to the
+version they name (a live object of another version is read there first);
+results print as a multi-document stream in the configurations' order.
 
 Flags for every command:
   --schema PATH         an SMD schema, an OpenAPI v2 or v3 document (a

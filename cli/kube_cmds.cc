@@ -40,8 +40,17 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   auto req = std::make_unique<Request>();
   req->config = config;
   if (live != nullptr) req->live = *live;
-  // The resource is the live object's; without one, the configuration's.
-  const Value& target = req->live.IsMap() ? req->live : req->config;
+  // The request goes to the version the configuration names, as kubectl
+  // sends it, and the apiserver reads the stored object at that version:
+  // the resource is the configuration's when it is another version of the
+  // live object's group and kind. Otherwise it is the live object's (an
+  // apply to another resource is then the apiserver's badRequest), and
+  // without one the configuration's.
+  const bool live_is_target =
+      req->live.IsMap() &&
+      !(StringAt(req->config, "apiVersion") != "" &&
+        GroupKindKey(req->config) == GroupKindKey(req->live));
+  const Value& target = live_is_target ? req->live : req->config;
   ResourceOptions opts;
   opts.limits = f.limits;
   opts.api_version = StringAt(target, "apiVersion");

@@ -141,11 +141,15 @@ std::string Describe(const InputObject& o) {
   return absl::StrCat(what, " (", where, ")");
 }
 
-std::string ObjectKey(const Value& object) {
+std::string GroupKindKey(const Value& object) {
   std::string av = StringAt(object, "apiVersion");
   size_t slash = av.find('/');
   std::string group = slash == std::string::npos ? "" : av.substr(0, slash);
-  return absl::StrCat(group, "\n", StringAt(object, "kind"), "\n",
+  return absl::StrCat(group, "\n", StringAt(object, "kind"));
+}
+
+std::string ObjectKey(const Value& object) {
+  return absl::StrCat(GroupKindKey(object), "\n",
                       MetaString(object, "namespace"), "\n",
                       MetaString(object, "name"));
 }
@@ -153,11 +157,7 @@ std::string ObjectKey(const Value& object) {
 namespace {
 
 std::string NameKey(const Value& object) {
-  std::string av = StringAt(object, "apiVersion");
-  size_t slash = av.find('/');
-  std::string group = slash == std::string::npos ? "" : av.substr(0, slash);
-  return absl::StrCat(group, "\n", StringAt(object, "kind"), "\n",
-                      MetaString(object, "name"));
+  return absl::StrCat(GroupKindKey(object), "\n", MetaString(object, "name"));
 }
 
 }  // namespace

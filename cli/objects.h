@@ -43,8 +43,11 @@ InputObjects ReadObjects(const std::vector<std::string>& paths, bool recursive,
 // document number when its file holds several.
 std::string Describe(const InputObject& o);
 
-// The key objects pair by: API group (apiVersion without its version),
-// kind, namespace and name.
+// An object's API group (apiVersion without its version) and kind, as one
+// string: equal for two versions of the same resource.
+std::string GroupKindKey(const Value& object);
+
+// The key objects pair by: API group, kind, namespace and name.
 std::string ObjectKey(const Value& object);
 
 // Live objects by key. A configuration without a namespace also finds the

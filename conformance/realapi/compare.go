@@ -397,6 +397,14 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
+	// What smdx is given: the object at the request's version, or as read
+	// at another (liveAt), which smdx must read at the request's itself.
+	smdxLive := liveJSON
+	if st.liveAt != "" && live != nil {
+		if _, smdxLive, err = r.c.getRaw(s.kind.basePathAt(st.liveAt) + "/" + s.obj); err != nil {
+			return stepResult{outcome: failed, detail: err.Error()}
+		}
+	}
 	before := time.Now().UTC().Truncate(time.Second)
 	resp, body, err := r.c.send(s, st, live)
 	if err != nil {
@@ -414,7 +422,7 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
 	now := latestTime(after, before)
-	got, err := r.runSmdx(s, st, liveJSON, body, now)
+	got, err := r.runSmdx(s, st, smdxLive, body, now)
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}

@@ -71,8 +71,12 @@ type write struct {
 	// The request's apiVersion when not the kind file's (another version
 	// the kind is served at): its URL, the version the object is read at,
 	// and an apply's configuration's.
-	APIVersion string                 `json:"apiVersion"`
-	Body       map[string]interface{} `json:"body"`
+	APIVersion string `json:"apiVersion"`
+	// LiveAt: smdx is given the object read at this version (as a client
+	// that read it there passes it), not at the request's, which the
+	// server reads it at.
+	LiveAt string                 `json:"liveAt"`
+	Body   map[string]interface{} `json:"body"`
 	// BodyJSON: the body as JSON text instead, where numbers keep their
 	// text (a YAML `1.0` comes out of the conversion to JSON as `1`).
 	BodyJSON string `json:"bodyJSON"`
@@ -185,6 +189,9 @@ type step struct {
 	// of a custom resource served at several versions): its URL, and the
 	// version the live object is read at.
 	apiVersion string
+	// The version smdx is given the live object at, when not apiVersion
+	// (a kind file's write's liveAt).
+	liveAt string
 	// For apply: the configuration. For create: the object. For update:
 	// the change written over the object the client read.
 	body map[string]interface{}
@@ -276,7 +283,7 @@ func expand(kinds []*kindFile) []*scenario {
 					}
 				}
 				s.steps = append(s.steps, step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource,
-					apiVersion: w.APIVersion, body: body})
+					apiVersion: w.APIVersion, liveAt: w.LiveAt, body: body})
 			}
 			out = append(out, s)
 

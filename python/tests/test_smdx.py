@@ -268,6 +268,37 @@ def test_managers_at_another_version_are_compared_there():
     assert forced["spec"]["minReplicas"] == 2
 
 
+def test_the_live_object_is_read_at_the_requests_version():
+    # Stored as applied at autoscaling/v2 and passed as read there, the HPA
+    # is read at v1 for a v1 status write, as kube-apiserver 1.37 reads it:
+    # the v2 CPU metric is v1's target.
+    v2 = smdx.FieldManager("autoscaling/v2", "HorizontalPodAutoscaler",
+                           now="2026-01-01T00:00:00Z")
+    status_v1 = smdx.FieldManager("autoscaling/v1", "HorizontalPodAutoscaler",
+                                  "status", now="2026-01-01T00:00:01Z")
+    ref = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
+    stored = v2.apply(None, {
+        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"scaleTargetRef": ref, "maxReplicas": 5, "metrics": [
+            {"type": "Resource", "resource": {"name": "cpu", "target": {
+                "type": "Utilization", "averageUtilization": 50}}}]}},
+        "kubectl")
+    written = status_v1.update(stored, {
+        "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"scaleTargetRef": ref, "maxReplicas": 5,
+                 "targetCPUUtilizationPercentage": 50},
+        "status": {"currentReplicas": 1, "desiredReplicas": 2}}, "st")
+    assert written["apiVersion"] == "autoscaling/v1"
+    assert written["spec"]["targetCPUUtilizationPercentage"] == 50
+    assert written["status"] == {"currentReplicas": 1, "desiredReplicas": 2}
+    assert [(e["manager"], e["apiVersion"], e.get("subresource"))
+            for e in written["metadata"]["managedFields"]] == [
+        ("kubectl", "autoscaling/v2", None),
+        ("st", "autoscaling/v1", "status")]
+
+
 def test_force_takes_the_field_over(fm):
     stored = fm.apply(None, deployment(), "deployer")
     forced = fm.apply(stored, deployment(replicas=5), "autoscaler", force=True)

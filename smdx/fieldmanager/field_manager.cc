@@ -624,9 +624,44 @@ Value FieldManager::KeepResetFields(const Value& live_body, Value result,
   return result;
 }
 
+// The apiserver's storage reads the stored object at the endpoint's
+// version: a request at another version than the live object's gets it
+// converted (a CRD's strategy None changes its apiVersion alone, a
+// HorizontalPodAutoscaler converts as the scheme does), its managedFields
+// as they are. An object of another group or kind is left to the checks
+// that refuse it.
+std::optional<absl::StatusOr<Value>> FieldManager::LiveAtRequestVersion(
+    const Value& live) const {
+  const std::string* av = FindString(live, "apiVersion");
+  if (av == nullptr || *av == opts_.api_version ||
+      StringAt(live, "kind") != opts_.kind) {
+    return std::nullopt;
+  }
+  auto group = [](absl::string_view v) {
+    const size_t slash = v.find('/');
+    return slash == absl::string_view::npos ? absl::string_view()
+                                            : v.substr(0, slash);
+  };
+  if (group(*av) != group(opts_.api_version)) return std::nullopt;
+  absl::StatusOr<Value> read = converter_->Convert(live, opts_.api_version);
+  if (!read.ok()) {
+    return absl::InternalError(absl::StrCat("the live object (", *av,
+                                            ") does not convert to ",
+                                            opts_.api_version, ": ",
+                                            read.status().message()));
+  }
+  if (StringAt(*read, "apiVersion") != opts_.api_version)
+    read->map().Set("apiVersion", Value(opts_.api_version));
+  return read;
+}
+
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {
+  if (std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live)) {
+    if (!read->ok()) return Failed(ErrorKind::kInternal, read->status());
+    return Apply(**read, config, manager, force);
+  }
   if (scale_ != nullptr) {
     return ScaleRequest(live, config, manager, /*apply=*/true, force);
   }
@@ -784,6 +819,10 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
 
 FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
                                         absl::string_view manager) const {
+  if (std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live)) {
+    if (!read->ok()) return Failed(ErrorKind::kInternal, read->status());
+    return Update(**read, object, manager);
+  }
   if (scale_ != nullptr) {
     return ScaleRequest(live, object, manager, /*apply=*/false,
                         /*force=*/false);

@@ -250,7 +250,11 @@ class FieldManager {
 
   // Server-side apply of `config` by `manager` onto
   // `live`, the stored object with its managedFields (null: it does not
-  // exist yet). Nothing is changed when it fails. As in the apiserver, the
+  // exist yet). A live object of another version of the resource is read
+  // at the request's first, as the apiserver's storage reads it (the
+  // converter's conversion, then the request's apiVersion; its
+  // managedFields as they are); one that does not convert is kInternal.
+  // Update takes it so too. Nothing is changed when it fails. As in the apiserver, the
   // manager name is required, at most 128 bytes and printable (kInvalid).
   FieldManagerResult Apply(const Value& live, const Value& config,
                            absl::string_view manager, bool force) const;
@@ -268,6 +272,10 @@ class FieldManager {
   FieldManager(Type type, FieldManagerOptions opts);
 
   absl::Time Now() const;
+  // `live` as the request reads it, when it is stored at another version
+  // of the same group and kind; else nullopt (taken as it is).
+  std::optional<absl::StatusOr<Value>> LiveAtRequestVersion(
+      const Value& live) const;
   // The structured-merge part of an apply by identity `key`, of `config`
   // prepared by updater_, to the state `*from`. The step's state takes what
   // it keeps of `*from` (moved) when the apply succeeds; a failed one leaves
