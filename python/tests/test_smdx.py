@@ -223,22 +223,32 @@ def test_conflicts_list_every_field(fm):
     assert str(info.value).startswith("Apply failed with 2 conflicts:")
 
 
+HPA_TARGET = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
+
+
+def hpa_applied_at_v2(utilization):
+    """kubectl's apply of an autoscaling/v2 HPA on CPU utilization: the
+    stored object, as read at v2."""
+    v2 = smdx.FieldManager("autoscaling/v2", "HorizontalPodAutoscaler",
+                           now="2026-01-01T00:00:00Z")
+    return v2.apply(None, {
+        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"scaleTargetRef": HPA_TARGET, "maxReplicas": 5, "metrics": [
+            {"type": "Resource", "resource": {"name": "cpu", "target": {
+                "type": "Utilization",
+                "averageUtilization": utilization}}}]}},
+        "kubectl")
+
+
 def test_managers_at_another_version_are_compared_there():
     # kubectl applies an autoscaling/v2 HPA; an old client's v1 CPU target is
     # v2's metrics, so its apply conflicts on both (as kube-apiserver 1.37
     # answers). An entry of a version no longer served goes with the write.
-    v2 = smdx.FieldManager("autoscaling/v2", "HorizontalPodAutoscaler",
-                           now="2026-01-01T00:00:00Z")
     v1 = smdx.FieldManager("autoscaling/v1", "HorizontalPodAutoscaler",
                            now="2026-01-01T00:01:00Z")
-    ref = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
-    stored = v2.apply(None, {
-        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
-        "metadata": {"name": "web", "namespace": "default"},
-        "spec": {"scaleTargetRef": ref, "maxReplicas": 5, "metrics": [
-            {"type": "Resource", "resource": {"name": "cpu", "target": {
-                "type": "Utilization", "averageUtilization": 70}}}]}},
-        "kubectl")
+    ref = HPA_TARGET
+    stored = hpa_applied_at_v2(70)
     # The object read at v1, with its entries.
     stored = {"apiVersion": "autoscaling/v1",
               "kind": "HorizontalPodAutoscaler",
@@ -272,18 +282,10 @@ def test_the_live_object_is_read_at_the_requests_version():
     # Stored as applied at autoscaling/v2 and passed as read there, the HPA
     # is read at v1 for a v1 status write, as kube-apiserver 1.37 reads it:
     # the v2 CPU metric is v1's target.
-    v2 = smdx.FieldManager("autoscaling/v2", "HorizontalPodAutoscaler",
-                           now="2026-01-01T00:00:00Z")
     status_v1 = smdx.FieldManager("autoscaling/v1", "HorizontalPodAutoscaler",
                                   "status", now="2026-01-01T00:00:01Z")
-    ref = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
-    stored = v2.apply(None, {
-        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
-        "metadata": {"name": "web", "namespace": "default"},
-        "spec": {"scaleTargetRef": ref, "maxReplicas": 5, "metrics": [
-            {"type": "Resource", "resource": {"name": "cpu", "target": {
-                "type": "Utilization", "averageUtilization": 50}}}]}},
-        "kubectl")
+    ref = HPA_TARGET
+    stored = hpa_applied_at_v2(50)
     written = status_v1.update(stored, {
         "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
         "metadata": {"name": "web", "namespace": "default"},
