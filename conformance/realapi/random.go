@@ -115,7 +115,8 @@ func otherVersionsOf(root string, k *kindFile) ([]string, error) {
 
 // at is `st` sent at another served version of its kind one time in
 // three, when there is one and `st` has none yet: the body's apiVersion
-// changed to it, and the object read at it. A built-in kind's versions
+// changed to it, and the object read at it (smdx given it as read at the
+// kind file's version half of those times). A built-in kind's versions
 // differ in their fields, so only its PUTs go (over the object read at the
 // other version, where what the change writes of the kind file's version
 // alone is dropped, as an unknown field); an apply would be refused.
@@ -128,6 +129,11 @@ func (g *randomGen) at(k *kindFile, st step) step {
 		return st
 	}
 	st.apiVersion = others[g.rng.Intn(len(others))]
+	// One time in two smdx gets the object as read at the kind file's
+	// version, as a client that read it there passes it.
+	if g.rng.Intn(2) == 0 {
+		st.liveAt = k.APIVersion
+	}
 	if st.verb != "update" {
 		st.body = copyValue(st.body).(map[string]interface{})
 		st.body["apiVersion"] = st.apiVersion
@@ -357,7 +363,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		case r < 95 && len(k.Writes) > 0:
 			w := k.Writes[g.rng.Intn(len(k.Writes))]
 			st = step{verb: w.Verb, manager: w.Manager, subresource: w.Subresource,
-				apiVersion: w.APIVersion, body: w.Body}
+				apiVersion: w.APIVersion, liveAt: w.LiveAt, body: w.Body}
 			if w.Verb != "update" {
 				st.verb = g.applyVerb()
 				st.body = merged(header, w.Body)
