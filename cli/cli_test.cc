@@ -576,6 +576,18 @@ status: {a: status-for-a}
   EXPECT_THAT(apply.out, HasSubstr("manager: \"y\"\n    operation: Apply\n"
                                    "    apiVersion: example.com/v1beta1"))
       << apply.out;
+  // diff shows the live object at the request's version too: only what the
+  // apply changes differs.
+  Result diff = Smdx({"diff", "--schema", crd, "--field-manager", "y",
+                      "--force-conflicts", dir + "/mr-live.yaml",
+                      dir + "/mr-apply.yaml"});
+  EXPECT_EQ(diff.code, 1) << diff.err;
+  EXPECT_THAT(diff.out,
+              HasSubstr("--- live/example.com/v1beta1/MyResource/ns/mytest\n"))
+      << diff.out;
+  EXPECT_THAT(diff.out, Not(HasSubstr("-apiVersion"))) << diff.out;
+  EXPECT_THAT(diff.out, HasSubstr("-  b: value-for-b\n+  b: other\n"))
+      << diff.out;
 }
 
 // A HorizontalPodAutoscaler applied at autoscaling/v2 and its status then

@@ -79,6 +79,11 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   absl::StatusOr<FieldManager> fm = schemas.catalog().NewFieldManager(opts);
   if (!fm.ok()) return fm.status();
   req->fm.emplace(*std::move(fm));
+  // The live object at the request's version, as the requests read it and
+  // diff shows it.
+  absl::StatusOr<Value> read = req->fm->ReadLive(req->live);
+  if (!read.ok()) return read.status();
+  req->live = *std::move(read);
   return req;
 }
 

@@ -188,6 +188,10 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
   r->changed = false;
 }
 
+}  // namespace
+
+namespace internal {
+
 // The apiserver's conversion of an object to a manager's version
 // (apimachinery's versionConverter.Convert): an object whose apiVersion is
 // that version is itself; any other is converted and typed again as
@@ -225,6 +229,19 @@ class ApiserverConverter : public Converter {
                                 const std::string& version) const override {
     const std::string* at = FindString(object, "apiVersion");
     if (at != nullptr && *at == version) return object;
+    absl::StatusOr<Value> out = ConvertUntyped(object, version);
+    if (!out.ok()) return out;
+    if (absl::Status st = Validate(*TypeOr(version), *out); !st.ok())
+      return absl::InternalError(st.message());
+    return out;
+  }
+
+  // The conversion alone, as storage converts what it read to the
+  // request's version: nothing is typed (an object stored with an item
+  // twice converts).
+  absl::StatusOr<Value> ConvertUntyped(const Value& object,
+                                       const std::string& version) const {
+    const std::string* at = FindString(object, "apiVersion");
     if (served_.has_value() &&
         std::find(served_->begin(), served_->end(), version) ==
             served_->end()) {
@@ -247,9 +264,6 @@ class ApiserverConverter : public Converter {
     } else if (inner_ != nullptr) {
       out = inner_->Convert(object, version);
     }
-    if (!out.ok()) return out;
-    if (absl::Status st = Validate(*TypeOr(version), *out); !st.ok())
-      return absl::InternalError(st.message());
     return out;
   }
 
@@ -277,6 +291,12 @@ class ApiserverConverter : public Converter {
   // kinds), the request's included.
   std::map<std::string, Version> versions_;
 };
+
+}  // namespace internal
+
+namespace {
+
+using internal::ApiserverConverter;
 
 // The type of `kind` at `version`: the schema's (a cluster's OpenAPI has
 // every version it serves), else the embedded one's.
@@ -643,7 +663,8 @@ std::optional<absl::StatusOr<Value>> FieldManager::LiveAtRequestVersion(
                                             : v.substr(0, slash);
   };
   if (group(*av) != group(opts_.api_version)) return std::nullopt;
-  absl::StatusOr<Value> read = converter_->Convert(live, opts_.api_version);
+  absl::StatusOr<Value> read =
+      converter_->ConvertUntyped(live, opts_.api_version);
   if (!read.ok()) {
     return absl::InternalError(absl::StrCat("the live object (", *av,
                                             ") does not convert to ",
@@ -653,6 +674,12 @@ std::optional<absl::StatusOr<Value>> FieldManager::LiveAtRequestVersion(
   if (StringAt(*read, "apiVersion") != opts_.api_version)
     read->map().Set("apiVersion", Value(opts_.api_version));
   return read;
+}
+
+absl::StatusOr<Value> FieldManager::ReadLive(const Value& live) const {
+  std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live);
+  if (!read.has_value()) return live;
+  return *std::move(read);
 }
 
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,

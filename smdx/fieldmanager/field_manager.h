@@ -242,6 +242,12 @@ struct FieldManagerResult : OpOutcome {
   std::vector<std::string> warnings;
 };
 
+namespace internal {
+// The apiserver's conversions between a resource's versions
+// (field_manager.cc).
+class ApiserverConverter;
+}  // namespace internal
+
 class FieldManager {
  public:
   // REQUIRES: `type` is the root type of the resource's objects.
@@ -263,6 +269,13 @@ class FieldManager {
   // by `manager` ("unknown" when empty) over `live` (null for a create).
   FieldManagerResult Update(const Value& live, const Value& object,
                             absl::string_view manager) const;
+
+  // `live` as this resource's requests read it: a stored object of another
+  // version of the same group and kind converted to options().api_version,
+  // as the apiserver's storage converts it (untyped; its managedFields as
+  // they are); any other value as it is. Apply and Update read it so
+  // themselves; for showing the live object beside their results.
+  absl::StatusOr<Value> ReadLive(const Value& live) const;
 
   const Type& type() const { return type_; }
   const FieldManagerOptions& options() const { return opts_; }
@@ -338,7 +351,7 @@ class FieldManager {
   FieldManagerOptions opts_;
   // opts_.converter as the apiserver's (see FieldManagerOptions), which
   // the updaters convert with.
-  std::shared_ptr<const Converter> converter_;
+  std::shared_ptr<const internal::ApiserverConverter> converter_;
   // With defaulting as configured, and without (for before-first-apply).
   std::shared_ptr<const Updater> updater_;
   std::shared_ptr<const Updater> plain_updater_;
