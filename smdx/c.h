@@ -196,8 +196,9 @@ smdx_code smdx_field_manager_new(const smdx_schema* schema,
 void smdx_field_manager_free(smdx_field_manager* fm);
 
 /* Server-side apply of `config` by `manager` onto `live`, the stored object
- * with its managedFields (live NULL or live_len 0: it does not exist yet).
- * `force` nonzero takes conflicting fields over. On success the result's
+ * with its managedFields (live NULL or live_len 0: it does not exist yet),
+ * at any version of the resource (one of another version is read at the
+ * field manager's first, as the apiserver reads it). `force` nonzero takes conflicting fields over. On success the result's
  * data is the object the server would store, in `format`. */
 smdx_code smdx_apply(const smdx_field_manager* fm, const char* live,
                      size_t live_len, const char* config, size_t config_len,
