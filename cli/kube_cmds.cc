@@ -46,11 +46,11 @@ absl::StatusOr<std::unique_ptr<Request>> PrepareRequest(const Flags& f,
   // live object's group and kind. Otherwise it is the live object's (an
   // apply to another resource is then the apiserver's badRequest), and
   // without one the configuration's.
-  const bool live_is_target =
-      req->live.IsMap() &&
-      !(StringAt(req->config, "apiVersion") != "" &&
-        GroupKindKey(req->config) == GroupKindKey(req->live));
-  const Value& target = live_is_target ? req->live : req->config;
+  const bool same_resource =
+      req->live.IsMap() && !StringAt(req->config, "apiVersion").empty() &&
+      GroupKindKey(req->config) == GroupKindKey(req->live);
+  const Value& target =
+      req->live.IsMap() && !same_resource ? req->live : req->config;
   ResourceOptions opts;
   opts.limits = f.limits;
   opts.api_version = StringAt(target, "apiVersion");

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cli/common.h"
+#include "smdx/schema/builtin.h"
 #include "smdx/value/parse.h"
 
 namespace smdx::cli {
@@ -142,10 +143,8 @@ std::string Describe(const InputObject& o) {
 }
 
 std::string GroupKindKey(const Value& object) {
-  std::string av = StringAt(object, "apiVersion");
-  size_t slash = av.find('/');
-  std::string group = slash == std::string::npos ? "" : av.substr(0, slash);
-  return absl::StrCat(group, "\n", StringAt(object, "kind"));
+  return absl::StrCat(ApiGroupOf(StringAt(object, "apiVersion")), "\n",
+                      StringAt(object, "kind"));
 }
 
 std::string ObjectKey(const Value& object) {

@@ -176,12 +176,10 @@ std::vector<const SchemaKind*> VersionsOfCustomResource(
     const ResourceOptions& r, const std::optional<SchemaSet>& set) {
   std::vector<const SchemaKind*> out;
   if (!set.has_value()) return out;
-  const absl::string_view group =
-      absl::string_view(r.api_version).substr(0, r.api_version.find('/'));
+  const absl::string_view group = ApiGroupOf(r.api_version);
   for (const SchemaKind& d : set->kinds) {
     if (d.custom_resource && d.kind == r.kind &&
-        absl::string_view(d.api_version).substr(0, d.api_version.find('/')) ==
-            group) {
+        ApiGroupOf(d.api_version) == group) {
       out.push_back(&d);
     }
   }
@@ -204,9 +202,6 @@ std::optional<std::vector<std::string>> ServedVersions(
     return !KubernetesKindTypeName(api_version, r.kind).empty();
   };
   if (!custom && !builtin(r.api_version)) return std::nullopt;
-  const auto group = [](absl::string_view api_version) {
-    return api_version.substr(0, api_version.find('/'));
-  };
   // The apiserver's converter types objects with the OpenAPI models of the
   // groups installed with the request's (GenericAPIServer.getOpenAPIModels):
   // the legacy core group's alone, or those of all the others. A built-in
@@ -222,7 +217,7 @@ std::optional<std::vector<std::string>> ServedVersions(
   if (set.has_value()) {
     for (const SchemaKind& d : set->kinds) {
       if (d.custom_resource == custom && d.kind == r.kind &&
-          (custom ? group(d.api_version) == group(r.api_version)
+          (custom ? ApiGroupOf(d.api_version) == ApiGroupOf(r.api_version)
                   : builtin(d.api_version) && reachable(d.api_version))) {
         out.push_back(d.api_version);
       }

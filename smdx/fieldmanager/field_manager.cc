@@ -657,12 +657,7 @@ std::optional<absl::StatusOr<Value>> FieldManager::LiveAtRequestVersion(
       StringAt(live, "kind") != opts_.kind) {
     return std::nullopt;
   }
-  auto group = [](absl::string_view v) {
-    const size_t slash = v.find('/');
-    return slash == absl::string_view::npos ? absl::string_view()
-                                            : v.substr(0, slash);
-  };
-  if (group(*av) != group(opts_.api_version)) return std::nullopt;
+  if (ApiGroupOf(*av) != ApiGroupOf(opts_.api_version)) return std::nullopt;
   absl::StatusOr<Value> read =
       converter_->ConvertUntyped(live, opts_.api_version);
   if (!read.ok()) {

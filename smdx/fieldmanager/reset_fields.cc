@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_split.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/schema/builtin.h"
 
 namespace smdx {
 
@@ -96,19 +97,13 @@ Set SetOf(const std::vector<std::vector<std::string>>& paths) {
   return s;
 }
 
-absl::string_view GroupOf(absl::string_view api_version) {
-  size_t slash = api_version.find('/');
-  return slash == absl::string_view::npos ? absl::string_view()
-                                          : api_version.substr(0, slash);
-}
-
 }  // namespace
 
 ResetFields BuiltinResetFields(absl::string_view api_version,
                                absl::string_view kind,
                                absl::string_view subresource) {
   ResetFields out;
-  absl::string_view group = GroupOf(api_version);
+  absl::string_view group = ApiGroupOf(api_version);
   std::vector<std::vector<std::string>> here;
   for (const Rule& r : kRules) {
     if (r.group != group || r.kind != kind || r.subresource != subresource)
@@ -195,7 +190,7 @@ ResetFields ResetFieldsFor(absl::string_view api_version,
 
 std::vector<std::string> BuiltinSubresources(absl::string_view api_version,
                                              absl::string_view kind) {
-  const absl::string_view group = GroupOf(api_version);
+  const absl::string_view group = ApiGroupOf(api_version);
   std::set<std::string> out;
   for (const Rule& r : kRules) {
     if (r.group != group || r.kind != kind || *r.subresource == '\0')

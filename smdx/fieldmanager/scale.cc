@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "smdx/schema/builtin.h"
 #include "smdx/typed/typed.h"
 
 namespace smdx {
@@ -31,16 +32,10 @@ const std::vector<ScalableKind>& ScalableKinds() {
   return *kinds;
 }
 
-absl::string_view GroupOf(absl::string_view api_version) {
-  size_t slash = api_version.find('/');
-  return slash == absl::string_view::npos ? absl::string_view()
-                                          : api_version.substr(0, slash);
-}
-
 const ScalableKind* FindScalable(absl::string_view api_version,
                                  absl::string_view kind) {
   for (const ScalableKind& k : ScalableKinds()) {
-    if (k.kind == kind && k.group == GroupOf(api_version)) return &k;
+    if (k.kind == kind && k.group == ApiGroupOf(api_version)) return &k;
   }
   return nullptr;
 }

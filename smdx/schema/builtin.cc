@@ -186,6 +186,12 @@ absl::string_view KubernetesKindTypeName(absl::string_view api_version,
   return internal::kEmbeddedKubernetes.types[k->type].name;
 }
 
+absl::string_view ApiGroupOf(absl::string_view api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == absl::string_view::npos ? absl::string_view()
+                                          : api_version.substr(0, slash);
+}
+
 namespace {
 
 // Whether `api_version` is a GA version: "v1", "apps/v1", not "v1beta1".

@@ -25,6 +25,10 @@ namespace smdx {
 // million instructions, 3 ms), then shared.
 absl::StatusOr<std::shared_ptr<const Schema>> KubernetesSchema();
 
+// The API group of an apiVersion: "apps" of "apps/v1", "" of "v1" (the
+// core group).
+absl::string_view ApiGroupOf(absl::string_view api_version);
+
 // The Kubernetes release whose API the embedded schema holds ("v1.37.2").
 absl::string_view KubernetesVersion();
 
