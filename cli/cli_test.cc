@@ -659,6 +659,67 @@ status: {currentReplicas: 1, desiredReplicas: 2}
 )")) << status.out;
 }
 
+// A create or update whose owner references repeat one: the apiserver's
+// request handler drops the repeat before the field manager and says so in
+// a warning (dedupOwnerReferences; Kubernetes' TestDedupOwnerReferences).
+// kube-apiserver 1.37.2 stored this ConfigMap with one reference and the
+// same entry, and sent this warning. A reference of the same uid that
+// differs stays.
+TEST(CliTest, AnUpdateDropsRepeatedOwnerReferencesWithTheServersWarning) {
+  std::string dir = ::testing::TempDir();
+  const std::string ref =
+      "{apiVersion: v1, kind: ConfigMap, name: fake-configmap, "
+      "uid: 11111111-2222-3333-4444-555555555555}";
+  WriteFile(dir + "/cm-dup.yaml",
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: dep\n  namespace: ns\n  ownerReferences:\n"
+            "  - " + ref + "\n  - " + ref + "\ndata: {a: b}\n");
+  Result created = Smdx({"update", "--field-manager", "creator", "--now",
+                         "2026-01-01T00:00:00Z", dir + "/cm-dup.yaml"});
+  ASSERT_EQ(created.code, 0) << created.err;
+  EXPECT_EQ(created.err,
+            "warning: ConfigMap ns/dep (" + dir +
+                "/cm-dup.yaml): .metadata.ownerReferences contains duplicate "
+                "entries; API server dedups owner references in 1.20+, and "
+                "may reject such requests as early as 1.24; please fix your "
+                "requests; duplicate UID(s) observed: "
+                "11111111-2222-3333-4444-555555555555\n");
+  absl::StatusOr<Value> got = ParseYaml(created.out);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, Yaml(R"(apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: dep
+  namespace: ns
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: fake-configmap,
+     uid: 11111111-2222-3333-4444-555555555555}
+  managedFields:
+  - manager: creator
+    operation: Update
+    apiVersion: v1
+    time: "2026-01-01T00:00:00Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:data": {".": {}, "f:a": {}}, "f:metadata": {
+      "f:ownerReferences": {".": {},
+        "k:{\"uid\":\"11111111-2222-3333-4444-555555555555\"}": {}}}}
+data: {a: b}
+)")) << created.out;
+
+  // The same uid under another name is no repeat: both stay, silently.
+  WriteFile(dir + "/cm-same-uid.yaml",
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: dep\n  namespace: ns\n  ownerReferences:\n"
+            "  - " + ref + "\n  - {apiVersion: v1, kind: ConfigMap, name: "
+            "other, uid: 11111111-2222-3333-4444-555555555555}\n"
+            "data: {a: b}\n");
+  Result kept = Smdx({"update", "--field-manager", "creator", "--now",
+                      "2026-01-01T00:00:00Z", dir + "/cm-same-uid.yaml"});
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  EXPECT_EQ(kept.err, "");
+  EXPECT_THAT(kept.out, HasSubstr("name: other")) << kept.out;
+}
+
 // An update that writes a list item twice, while a manager's entry is at
 // another version of the custom resource: the apiserver converts the
 // written object to that version, and its converter's strict typing fails

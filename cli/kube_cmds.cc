@@ -207,6 +207,8 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
       status = std::max(status, ReportFailure(r, what, err));
       continue;
     }
+    for (const std::string& w : r.server_warnings)
+      err << "warning: " << what << ": " << w << "\n";
     for (const std::string& w : r.warnings)
       err << "warning: " << what << ": " << w << "\n";
     progress.Clear();

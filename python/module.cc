@@ -675,8 +675,11 @@ class PyFieldManager {
   py::object Finish(Request* q) const {
     if (!q->bad.ok()) RaiseStatus(q->bad, "InvalidError");
     if (!q->r.ok()) RaiseOutcome(q->r);
-    if (!q->r.warnings.empty()) {
+    if (!q->r.warnings.empty() || !q->r.server_warnings.empty()) {
       py::object warn = py::module_::import("warnings").attr("warn");
+      for (const std::string& w : q->r.server_warnings) {
+        warn(w, ErrorClass("ServerWarning"), 3);
+      }
       for (const std::string& w : q->r.warnings) {
         warn(w, ErrorClass("ManagedFieldsWarning"), 3);
       }
@@ -947,7 +950,9 @@ instead, and the other pairs' results.)";
 constexpr char kUpdateDoc[] = R"(A write (create, update, the result of a non-apply patch) of object by manager over live (None: a create).
 
 Returns what the server would store, as apply does. Invalid managedFields in
-live are passed over with a ManagedFieldsWarning, as the apiserver does.
+live are passed over with a ManagedFieldsWarning, and owner references the
+body repeats are dropped with the apiserver's own warning (a ServerWarning),
+as the apiserver does.
 Raises ImmutableError, InvalidError, BadRequestError, LimitError.)";
 
 constexpr char kValidateDoc[] = R"(Checks object against its type: type_name, or its apiVersion and kind in schema (None: built-in).

@@ -127,8 +127,10 @@ const char* smdx_result_conflict_path(const smdx_result* r, size_t i);
 size_t smdx_result_path_count(const smdx_result* r);
 const char* smdx_result_path(const smdx_result* r, size_t i);
 
-/* What a successful call passed over (invalid managedFields an update
- * ignored), for people. */
+/* Warnings of a successful call, for people: the apiserver's own, word for
+ * word (owner references an update's body held twice, which it drops),
+ * then what the call passed over (invalid managedFields an update
+ * ignored). */
 size_t smdx_result_warning_count(const smdx_result* r);
 const char* smdx_result_warning(const smdx_result* r, size_t i);
 

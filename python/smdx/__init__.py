@@ -33,6 +33,7 @@ from smdx._errors import (
     LimitError,
     ManagedFieldsWarning,
     SchemaError,
+    ServerWarning,
 )
 from smdx._smdx import (
     FieldManager,
@@ -85,6 +86,7 @@ __all__ = [
     "Object",
     "Schema",
     "SchemaError",
+    "ServerWarning",
     "blame",
     "diff",
     "fieldset",

@@ -63,5 +63,10 @@ class KindNotFoundError(Error, LookupError):
     """The schema has no such kind or type."""
 
 
+class ServerWarning(UserWarning):
+    """A warning the apiserver sends with its answer, word for word (an
+    update whose owner references repeat one, which it drops)."""
+
+
 class ManagedFieldsWarning(UserWarning):
     """An update passed over invalid managedFields, as the apiserver does."""

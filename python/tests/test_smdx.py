@@ -356,6 +356,17 @@ def test_update_warns_about_invalid_managed_fields(fm):
         fm.apply(live, deployment(), "ctl")
 
 
+def test_update_drops_repeated_owner_references_with_the_servers_warning(fm):
+    ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner",
+           "uid": "11111111-2222-3333-4444-555555555555"}
+    obj = deployment()
+    obj["metadata"]["ownerReferences"] = [ref, dict(ref)]
+    with pytest.warns(smdx.ServerWarning, match="duplicate UID\\(s\\) observed: "
+                      "11111111-2222-3333-4444-555555555555"):
+        created = fm.update(None, obj, "ctl")
+    assert created["metadata"]["ownerReferences"] == [ref]
+
+
 def test_status_subresource_changes_status_alone():
     main = smdx.FieldManager("apps/v1", "Deployment", now=NOW)
     status = smdx.FieldManager("apps/v1", "Deployment", "status", now=NOW)

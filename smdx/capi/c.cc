@@ -177,7 +177,10 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
                                        : fm->fm->Update(*l, *b, name);
   auto r = std::make_unique<smdx_result>();
   r->code = CodeOfKind(res.kind);
-  r->warnings = std::move(res.warnings);
+  // The apiserver's warnings first, as it sends them with its answer.
+  r->warnings = std::move(res.server_warnings);
+  r->warnings.insert(r->warnings.end(), res.warnings.begin(),
+                     res.warnings.end());
   if (res.kind == ErrorKind::kConflict) {
     r->message = smdx::KubernetesConflictMessage(res.conflicts);
     for (const smdx::Conflict& c : res.conflicts.list()) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
 #include "smdx/fieldmanager/last_applied.h"
 #include "smdx/fieldmanager/scale.h"
@@ -186,6 +187,57 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
   r->managed = *std::move(old_state);
   r->object = live;
   r->changed = false;
+}
+
+// The request handlers' dedupOwnerReferences (apiserver's
+// endpoints/handlers/rest.go), run on a create's or update's body before
+// the field manager: an owner reference whose uid came before is dropped
+// when it equals one kept (as metav1.OwnerReference: an absent or null
+// field is nil), and its uid named in the warning the handler adds. The
+// body without them, or nullopt when it has none.
+std::optional<Value> DedupOwnerReferences(const Value& body,
+                                          std::string* warning) {
+  const Value* meta = Find(body, "metadata");
+  const Value* refs = meta != nullptr ? Find(*meta, "ownerReferences") : nullptr;
+  if (refs == nullptr || !refs->IsList() || refs->list().size() < 2)
+    return std::nullopt;
+  auto same = [](const Value& a, const Value& b) {
+    for (const char* f : {"apiVersion", "kind", "name", "uid", "controller",
+                          "blockOwnerDeletion"}) {
+      const Value* x = Find(a, f);
+      const Value* y = Find(b, f);
+      const bool x_nil = x == nullptr || x->IsNull();
+      const bool y_nil = y == nullptr || y->IsNull();
+      if (x_nil != y_nil || (!x_nil && !Equals(*x, *y))) return false;
+    }
+    return true;
+  };
+  List kept;
+  std::vector<std::string> duplicates;
+  for (const Value& ref : refs->list()) {
+    const std::string uid = StringAt(ref, "uid");
+    const bool seen = std::any_of(kept.begin(), kept.end(), [&](const Value& k) {
+      return StringAt(k, "uid") == uid;
+    });
+    if (seen && std::any_of(kept.begin(), kept.end(), [&](const Value& k) {
+          return same(k, ref);
+        })) {
+      duplicates.push_back(uid);
+    } else {
+      kept.push_back(ref);
+    }
+  }
+  if (duplicates.empty()) return std::nullopt;
+  // DuplicateOwnerReferencesWarningFormat, word for word.
+  *warning = absl::StrCat(
+      ".metadata.ownerReferences contains duplicate entries; API server "
+      "dedups owner references in 1.20+, and may reject such requests as "
+      "early as 1.24; please fix your requests; duplicate UID(s) observed: ",
+      absl::StrJoin(duplicates, ", "));
+  Value out = body;
+  out.map().Find("metadata")->map().Set("ownerReferences",
+                                        Value(std::move(kept)));
+  return out;
 }
 
 }  // namespace
@@ -844,6 +896,13 @@ FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
   if (std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live)) {
     if (!read->ok()) return Failed(ErrorKind::kInternal, read->status());
     return Update(**read, object, manager);
+  }
+  std::string dedup_warning;
+  if (std::optional<Value> deduped =
+          DedupOwnerReferences(object, &dedup_warning)) {
+    FieldManagerResult r = Update(live, *deduped, manager);
+    if (r.ok()) r.server_warnings.insert(r.server_warnings.begin(), dedup_warning);
+    return r;
   }
   if (scale_ != nullptr) {
     return ScaleRequest(live, object, manager, /*apply=*/false,

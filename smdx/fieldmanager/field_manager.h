@@ -240,6 +240,10 @@ struct FieldManagerResult : OpOutcome {
   // What a successful operation ignored (invalid managedFields an update
   // passed over), for people.
   std::vector<std::string> warnings;
+  // The apiserver's own warnings on a successful request, word for word
+  // (its Warning headers): the owner references an update's body held
+  // twice, which it drops.
+  std::vector<std::string> server_warnings;
 };
 
 namespace internal {
