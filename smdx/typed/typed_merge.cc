@@ -89,6 +89,12 @@ struct IndexedList {
   std::vector<Slot*> own;
   std::vector<const Slot*> other;
 
+ private:
+  mutable absl::flat_hash_map<const Slot*, std::vector<const Value*>> groups_;
+  mutable bool grouped_ = false;
+
+ public:
+
   // The item of entry `k` when its element occurs exactly once.
   const Value* UniqueAt(size_t k) const {
     return own[k]->count == 1 ? own[k]->first : nullptr;
@@ -101,6 +107,22 @@ struct IndexedList {
     auto it = observed.find(&pe);
     return it == observed.end() ? nullptr : &it->second;
   }
+  // The items of slot `s` of `list` (the list indexed), in order: none for
+  // no slot, and for an element that occurs more than once all of its,
+  // grouped in one pass over `pes` at the first call, so that a list of
+  // many repeated elements takes linear time, not a scan per element.
+  std::vector<const Value*> ItemsOf(const List& list, const Slot* s) const {
+    if (s == nullptr) return {};
+    if (s->count == 1) return {s->first};
+    if (!grouped_) {
+      for (size_t k = 0; k < pes.size(); ++k) {
+        if (own[k]->count > 1) groups_[own[k]].push_back(&list[items[k]]);
+      }
+      grouped_ = true;
+    }
+    return groups_.at(s);
+  }
+
   // The item for `pe` when it occurs exactly once.
   const Value* Unique(const PathElement& pe) const {
     const Slot* s = Find(pe);
@@ -598,16 +620,6 @@ class Walker {
     return child;
   }
 
-  static std::vector<const Value*> Group(const List* list,
-                                         const IndexedList& idx,
-                                         const PathElement& pe) {
-    std::vector<const Value*> out;
-    for (size_t k = 0; k < idx.pes.size(); ++k) {
-      if (idx.pes[k] == pe) out.push_back(&(*list)[idx.items[k]]);
-    }
-    return out;
-  }
-
   // Compare by path element. An item whose key occurs more than once on
   // either side (duplicates tolerated in updated objects) is compared as a
   // whole group: an unchanged group records nothing; a changed one is
@@ -625,8 +637,10 @@ class Walker {
         WalkItem(elem, pe, l, r, nullptr);
         return;
       }
-      std::vector<const Value*> gl = Group(ll, il, pe);
-      std::vector<const Value*> gr = Group(lr, ir, pe);
+      std::vector<const Value*> gl =
+          il.ItemsOf(*ll, left ? il.own[k] : nullptr);
+      std::vector<const Value*> gr =
+          ir.ItemsOf(*lr, left ? il.other[k] : ir.own[k]);
       bool same = gl.size() == gr.size();
       for (size_t k = 0; same && k < gl.size(); ++k)
         same = Equals(*gl[k], *gr[k]);
