@@ -6,13 +6,15 @@
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "smdx/fieldmanager/last_applied.h"
 #include "smdx/fieldmanager/scale.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/typed/default.h"
+#include "smdx/value/emit.h"
 #include "smdx/value/utf8.h"
 
 namespace smdx {
@@ -191,40 +193,43 @@ void KeepLiveTimesOfANoOp(const Value& live, const Limits& limits, bool raw,
 
 // The request handlers' dedupOwnerReferences (apiserver's
 // endpoints/handlers/rest.go), run on a create's or update's body before
-// the field manager: an owner reference whose uid came before is dropped
-// when it equals one kept (as metav1.OwnerReference: an absent or null
-// field is nil), and its uid named in the warning the handler adds. The
-// body without them, or nullopt when it has none.
+// the field manager: an owner reference equal to one kept (as
+// metav1.OwnerReference: an absent or null field is nil) is dropped, and
+// its uid named in the warning the handler adds (which drops one only when
+// its uid came before, as an equal one's did). The body without them, or
+// nullopt when it has none.
 std::optional<Value> DedupOwnerReferences(const Value& body,
                                           std::string* warning) {
   const Value* meta = Find(body, "metadata");
   const Value* refs = meta != nullptr ? Find(*meta, "ownerReferences") : nullptr;
   if (refs == nullptr || !refs->IsList() || refs->list().size() < 2)
     return std::nullopt;
-  auto same = [](const Value& a, const Value& b) {
-    for (const char* f : {"apiVersion", "kind", "name", "uid", "controller",
+  // A reference as metav1.OwnerReference holds it, as text: two equal
+  // references have the same. (Fields of other types than the Go type's are
+  // refused when the body is decoded, after this.) Kept in a set, so that a
+  // body of many references takes linear time.
+  auto identity = [](const Value& ref) {
+    std::string out;
+    for (const char* f : {"uid", "apiVersion", "kind", "name", "controller",
                           "blockOwnerDeletion"}) {
-      const Value* x = Find(a, f);
-      const Value* y = Find(b, f);
-      const bool x_nil = x == nullptr || x->IsNull();
-      const bool y_nil = y == nullptr || y->IsNull();
-      if (x_nil != y_nil || (!x_nil && !Equals(*x, *y))) return false;
+      const Value* v = Find(ref, f);
+      if (v == nullptr || v->IsNull()) {
+        out += "-";
+      } else {
+        AppendJson(&out, *v);
+      }
+      out += "\n";
     }
-    return true;
+    return out;
   };
+  absl::flat_hash_set<std::string> kept_refs;
   List kept;
   std::vector<std::string> duplicates;
   for (const Value& ref : refs->list()) {
-    const std::string uid = StringAt(ref, "uid");
-    const bool seen = std::any_of(kept.begin(), kept.end(), [&](const Value& k) {
-      return StringAt(k, "uid") == uid;
-    });
-    if (seen && std::any_of(kept.begin(), kept.end(), [&](const Value& k) {
-          return same(k, ref);
-        })) {
-      duplicates.push_back(uid);
-    } else {
+    if (kept_refs.insert(identity(ref)).second) {
       kept.push_back(ref);
+    } else {
+      duplicates.push_back(StringAt(ref, "uid"));
     }
   }
   if (duplicates.empty()) return std::nullopt;
