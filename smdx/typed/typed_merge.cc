@@ -89,12 +89,6 @@ struct IndexedList {
   std::vector<Slot*> own;
   std::vector<const Slot*> other;
 
- private:
-  mutable absl::flat_hash_map<const Slot*, std::vector<const Value*>> groups_;
-  mutable bool grouped_ = false;
-
- public:
-
   // The item of entry `k` when its element occurs exactly once.
   const Value* UniqueAt(size_t k) const {
     return own[k]->count == 1 ? own[k]->first : nullptr;
@@ -107,16 +101,17 @@ struct IndexedList {
     auto it = observed.find(&pe);
     return it == observed.end() ? nullptr : &it->second;
   }
-  // The items of slot `s` of `list` (the list indexed), in order: none for
-  // no slot, and for an element that occurs more than once all of its,
-  // grouped in one pass over `pes` at the first call, so that a list of
-  // many repeated elements takes linear time, not a scan per element.
-  std::vector<const Value*> ItemsOf(const List& list, const Slot* s) const {
+  // The items of slot `s` of `list` (the list indexed; null when that side
+  // has none, and then no slot), in order: none for no slot, and for an
+  // element that occurs more than once all of its, grouped in one pass
+  // over `pes` at the first call, so that a list of many repeated elements
+  // takes linear time, not a scan per element.
+  std::vector<const Value*> ItemsOf(const List* list, const Slot* s) const {
     if (s == nullptr) return {};
     if (s->count == 1) return {s->first};
     if (!grouped_) {
       for (size_t k = 0; k < pes.size(); ++k) {
-        if (own[k]->count > 1) groups_[own[k]].push_back(&list[items[k]]);
+        if (own[k]->count > 1) groups_[own[k]].push_back(&(*list)[items[k]]);
       }
       grouped_ = true;
     }
@@ -128,6 +123,11 @@ struct IndexedList {
     const Slot* s = Find(pe);
     return s != nullptr && s->count == 1 ? s->first : nullptr;
   }
+
+ private:
+  // ItemsOf's groups, made at its first call.
+  mutable absl::flat_hash_map<const Slot*, std::vector<const Value*>> groups_;
+  mutable bool grouped_ = false;
 };
 
 enum class Mode { kMerge, kCompare };
@@ -638,9 +638,9 @@ class Walker {
         return;
       }
       std::vector<const Value*> gl =
-          il.ItemsOf(*ll, left ? il.own[k] : nullptr);
+          il.ItemsOf(ll, left ? il.own[k] : nullptr);
       std::vector<const Value*> gr =
-          ir.ItemsOf(*lr, left ? il.other[k] : ir.own[k]);
+          ir.ItemsOf(lr, left ? il.other[k] : ir.own[k]);
       bool same = gl.size() == gr.size();
       for (size_t k = 0; same && k < gl.size(); ++k)
         same = Equals(*gl[k], *gr[k]);
