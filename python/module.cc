@@ -927,7 +927,8 @@ constexpr char kApplyDoc[] = R"(Server-side apply of config by manager onto live
 
 live is the stored object with its metadata.managedFields (None: it does not
 exist yet), at any version of the resource: one of another version is read at
-the FieldManager's first, as the apiserver reads it. Objects are dicts, JSON/YAML text (str or bytes) or smdx.Object.
+the FieldManager's first, as the apiserver reads it. Objects are dicts,
+JSON/YAML text (str or bytes) or smdx.Object.
 Returns the object the server would store, with its managedFields, in the
 form the configuration came in: a dict, text or an smdx.Object
 (output="dict", "json", "yaml" or "object" chooses).

@@ -17,6 +17,7 @@ import smdx
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 NOW = "2024-05-01T12:00:00Z"
+WIDGETS_CRD = ROOT / "testdata" / "crds" / "widgets.yaml"
 
 
 def deployment(replicas=2, image="nginx:1.25", name="web"):
@@ -299,6 +300,35 @@ def test_the_live_object_is_read_at_the_requests_version():
             for e in written["metadata"]["managedFields"]] == [
         ("kubectl", "autoscaling/v2", None),
         ("st", "autoscaling/v1", "status")]
+
+
+def test_a_live_object_read_at_another_version_converts_as_storage_does():
+    # Stored with a list item twice (an update may write that), a Widget
+    # read at v1 converts to v2 untyped, as storage reads it: an apply at v2
+    # then meets the duplicates with the same error as over the object read
+    # at v2, not with a failed conversion.
+    crds = smdx.Schema.from_files(WIDGETS_CRD)
+    v1 = smdx.FieldManager("example.com/v1", "Widget", schema=crds, now=NOW)
+    v2 = smdx.FieldManager("example.com/v2", "Widget", schema=crds, now=NOW)
+    widget = {"apiVersion": "example.com/v1", "kind": "Widget",
+              "metadata": {"name": "w", "namespace": "ns"},
+              "spec": {"env": [{"name": "A", "value": "1"}]}}
+    stored = v1.apply(None, widget, "kubectl")
+    twice = copy.deepcopy(stored)
+    twice["spec"]["env"] = [{"name": "A", "value": "1"}] * 2
+    stored = v1.update(stored, twice, "ctrl")
+    config = {"apiVersion": "example.com/v2", "kind": "Widget",
+              "metadata": {"name": "w", "namespace": "ns"},
+              "spec": {"replicas": 3}}
+    at_v2 = copy.deepcopy(stored)
+    at_v2["apiVersion"] = "example.com/v2"
+    messages = []
+    for live in (stored, at_v2):
+        with pytest.raises(smdx.Error) as info:
+            v2.apply(live, config, "other")
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "duplicate entries" in messages[0]
 
 
 def test_force_takes_the_field_over(fm):
