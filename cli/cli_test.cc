@@ -167,6 +167,56 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// --as-kubectl: after a client-side apply of data a and b, kubectl's
+// server-side apply of a alone removes b (the apply alone keeps it), and
+// diff shows that; update refuses the flag.
+TEST(CliTest, AsKubectlMovesClientSideApplyFields) {
+  const std::string dir = ::testing::TempDir();
+  const std::string body = dir + "/csa-body.yaml";
+  WriteFile(body,
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: c\n  namespace: ns\n  annotations:\n"
+            "    kubectl.kubernetes.io/last-applied-configuration: "
+            "'{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+            "{\"name\":\"c\",\"namespace\":\"ns\"},\"data\":{\"a\":\"1\","
+            "\"b\":\"2\"}}'\n"
+            "data: {a: '1', b: '2'}\n");
+  const std::string config = dir + "/csa-config.yaml";
+  WriteFile(config,
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: c, namespace: ns}\ndata: {a: '1'}\n");
+  Result created =
+      Smdx({"update", "--field-manager", "kubectl-client-side-apply", "--now",
+            "2026-12-07T10:00:00Z", body});
+  ASSERT_EQ(created.code, 0) << created.err;
+  const std::string live = dir + "/csa-live.yaml";
+  WriteFile(live, created.out);
+
+  Result plain = Smdx({"apply", "--now", "2026-12-07T10:01:00Z", "--live",
+                       live, config});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("b: \"2\""), std::string::npos) << plain.out;
+  Result moved = Smdx({"apply", "--as-kubectl", "--now",
+                       "2026-12-07T10:01:00Z", "--live", live, config});
+  ASSERT_EQ(moved.code, 0) << moved.err;
+  EXPECT_EQ(moved.out.find("b: \"2\""), std::string::npos) << moved.out;
+  EXPECT_EQ(moved.out.find("kubectl-client-side-apply"), std::string::npos);
+  EXPECT_NE(moved.out.find("manager: kubectl-last-applied"),
+            std::string::npos);
+
+  Result diff = Smdx({"diff", "--as-kubectl", "--color", "never", "--live",
+                      live, config});
+  EXPECT_EQ(diff.code, 1) << diff.err;
+  EXPECT_NE(diff.out.find("-  b: \"2\""), std::string::npos) << diff.out;
+
+  Result update =
+      Smdx({"update", "--as-kubectl", "--field-manager", "x", config});
+  EXPECT_EQ(update.code, 1);
+  EXPECT_NE(update.err.find("--as-kubectl is for apply and diff"),
+            std::string::npos)
+      << update.err;
+}
+
 // A live Scaler, the custom resource of testdata/realapi/crds/scalers.yaml
 // (which serves status and scale), written in `dir`; its path.
 std::string WriteLiveScaler(const std::string& dir) {

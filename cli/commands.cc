@@ -102,6 +102,15 @@ server would store, with their metadata.managedFields.
                         types' zero values, Kubernetes 1.37's defaulters,
                         what a create gets from the registry)
   --server-side         accepted for kubectl compatibility
+  --as-kubectl          all that `kubectl apply --server-side` sends, not
+                        the apply alone: on an object kubectl once applied
+                        client-side, it then moves the client-side
+                        applier's fields to the manager and applies again,
+                        which removes the fields the configuration dropped
+                        (and for the manager "kubectl" keeps the
+                        last-applied annotation, owned by
+                        "kubectl-last-applied"). Later steps that fail are
+                        warnings, as kubectl prints them
 
 Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
 other error (the other objects' results still print).
@@ -133,6 +142,7 @@ conflicts.
 
   --field-manager NAME  the manager (default "kubectl")
   --force-conflicts     as for apply
+  --as-kubectl          as for apply: what kubectl's steps would change
   --color auto|always|never
   --html                instead, one self-contained HTML page (on standard
                         output): the object as the apply would store it,

@@ -41,7 +41,8 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                             "max-fields-v1-bytes"};
   static const char* const kBoolFlags[] = {
       "force",       "force-conflicts", "json", "server-side",         "apply",
-      "no-defaults", "recursive",       "help", "no-builtin-defaults", "html"};
+      "no-defaults", "recursive",       "help", "no-builtin-defaults", "html",
+      "as-kubectl"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -17,6 +17,7 @@
 #include "cli/progress.h"
 #include "cli/text_diff.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/kubectl_apply.h"
 #include "smdx/value/emit.h"
 
 namespace smdx::cli {
@@ -159,6 +160,18 @@ int ReportFailure(const FieldManagerResult& r, const std::string& what,
   return 1;
 }
 
+// The apply of request `q` by `manager`: the apiserver's (one request), or
+// with --as-kubectl all that `kubectl apply --server-side` sends
+// (fieldmanager/kubectl_apply.h). `force` overrides --force-conflicts.
+FieldManagerResult ApplyRequest(const Flags& f, const Request& q,
+                                const std::string& manager,
+                                std::optional<bool> force = std::nullopt) {
+  const bool forced = force.value_or(f.Bool("force"));
+  if (f.Bool("as-kubectl"))
+    return KubectlServerSideApply(*q.fm, q.live, q.config, manager, forced);
+  return q.fm->Apply(q.live, q.config, manager, forced);
+}
+
 std::string ManagerFlag(const Flags& f, bool apply) {
   // kubectl's default field manager for server-side apply.
   return f.Get("manager", apply ? "kubectl" : "");
@@ -175,6 +188,11 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
                                  "-)"));
   }
   std::string manager = ManagerFlag(f, apply);
+  if (!apply && f.Bool("as-kubectl")) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "--as-kubectl is for apply and diff: kubectl's "
+                         "steps follow a server-side apply"));
+  }
   if (!apply && manager.empty()) {
     return Fail(
         err, absl::InvalidArgumentError("update needs --field-manager NAME"));
@@ -201,7 +219,7 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
     }
     const Request& q = *req;
     FieldManagerResult r =
-        apply ? q.fm->Apply(q.live, q.config, manager, f.Bool("force"))
+        apply ? ApplyRequest(f, q, manager)
               : q.fm->Update(q.live, q.config, manager);
     if (!r.ok()) {
       status = std::max(status, ReportFailure(r, what, err));
@@ -311,8 +329,7 @@ std::string ApplierKey(const Flags& f, const std::string& manager) {
 int DiffOne(const Flags& f, const std::string& manager, const Request& q,
             const std::string& what, bool color, std::ostream& out,
             std::ostream& err) {
-  FieldManagerResult r =
-      q.fm->Apply(q.live, q.config, manager, f.Bool("force"));
+  FieldManagerResult r = ApplyRequest(f, q, manager);
   if (r.kind == ErrorKind::kConflict) {
     out << (color ? "\033[1;31m" : "") << "conflicts"
         << (color ? "\033[0m" : "")
@@ -485,11 +502,10 @@ std::vector<HtmlLine> MarkedLines(const std::vector<BlameLine>& was,
 // owners, and marks the conflicts.
 int DiffSection(const Flags& f, const std::string& manager, const Request& q,
                 const std::string& what, HtmlSection* s, std::ostream& err) {
-  FieldManagerResult r =
-      q.fm->Apply(q.live, q.config, manager, f.Bool("force"));
+  FieldManagerResult r = ApplyRequest(f, q, manager);
   const bool conflicts = r.kind == ErrorKind::kConflict;
   FieldManagerResult forced;
-  if (conflicts) forced = q.fm->Apply(q.live, q.config, manager, true);
+  if (conflicts) forced = ApplyRequest(f, q, manager, /*force=*/true);
   const FieldManagerResult& applied = conflicts ? forced : r;
   if (!applied.ok()) {
     ReportFailure(applied, what, err);

@@ -24,6 +24,7 @@
 #include "python/gil.h"
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/kubectl_apply.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/builtin.h"
@@ -571,14 +572,16 @@ class PyFieldManager {
 
   py::object Apply(const py::object& live, const py::object& config,
                    const std::string& manager, bool force,
-                   const std::optional<std::string>& output) const {
-    return Run(live, config, manager, force, output, /*apply=*/true);
+                   const std::optional<std::string>& output,
+                   bool as_kubectl) const {
+    return Run(live, config, manager, force, output,
+               as_kubectl ? Op::kKubectlApply : Op::kApply);
   }
 
   py::object Update(const py::object& live, const py::object& object,
                     const std::string& manager,
                     const std::optional<std::string>& output) const {
-    return Run(live, object, manager, false, output, /*apply=*/false);
+    return Run(live, object, manager, false, output, Op::kUpdate);
   }
 
   const std::string& api_version() const { return fm_->options().api_version; }
@@ -588,6 +591,10 @@ class PyFieldManager {
   }
 
  private:
+  // A request: the apiserver's apply, kubectl's server-side apply
+  // (fieldmanager/kubectl_apply.h), or an update.
+  enum class Op { kApply, kKubectlApply, kUpdate };
+
   // One apply or update of a call: read with the GIL (Read), worked without
   // it (Work), and made the caller's with it again (Finish).
   struct Request {
@@ -620,8 +627,8 @@ class PyFieldManager {
 
   // With or without the GIL (it touches no Python object): parses what
   // Read kept as text, applies or updates, and writes text for a text form.
-  void Work(Request* q, const std::string& manager, bool force,
-            bool apply) const {
+  void Work(Request* q, const std::string& manager, bool force, Op op) const {
+    const bool apply = op != Op::kUpdate;
     q->bad = ParseInput(&q->live, limits_, "the live object",
                         /*allow_none=*/true);
     if (q->bad.ok()) {
@@ -629,8 +636,18 @@ class PyFieldManager {
                           /*allow_none=*/false);
     }
     if (q->bad.ok()) {
-      q->r = apply ? fm_->Apply(q->live.value, q->body.value, manager, force)
-                   : fm_->Update(q->live.value, q->body.value, manager);
+      switch (op) {
+        case Op::kApply:
+          q->r = fm_->Apply(q->live.value, q->body.value, manager, force);
+          break;
+        case Op::kKubectlApply:
+          q->r = KubectlServerSideApply(*fm_, q->live.value, q->body.value,
+                                        manager, force);
+          break;
+        case Op::kUpdate:
+          q->r = fm_->Update(q->live.value, q->body.value, manager);
+          break;
+      }
       if (q->r.ok() && IsTextForm(q->form))
         q->text = WriteText(q->r.object, q->form);
       // What the caller gets is the text, the object, or the object made a
@@ -693,7 +710,8 @@ class PyFieldManager {
 
   py::object Run(const py::object& live, const py::object& body,
                  const std::string& manager, bool force,
-                 const std::optional<std::string>& output, bool apply) const {
+                 const std::optional<std::string>& output, Op op) const {
+    const bool apply = op != Op::kUpdate;
     // Parsing, the apply and writing text run in one release of the GIL,
     // whatever the objects' size: with WithoutGil's spin, releasing it pays
     // even for dicts of a ConfigMap of ten keys (two threads 1.26x one,
@@ -701,7 +719,7 @@ class PyFieldManager {
     Request q = Read(live, body, output, apply);
     {
       WithoutGil unlocked;
-      Work(&q, manager, force, apply);
+      Work(&q, manager, force, op);
     }
     py::object out = Finish(&q);
     if (q.form == Form::kDict) LastResult() = std::move(q.r.object);
@@ -711,7 +729,8 @@ class PyFieldManager {
  public:
   py::list ApplyMany(const py::iterable& pairs, const std::string& manager,
                      bool force, const std::optional<std::string>& output,
-                     bool return_exceptions) const {
+                     bool return_exceptions, bool as_kubectl) const {
+    const Op op = as_kubectl ? Op::kKubectlApply : Op::kApply;
     // Every pair is read first, then all are applied in one release of the
     // GIL, then their results are made.
     std::vector<Request> qs;
@@ -735,7 +754,7 @@ class PyFieldManager {
       WithoutGil unlocked;
       LastResults().clear();
       for (size_t k = 0; k < qs.size(); ++k) {
-        if (!failed[k]) Work(&qs[k], manager, force, /*apply=*/true);
+        if (!failed[k]) Work(&qs[k], manager, force, op);
       }
     }
     py::list out;
@@ -848,6 +867,23 @@ py::object PyFieldset(const py::object& obj,
   return ToPython(*fields);
 }
 
+// The object with its managedFields upgraded, in its own form (or
+// `output`'s).
+py::object PyUpgradeManagedFields(const py::object& obj,
+                                  const std::vector<std::string>& csa_managers,
+                                  const std::string& ssa_manager,
+                                  const std::string& subresource,
+                                  const std::optional<std::string>& output) {
+  Input in = ReadInput(obj, Limits(), "the object", false);
+  const Form form = OutputForm(output, in.form);
+  absl::StatusOr<ManagedFieldsUpgrade> up =
+      UpgradeManagedFields(in.value, csa_managers, ssa_manager, subresource);
+  if (!up.ok()) RaiseStatus(up.status(), "InvalidError");
+  if (form == Form::kObject) return py::cast(PyValue{std::move(up->object)});
+  if (IsTextForm(form)) return py::str(WriteText(up->object, form));
+  return ToPython(up->object);
+}
+
 py::list PyLoadAll(const py::object& text, const std::string& output) {
   if (!PyUnicode_Check(text.ptr()) && !PyBytes_Check(text.ptr())) {
     throw py::type_error("load_all() reads str or bytes");
@@ -936,7 +972,25 @@ Nothing changes when it fails. Raises ConflictError when it would take fields
 another manager owns with another value (unless force), ImmutableError,
 InvalidError (the object does not fit the schema, invalid managedFields, an
 empty manager name), BadRequestError (another apiVersion or kind than the
-resource's, managedFields in the configuration), LimitError.)";
+resource's, managedFields in the configuration), LimitError.
+
+as_kubectl=True runs what `kubectl apply --server-side` sends, not the apply
+alone: on an object kubectl once applied client-side, the client-side
+applier's fields then move to manager and the configuration is applied again,
+which removes the fields it dropped (for the manager "kubectl" the
+last-applied annotation is kept, owned by "kubectl-last-applied"). A later
+step that fails is a ManagedFieldsWarning, and the object is what the steps
+before it stored.)";
+
+constexpr char kUpgradeDoc[] = R"(client-go's csaupgrade.UpgradeManagedFields: object with the fields of each of csa_managers' Update entries (of subresource, "" for the main resource) moved to ssa_manager's Apply entry, as kubectl moves a client-side applier's fields before its server-side apply (FieldManager.apply(..., as_kubectl=True) runs the whole).
+
+Without such an Apply entry the first of the Update entries becomes it
+(renamed; its apiVersion and time stay). Only the fields of the Update entry at
+the Apply entry's apiVersion join; every Update entry of the manager and
+subresource is removed. Managers go in the order given (Go's set order is
+random: it decides which entry is renamed when several could be). Returns the
+object in the form it came in (output chooses, as for apply); raises
+InvalidError naming an invalid managedFields entry.)";
 
 constexpr char kApplyManyDoc[] = R"(apply of each (live, config) pair of pairs by manager: a list of the results, in order.
 
@@ -1042,11 +1096,13 @@ PYBIND11_MODULE(_smdx, m) {
            kFieldManagerDoc)
       .def("apply", &PyFieldManager::Apply, py::arg("live"), py::arg("config"),
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
-           py::arg("output") = py::none(), kApplyDoc)
+           py::arg("output") = py::none(), py::arg("as_kubectl") = false,
+           kApplyDoc)
       .def("apply_many", &PyFieldManager::ApplyMany, py::arg("pairs"),
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
            py::arg("output") = py::none(),
-           py::arg("return_exceptions") = false, kApplyManyDoc)
+           py::arg("return_exceptions") = false,
+           py::arg("as_kubectl") = false, kApplyManyDoc)
       .def("update", &PyFieldManager::Update, py::arg("live"),
            py::arg("object"), py::arg("manager"), py::kw_only(),
            py::arg("output") = py::none(), kUpdateDoc)
@@ -1060,6 +1116,10 @@ PYBIND11_MODULE(_smdx, m) {
   m.def("fieldset", &PyFieldset, py::arg("object"), py::kw_only(),
         py::arg("schema") = py::none(), py::arg("type_name") = py::none(), kFieldsetDoc);
   m.def("blame", &PyBlame, py::arg("object"), kBlameDoc);
+  m.def("upgrade_managed_fields", &PyUpgradeManagedFields, py::arg("object"),
+        py::arg("csa_managers"), py::arg("ssa_manager"),
+        py::arg("subresource") = "", py::kw_only(),
+        py::arg("output") = py::none(), kUpgradeDoc);
   m.def("load_all", &PyLoadAll, py::arg("text"), py::kw_only(),
         py::arg("output") = "dict", kLoadAllDoc);
   m.attr("__version__") = SMDX_VERSION_STRING;

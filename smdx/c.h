@@ -207,6 +207,19 @@ smdx_code smdx_apply(const smdx_field_manager* fm, const char* live,
                      const char* manager, int force, smdx_format format,
                      smdx_result** result);
 
+/* `kubectl apply --server-side` as kubectl runs it: smdx_apply, and on an
+ * object kubectl once applied client-side the requests that follow it
+ * (the client-side applier's fields moved to `manager`, the apply again,
+ * which removes what `config` dropped; for the manager "kubectl" the
+ * last-applied annotation kept by "kubectl-last-applied"). Fails as
+ * smdx_apply does; a later step's failure is a warning, and the data is
+ * then what the steps before it stored. See smdx/fieldmanager/
+ * kubectl_apply.h. */
+smdx_code smdx_kubectl_apply(const smdx_field_manager* fm, const char* live,
+                             size_t live_len, const char* config,
+                             size_t config_len, const char* manager, int force,
+                             smdx_format format, smdx_result** result);
+
 /* A write (create, update, a non-apply patch's result) of `object` by
  * `manager` over `live` (NULL: a create). */
 smdx_code smdx_update(const smdx_field_manager* fm, const char* live,

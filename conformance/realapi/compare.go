@@ -535,6 +535,11 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		if st.verb == "forceApply" {
 			args = append(args, "--force-conflicts")
 		}
+	case "kubectlApply", "forceKubectlApply":
+		args = append(args, "apply", "--as-kubectl")
+		if st.verb == "forceKubectlApply" {
+			args = append(args, "--force-conflicts")
+		}
 	default:
 		args = append(args, "update")
 	}

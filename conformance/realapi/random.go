@@ -387,6 +387,11 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		default:
 			st = step{verb: g.applyVerb(), manager: "kubectl", body: g.kubectlConfig(k, obj)}
 		}
+		if csa && !k.Settle && st.manager == "kubectl" && g.rng.Intn(2) == 0 {
+			// Half of kubectl's server-side applies to an object it once
+			// applied client-side go as kubectl sends them (kubectl.go).
+			st.verb = map[string]string{"apply": "kubectlApply", "forceApply": "forceKubectlApply"}[st.verb]
+		}
 		if st.subresource != "scale" && st.lastApplied == nil {
 			st = g.at(k, st)
 		}
@@ -604,6 +609,11 @@ type knownRandom struct {
 	// owners): the step is explained when the server's entries are smdx's
 	// with those fields out of the writer's entry.
 	WriterNotTakes []string `json:"writerNotTakes"`
+	// Or: the server gave the writer's Update entry the fields at
+	// WriterAlsoTakes and its other entries kept them (shared): the step
+	// is explained when the server's entries are smdx's with those fields
+	// added to the writer's Update entry (made as for WriterTakes).
+	WriterAlsoTakes []string `json:"writerAlsoTakes"`
 	// Or: any write at this apiVersion (a step's own, else the kind
 	// file's) after which the server's object has a generation one more
 	// than smdx's, and nothing else differs (Verb is then not looked at).
@@ -616,6 +626,9 @@ func (k *knownRandom) describe(st step) string {
 	}
 	if len(k.WriterNotTakes) > 0 {
 		return fmt.Sprintf("smdx's %s gives the writer %s, the server's does not", st.verb, strings.Join(k.WriterNotTakes, "."))
+	}
+	if len(k.WriterAlsoTakes) > 0 {
+		return fmt.Sprintf("the server's %s gives the writer's Update entry %s too", st.verb, strings.Join(k.WriterAlsoTakes, "."))
 	}
 	return fmt.Sprintf("the server's %s gives the writer %s", st.verb, strings.Join(k.WriterTakes, "."))
 }
@@ -640,13 +653,19 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 	}
 	for i := range knowns {
 		k := knowns[i].Random
-		if k == nil || k.GenerationAt != "" || k.Kind != s.kind.Kind || k.Verb != st.verb {
+		verb := st.verb
+		if verb == "forceKubectlApply" {
+			verb = "kubectlApply" // (the same steps after a forced apply)
+		}
+		if k == nil || k.GenerationAt != "" || k.Kind != s.kind.Kind || k.Verb != verb {
 			continue
 		}
 		var moved []map[string]interface{}
 		switch {
 		case len(k.WriterTakes) > 0:
-			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes)
+			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes, false)
+		case len(k.WriterAlsoTakes) > 0:
+			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterAlsoTakes, true)
 		case len(k.WriterNotTakes) > 0:
 			moved = takeFromWriter(res.smdxEntries, st, k.WriterNotTakes)
 		}
@@ -667,8 +686,8 @@ func isWriterEntry(e map[string]interface{}, st step) bool {
 
 // handToWriter is `smdx` with the fields at `path` moved to the writer's
 // entry (see knownRandom), or nil when the server has no entry for the
-// writer.
-func handToWriter(smdx, server []map[string]interface{}, st step, path []string) []map[string]interface{} {
+// writer; `shared`: copied there, the other entries keeping them.
+func handToWriter(smdx, server []map[string]interface{}, st step, path []string, shared bool) []map[string]interface{} {
 	var theirs map[string]interface{}
 	for _, e := range server {
 		if isWriterEntry(e, st) {
@@ -686,7 +705,9 @@ func handToWriter(smdx, server []map[string]interface{}, st step, path []string)
 		if fields == nil {
 			return nil
 		}
-		maskPath(fields, path) // (a fieldsV1 map: the same removal)
+		if !shared {
+			maskPath(fields, path) // (a fieldsV1 map: the same removal)
+		}
 		if isWriterEntry(e, st) {
 			writer = e
 		} else if len(fields) == 0 {

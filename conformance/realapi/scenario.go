@@ -18,6 +18,8 @@ package main
 //   csa:     kubectl's client-side apply (POST, then PUT with the
 //            last-applied annotation), then its server-side apply of the
 //            same (the upgrade), then of the original (removing fields).
+//   csa-kubectl, csa-manager: the same client-side history, then kubectl's
+//            server-side apply as kubectl sends it (kubectl.go).
 
 import (
 	"bytes"
@@ -182,7 +184,7 @@ func decodeJSON(b []byte, out interface{}) error {
 // step is one request.
 type step struct {
 	index       int    // (its place in the scenario, set as it runs)
-	verb        string // apply, forceApply, create, update
+	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go)
 	manager     string
 	subresource string
 	// The request's apiVersion when not the kind file's (random scenarios
@@ -295,6 +297,33 @@ func expand(kinds []*kindFile) []*scenario {
 				{verb: "apply", manager: "kubectl", body: changed},
 				{verb: "apply", manager: "kubectl", body: obj},
 			}})
+			if !k.Settle {
+				// The same history, then kubectl's server-side apply as
+				// kubectl sends it (kubectl.go): of the original, which
+				// after the move removes what the change added, and of
+				// the changed object again.
+				kn := k.objectName(name + "-k")
+				obj = k.named(kn)
+				changed = merged(obj, ch)
+				out = append(out, &scenario{name: tag + "/csa-kubectl", kind: k, obj: kn, steps: []step{
+					{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
+					{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
+					{verb: "kubectlApply", manager: "kubectl", body: obj},
+					{verb: "kubectlApply", manager: "kubectl", body: changed},
+				}})
+			}
+			if !k.Settle && i == 0 {
+				// With a manager of its own, kubectl keeps no annotation.
+				gn := k.objectName(name + "-g")
+				obj = k.named(gn)
+				changed = merged(obj, ch)
+				out = append(out, &scenario{name: tag + "/csa-manager", kind: k, obj: gn, steps: []step{
+					{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
+					{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
+					{verb: "kubectlApply", manager: "gitops", body: changed},
+					{verb: "forceKubectlApply", manager: "gitops", body: obj},
+				}})
+			}
 		}
 		if k.has("status") && k.Status != nil {
 			// An apply to the status of an object the server does not
@@ -560,6 +589,13 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		}
 		r, err := c.do("PATCH", path, "application/apply-patch+yaml", q, body)
 		return r, body, err
+	case "kubectlApply", "forceKubectlApply":
+		path += "/" + s.obj
+		if st.subresource != "" {
+			path += "/" + st.subresource
+		}
+		r, err := c.kubectlApply(path, st)
+		return r, st.body, err
 	case "create":
 		body = copyValue(st.body).(map[string]interface{})
 		withLastApplied(body, st.lastApplied)

@@ -45,6 +45,7 @@ from smdx._smdx import (
     diff,
     fieldset,
     load_all,
+    upgrade_managed_fields,
     validate,
 )
 
@@ -92,6 +93,7 @@ __all__ = [
     "fieldset",
     "kubernetes_version",
     "load_all",
+    "upgrade_managed_fields",
     "validate",
     "__version__",
 ]

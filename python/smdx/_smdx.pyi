@@ -52,6 +52,7 @@ class FieldManager:
         force: bool = False,
         *,
         output: Optional[Output] = None,
+        as_kubectl: bool = False,
     ) -> Any: ...
     def apply_many(
         self,
@@ -61,6 +62,7 @@ class FieldManager:
         *,
         output: Optional[Output] = None,
         return_exceptions: bool = False,
+        as_kubectl: bool = False,
     ) -> List[Any]: ...
     def update(
         self,
@@ -91,6 +93,14 @@ def fieldset(
     object: ObjectLike, *, schema: Optional[Schema] = None, type_name: Optional[str] = None
 ) -> Dict[str, Any]: ...
 def blame(object: ObjectLike) -> Dict[str, List[str]]: ...
+def upgrade_managed_fields(
+    object: ObjectLike,
+    csa_managers: Sequence[str],
+    ssa_manager: str,
+    subresource: str = "",
+    *,
+    output: Optional[Output] = None,
+) -> Any: ...
 @overload
 def load_all(text: Union[str, bytes], *, output: Literal["dict"] = ...) -> List[Dict[str, Any]]: ...
 @overload

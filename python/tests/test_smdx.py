@@ -1022,3 +1022,54 @@ def test_bench_script_measures_the_reapply():
     for form in ("dicts", "json", "objects"):
         one, many = threads[form]
         assert one > 0 and many > 0
+
+
+def _client_side_applied(fm, config):
+    """What client-side `kubectl apply` of config stores: the configuration
+    with its annotation, written by kubectl-client-side-apply."""
+    body = copy.deepcopy(config)
+    body["metadata"]["annotations"] = {
+        "kubectl.kubernetes.io/last-applied-configuration": json.dumps(config)}
+    return fm.update(None, body, "kubectl-client-side-apply")
+
+
+def test_apply_as_kubectl_moves_client_side_fields():
+    fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
+    both = {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "ns"},
+            "data": {"a": "1", "b": "2"}}
+    only_a = copy.deepcopy(both)
+    del only_a["data"]["b"]
+    live = _client_side_applied(fm, both)
+    # The apply alone leaves b to the client-side applier.
+    assert fm.apply(live, only_a, "kubectl")["data"] == {"a": "1", "b": "2"}
+    out = fm.apply(live, only_a, "kubectl", as_kubectl=True)
+    assert out["data"] == {"a": "1"}
+    assert [(e["manager"], e["operation"]) for e in out["metadata"]["managedFields"]] == [
+        ("kubectl-last-applied", "Apply"), ("kubectl", "Apply")]
+    [many] = fm.apply_many([(live, only_a)], "kubectl", as_kubectl=True)
+    assert many == out
+
+
+def test_upgrade_managed_fields_as_client_go():
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "c",
+        "managedFields": [
+            {"manager": "kubectl-client-side-apply", "operation": "Update",
+             "apiVersion": "v1", "time": "2026-01-01T00:00:01Z",
+             "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {"f:a": {}}}},
+            {"manager": "kubectl", "operation": "Apply", "apiVersion": "v1",
+             "time": "2026-01-01T00:00:02Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:data": {"f:b": {}}}}]}}
+    up = smdx.upgrade_managed_fields(obj, ["kubectl-client-side-apply"], "kubectl")
+    assert up["metadata"]["managedFields"] == [
+        {"manager": "kubectl", "operation": "Apply", "apiVersion": "v1",
+         "time": "2026-01-01T00:00:02Z", "fieldsType": "FieldsV1",
+         "fieldsV1": {"f:data": {"f:a": {}, "f:b": {}}}}]
+    assert obj["metadata"]["managedFields"][0]["manager"] == "kubectl-client-side-apply"
+    assert isinstance(smdx.upgrade_managed_fields(
+        json.dumps(obj), ["kubectl-client-side-apply"], "kubectl"), str)
+    bad = copy.deepcopy(obj)
+    bad["metadata"]["managedFields"][0]["operation"] = "Patch"
+    with pytest.raises(smdx.InvalidError, match=r"managedFields\[0\]"):
+        smdx.upgrade_managed_fields(bad, ["kubectl-client-side-apply"], "kubectl")

@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/kubectl_apply.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/builtin.h"
@@ -150,10 +151,14 @@ absl::StatusOr<smdx::Type> TypeFor(const smdx_schema* s, const char* type_name,
   return s->catalog.TypeOf(object);
 }
 
+// The request Operate makes.
+enum class Op { kApply, kKubectlApply, kUpdate };
+
 smdx_code Operate(const smdx_field_manager* fm, const char* live,
                   size_t live_len, const char* body, size_t body_len,
-                  const char* manager, bool apply, bool force,
-                  smdx_format format, smdx_result** out) {
+                  const char* manager, Op op, bool force, smdx_format format,
+                  smdx_result** out) {
+  const bool apply = op != Op::kUpdate;
   if (fm == nullptr || !fm->fm.has_value()) {
     return Fail(SMDX_INVALID_ARGUMENT, "the field manager is NULL", out);
   }
@@ -173,8 +178,11 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
                  apply ? "the configuration" : "the object");
   if (!b.ok()) return FailStatus(b.status(), SMDX_PARSE_ERROR, out);
   absl::string_view name = manager != nullptr ? manager : "";
-  smdx::FieldManagerResult res = apply ? fm->fm->Apply(*l, *b, name, force)
-                                       : fm->fm->Update(*l, *b, name);
+  smdx::FieldManagerResult res =
+      op == Op::kApply ? fm->fm->Apply(*l, *b, name, force)
+      : op == Op::kKubectlApply
+          ? smdx::KubectlServerSideApply(*fm->fm, *l, *b, name, force)
+          : fm->fm->Update(*l, *b, name);
   auto r = std::make_unique<smdx_result>();
   r->code = CodeOfKind(res.kind);
   // The apiserver's warnings first, as it sends them with its answer.
@@ -446,7 +454,17 @@ smdx_code smdx_apply(const smdx_field_manager* fm, const char* live,
                      smdx_result** result) {
   return Guard(result, [&] {
     return Operate(fm, live, live_len, config, config_len, manager,
-                   /*apply=*/true, force != 0, format, result);
+                   Op::kApply, force != 0, format, result);
+  });
+}
+
+smdx_code smdx_kubectl_apply(const smdx_field_manager* fm, const char* live,
+                             size_t live_len, const char* config,
+                             size_t config_len, const char* manager, int force,
+                             smdx_format format, smdx_result** result) {
+  return Guard(result, [&] {
+    return Operate(fm, live, live_len, config, config_len, manager,
+                   Op::kKubectlApply, force != 0, format, result);
   });
 }
 
@@ -456,7 +474,7 @@ smdx_code smdx_update(const smdx_field_manager* fm, const char* live,
                       smdx_result** result) {
   return Guard(result, [&] {
     return Operate(fm, live, live_len, object, object_len, manager,
-                   /*apply=*/false, /*force=*/false, format, result);
+                   Op::kUpdate, /*force=*/false, format, result);
   });
 }
 

@@ -454,11 +454,64 @@ static void test_builtin_defaults_switch(void) {
   smdx_schema_free(s);
 }
 
+/* A ConfigMap kubectl applied client-side with data a and b; kubectl's
+ * server-side apply of a alone removes b (smdx_apply alone keeps it, owned
+ * by the client-side applier). */
+static void test_kubectl_apply(void) {
+  static const char kCsaLive[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\","
+      "  \"annotations\": {\"kubectl.kubernetes.io/"
+      "last-applied-configuration\": \"{}\"},"
+      "  \"managedFields\": [{\"manager\": \"kubectl-client-side-apply\","
+      "   \"operation\": \"Update\", \"apiVersion\": \"v1\","
+      "   \"time\": \"2023-11-14T22:00:00Z\", \"fieldsType\": \"FieldsV1\","
+      "   \"fieldsV1\": {\"f:data\": {\".\": {}, \"f:a\": {}, \"f:b\": {}},"
+      "    \"f:metadata\": {\"f:annotations\": {\".\": {},"
+      "     \"f:kubectl.kubernetes.io/last-applied-configuration\": {}}}}}]},"
+      " \"data\": {\"a\": \"1\", \"b\": \"2\"}}";
+  static const char kA[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+      " \"data\": {\"a\": \"1\"}}";
+  smdx_schema* s = smdx_schema_builtin();
+  smdx_field_manager_options o;
+  smdx_field_manager_options_init(&o);
+  o.api_version = "v1";
+  o.kind = "ConfigMap";
+  o.now_unix_seconds = 1700000000;
+  smdx_field_manager* fm = NULL;
+  CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+  smdx_result* r = NULL;
+  CHECK_CODE(smdx_apply(fm, kCsaLive, strlen(kCsaLive), kA, strlen(kA),
+                        "kubectl", 0, SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(contains(smdx_result_data(r, NULL), "\"b\":\"2\""));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_kubectl_apply(fm, kCsaLive, strlen(kCsaLive), kA,
+                                strlen(kA), "kubectl", 0, SMDX_FORMAT_JSON,
+                                &r),
+             SMDX_OK);
+  const char* moved = smdx_result_data(r, NULL);
+  CHECK(!contains(moved, "\"b\":\"2\""));
+  CHECK(!contains(moved, "kubectl-client-side-apply"));
+  CHECK(contains(moved, "kubectl-last-applied"));
+  CHECK(smdx_result_changed(r) == 1);
+  smdx_result_free(r);
+  CHECK_CODE(smdx_kubectl_apply(NULL, NULL, 0, kA, strlen(kA), "kubectl", 0,
+                                SMDX_FORMAT_JSON, &r),
+             SMDX_INVALID_ARGUMENT);
+  smdx_result_free(r);
+  smdx_field_manager_free(fm);
+  smdx_schema_free(s);
+}
+
 int main(void) {
   test_names();
   test_null_handles();
   test_apply_conflict_force_update();
   test_builtin_defaults_switch();
+  test_kubectl_apply();
   test_crd_defaults_and_immutable();
   test_typed();
   printf("%d passed, %d failed\n", passed, failed);

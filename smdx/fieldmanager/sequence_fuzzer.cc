@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/kubectl_apply.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/schema.h"
 #include "testing/fuzz_check.h"
@@ -98,13 +99,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Value object = smdx::testing::MakeObject(random, choices);
     const char* manager = kManagers[choices.Below(3)];
     const Value before = live;
-    const uint32_t op = choices.Below(3);
-    static const char* const kOps[] = {"apply", "forced apply", "update"};
+    const uint32_t op = choices.Below(4);
+    static const char* const kOps[] = {"apply", "forced apply", "update",
+                                       "kubectl's apply"};
     absl::StrAppend(&smdx::testing::FuzzContext(), "--- step ", step, ": ",
                     kOps[op], " by ", manager, "\n", smdx::ToYaml(object));
     smdx::FieldManagerResult r =
-        op == 2 ? fm->Update(live, object, manager)
-                : fm->Apply(live, object, manager, /*force=*/op == 1);
+        op == 2   ? fm->Update(live, object, manager)
+        : op == 3 ? smdx::KubectlServerSideApply(*fm, live, object, manager,
+                                                 /*force=*/false)
+                  : fm->Apply(live, object, manager, /*force=*/op == 1);
     SMDX_FUZZ_CHECK(smdx::Identical(before, live));
     if (!r.ok()) {
       absl::StrAppend(&smdx::testing::FuzzContext(),
@@ -120,6 +124,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         !r.warnings.empty() &&
         r.warnings.back().find("the managed fields were not updated") == 0;
     CheckLive(*type, live, /*ownership=*/!kept_entries);
+    // Moving one manager's Update entry into another's Apply entry
+    // (kubectl's csaupgrade) keeps the entries valid, and changes nothing
+    // when it says so.
+    const std::string from = kManagers[choices.Below(3)];
+    absl::StatusOr<smdx::ManagedFieldsUpgrade> up =
+        smdx::UpgradeManagedFields(live, {from}, manager);
+    SMDX_FUZZ_CHECK(up.ok());
+    SMDX_FUZZ_CHECK(smdx::DecodeManagedFields(up->object).ok());
+    SMDX_FUZZ_CHECK(up->changed || smdx::Identical(up->object, live));
   }
   return 0;
 }

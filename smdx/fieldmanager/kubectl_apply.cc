@@ -1,0 +1,230 @@
+#include "smdx/fieldmanager/kubectl_apply.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/fieldmanager/kubectl.h"
+#include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/fieldpath/fields_v1.h"
+#include "smdx/fieldpath/path.h"
+#include "smdx/fieldpath/set.h"
+
+namespace smdx {
+
+namespace {
+
+// An entry's string field as client-go reads it ("" when absent).
+absl::string_view EntryString(const Value& entry, absl::string_view key) {
+  const std::string* s = FindString(entry, key);
+  return s != nullptr ? absl::string_view(*s) : absl::string_view();
+}
+
+bool IsEntryOf(const Value& entry, absl::string_view manager,
+               absl::string_view operation, absl::string_view subresource) {
+  return EntryString(entry, "manager") == manager &&
+         EntryString(entry, "operation") == operation &&
+         EntryString(entry, "subresource") == subresource;
+}
+
+// The fields of an entry (checked valid beforehand).
+Set EntrySet(const Value& entry, const Limits& limits) {
+  const Value* v = Find(entry, "fieldsV1");
+  if (v == nullptr) return Set();
+  absl::StatusOr<Set> s = FieldsV1FromValue(*v, limits);
+  return s.ok() ? *std::move(s) : Set();
+}
+
+const Path& LastAppliedPath() {
+  static const Path* const path = new Path{
+      PathElement::Field("metadata"), PathElement::Field("annotations"),
+      PathElement::Field(std::string(kLastAppliedAnnotation))};
+  return *path;
+}
+
+// The managers of the entries of `operation` (any subresource) whose fields
+// hold the annotation, in order, each once (kubectl's FindFieldsOwners).
+std::vector<std::string> AnnotationOwners(const Value& object,
+                                          absl::string_view operation) {
+  std::vector<std::string> out;
+  const Value* list = FindManagedFields(object);
+  if (list == nullptr || !list->IsList()) return out;
+  for (const Value& e : list->list()) {
+    if (EntryString(e, "operation") != operation) continue;
+    if (!EntrySet(e, Limits()).Has(LastAppliedPath())) continue;
+    std::string m(EntryString(e, "manager"));
+    if (std::find(out.begin(), out.end(), m) == out.end())
+      out.push_back(std::move(m));
+  }
+  return out;
+}
+
+const std::string* LastAppliedOf(const Value& object) {
+  const Value* meta = Find(object, "metadata");
+  const Value* ann = meta != nullptr ? Find(*meta, "annotations") : nullptr;
+  return ann != nullptr ? FindString(*ann, kLastAppliedAnnotation) : nullptr;
+}
+
+// Step 2's configuration: the annotation alone, at the configuration's
+// apiVersion and kind, named as the stored object is.
+Value AnnotationConfig(const Value& config, const Value& stored,
+                       const std::string& annotation) {
+  Value meta = Value::MakeMap();
+  const Value* stored_meta = Find(stored, "metadata");
+  for (absl::string_view key : {"name", "namespace"}) {
+    const std::string* s =
+        stored_meta != nullptr ? FindString(*stored_meta, key) : nullptr;
+    if (s != nullptr && !s->empty()) meta.map().Set(key, Value(*s));
+  }
+  Value annotations = Value::MakeMap();
+  annotations.map().Set(kLastAppliedAnnotation, Value(annotation));
+  meta.map().Set("annotations", std::move(annotations));
+  Value out = Value::MakeMap();
+  for (absl::string_view key : {"apiVersion", "kind"}) {
+    if (const Value* v = Find(config, key)) out.map().Set(key, *v);
+  }
+  out.map().Set("metadata", std::move(meta));
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<ManagedFieldsUpgrade> UpgradeManagedFields(
+    const Value& object, absl::Span<const std::string> csa_managers,
+    absl::string_view ssa_manager, absl::string_view subresource,
+    const Limits& limits) {
+  ManagedFieldsUpgrade out{object, false};
+  const Value* list = FindManagedFields(object);
+  if (list == nullptr || list->IsNull()) return out;
+  if (absl::Status st = DecodeManagedFieldsList(*list, limits).status();
+      !st.ok()) {
+    return st;
+  }
+  std::vector<Value> entries(list->list().begin(), list->list().end());
+  std::vector<std::string> done;
+  for (const std::string& csa : csa_managers) {
+    // (A name given twice finds nothing left the second time.)
+    if (std::find(done.begin(), done.end(), csa) != done.end()) continue;
+    done.push_back(csa);
+    auto first_of = [&](absl::string_view manager,
+                        absl::string_view operation) {
+      return std::find_if(entries.begin(), entries.end(), [&](const Value& e) {
+        return IsEntryOf(e, manager, operation, subresource);
+      });
+    };
+    auto target = first_of(ssa_manager, "Apply");
+    if (target == entries.end()) {
+      target = first_of(csa, "Update");
+      if (target == entries.end()) continue;
+      Map& m = target->map();
+      m.Set("manager", Value(ssa_manager));
+      m.Set("operation", Value("Apply"));
+      out.changed = true;
+    }
+    const absl::string_view version = EntryString(*target, "apiVersion");
+    Set fields = EntrySet(*target, limits);
+    for (const Value& e : entries) {
+      if (IsEntryOf(e, csa, "Update", subresource) &&
+          EntryString(e, "apiVersion") == version) {
+        Set joined = fields.Union(EntrySet(e, limits));
+        if (!(joined == fields)) out.changed = true;
+        fields = std::move(joined);
+        break;
+      }
+    }
+    target->map().Set("fieldsV1", FieldsV1ToValue(fields));
+    const size_t before = entries.size();
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const Value& e) {
+                                   return IsEntryOf(e, csa, "Update",
+                                                    subresource);
+                                 }),
+                  entries.end());
+    if (entries.size() != before) out.changed = true;
+  }
+  if (!out.changed) return out;
+  Value* meta = out.object.map().Find("metadata");
+  meta->map().Set("managedFields", Value(List(entries.begin(), entries.end())));
+  return out;
+}
+
+std::vector<std::string> ClientSideAppliers(const Value& object) {
+  return AnnotationOwners(object, "Update");
+}
+
+FieldManagerResult KubectlServerSideApply(const FieldManager& fm,
+                                          const Value& live,
+                                          const Value& config,
+                                          absl::string_view manager,
+                                          bool force) {
+  FieldManagerResult result = fm.Apply(live, config, manager, force);
+  if (!result.ok()) return result;
+  // Later steps run on what is stored, and add their warnings.
+  auto take = [&result](FieldManagerResult&& step) {
+    result.object = std::move(step.object);
+    result.managed = std::move(step.managed);
+    result.changed = result.changed || step.changed;
+    for (std::string& w : step.warnings) result.warnings.push_back(std::move(w));
+    for (std::string& w : step.server_warnings)
+      result.server_warnings.push_back(std::move(w));
+  };
+  auto failed = [&result](absl::string_view what,
+                          const FieldManagerResult& step) {
+    result.warnings.push_back(absl::StrCat(
+        "kubectl would warn: ", what, " failed (",
+        step.kind == ErrorKind::kConflict
+            ? KubernetesConflictMessage(step.conflicts)
+            : std::string(step.status.message()),
+        "); the object stays as the steps before left it"));
+  };
+
+  // Step 2: the annotation kept by its own applier.
+  if (manager == kKubectlManager) {
+    const std::string* annotation = LastAppliedOf(result.object);
+    if (annotation != nullptr &&
+        AnnotationOwners(result.object, "Apply").empty()) {
+      FieldManagerResult step =
+          fm.Apply(result.object,
+                   AnnotationConfig(config, result.object, *annotation),
+                   kKubectlLastAppliedManager, /*force=*/false);
+      if (!step.ok()) {
+        failed("keeping the last-applied annotation", step);
+        return result;
+      }
+      take(std::move(step));
+    }
+  }
+
+  // Step 3: the client-side appliers' fields moved to the manager.
+  const std::vector<std::string> appliers = ClientSideAppliers(result.object);
+  if (appliers.empty()) return result;
+  absl::StatusOr<ManagedFieldsUpgrade> upgrade =
+      UpgradeManagedFields(result.object, appliers, manager, "",
+                           fm.options().limits);
+  if (!upgrade.ok()) {
+    FieldManagerResult step;
+    step.kind = ErrorKind::kInvalid;
+    step.status = upgrade.status();
+    failed("moving client-side apply's fields", step);
+    return result;
+  }
+  if (!upgrade->changed) return result;
+  FieldManagerResult moved = fm.Update(result.object, upgrade->object, manager);
+  if (!moved.ok()) {
+    failed("moving client-side apply's fields", moved);
+    return result;
+  }
+  take(std::move(moved));
+
+  // Step 4: the apply again, now removing what the configuration dropped.
+  FieldManagerResult again = fm.Apply(result.object, config, manager, force);
+  if (!again.ok()) {
+    failed("the apply after the move", again);
+    return result;
+  }
+  take(std::move(again));
+  return result;
+}
+
+}  // namespace smdx
