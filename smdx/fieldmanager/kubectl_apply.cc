@@ -101,7 +101,7 @@ absl::StatusOr<ManagedFieldsUpgrade> UpgradeManagedFields(
       !st.ok()) {
     return st;
   }
-  std::vector<Value> entries(list->list().begin(), list->list().end());
+  List entries = list->list();
   std::vector<std::string> done;
   for (const std::string& csa : csa_managers) {
     // (A name given twice finds nothing left the second time.)
@@ -145,7 +145,7 @@ absl::StatusOr<ManagedFieldsUpgrade> UpgradeManagedFields(
   }
   if (!out.changed) return out;
   Value* meta = out.object.map().Find("metadata");
-  meta->map().Set("managedFields", Value(List(entries.begin(), entries.end())));
+  meta->map().Set("managedFields", Value(std::move(entries)));
   return out;
 }
 
