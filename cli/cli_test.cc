@@ -217,6 +217,51 @@ TEST(CliTest, AsKubectlMovesClientSideApplyFields) {
       << update.err;
 }
 
+// smdx patch: merge and JSON patches of live objects, kubectl patch's
+// manager by default, and its errors.
+TEST(CliTest, PatchRunsMergeAndJsonPatches) {
+  const std::string dir = ::testing::TempDir();
+  const std::string config = dir + "/patch-config.yaml";
+  WriteFile(config,
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: c, namespace: ns}\ndata: {a: '1', b: '2'}\n");
+  Result created = Smdx({"apply", "--now", "2026-12-07T10:00:00Z", config});
+  ASSERT_EQ(created.code, 0) << created.err;
+  const std::string live = dir + "/patch-live.yaml";
+  WriteFile(live, created.out);
+
+  Result merged = Smdx({"patch", "--type", "merge", "-p",
+                        "{data: {b: null, c: '3'}}", "--now",
+                        "2026-12-07T10:01:00Z", live});
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("manager: kubectl-patch"), std::string::npos)
+      << merged.out;
+  EXPECT_EQ(merged.out.find("b: \"2\""), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("c: \"3\""), std::string::npos) << merged.out;
+
+  const std::string ops = dir + "/patch-ops.json";
+  WriteFile(ops, R"([{"op": "replace", "path": "/data/a", "value": "9"}])");
+  Result json = Smdx({"patch", "--type=json", "--patch-file", ops,
+                      "--field-manager", "ctl", live});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(json.out.find("a: \"9\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("manager: ctl"), std::string::npos) << json.out;
+
+  Result missing = Smdx({"patch", "--type", "json", "-p",
+                         R"([{"op": "remove", "path": "/data/z"}])", live});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("operation 0 (remove) does not apply"),
+            std::string::npos)
+      << missing.err;
+  Result strategic = Smdx({"patch", "-p", "{}", live});
+  EXPECT_EQ(strategic.code, 1);
+  EXPECT_NE(strategic.err.find("strategic, is not run"), std::string::npos)
+      << strategic.err;
+  Result both = Smdx({"patch", "--type", "merge", "-p", "{}",
+                      "--patch-file", ops, live});
+  EXPECT_EQ(both.code, 1);
+}
+
 // A live Scaler, the custom resource of testdata/realapi/crds/scalers.yaml
 // (which serves status and scale), written in `dir`; its path.
 std::string WriteLiveScaler(const std::string& dir) {

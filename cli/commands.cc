@@ -34,6 +34,7 @@ apiserver does them, without a cluster.
 Commands (smdx COMMAND --help for one command):
   apply       server-side apply of configurations onto live objects
   update      a write (create, update, patch result) by a field manager
+  patch       a merge or JSON patch of live objects, as kubectl patch
   diff        what an apply would change, and the conflicts it would meet
   blame       every field of live objects with the managers that own it
               (also: managers)
@@ -130,6 +131,31 @@ NAME. Prints the objects the server would store.
   --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
 Exit status: 0 when every object was written, 1 on an error.
+)"},
+    {"patch",
+     R"(usage: smdx patch --type merge|json (-p PATCH | --patch-file FILE) LIVE...
+
+A non-apply patch of each live object in LIVE (the objects as stored, with
+their managedFields), as `kubectl patch --type merge|json` sends it and the
+apiserver runs it: the patch applied to the object (JSON merge patch, RFC
+7386; JSON patch, RFC 6902, as the apiserver's json-patch library reads it:
+negative indexes count from the end, a replace of a missing key adds it,
+...), the result checked (the name kept, the namespace kept or put back),
+then written as an update by the manager. Prints the objects the server
+would store.
+
+  --type merge|json     the patch's type (required: kubectl's default,
+                        strategic, is not run)
+  -p, --patch PATCH     the patch, JSON or YAML
+  --patch-file FILE     the patch from a file
+  --field-manager NAME  the manager (default "kubectl-patch", as kubectl's)
+  --subresource NAME    the request goes to a subresource (status; not
+                        scale, whose patches apply to the Scale)
+  --now TIME, --no-defaults, --no-builtin-defaults  as for apply
+
+Not modelled: a resourceVersion or uid the patch sets as a precondition.
+Exit status: 0 when every object was patched, 1 on an error (a patch that
+does not apply names the operation).
 )"},
     {"diff",
      R"(usage: smdx diff [--field-manager NAME] [--force-conflicts] [LIVE] CONFIG
@@ -488,6 +514,7 @@ int Run(const std::vector<std::string>& args, std::istream& in,
   if (cmd == "compare") return CmdMergeOrCompare(*f, false, out, err);
   if (cmd == "apply") return CmdApply(*f, /*apply=*/true, in, out, err);
   if (cmd == "update") return CmdApply(*f, /*apply=*/false, in, out, err);
+  if (cmd == "patch") return CmdPatch(*f, in, out, err);
   if (cmd == "diff") return CmdDiff(*f, in, out, err);
   if (cmd == "blame" || cmd == "managers") return CmdBlame(*f, in, out, err);
   if (cmd == "conformance") return CmdConformance(*f, out, err);

@@ -31,6 +31,8 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
                                             "rhs",
                                             "filter",
                                             "subresource",
+                                            "patch",
+                                            "patch-file",
                                             "now",
                                             "color",
                                             "max-object-bytes",
@@ -48,6 +50,13 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
     const std::string& a = args[i];
     if (a == "-R") {
       f.bools["recursive"] = true;
+      continue;
+    }
+    if (a == "-p") {  // kubectl patch's short --patch
+      if (i + 1 >= args.size())
+        return absl::InvalidArgumentError("-p needs a value");
+      f.values["patch"] = args[++i];
+      f.lists["patch"].push_back(f.values["patch"]);
       continue;
     }
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) {

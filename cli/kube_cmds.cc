@@ -18,6 +18,8 @@
 #include "cli/text_diff.h"
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/kubectl_apply.h"
+#include "smdx/fieldmanager/patch.h"
+#include "smdx/value/parse.h"
 #include "smdx/value/emit.h"
 
 namespace smdx::cli {
@@ -230,6 +232,79 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
     for (const std::string& w : r.warnings)
       err << "warning: " << what << ": " << w << "\n";
     progress.Clear();
+    if (!first) out << "---\n";
+    first = false;
+    out << ToYaml(r.object);
+  }
+  return status;
+}
+
+int CmdPatch(const Flags& f, std::istream& in, std::ostream& out,
+             std::ostream& err) {
+  if (f.positional.empty()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "patch takes LIVE: the objects to patch (files, "
+                         "directories or -)"));
+  }
+  if (f.Get("type").empty()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "patch needs --type merge or --type json "
+                         "(kubectl's default, strategic, is not run)"));
+  }
+  absl::StatusOr<PatchType> type = ParsePatchType(f.Get("type"));
+  if (!type.ok()) return Fail(err, type.status());
+  const bool inline_patch = f.values.count("patch") != 0;
+  if (inline_patch == (f.values.count("patch-file") != 0)) {
+    return Fail(err, absl::InvalidArgumentError(
+                         "patch needs one of --patch TEXT (-p) and "
+                         "--patch-file FILE"));
+  }
+  std::string text = f.Get("patch");
+  if (!inline_patch) {
+    absl::StatusOr<std::string> read = ReadFile(f.Get("patch-file"));
+    if (!read.ok()) return Fail(err, read.status());
+    text = *std::move(read);
+  }
+  absl::StatusOr<Value> patch = ParseYamlOrJson(text, f.limits);
+  if (!patch.ok()) {
+    return Fail(err, absl::InvalidArgumentError(
+                         absl::StrCat("the patch: ", patch.status().message())));
+  }
+  // kubectl patch's field manager.
+  const std::string manager = f.Get("manager", "kubectl-patch");
+  // (--type is the patch's here, as kubectl's: objects are typed by their
+  // apiVersion and kind.)
+  Flags typed_by_kind = f;
+  typed_by_kind.values.erase("type");
+  absl::StatusOr<Schemas> schemas = Schemas::Load(typed_by_kind);
+  if (!schemas.ok()) return Fail(err, schemas.status());
+  int status = 0;
+  InputObjects objects =
+      ReadObjects(f.positional, f.Bool("recursive"), f.limits, in);
+  for (const absl::Status& e : objects.errors) {
+    err << "error: " << e.message() << "\n";
+    status = 1;
+  }
+  bool first = true;
+  for (const InputObject& live : objects.objects) {
+    const std::string what = Describe(live);
+    absl::StatusOr<std::unique_ptr<Request>> req =
+        PrepareRequest(f, *schemas, &live.value, live.value);
+    if (!req.ok()) {
+      err << "error: " << what << ": " << req.status().message() << "\n";
+      status = 1;
+      continue;
+    }
+    const Request& q = **req;
+    FieldManagerResult r = Patch(*q.fm, q.live, *patch, *type, manager);
+    if (!r.ok()) {
+      status = std::max(status, ReportFailure(r, what, err));
+      continue;
+    }
+    for (const std::string& w : r.server_warnings)
+      err << "warning: " << what << ": " << w << "\n";
+    for (const std::string& w : r.warnings)
+      err << "warning: " << what << ": " << w << "\n";
     if (!first) out << "---\n";
     first = false;
     out << ToYaml(r.object);

@@ -25,6 +25,7 @@
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/kubectl_apply.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/builtin.h"
@@ -584,6 +585,23 @@ class PyFieldManager {
     return Run(live, object, manager, false, output, Op::kUpdate);
   }
 
+  py::object Patch(const py::object& live, const py::object& patch,
+                   const std::string& manager, const std::string& type,
+                   const std::optional<std::string>& output) const {
+    absl::StatusOr<PatchType> t = ParsePatchType(type);
+    if (!t.ok()) throw py::value_error(std::string(t.status().message()));
+    Request q;
+    q.live = ReadInput(live, limits_, "the live object", /*allow_none=*/false);
+    q.form = OutputForm(output, q.live.form);
+    const Value p = ReadPatch(patch);
+    {
+      WithoutGil unlocked;
+      q.r = smdx::Patch(*fm_, q.live.value, p, *t, manager);
+      if (q.r.ok() && IsTextForm(q.form)) q.text = WriteText(q.r.object, q.form);
+    }
+    return Finish(&q);
+  }
+
   const std::string& api_version() const { return fm_->options().api_version; }
   const std::string& kind() const { return fm_->options().kind; }
   const std::string& subresource() const {
@@ -619,6 +637,24 @@ class PyFieldManager {
     q.body = TakeInput(body, limits_, BodyWhat(apply), /*allow_none=*/false);
     q.form = OutputForm(output, q.body.form);
     return q;
+  }
+
+  // A patch: a dict or list (a JSON patch's operations), JSON/YAML text, or
+  // an smdx.Object.
+  Value ReadPatch(const py::handle& o) const {
+    if (IsObject(o)) return o.cast<const PyValue&>().value;
+    if (IsText(o)) {
+      absl::StatusOr<Value> v =
+          ParseYamlOrJson(o.cast<std::string>(), limits_);
+      if (!v.ok()) {
+        RaiseStatus(absl::Status(v.status().code(),
+                                 absl::StrCat("the patch: ",
+                                              v.status().message())),
+                    "InvalidError");
+      }
+      return *std::move(v);
+    }
+    return FromPython(limits_.max_depth).Convert(o.ptr());
   }
 
   static const char* BodyWhat(bool apply) {
@@ -982,6 +1018,16 @@ last-applied annotation is kept, owned by "kubectl-last-applied"). A later
 step that fails is a ManagedFieldsWarning, and the object is what the steps
 before it stored.)";
 
+constexpr char kPatchDoc[] = R"(A non-apply patch of live (the stored object) by manager, as `kubectl patch --type merge|json` sends it and the apiserver runs it: a JSON merge patch (type="merge", a dict) or a JSON patch (type="json", a list of operations; also as JSON/YAML text) applied to live, the result checked as the apiserver checks it (its name kept, its namespace kept or put back), then written as update writes it.
+
+JSON patches are read as the apiserver's json-patch library reads them
+(negative indexes count from the end, a replace of a missing key adds it,
+...). Returns the object the server would store, in live's form (output
+chooses). Raises InvalidError when an operation does not apply (naming it),
+BadRequestError for a malformed patch, a renamed object or no live object.
+Strategic merge patches and a patch's preconditions (resourceVersion, uid)
+are not run; nor are patches of the scale subresource.)";
+
 constexpr char kUpgradeDoc[] = R"(client-go's csaupgrade.UpgradeManagedFields: object with the fields of each of csa_managers' Update entries (of subresource, "" for the main resource) moved to ssa_manager's Apply entry, as kubectl moves a client-side applier's fields before its server-side apply (FieldManager.apply(..., as_kubectl=True) runs the whole).
 
 Without such an Apply entry the first of the Update entries becomes it
@@ -1106,6 +1152,9 @@ PYBIND11_MODULE(_smdx, m) {
       .def("update", &PyFieldManager::Update, py::arg("live"),
            py::arg("object"), py::arg("manager"), py::kw_only(),
            py::arg("output") = py::none(), kUpdateDoc)
+      .def("patch", &PyFieldManager::Patch, py::arg("live"), py::arg("patch"),
+           py::arg("manager"), py::kw_only(), py::arg("type"),
+           py::arg("output") = py::none(), kPatchDoc)
       .def_property_readonly("api_version", &PyFieldManager::api_version)
       .def_property_readonly("kind", &PyFieldManager::kind)
       .def_property_readonly("subresource", &PyFieldManager::subresource);

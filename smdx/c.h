@@ -227,6 +227,25 @@ smdx_code smdx_update(const smdx_field_manager* fm, const char* live,
                       const char* manager, smdx_format format,
                       smdx_result** result);
 
+/* A non-apply patch's type. */
+typedef enum smdx_patch_type {
+  SMDX_PATCH_MERGE = 0, /* JSON merge patch (RFC 7386), an object */
+  SMDX_PATCH_JSON = 1,  /* JSON patch (RFC 6902), a list of operations */
+  SMDX_PATCH_TYPE_MAX_ = 0x7fffffff /* not a type: as wide as an int */
+} smdx_patch_type;
+
+/* A non-apply patch (`kubectl patch --type merge|json`) of `live` (the
+ * stored object; required) by `manager`, as the apiserver runs it: the
+ * patch (JSON or YAML) applied as its json-patch library reads it, the
+ * result checked (its name kept, its namespace kept or put back), then
+ * written as smdx_update writes it. SMDX_INVALID when an operation does
+ * not apply, SMDX_BAD_REQUEST for a malformed patch or a renamed object.
+ * See smdx/fieldmanager/patch.h. */
+smdx_code smdx_patch(const smdx_field_manager* fm, const char* live,
+                     size_t live_len, const char* patch, size_t patch_len,
+                     smdx_patch_type type, const char* manager,
+                     smdx_format format, smdx_result** result);
+
 /* ---- Typed values ----------------------------------------------------- */
 
 /* The functions below type `object` with `type_name` (a definition name

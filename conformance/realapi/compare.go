@@ -540,6 +540,8 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		if st.verb == "forceKubectlApply" {
 			args = append(args, "--force-conflicts")
 		}
+	case "mergePatch", "jsonPatch":
+		args = append(args, "patch", "--type", strings.TrimSuffix(st.verb, "Patch"))
 	default:
 		args = append(args, "update")
 	}
@@ -560,18 +562,35 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 	} else if r.schema != "" {
 		args = append(args, "--schema", r.schema)
 	}
+	lp := filepath.Join(r.work, "live.json")
 	if liveJSON != nil {
-		lp := filepath.Join(r.work, "live.json")
 		if err := os.WriteFile(lp, liveJSON, 0o644); err != nil {
 			return nil, err
 		}
-		args = append(args, "--live", lp)
 	}
 	bp := filepath.Join(r.work, "body.json")
-	if err := writeJSON(bp, body); err != nil {
-		return nil, err
+	if st.verb == "mergePatch" || st.verb == "jsonPatch" {
+		// The patch, and the objects patched (none: nothing to patch).
+		var patch interface{} = body
+		if st.verb == "jsonPatch" {
+			patch = st.ops
+		}
+		if err := writeJSON(bp, patch); err != nil {
+			return nil, err
+		}
+		args = append(args, "--patch-file", bp)
+		if liveJSON != nil {
+			args = append(args, lp)
+		}
+	} else {
+		if liveJSON != nil {
+			args = append(args, "--live", lp)
+		}
+		if err := writeJSON(bp, body); err != nil {
+			return nil, err
+		}
+		args = append(args, bp)
 	}
-	args = append(args, bp)
 	cmd := exec.Command(r.smdx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -342,6 +342,20 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			st = step{verb: g.applyVerb(), manager: g.controller(), body: g.someChanges(k, header, true)}
 		case r < 52:
 			st = step{verb: "apply", manager: g.controller(), body: copyValue(header).(map[string]interface{})}
+		case r < 64:
+			// A controller's non-apply patch: one of the kind's changes as
+			// a merge patch, or as a JSON patch that adds its values or
+			// takes them back to the object's (operations that may not
+			// apply, where their parents are missing).
+			ch := k.Changes[g.rng.Intn(len(k.Changes))]
+			switch g.rng.Intn(3) {
+			case 0:
+				st = step{verb: "mergePatch", manager: g.controller(), body: copyValue(ch).(map[string]interface{})}
+			case 1:
+				st = step{verb: "jsonPatch", manager: g.controller(), ops: addOps("", ch)}
+			default:
+				st = step{verb: "jsonPatch", manager: g.controller(), ops: revertOps("", obj, ch)}
+			}
 		case r < 70:
 			st = step{verb: "update", manager: g.controller(), body: k.Changes[g.rng.Intn(len(k.Changes))]}
 			if g.rng.Intn(3) == 0 {
@@ -392,7 +406,9 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			// applied client-side go as kubectl sends them (kubectl.go).
 			st.verb = map[string]string{"apply": "kubectlApply", "forceApply": "forceKubectlApply"}[st.verb]
 		}
-		if st.subresource != "scale" && st.lastApplied == nil {
+		// (Patches go to the kind file's version: smdx patches the live
+		// object at the version it is given.)
+		if st.subresource != "scale" && st.lastApplied == nil && st.verb != "mergePatch" && st.verb != "jsonPatch" {
 			st = g.at(k, st)
 		}
 		s.steps = append(s.steps, st)
@@ -654,8 +670,11 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 	for i := range knowns {
 		k := knowns[i].Random
 		verb := st.verb
-		if verb == "forceKubectlApply" {
+		switch verb {
+		case "forceKubectlApply":
 			verb = "kubectlApply" // (the same steps after a forced apply)
+		case "mergePatch", "jsonPatch":
+			verb = "update" // (a patch is the update of its result)
 		}
 		if k == nil || k.GenerationAt != "" || k.Kind != s.kind.Kind || k.Verb != verb {
 			continue

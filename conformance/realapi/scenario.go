@@ -184,7 +184,7 @@ func decodeJSON(b []byte, out interface{}) error {
 // step is one request.
 type step struct {
 	index       int    // (its place in the scenario, set as it runs)
-	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go)
+	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go), mergePatch, jsonPatch
 	manager     string
 	subresource string
 	// The request's apiVersion when not the kind file's (random scenarios
@@ -206,6 +206,8 @@ type step struct {
 	// For update (random scenarios): the body is the whole object, not a
 	// change to the one read (see withReplace).
 	replace bool
+	// For jsonPatch: the operations (body is unused).
+	ops []interface{}
 }
 
 type scenario struct {
@@ -312,6 +314,30 @@ func expand(kinds []*kindFile) []*scenario {
 					{verb: "kubectlApply", manager: "kubectl", body: changed},
 				}})
 			}
+			// Non-apply patches: the change as a merge patch, labels and
+			// annotations set by one and changed by a JSON patch (test,
+			// remove, replace, copy), the change reverted by a JSON patch,
+			// then kubectl's apply of the original (taking back what the
+			// patches took).
+			pn := k.objectName(name + "-p")
+			obj = k.named(pn)
+			changed = merged(obj, ch)
+			marks := map[string]interface{}{"metadata": map[string]interface{}{
+				"labels":      map[string]interface{}{"smdx.dev/patched": "1"},
+				"annotations": map[string]interface{}{"smdx.dev/patched": "1"}}}
+			out = append(out, &scenario{name: tag + "/patch", kind: k, obj: pn, steps: []step{
+				{verb: "apply", manager: "kubectl", body: obj},
+				{verb: "mergePatch", manager: "patcher", body: copyValue(ch).(map[string]interface{})},
+				{verb: "mergePatch", manager: "patcher", body: marks},
+				{verb: "jsonPatch", manager: "json-patcher", ops: []interface{}{
+					map[string]interface{}{"op": "test", "path": "/metadata/labels/smdx.dev~1patched", "value": "1"},
+					map[string]interface{}{"op": "remove", "path": "/metadata/labels/smdx.dev~1patched"},
+					map[string]interface{}{"op": "replace", "path": "/metadata/annotations/smdx.dev~1patched", "value": "2"},
+					map[string]interface{}{"op": "copy", "from": "/metadata/annotations/smdx.dev~1patched",
+						"path": "/metadata/annotations/smdx.dev~1copied"}}},
+				{verb: "jsonPatch", manager: "json-reverter", ops: revertOps("", obj, ch)},
+				{verb: "apply", manager: "kubectl", body: obj},
+			}})
 			if !k.Settle && i == 0 {
 				// With a manager of its own, kubectl keeps no annotation.
 				gn := k.objectName(name + "-g")
@@ -346,6 +372,52 @@ func expand(kinds []*kindFile) []*scenario {
 		}
 	}
 	return out
+}
+
+// revertOps is a JSON patch that takes the fields `change` sets (below
+// JSON pointer `at`) back to their values in `obj`: replaced where obj
+// has them, removed where not (maps of both are gone into, anything else
+// is one value), in key order.
+func revertOps(at string, obj, change map[string]interface{}) []interface{} {
+	keys := make([]string, 0, len(change))
+	for key := range change {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	var ops []interface{}
+	for _, key := range keys {
+		p := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+		was, has := obj[key]
+		wasMap, wasIsMap := was.(map[string]interface{})
+		if chMap, ok := change[key].(map[string]interface{}); ok && wasIsMap {
+			ops = append(ops, revertOps(p, wasMap, chMap)...)
+		} else if has {
+			ops = append(ops, map[string]interface{}{"op": "replace", "path": p, "value": copyValue(was)})
+		} else {
+			ops = append(ops, map[string]interface{}{"op": "remove", "path": p})
+		}
+	}
+	return ops
+}
+
+// addOps is a JSON patch that adds the values `change` sets (below JSON
+// pointer `at`): an add of each value that is not a map, in key order.
+func addOps(at string, change map[string]interface{}) []interface{} {
+	keys := make([]string, 0, len(change))
+	for key := range change {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	var ops []interface{}
+	for _, key := range keys {
+		p := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+		if m, ok := change[key].(map[string]interface{}); ok {
+			ops = append(ops, addOps(p, m)...)
+		} else {
+			ops = append(ops, map[string]interface{}{"op": "add", "path": p, "value": copyValue(change[key])})
+		}
+	}
+	return ops
 }
 
 func scaleConfig(k *kindFile, name string, replicas int) map[string]interface{} {
@@ -589,6 +661,17 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		}
 		r, err := c.do("PATCH", path, "application/apply-patch+yaml", q, body)
 		return r, body, err
+	case "mergePatch", "jsonPatch":
+		path += "/" + s.obj
+		if st.subresource != "" {
+			path += "/" + st.subresource
+		}
+		if st.verb == "jsonPatch" {
+			r, err := c.do("PATCH", path, jsonPatch, q, st.ops)
+			return r, nil, err
+		}
+		r, err := c.do("PATCH", path, "application/merge-patch+json", q, st.body)
+		return r, st.body, err
 	case "kubectlApply", "forceKubectlApply":
 		path += "/" + s.obj
 		if st.subresource != "" {

@@ -72,6 +72,15 @@ class FieldManager:
         *,
         output: Optional[Output] = None,
     ) -> Any: ...
+    def patch(
+        self,
+        live: ObjectLike,
+        patch: Union[Dict[str, Any], List[Any], str, bytes, Object],
+        manager: str,
+        *,
+        type: Literal["merge", "json"],
+        output: Optional[Output] = None,
+    ) -> Any: ...
     @property
     def api_version(self) -> str: ...
     @property

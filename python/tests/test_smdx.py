@@ -1073,3 +1073,23 @@ def test_upgrade_managed_fields_as_client_go():
     bad["metadata"]["managedFields"][0]["operation"] = "Patch"
     with pytest.raises(smdx.InvalidError, match=r"managedFields\[0\]"):
         smdx.upgrade_managed_fields(bad, ["kubectl-client-side-apply"], "kubectl")
+
+
+def test_patch_merge_and_json():
+    fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
+    live = fm.apply(None, {"apiVersion": "v1", "kind": "ConfigMap",
+                           "metadata": {"name": "c", "namespace": "ns"},
+                           "data": {"a": "1", "b": "2"}}, "kubectl")
+    merged = fm.patch(live, {"data": {"b": None, "c": "3"}}, "ctl", type="merge")
+    assert merged["data"] == {"a": "1", "c": "3"}
+    assert [(e["manager"], e["operation"]) for e in merged["metadata"]["managedFields"]] == [
+        ("kubectl", "Apply"), ("ctl", "Update")]
+    patched = fm.patch(live, '[{"op": "replace", "path": "/data/a", "value": "9"}]',
+                       "ctl", type="json")
+    assert patched["data"] == {"a": "9", "b": "2"}
+    with pytest.raises(smdx.InvalidError, match=r"operation 0 \(remove\)"):
+        fm.patch(live, [{"op": "remove", "path": "/data/zz"}], "ctl", type="json")
+    with pytest.raises(smdx.BadRequestError, match="does not match the name"):
+        fm.patch(live, {"metadata": {"name": "other"}}, "ctl", type="merge")
+    with pytest.raises(ValueError, match="strategic"):
+        fm.patch(live, {}, "ctl", type="strategic")

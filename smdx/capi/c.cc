@@ -15,6 +15,7 @@
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/kubectl_apply.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/builtin.h"
@@ -152,20 +153,22 @@ absl::StatusOr<smdx::Type> TypeFor(const smdx_schema* s, const char* type_name,
 }
 
 // The request Operate makes.
-enum class Op { kApply, kKubectlApply, kUpdate };
+enum class Op { kApply, kKubectlApply, kUpdate, kMergePatch, kJsonPatch };
 
 smdx_code Operate(const smdx_field_manager* fm, const char* live,
                   size_t live_len, const char* body, size_t body_len,
                   const char* manager, Op op, bool force, smdx_format format,
                   smdx_result** out) {
-  const bool apply = op != Op::kUpdate;
+  const bool apply = op == Op::kApply || op == Op::kKubectlApply;
+  const bool patch = op == Op::kMergePatch || op == Op::kJsonPatch;
   if (fm == nullptr || !fm->fm.has_value()) {
     return Fail(SMDX_INVALID_ARGUMENT, "the field manager is NULL", out);
   }
+  const char* const what = apply   ? "the configuration"
+                           : patch ? "the patch"
+                                   : "the object";
   if (body == nullptr) {
-    return Fail(SMDX_INVALID_ARGUMENT,
-                apply ? "the configuration is NULL" : "the object is NULL",
-                out);
+    return Fail(SMDX_INVALID_ARGUMENT, absl::StrCat(what, " is NULL"), out);
   }
   if (format != SMDX_FORMAT_JSON && format != SMDX_FORMAT_YAML) {
     return Fail(SMDX_INVALID_ARGUMENT, "unknown output format", out);
@@ -173,16 +176,38 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
   absl::StatusOr<smdx::Value> l =
       ReadObject(live, live_len, fm->limits, "the live object");
   if (!l.ok()) return FailStatus(l.status(), SMDX_PARSE_ERROR, out);
+  // A patch may be a list (a JSON patch's operations).
   absl::StatusOr<smdx::Value> b =
-      ReadObject(body, body_len, fm->limits,
-                 apply ? "the configuration" : "the object");
-  if (!b.ok()) return FailStatus(b.status(), SMDX_PARSE_ERROR, out);
+      patch ? smdx::ParseYamlOrJson(absl::string_view(body, body_len),
+                                    fm->limits)
+            : ReadObject(body, body_len, fm->limits, what);
+  if (!b.ok()) {
+    return FailStatus(
+        patch ? absl::Status(b.status().code(),
+                             absl::StrCat(what, ": ", b.status().message()))
+              : b.status(),
+        SMDX_PARSE_ERROR, out);
+  }
   absl::string_view name = manager != nullptr ? manager : "";
-  smdx::FieldManagerResult res =
-      op == Op::kApply ? fm->fm->Apply(*l, *b, name, force)
-      : op == Op::kKubectlApply
-          ? smdx::KubectlServerSideApply(*fm->fm, *l, *b, name, force)
-          : fm->fm->Update(*l, *b, name);
+  smdx::FieldManagerResult res;
+  switch (op) {
+    case Op::kApply:
+      res = fm->fm->Apply(*l, *b, name, force);
+      break;
+    case Op::kKubectlApply:
+      res = smdx::KubectlServerSideApply(*fm->fm, *l, *b, name, force);
+      break;
+    case Op::kUpdate:
+      res = fm->fm->Update(*l, *b, name);
+      break;
+    case Op::kMergePatch:
+    case Op::kJsonPatch:
+      res = smdx::Patch(*fm->fm, *l, *b,
+                        op == Op::kMergePatch ? smdx::PatchType::kMerge
+                                              : smdx::PatchType::kJson,
+                        name);
+      break;
+  }
   auto r = std::make_unique<smdx_result>();
   r->code = CodeOfKind(res.kind);
   // The apiserver's warnings first, as it sends them with its answer.
@@ -475,6 +500,20 @@ smdx_code smdx_update(const smdx_field_manager* fm, const char* live,
   return Guard(result, [&] {
     return Operate(fm, live, live_len, object, object_len, manager,
                    Op::kUpdate, /*force=*/false, format, result);
+  });
+}
+
+smdx_code smdx_patch(const smdx_field_manager* fm, const char* live,
+                     size_t live_len, const char* patch, size_t patch_len,
+                     smdx_patch_type type, const char* manager,
+                     smdx_format format, smdx_result** result) {
+  return Guard(result, [&] {
+    if (type != SMDX_PATCH_MERGE && type != SMDX_PATCH_JSON) {
+      return Fail(SMDX_INVALID_ARGUMENT, "unknown patch type", result);
+    }
+    return Operate(fm, live, live_len, patch, patch_len, manager,
+                   type == SMDX_PATCH_MERGE ? Op::kMergePatch : Op::kJsonPatch,
+                   /*force=*/false, format, result);
   });
 }
 

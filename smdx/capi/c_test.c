@@ -506,12 +506,63 @@ static void test_kubectl_apply(void) {
   smdx_schema_free(s);
 }
 
+/* Merge and JSON patches of a ConfigMap; a patch that does not apply, a
+ * renamed object, an unknown type. */
+static void test_patch(void) {
+  static const char kLive[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+      " \"data\": {\"a\": \"1\", \"b\": \"2\"}}";
+  static const char kMerge[] = "{\"data\": {\"b\": null}}";
+  static const char kJson[] =
+      "[{\"op\": \"add\", \"path\": \"/data/c\", \"value\": \"3\"}]";
+  static const char kMissing[] = "[{\"op\": \"remove\", \"path\": \"/data/z\"}]";
+  static const char kRename[] = "{\"metadata\": {\"name\": \"d\"}}";
+  smdx_schema* s = smdx_schema_builtin();
+  smdx_field_manager_options o;
+  smdx_field_manager_options_init(&o);
+  o.api_version = "v1";
+  o.kind = "ConfigMap";
+  o.now_unix_seconds = 1700000000;
+  smdx_field_manager* fm = NULL;
+  CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+  smdx_result* r = NULL;
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMerge, strlen(kMerge),
+                        SMDX_PATCH_MERGE, "ctl", SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(!contains(smdx_result_data(r, NULL), "\"b\":"));
+  /* An object nobody tracked stays untracked, as after an update. */
+  CHECK(!contains(smdx_result_data(r, NULL), "managedFields"));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kJson, strlen(kJson),
+                        SMDX_PATCH_JSON, "ctl", SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(contains(smdx_result_data(r, NULL), "\"c\":\"3\""));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMissing, strlen(kMissing),
+                        SMDX_PATCH_JSON, "ctl", SMDX_FORMAT_JSON, &r),
+             SMDX_INVALID);
+  CHECK(contains(smdx_result_message(r), "operation 0 (remove)"));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kRename, strlen(kRename),
+                        SMDX_PATCH_MERGE, "ctl", SMDX_FORMAT_JSON, &r),
+             SMDX_BAD_REQUEST);
+  smdx_result_free(r);
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMerge, strlen(kMerge),
+                        (smdx_patch_type)7, "ctl", SMDX_FORMAT_JSON, &r),
+             SMDX_INVALID_ARGUMENT);
+  smdx_result_free(r);
+  smdx_field_manager_free(fm);
+  smdx_schema_free(s);
+}
+
 int main(void) {
   test_names();
   test_null_handles();
   test_apply_conflict_force_update();
   test_builtin_defaults_switch();
   test_kubectl_apply();
+  test_patch();
   test_crd_defaults_and_immutable();
   test_typed();
   printf("%d passed, %d failed\n", passed, failed);

@@ -1,6 +1,7 @@
 // libFuzzer target for sequences through the FieldManager: the input
 // chooses a random schema (testing/random_schema.h) and a run of applies,
-// forced applies and updates by three managers with random objects of it.
+// forced applies, updates, kubectl's applies and merge patches by three
+// managers with random objects of it.
 // After every step:
 //  - a failed operation left the live object (and its managedFields)
 //    byte-identical;
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/kubectl_apply.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/schema/schema.h"
 #include "testing/fuzz_check.h"
@@ -99,15 +101,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Value object = smdx::testing::MakeObject(random, choices);
     const char* manager = kManagers[choices.Below(3)];
     const Value before = live;
-    const uint32_t op = choices.Below(4);
+    const uint32_t op = choices.Below(5);
     static const char* const kOps[] = {"apply", "forced apply", "update",
-                                       "kubectl's apply"};
+                                       "kubectl's apply", "merge patch"};
     absl::StrAppend(&smdx::testing::FuzzContext(), "--- step ", step, ": ",
                     kOps[op], " by ", manager, "\n", smdx::ToYaml(object));
     smdx::FieldManagerResult r =
         op == 2   ? fm->Update(live, object, manager)
         : op == 3 ? smdx::KubectlServerSideApply(*fm, live, object, manager,
                                                  /*force=*/false)
+        : op == 4 ? smdx::Patch(*fm, live, object, smdx::PatchType::kMerge,
+                                manager)
                   : fm->Apply(live, object, manager, /*force=*/op == 1);
     SMDX_FUZZ_CHECK(smdx::Identical(before, live));
     if (!r.ok()) {

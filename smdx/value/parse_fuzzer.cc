@@ -3,7 +3,8 @@
 // back as the same value (JSON always; YAML for valid UTF-8 strings). The
 // fast readers in front (value/json_fast.h, value/yaml_fast.h) give exactly
 // what the full parsers behind them give: the same values, or the same
-// error.
+// error. Documents of a YAML stream also patch one another (value/patch.h):
+// a result or a status, the document patched left as it was.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "smdx/value/emit.h"
 #include "smdx/value/internal/parse.h"
 #include "smdx/value/parse.h"
+#include "smdx/value/patch.h"
 #include "smdx/value/value.h"
 
 namespace {
@@ -52,6 +54,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SameResults(docs, smdx::internal::ParseYamlDocumentsWithYamlCpp(text));
   if (docs.ok()) {
     for (const smdx::Value& v : *docs) (void)smdx::ToYaml(v);
+    if (docs->size() >= 2) {
+      const smdx::Value& doc = (*docs)[0];
+      const smdx::Value before = doc;
+      (void)smdx::ApplyMergePatch(doc, (*docs)[1]);
+      (void)smdx::ApplyJsonPatch(doc, (*docs)[1], /*max_copy_bytes=*/4096);
+      if (!smdx::Identical(doc, before)) std::abort();
+    }
   }
   (void)smdx::ParseYamlOrJson(text);
   return 0;

@@ -1,0 +1,102 @@
+#include "smdx/fieldmanager/patch.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "smdx/value/patch.h"
+
+namespace smdx {
+
+namespace {
+
+FieldManagerResult Refused(ErrorKind kind, absl::Status status) {
+  FieldManagerResult r;
+  r.kind = kind;
+  r.status = std::move(status);
+  return r;
+}
+
+ErrorKind KindOf(const absl::Status& st) {
+  return st.code() == absl::StatusCode::kFailedPrecondition
+             ? ErrorKind::kInvalid
+             : ErrorKind::kBadRequest;
+}
+
+std::string MetadataString(const Value& object, absl::string_view key) {
+  const Value* meta = Find(object, "metadata");
+  return meta != nullptr ? StringAt(*meta, key) : std::string();
+}
+
+}  // namespace
+
+absl::StatusOr<PatchType> ParsePatchType(absl::string_view name) {
+  if (name == "merge") return PatchType::kMerge;
+  if (name == "json") return PatchType::kJson;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "a patch's type is \"merge\" or \"json\", not \"", name, "\"",
+      name == "strategic" ? " (strategic merge patches are not run)" : ""));
+}
+
+FieldManagerResult Patch(const FieldManager& fm, const Value& live,
+                         const Value& patch, PatchType type,
+                         absl::string_view manager) {
+  if (live.IsNull()) {
+    return Refused(ErrorKind::kBadRequest,
+                   absl::NotFoundError("a patch needs the object it patches "
+                                       "(the apiserver answers 404)"));
+  }
+  if (fm.options().subresource == "scale") {
+    return Refused(ErrorKind::kBadRequest,
+                   absl::UnimplementedError(
+                       "patches to the scale subresource are not run (they "
+                       "apply to the Scale)"));
+  }
+  absl::StatusOr<Value> current = fm.ReadLive(live);
+  if (!current.ok()) return Refused(ErrorKind::kInternal, current.status());
+  absl::StatusOr<Value> patched =
+      type == PatchType::kMerge ? ApplyMergePatch(*current, patch)
+                                : ApplyJsonPatch(*current, patch);
+  if (!patched.ok()) return Refused(KindOf(patched.status()), patched.status());
+  if (!patched->IsMap()) {
+    return Refused(ErrorKind::kInvalid,
+                   absl::InvalidArgumentError(
+                       "the patched object is not an object"));
+  }
+  // The handler's checks: the object patched keeps its name, and its
+  // namespace (put back when the patch removed it).
+  const std::string name = MetadataString(*current, "name");
+  const std::string got = MetadataString(*patched, "name");
+  if (got != name) {
+    return Refused(ErrorKind::kBadRequest,
+                   absl::InvalidArgumentError(absl::StrCat(
+                       "the name of the object (", got,
+                       ") does not match the name on the URL (", name, ")")));
+  }
+  const std::string ns = MetadataString(*current, "namespace");
+  const std::string got_ns = MetadataString(*patched, "namespace");
+  if (got_ns != ns) {
+    if (!got_ns.empty() && !ns.empty()) {
+      return Refused(ErrorKind::kBadRequest,
+                     absl::InvalidArgumentError(
+                         "the namespace of the provided object does not "
+                         "match the namespace sent on the request"));
+    }
+    Value* meta = patched->map().Find("metadata");
+    if (meta == nullptr || meta->IsNull()) {
+      patched->map().Set("metadata", Value::MakeMap());
+      meta = patched->map().Find("metadata");
+    }
+    // (Metadata that is no object is left to the update to refuse.)
+    if (meta->IsMap()) {
+      if (ns.empty()) {
+        meta->map().Erase("namespace");
+      } else {
+        meta->map().Set("namespace", Value(ns));
+      }
+    }
+  }
+  return fm.Update(live, *patched, manager);
+}
+
+}  // namespace smdx

@@ -1,0 +1,52 @@
+// Non-apply patches (kubectl patch --type merge|json, a controller's
+// Patch with MergePatchType or JSONPatchType) as the apiserver's patch
+// handler runs them: the patch applied to the stored object as the
+// request's version encodes it (value/patch.h, json-patch.v4's reading),
+// the result checked as the handler checks it, then written as an update
+// by the manager (FieldManager::Update: decoding, defaults, ownership).
+//
+// The handler's checks: the result is an object (else kInvalid, the
+// apiserver's 422), named as the object patched (kBadRequest: "the name of
+// the object (x) does not match the name on the URL (y)"), in its
+// namespace (a result without one is put back in it; another is
+// kBadRequest). A patch needs a live object (the apiserver's 404, here
+// kBadRequest), and is malformed (kBadRequest, 400), does not apply
+// (kInvalid, 422) or is past a limit (kBadRequest) as value/patch.h says.
+// Patches to the scale subresource are not run (kBadRequest): they apply
+// to the Scale, which this layer does not hand out.
+//
+// Not modelled: the preconditions a patch may carry (a resourceVersion or
+// uid other than the stored one is the apiserver's 409), strategic merge
+// patches, and field validation other than the default (Warn).
+//
+// Example:
+//   FieldManagerResult r = Patch(*fm, live, *ParseJson(R"([
+//       {"op": "add", "path": "/metadata/labels/tier", "value": "web"}])"),
+//       PatchType::kJson, "my-controller");
+#ifndef SMDX_FIELDMANAGER_PATCH_H_
+#define SMDX_FIELDMANAGER_PATCH_H_
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "smdx/fieldmanager/field_manager.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+enum class PatchType {
+  kMerge,  // application/merge-patch+json (RFC 7386)
+  kJson,   // application/json-patch+json (RFC 6902)
+};
+
+// "merge" or "json" (kubectl patch's --type names); InvalidArgument else
+// (naming "strategic", which is not run).
+absl::StatusOr<PatchType> ParsePatchType(absl::string_view name);
+
+// The patch of `live` (the stored object; null: none) by `manager`.
+FieldManagerResult Patch(const FieldManager& fm, const Value& live,
+                         const Value& patch, PatchType type,
+                         absl::string_view manager);
+
+}  // namespace smdx
+
+#endif  // SMDX_FIELDMANAGER_PATCH_H_

@@ -1,0 +1,119 @@
+#include "smdx/fieldmanager/patch.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "smdx/schema/builtin.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
+#include "testing/test_util.h"
+
+namespace smdx {
+namespace {
+
+using smdx::testing::Yaml;
+
+class PatchRequestTest : public ::testing::Test {
+ protected:
+  PatchRequestTest() : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
+
+  FieldManager Make(const std::string& api_version, const std::string& kind) {
+    FieldManagerOptions o;
+    o.api_version = api_version;
+    o.kind = kind;
+    o.clock = &clock_;
+    o.builtin_defaults = true;
+    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+    absl::StatusOr<std::string> name =
+        KubernetesTypeName(**schema, api_version, kind);
+    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+  }
+
+  ManualClock clock_;
+};
+
+constexpr char kConfigMap[] =
+    "{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: ns}, "
+    "data: {a: '1', b: '2'}}";
+
+// A patch is the update of its result: the patcher owns what it changed.
+TEST_F(PatchRequestTest, IsTheUpdateOfItsResult) {
+  FieldManager fm = Make("v1", "ConfigMap");
+  const Value live = fm.Apply(Value(), Yaml(kConfigMap), "kubectl", false).object;
+  clock_.Advance(absl::Seconds(1));
+  FieldManagerResult merged = Patch(
+      fm, live, Yaml("{data: {b: null, c: '3'}}"), PatchType::kMerge, "ctl");
+  ASSERT_TRUE(merged.ok()) << merged.status;
+  FieldManagerResult updated = fm.Update(
+      live,
+      Yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: "
+           "ns, managedFields: " +
+           ToJson(*FindManagedFields(live)) + "}, data: {a: '1', c: '3'}}"),
+      "ctl");
+  ASSERT_TRUE(updated.ok()) << updated.status;
+  EXPECT_EQ(merged.object, updated.object) << ToYaml(merged.object);
+
+  FieldManagerResult json = Patch(
+      fm, live,
+      Yaml("[{op: remove, path: /data/b}, {op: add, path: /data/c, value: '3'}]"),
+      PatchType::kJson, "ctl");
+  ASSERT_TRUE(json.ok()) << json.status;
+  EXPECT_EQ(json.object, merged.object);
+}
+
+// The handler's checks, and what each failure is.
+TEST_F(PatchRequestTest, ChecksAsTheHandler) {
+  FieldManager fm = Make("v1", "ConfigMap");
+  const Value live = fm.Apply(Value(), Yaml(kConfigMap), "kubectl", false).object;
+  // The namespace removed is put back.
+  FieldManagerResult r = Patch(fm, live, Yaml("{metadata: {namespace: null}}"),
+                               PatchType::kMerge, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(StringAt(*Find(r.object, "metadata"), "namespace"), "ns");
+  // Another name or namespace is a bad request.
+  r = Patch(fm, live, Yaml("{metadata: {name: d}}"), PatchType::kMerge, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  EXPECT_EQ(r.status.message(),
+            "the name of the object (d) does not match the name on the URL (c)");
+  r = Patch(fm, live, Yaml("{metadata: {namespace: other}}"),
+            PatchType::kMerge, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  // An operation that does not apply is invalid (422); a malformed patch,
+  // or one of nothing, a bad request.
+  r = Patch(fm, live, Yaml("[{op: remove, path: /data/z}]"), PatchType::kJson,
+            "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  r = Patch(fm, live, Yaml("{op: remove}"), PatchType::kJson, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  r = Patch(fm, Value(), Yaml("{data: {a: x}}"), PatchType::kMerge, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  // A document replaced with a list is no object.
+  r = Patch(fm, live, Yaml("[{op: replace, path: '', value: [1]}]"),
+            PatchType::kJson, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_FALSE(ParsePatchType("strategic").ok());
+  EXPECT_EQ(*ParsePatchType("json"), PatchType::kJson);
+}
+
+// Built-in kinds: the patched object is decoded and defaulted as any
+// update's (a Deployment's strategy removed comes back defaulted, owned by
+// nobody).
+TEST_F(PatchRequestTest, BuiltInKindsAreDecodedAsUpdates) {
+  FieldManager fm = Make("apps/v1", "Deployment");
+  const Value live = fm.Apply(Value(), Yaml(R"({apiVersion: apps/v1,
+    kind: Deployment, metadata: {name: web, namespace: default},
+    spec: {selector: {matchLabels: {app: web}}, strategy: {type: Recreate},
+      template: {metadata: {labels: {app: web}},
+        spec: {containers: [{name: web, image: nginx}]}}}})"),
+                                "kubectl", false)
+                          .object;
+  FieldManagerResult r = Patch(fm, live,
+                               Yaml("[{op: remove, path: /spec/strategy}]"),
+                               PatchType::kJson, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(StringAt(*Find(*Find(r.object, "spec"), "strategy"), "type"),
+            "RollingUpdate");
+}
+
+}  // namespace
+}  // namespace smdx
