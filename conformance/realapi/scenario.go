@@ -338,6 +338,15 @@ func expand(kinds []*kindFile) []*scenario {
 				{verb: "jsonPatch", manager: "json-reverter", ops: revertOps("", obj, ch)},
 				{verb: "apply", manager: "kubectl", body: obj},
 			}})
+			if k.has("status") && k.Status != nil {
+				// The status by a merge patch, and labels with it, which
+				// the status strategy resets.
+				ps := out[len(out)-1]
+				ps.steps = append(ps.steps, step{verb: "mergePatch", manager: "status-patcher", subresource: "status",
+					body: merged(map[string]interface{}{"metadata": map[string]interface{}{
+						"labels": map[string]interface{}{"smdx.dev/status-patch": "1"}}},
+						map[string]interface{}{"status": k.Status})})
+			}
 			if !k.Settle && i == 0 {
 				// With a manager of its own, kubectl keeps no annotation.
 				gn := k.objectName(name + "-g")
