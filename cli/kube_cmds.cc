@@ -174,6 +174,22 @@ FieldManagerResult ApplyRequest(const Flags& f, const Request& q,
   return q.fm->Apply(q.live, q.config, manager, forced);
 }
 
+// Prints the result of a request on `what`: its failure and warnings on
+// `err`, the object stored on `out` (after a `---` unless `*first`).
+// Returns the exit status (ReportFailure's on a failure).
+int PrintResult(const FieldManagerResult& r, const std::string& what,
+                bool* first, std::ostream& out, std::ostream& err) {
+  if (!r.ok()) return ReportFailure(r, what, err);
+  for (const std::string& w : r.server_warnings)
+    err << "warning: " << what << ": " << w << "\n";
+  for (const std::string& w : r.warnings)
+    err << "warning: " << what << ": " << w << "\n";
+  if (!*first) out << "---\n";
+  *first = false;
+  out << ToYaml(r.object);
+  return 0;
+}
+
 std::string ManagerFlag(const Flags& f, bool apply) {
   // kubectl's default field manager for server-side apply.
   return f.Get("manager", apply ? "kubectl" : "");
@@ -223,18 +239,8 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
     FieldManagerResult r =
         apply ? ApplyRequest(f, q, manager)
               : q.fm->Update(q.live, q.config, manager);
-    if (!r.ok()) {
-      status = std::max(status, ReportFailure(r, what, err));
-      continue;
-    }
-    for (const std::string& w : r.server_warnings)
-      err << "warning: " << what << ": " << w << "\n";
-    for (const std::string& w : r.warnings)
-      err << "warning: " << what << ": " << w << "\n";
     progress.Clear();
-    if (!first) out << "---\n";
-    first = false;
-    out << ToYaml(r.object);
+    status = std::max(status, PrintResult(r, what, &first, out, err));
   }
   return status;
 }
@@ -297,17 +303,7 @@ int CmdPatch(const Flags& f, std::istream& in, std::ostream& out,
     }
     const Request& q = **req;
     FieldManagerResult r = Patch(*q.fm, q.live, *patch, *type, manager);
-    if (!r.ok()) {
-      status = std::max(status, ReportFailure(r, what, err));
-      continue;
-    }
-    for (const std::string& w : r.server_warnings)
-      err << "warning: " << what << ": " << w << "\n";
-    for (const std::string& w : r.warnings)
-      err << "warning: " << what << ": " << w << "\n";
-    if (!first) out << "---\n";
-    first = false;
-    out << ToYaml(r.object);
+    status = std::max(status, PrintResult(r, what, &first, out, err));
   }
   return status;
 }

@@ -293,12 +293,9 @@ func expand(kinds []*kindFile) []*scenario {
 
 			obj = k.named(cn)
 			changed = merged(obj, ch)
-			out = append(out, &scenario{name: tag + "/csa", kind: k, obj: cn, steps: []step{
-				{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
-				{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
-				{verb: "apply", manager: "kubectl", body: changed},
-				{verb: "apply", manager: "kubectl", body: obj},
-			}})
+			out = append(out, &scenario{name: tag + "/csa", kind: k, obj: cn, steps: append(csaHistory(obj, ch),
+				step{verb: "apply", manager: "kubectl", body: changed},
+				step{verb: "apply", manager: "kubectl", body: obj})})
 			if !k.Settle {
 				// The same history, then kubectl's server-side apply as
 				// kubectl sends it (kubectl.go): of the original, which
@@ -307,12 +304,9 @@ func expand(kinds []*kindFile) []*scenario {
 				kn := k.objectName(name + "-k")
 				obj = k.named(kn)
 				changed = merged(obj, ch)
-				out = append(out, &scenario{name: tag + "/csa-kubectl", kind: k, obj: kn, steps: []step{
-					{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
-					{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
-					{verb: "kubectlApply", manager: "kubectl", body: obj},
-					{verb: "kubectlApply", manager: "kubectl", body: changed},
-				}})
+				out = append(out, &scenario{name: tag + "/csa-kubectl", kind: k, obj: kn, steps: append(csaHistory(obj, ch),
+					step{verb: "kubectlApply", manager: "kubectl", body: obj},
+					step{verb: "kubectlApply", manager: "kubectl", body: changed})})
 			}
 			// Non-apply patches: the change as a merge patch, labels and
 			// annotations set by one and changed by a JSON patch (test,
@@ -352,12 +346,9 @@ func expand(kinds []*kindFile) []*scenario {
 				gn := k.objectName(name + "-g")
 				obj = k.named(gn)
 				changed = merged(obj, ch)
-				out = append(out, &scenario{name: tag + "/csa-manager", kind: k, obj: gn, steps: []step{
-					{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
-					{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: changed},
-					{verb: "kubectlApply", manager: "gitops", body: changed},
-					{verb: "forceKubectlApply", manager: "gitops", body: obj},
-				}})
+				out = append(out, &scenario{name: tag + "/csa-manager", kind: k, obj: gn, steps: append(csaHistory(obj, ch),
+					step{verb: "kubectlApply", manager: "gitops", body: changed},
+					step{verb: "forceKubectlApply", manager: "gitops", body: obj})})
 			}
 		}
 		if k.has("status") && k.Status != nil {
@@ -383,19 +374,28 @@ func expand(kinds []*kindFile) []*scenario {
 	return out
 }
 
+// pointerTo is JSON pointer `at` and one key more ('~' and '/' escaped).
+func pointerTo(at, key string) string {
+	return at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+}
+
+// csaHistory is kubectl's client-side apply of `obj`, then of the object
+// with change `ch` (a POST, then a PUT, each with the annotation).
+func csaHistory(obj, ch map[string]interface{}) []step {
+	return []step{
+		{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
+		{verb: "update", manager: "kubectl-client-side-apply", body: ch, lastApplied: merged(obj, ch)},
+	}
+}
+
 // revertOps is a JSON patch that takes the fields `change` sets (below
 // JSON pointer `at`) back to their values in `obj`: replaced where obj
 // has them, removed where not (maps of both are gone into, anything else
 // is one value), in key order.
 func revertOps(at string, obj, change map[string]interface{}) []interface{} {
-	keys := make([]string, 0, len(change))
-	for key := range change {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
 	var ops []interface{}
-	for _, key := range keys {
-		p := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	for _, key := range sortedKeys(change) {
+		p := pointerTo(at, key)
 		was, has := obj[key]
 		wasMap, wasIsMap := was.(map[string]interface{})
 		if chMap, ok := change[key].(map[string]interface{}); ok && wasIsMap {
@@ -412,14 +412,9 @@ func revertOps(at string, obj, change map[string]interface{}) []interface{} {
 // addOps is a JSON patch that adds the values `change` sets (below JSON
 // pointer `at`): an add of each value that is not a map, in key order.
 func addOps(at string, change map[string]interface{}) []interface{} {
-	keys := make([]string, 0, len(change))
-	for key := range change {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
 	var ops []interface{}
-	for _, key := range keys {
-		p := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	for _, key := range sortedKeys(change) {
+		p := pointerTo(at, key)
 		if m, ok := change[key].(map[string]interface{}); ok {
 			ops = append(ops, addOps(p, m)...)
 		} else {

@@ -454,6 +454,21 @@ static void test_builtin_defaults_switch(void) {
   smdx_schema_free(s);
 }
 
+/* A field manager of the built-in v1 ConfigMap, its clock at
+ * 2023-11-14T22:13:20Z (it keeps the schema alive). */
+static smdx_field_manager* configmap_manager(void) {
+  smdx_schema* s = smdx_schema_builtin();
+  smdx_field_manager_options o;
+  smdx_field_manager_options_init(&o);
+  o.api_version = "v1";
+  o.kind = "ConfigMap";
+  o.now_unix_seconds = 1700000000;
+  smdx_field_manager* fm = NULL;
+  CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+  smdx_schema_free(s);
+  return fm;
+}
+
 /* A ConfigMap kubectl applied client-side with data a and b; kubectl's
  * server-side apply of a alone removes b (smdx_apply alone keeps it, owned
  * by the client-side applier). */
@@ -474,14 +489,7 @@ static void test_kubectl_apply(void) {
       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
       " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
       " \"data\": {\"a\": \"1\"}}";
-  smdx_schema* s = smdx_schema_builtin();
-  smdx_field_manager_options o;
-  smdx_field_manager_options_init(&o);
-  o.api_version = "v1";
-  o.kind = "ConfigMap";
-  o.now_unix_seconds = 1700000000;
-  smdx_field_manager* fm = NULL;
-  CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+  smdx_field_manager* fm = configmap_manager();
   smdx_result* r = NULL;
   CHECK_CODE(smdx_apply(fm, kCsaLive, strlen(kCsaLive), kA, strlen(kA),
                         "kubectl", 0, SMDX_FORMAT_JSON, &r),
@@ -503,7 +511,6 @@ static void test_kubectl_apply(void) {
              SMDX_INVALID_ARGUMENT);
   smdx_result_free(r);
   smdx_field_manager_free(fm);
-  smdx_schema_free(s);
 }
 
 /* Merge and JSON patches of a ConfigMap; a patch that does not apply, a
@@ -518,14 +525,7 @@ static void test_patch(void) {
       "[{\"op\": \"add\", \"path\": \"/data/c\", \"value\": \"3\"}]";
   static const char kMissing[] = "[{\"op\": \"remove\", \"path\": \"/data/z\"}]";
   static const char kRename[] = "{\"metadata\": {\"name\": \"d\"}}";
-  smdx_schema* s = smdx_schema_builtin();
-  smdx_field_manager_options o;
-  smdx_field_manager_options_init(&o);
-  o.api_version = "v1";
-  o.kind = "ConfigMap";
-  o.now_unix_seconds = 1700000000;
-  smdx_field_manager* fm = NULL;
-  CHECK_CODE(smdx_field_manager_new(s, &o, &fm, NULL), SMDX_OK);
+  smdx_field_manager* fm = configmap_manager();
   smdx_result* r = NULL;
   CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMerge, strlen(kMerge),
                         SMDX_PATCH_MERGE, "ctl", SMDX_FORMAT_JSON, &r),
@@ -553,7 +553,6 @@ static void test_patch(void) {
              SMDX_INVALID_ARGUMENT);
   smdx_result_free(r);
   smdx_field_manager_free(fm);
-  smdx_schema_free(s);
 }
 
 int main(void) {
