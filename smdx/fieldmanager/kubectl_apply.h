@@ -34,6 +34,7 @@
 #define SMDX_FIELDMANAGER_KUBECTL_APPLY_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
