@@ -149,8 +149,8 @@ would store.
   -p, --patch PATCH     the patch, JSON or YAML
   --patch-file FILE     the patch from a file
   --field-manager NAME  the manager (default "kubectl-patch", as kubectl's)
-  --subresource NAME    the request goes to a subresource (status; not
-                        scale, whose patches apply to the Scale)
+  --subresource NAME    the request goes to a subresource (status; scale,
+                        where the patch applies to the Scale)
   --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
 Not modelled: a resourceVersion or uid the patch sets as a precondition.

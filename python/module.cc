@@ -1025,8 +1025,9 @@ JSON patches are read as the apiserver's json-patch library reads them
 ...). Returns the object the server would store, in live's form (output
 chooses). Raises InvalidError when an operation does not apply (naming it),
 BadRequestError for a malformed patch, a renamed object or no live object.
+On the scale subresource the patch applies to the Scale (autoscaling/v1).
 Strategic merge patches and a patch's preconditions (resourceVersion, uid)
-are not run; nor are patches of the scale subresource.)";
+are not run.)";
 
 constexpr char kUpgradeDoc[] = R"(client-go's csaupgrade.UpgradeManagedFields: object with the fields of each of csa_managers' Update entries (of subresource, "" for the main resource) moved to ssa_manager's Apply entry, as kubectl moves a client-side applier's fields before its server-side apply (FieldManager.apply(..., as_kubectl=True) runs the whole).
 

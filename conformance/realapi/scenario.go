@@ -332,10 +332,20 @@ func expand(kinds []*kindFile) []*scenario {
 				{verb: "jsonPatch", manager: "json-reverter", ops: revertOps("", obj, ch)},
 				{verb: "apply", manager: "kubectl", body: obj},
 			}})
+			ps := out[len(out)-1]
+			if k.has("scale") {
+				// The Scale by a merge patch and a JSON patch (as
+				// `kubectl scale` and an autoscaler's patch write it).
+				ps.steps = append(ps.steps,
+					step{verb: "mergePatch", manager: "scale-patcher", subresource: "scale",
+						body: map[string]interface{}{"spec": map[string]interface{}{"replicas": json.Number("3")}}},
+					step{verb: "jsonPatch", manager: "scale-json-patcher", subresource: "scale", ops: []interface{}{
+						map[string]interface{}{"op": "test", "path": "/spec/replicas", "value": json.Number("3")},
+						map[string]interface{}{"op": "replace", "path": "/spec/replicas", "value": json.Number("4")}}})
+			}
 			if k.has("status") && k.Status != nil {
 				// The status by a merge patch, and labels with it, which
 				// the status strategy resets.
-				ps := out[len(out)-1]
 				ps.steps = append(ps.steps, step{verb: "mergePatch", manager: "status-patcher", subresource: "status",
 					body: merged(map[string]interface{}{"metadata": map[string]interface{}{
 						"labels": map[string]interface{}{"smdx.dev/status-patch": "1"}}},

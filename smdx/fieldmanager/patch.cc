@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/fieldmanager/scale.h"
 #include "smdx/value/patch.h"
 
 namespace smdx {
@@ -28,6 +30,31 @@ std::string MetadataString(const Value& object, absl::string_view key) {
   return meta != nullptr ? StringAt(*meta, key) : std::string();
 }
 
+// What a patch of `live` (at the request's version) applies to: the
+// object, or on the scale subresource the Scale a GET of it returns (with
+// the entries that own its replicas).
+absl::StatusOr<Value> PatchTarget(const FieldManager& fm, const Value& live) {
+  const FieldManagerOptions& o = fm.options();
+  if (o.subresource != "scale" || o.scale_replicas_paths.empty()) return live;
+  auto it = o.scale_replicas_paths.find(o.api_version);
+  if (it == o.scale_replicas_paths.end() || it->second.empty()) {
+    return absl::NotFoundError(absl::StrCat(
+        o.api_version, " ", o.kind, " has no scale subresource"));
+  }
+  if (o.custom_resource && internal::ValueAt(live, it->second) == nullptr) {
+    // The registry has no Scale to read (its GET answers 500).
+    return absl::InternalError(
+        "the custom resource has no replicas field: no Scale to patch");
+  }
+  absl::StatusOr<Value> scale = internal::ScaleOf(live, it->second, o.kind);
+  if (!scale.ok()) return scale.status();
+  absl::StatusOr<ManagedState> parent = DecodeManagedFields(live, o.limits);
+  if (!parent.ok()) return parent.status();
+  SetObjectManagedFields(&*scale,
+                         internal::ScaleEntries(*parent, o.scale_replicas_paths));
+  return scale;
+}
+
 }  // namespace
 
 absl::StatusOr<PatchType> ParsePatchType(absl::string_view name) {
@@ -46,14 +73,15 @@ FieldManagerResult Patch(const FieldManager& fm, const Value& live,
                    absl::NotFoundError("a patch needs the object it patches "
                                        "(the apiserver answers 404)"));
   }
-  if (fm.options().subresource == "scale") {
-    return Refused(ErrorKind::kBadRequest,
-                   absl::UnimplementedError(
-                       "patches to the scale subresource are not run (they "
-                       "apply to the Scale)"));
+  absl::StatusOr<Value> read = fm.ReadLive(live);
+  if (!read.ok()) return Refused(ErrorKind::kInternal, read.status());
+  absl::StatusOr<Value> current = PatchTarget(fm, *read);
+  if (!current.ok()) {
+    return Refused(current.status().code() == absl::StatusCode::kNotFound
+                       ? ErrorKind::kBadRequest
+                       : ErrorKind::kInternal,
+                   current.status());
   }
-  absl::StatusOr<Value> current = fm.ReadLive(live);
-  if (!current.ok()) return Refused(ErrorKind::kInternal, current.status());
   absl::StatusOr<Value> patched =
       type == PatchType::kMerge ? ApplyMergePatch(*current, patch)
                                 : ApplyJsonPatch(*current, patch);

@@ -12,8 +12,11 @@
 // kBadRequest). A patch needs a live object (the apiserver's 404, here
 // kBadRequest), and is malformed (kBadRequest, 400), does not apply
 // (kInvalid, 422) or is past a limit (kBadRequest) as value/patch.h says.
-// Patches to the scale subresource are not run (kBadRequest): they apply
-// to the Scale, which this layer does not hand out.
+// On the scale subresource (with scale_replicas_paths) a patch applies to
+// the Scale the registry's GET returns (autoscaling/v1, with the entries
+// that own its replicas), and the Scale it makes is written as an update
+// of the Scale is; a custom resource without its replicas field has no
+// Scale (kInternal, the apiserver's 500).
 //
 // Not modelled: the preconditions a patch may carry (a resourceVersion or
 // uid other than the stored one is the apiserver's 409), strategic merge

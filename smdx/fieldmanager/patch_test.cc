@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "smdx/fieldmanager/scale.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
@@ -17,10 +18,14 @@ class PatchRequestTest : public ::testing::Test {
  protected:
   PatchRequestTest() : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
 
-  FieldManager Make(const std::string& api_version, const std::string& kind) {
+  FieldManager Make(const std::string& api_version, const std::string& kind,
+                    const std::string& subresource = "") {
     FieldManagerOptions o;
     o.api_version = api_version;
     o.kind = kind;
+    o.subresource = subresource;
+    if (subresource == "scale")
+      o.scale_replicas_paths = BuiltinReplicasPaths(api_version, kind);
     o.clock = &clock_;
     o.builtin_defaults = true;
     absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
@@ -113,6 +118,35 @@ TEST_F(PatchRequestTest, BuiltInKindsAreDecodedAsUpdates) {
   ASSERT_TRUE(r.ok()) << r.status;
   EXPECT_EQ(StringAt(*Find(*Find(r.object, "spec"), "strategy"), "type"),
             "RollingUpdate");
+}
+
+// On the scale subresource a patch applies to the Scale: the replicas it
+// writes go back into the object, owned by the patcher's scale entry.
+TEST_F(PatchRequestTest, ScalePatchesApplyToTheScale) {
+  const Value live = Make("apps/v1", "Deployment")
+                         .Apply(Value(), Yaml(R"({apiVersion: apps/v1,
+    kind: Deployment, metadata: {name: web, namespace: default},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}},
+      template: {metadata: {labels: {app: web}},
+        spec: {containers: [{name: web, image: nginx}]}}}})"),
+                                "kubectl", false)
+                         .object;
+  FieldManager scale = Make("apps/v1", "Deployment", "scale");
+  FieldManagerResult r =
+      Patch(scale, live,
+            Yaml("[{op: test, path: /kind, value: Scale}, "
+                 "{op: replace, path: /spec/replicas, value: 5}]"),
+            PatchType::kJson, "autoscaler");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Find(*Find(r.object, "spec"), "replicas")->AsInt(), 5);
+  bool owned = false;
+  for (const Value& e : FindManagedFields(r.object)->list()) {
+    if (StringAt(e, "manager") == "autoscaler") {
+      owned = StringAt(e, "subresource") == "scale" &&
+              ToJson(*Find(e, "fieldsV1")) == R"({"f:spec":{"f:replicas":{}}})";
+    }
+  }
+  EXPECT_TRUE(owned) << ToYaml(r.object);
 }
 
 }  // namespace
