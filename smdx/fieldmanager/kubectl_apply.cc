@@ -60,7 +60,10 @@ std::vector<std::string> AnnotationOwners(const Value& object,
   return out;
 }
 
-const std::string* LastAppliedOf(const Value& object) {
+// The annotation's value, an empty one too: kubectl looks it up in the
+// annotations map (internal::LastAppliedOf, the apiserver's reading, takes
+// an empty one for none).
+const std::string* KubectlLastApplied(const Value& object) {
   const Value* meta = Find(object, "metadata");
   const Value* ann = meta != nullptr ? Find(*meta, "annotations") : nullptr;
   return ann != nullptr ? FindString(*ann, kLastAppliedAnnotation) : nullptr;
@@ -181,7 +184,7 @@ FieldManagerResult KubectlServerSideApply(const FieldManager& fm,
 
   // Step 2: the annotation kept by its own applier.
   if (manager == kKubectlManager) {
-    const std::string* annotation = LastAppliedOf(result.object);
+    const std::string* annotation = KubectlLastApplied(result.object);
     if (annotation != nullptr &&
         AnnotationOwners(result.object, "Apply").empty()) {
       FieldManagerResult step =
