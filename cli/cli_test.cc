@@ -253,10 +253,6 @@ TEST(CliTest, PatchRunsMergeAndJsonPatches) {
   EXPECT_NE(missing.err.find("operation 0 (remove) does not apply"),
             std::string::npos)
       << missing.err;
-  Result strategic = Smdx({"patch", "-p", "{}", live});
-  EXPECT_EQ(strategic.code, 1);
-  EXPECT_NE(strategic.err.find("strategic, is not run"), std::string::npos)
-      << strategic.err;
   Result both = Smdx({"patch", "--type", "merge", "-p", "{}",
                       "--patch-file", ops, live});
   EXPECT_EQ(both.code, 1);
@@ -271,6 +267,51 @@ std::string WriteLiveScaler(const std::string& dir) {
             "metadata: {name: s, namespace: ns}\n"
             "spec: {replicas: 2, selector: app=web}\n");
   return path;
+}
+
+// smdx patch's default type is kubectl's, strategic: a Deployment's
+// containers merge by name and its finalizers as a set; a custom resource
+// takes none.
+TEST(CliTest, PatchRunsStrategicMergePatches) {
+  const std::string dir = ::testing::TempDir();
+  const std::string live = dir + "/smp-live.yaml";
+  WriteFile(live,
+            "apiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: web, namespace: ns, finalizers: [a]}\n"
+            "spec:\n  selector: {matchLabels: {app: web}}\n"
+            "  template:\n    metadata: {labels: {app: web}}\n"
+            "    spec:\n      containers:\n"
+            "      - {name: app, image: 'nginx:1'}\n"
+            "      - {name: side, image: busybox}\n");
+  Result patched = Smdx(
+      {"patch", "--now", "2026-12-07T10:00:00Z", "-p",
+       R"({"metadata": {"finalizers": ["b"]}, "spec": {"template": {"spec":
+           {"containers": [{"name": "side", "$patch": "delete"},
+                           {"name": "app", "image": "nginx:2"}]}}}})",
+       live});
+  ASSERT_EQ(patched.code, 0) << patched.err;
+  EXPECT_NE(patched.out.find("manager: kubectl-patch"), std::string::npos)
+      << patched.out;
+  EXPECT_NE(patched.out.find("  - b\n  - a\n"), std::string::npos)
+      << patched.out;
+  EXPECT_NE(patched.out.find("image: nginx:2"), std::string::npos)
+      << patched.out;
+  EXPECT_EQ(patched.out.find("busybox"), std::string::npos) << patched.out;
+  // A container without its merge key: the apiserver's 500.
+  Result keyless = Smdx(
+      {"patch", "--type", "strategic", "-p",
+       R"({"spec": {"template": {"spec": {"containers": [{"image": "x"}]}}}})",
+       live});
+  EXPECT_EQ(keyless.code, 1);
+  EXPECT_NE(keyless.err.find("does not contain declared merge key: name"),
+            std::string::npos)
+      << keyless.err;
+
+  Result cr = Smdx({"patch", "-p", "{spec: {replicas: 3}}", "--schema",
+                    smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml"),
+                    WriteLiveScaler(dir)});
+  EXPECT_EQ(cr.code, 1);
+  EXPECT_NE(cr.err.find("415"), std::string::npos) << cr.err;
 }
 
 // The Scale of the Scaler WriteLiveScaler writes, with 5 replicas.

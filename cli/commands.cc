@@ -133,19 +133,21 @@ NAME. Prints the objects the server would store.
 Exit status: 0 when every object was written, 1 on an error.
 )"},
     {"patch",
-     R"(usage: smdx patch --type merge|json (-p PATCH | --patch-file FILE) LIVE...
+     R"(usage: smdx patch [--type strategic|merge|json] (-p PATCH | --patch-file FILE) LIVE...
 
 A non-apply patch of each live object in LIVE (the objects as stored, with
-their managedFields), as `kubectl patch --type merge|json` sends it and the
-apiserver runs it: the patch applied to the object (JSON merge patch, RFC
-7386; JSON patch, RFC 6902, as the apiserver's json-patch library reads it:
-negative indexes count from the end, a replace of a missing key adds it,
-...), the result checked (the name kept, the namespace kept or put back),
-then written as an update by the manager. Prints the objects the server
-would store.
+their managedFields), as `kubectl patch` sends it and the apiserver runs
+it: the patch applied to the object (a strategic merge patch, whose lists
+merge by the Go types' patchMergeKey, with its $patch, $retainKeys,
+$setElementOrder and $deleteFromPrimitiveList directives, for built-in
+kinds only; a JSON merge patch, RFC 7386; a JSON patch, RFC 6902, as the
+apiserver's json-patch library reads it: negative indexes count from the
+end, a replace of a missing key adds it, ...), the result checked (the
+name kept, the namespace kept or put back), then written as an update by
+the manager. Prints the objects the server would store.
 
-  --type merge|json     the patch's type (required: kubectl's default,
-                        strategic, is not run)
+  --type TYPE           the patch's type: strategic (the default, as
+                        kubectl's), merge or json
   -p, --patch PATCH     the patch, JSON or YAML
   --patch-file FILE     the patch from a file
   --field-manager NAME  the manager (default "kubectl-patch", as kubectl's)

@@ -252,12 +252,9 @@ int CmdPatch(const Flags& f, std::istream& in, std::ostream& out,
                          "patch takes LIVE: the objects to patch (files, "
                          "directories or -)"));
   }
-  if (f.Get("type").empty()) {
-    return Fail(err, absl::InvalidArgumentError(
-                         "patch needs --type merge or --type json "
-                         "(kubectl's default, strategic, is not run)"));
-  }
-  absl::StatusOr<PatchType> type = ParsePatchType(f.Get("type"));
+  // kubectl patch's default type.
+  absl::StatusOr<PatchType> type =
+      ParsePatchType(f.Get("type", "strategic"));
   if (!type.ok()) return Fail(err, type.status());
   const bool inline_patch = f.values.count("patch") != 0;
   if (inline_patch == (f.values.count("patch-file") != 0)) {

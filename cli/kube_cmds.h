@@ -26,8 +26,9 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
              std::ostream& err);
 // Exit status: 0 when nothing would change, 1 when something would, 2 on
 // conflicts or errors (as `kubectl diff`: above 1 means it failed).
-// `smdx patch`: a merge or JSON patch of each live object (kubectl patch
-// --type merge|json), as the apiserver's patch handler runs it.
+// `smdx patch`: a strategic, merge or JSON patch of each live object
+// (kubectl patch --type strategic|merge|json), as the apiserver's patch
+// handler runs it.
 int CmdPatch(const Flags& f, std::istream& in, std::ostream& out,
              std::ostream& err);
 int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,

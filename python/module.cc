@@ -1018,16 +1018,18 @@ last-applied annotation is kept, owned by "kubectl-last-applied"). A later
 step that fails is a ManagedFieldsWarning, and the object is what the steps
 before it stored.)";
 
-constexpr char kPatchDoc[] = R"(A non-apply patch of live (the stored object) by manager, as `kubectl patch --type merge|json` sends it and the apiserver runs it: a JSON merge patch (type="merge", a dict) or a JSON patch (type="json", a list of operations; also as JSON/YAML text) applied to live, the result checked as the apiserver checks it (its name kept, its namespace kept or put back), then written as update writes it.
+constexpr char kPatchDoc[] = R"(A non-apply patch of live (the stored object) by manager, as `kubectl patch --type strategic|merge|json` sends it and the apiserver runs it: a strategic merge patch (type="strategic", a dict: lists merge by the Go types' patchMergeKey, with $patch, $retainKeys, $setElementOrder and $deleteFromPrimitiveList directives; built-in kinds only), a JSON merge patch (type="merge", a dict) or a JSON patch (type="json", a list of operations; also as JSON/YAML text) applied to live, the result checked as the apiserver checks it (its name kept, its namespace kept or put back), then written as update writes it.
 
 JSON patches are read as the apiserver's json-patch library reads them
 (negative indexes count from the end, a replace of a missing key adds it,
 ...). Returns the object the server would store, in live's form (output
 chooses). Raises InvalidError when an operation does not apply (naming it),
-BadRequestError for a malformed patch, a renamed object or no live object.
+BadRequestError for a malformed patch, a renamed object, no live object or
+a strategic merge patch of a custom resource, InternalError where the
+apiserver answers 500 (a strategic merge patch setting a field the Go type
+lacks inside an object, or a list item without its merge key).
 On the scale subresource the patch applies to the Scale (autoscaling/v1).
-Strategic merge patches and a patch's preconditions (resourceVersion, uid)
-are not run.)";
+A patch's preconditions (resourceVersion, uid) are not checked.)";
 
 constexpr char kUpgradeDoc[] = R"(client-go's csaupgrade.UpgradeManagedFields: object with the fields of each of csa_managers' Update entries (of subresource, "" for the main resource) moved to ssa_manager's Apply entry, as kubectl moves a client-side applier's fields before its server-side apply (FieldManager.apply(..., as_kubectl=True) runs the whole).
 

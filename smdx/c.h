@@ -231,15 +231,19 @@ smdx_code smdx_update(const smdx_field_manager* fm, const char* live,
 typedef enum smdx_patch_type {
   SMDX_PATCH_MERGE = 0, /* JSON merge patch (RFC 7386), an object */
   SMDX_PATCH_JSON = 1,  /* JSON patch (RFC 6902), a list of operations */
+  SMDX_PATCH_STRATEGIC = 2, /* strategic merge patch, an object (built-in
+                               kinds: lists merge by the Go types' keys) */
   SMDX_PATCH_TYPE_MAX_ = 0x7fffffff /* not a type: as wide as an int */
 } smdx_patch_type;
 
-/* A non-apply patch (`kubectl patch --type merge|json`) of `live` (the
- * stored object; required) by `manager`, as the apiserver runs it: the
- * patch (JSON or YAML) applied as its json-patch library reads it, the
- * result checked (its name kept, its namespace kept or put back), then
- * written as smdx_update writes it. SMDX_INVALID when an operation does
- * not apply, SMDX_BAD_REQUEST for a malformed patch or a renamed object.
+/* A non-apply patch (`kubectl patch --type strategic|merge|json`) of
+ * `live` (the stored object; required) by `manager`, as the apiserver runs
+ * it: the patch (JSON or YAML) applied as its json-patch or strategicpatch
+ * library reads it, the result checked (its name kept, its namespace kept
+ * or put back), then written as smdx_update writes it. SMDX_INVALID when an
+ * operation does not apply, SMDX_BAD_REQUEST for a malformed patch, a
+ * renamed object or a strategic merge patch of a custom resource,
+ * SMDX_INTERNAL where the apiserver answers 500.
  * See smdx/fieldmanager/patch.h. */
 smdx_code smdx_patch(const smdx_field_manager* fm, const char* live,
                      size_t live_len, const char* patch, size_t patch_len,

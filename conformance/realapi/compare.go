@@ -542,6 +542,8 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		}
 	case "mergePatch", "jsonPatch":
 		args = append(args, "patch", "--type", strings.TrimSuffix(st.verb, "Patch"))
+	case "strategicPatch", "csaApply":
+		args = append(args, "patch", "--type", "strategic")
 	default:
 		args = append(args, "update")
 	}
@@ -569,7 +571,7 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		}
 	}
 	bp := filepath.Join(r.work, "body.json")
-	if st.verb == "mergePatch" || st.verb == "jsonPatch" {
+	if isPatch := map[string]bool{"mergePatch": true, "jsonPatch": true, "strategicPatch": true, "csaApply": true}; isPatch[st.verb] {
 		// The patch, and the objects patched (none: nothing to patch).
 		var patch interface{} = body
 		if st.verb == "jsonPatch" {

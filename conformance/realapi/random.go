@@ -344,13 +344,16 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			st = step{verb: "apply", manager: g.controller(), body: copyValue(header).(map[string]interface{})}
 		case r < 64:
 			// A controller's non-apply patch: one of the kind's changes as
-			// a merge patch, or as a JSON patch that adds its values or
-			// takes them back to the object's (operations that may not
-			// apply, where their parents are missing).
+			// a merge patch or a strategic merge patch, or as a JSON patch
+			// that adds its values or takes them back to the object's
+			// (operations that may not apply, where their parents are
+			// missing).
 			ch := k.Changes[g.rng.Intn(len(k.Changes))]
-			switch g.rng.Intn(3) {
+			switch g.rng.Intn(4) {
 			case 0:
 				st = step{verb: "mergePatch", manager: g.controller(), body: copyValue(ch).(map[string]interface{})}
+			case 3:
+				st = step{verb: "strategicPatch", manager: g.controller(), body: copyValue(ch).(map[string]interface{})}
 			case 1:
 				st = step{verb: "jsonPatch", manager: g.controller(), ops: addOps("", ch)}
 			default:
@@ -408,7 +411,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		}
 		// (Patches go to the kind file's version: smdx patches the live
 		// object at the version it is given.)
-		if st.subresource != "scale" && st.lastApplied == nil && st.verb != "mergePatch" && st.verb != "jsonPatch" {
+		if st.subresource != "scale" && st.lastApplied == nil && st.verb != "mergePatch" && st.verb != "jsonPatch" && st.verb != "strategicPatch" {
 			st = g.at(k, st)
 		}
 		s.steps = append(s.steps, st)
@@ -673,7 +676,7 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 		switch verb {
 		case "forceKubectlApply":
 			verb = "kubectlApply" // (the same steps after a forced apply)
-		case "mergePatch", "jsonPatch":
+		case "mergePatch", "jsonPatch", "strategicPatch", "csaApply":
 			verb = "update" // (a patch is the update of its result)
 		}
 		if k == nil || k.GenerationAt != "" || k.Kind != s.kind.Kind || k.Verb != verb {

@@ -184,7 +184,7 @@ func decodeJSON(b []byte, out interface{}) error {
 // step is one request.
 type step struct {
 	index       int    // (its place in the scenario, set as it runs)
-	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go), mergePatch, jsonPatch
+	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go), mergePatch, jsonPatch, strategicPatch, csaApply (strategic.go)
 	manager     string
 	subresource string
 	// The request's apiVersion when not the kind file's (random scenarios
@@ -195,7 +195,8 @@ type step struct {
 	// (a kind file's write's liveAt).
 	liveAt string
 	// For apply: the configuration. For create: the object. For update:
-	// the change written over the object the client read.
+	// the change written over the object the client read. For csaApply:
+	// the manifest client-side `kubectl apply` is given.
 	body map[string]interface{}
 	// A client-side apply: the annotation holds this (the configuration).
 	lastApplied map[string]interface{}
@@ -351,6 +352,44 @@ func expand(kinds []*kindFile) []*scenario {
 						"labels": map[string]interface{}{"smdx.dev/status-patch": "1"}}},
 						map[string]interface{}{"status": k.Status})})
 			}
+			// Strategic merge patches: client-side kubectl apply of the
+			// changed object and back (three-way patches: deletions,
+			// $setElementOrder, $retainKeys), the change as a controller's
+			// patch, a label and a finalizer added and taken away again
+			// ($deleteFromPrimitiveList), the Scale and the status. A
+			// custom resource takes none (the server's 415).
+			sn := k.objectName(name + "-s")
+			obj = k.named(sn)
+			changed = merged(obj, ch)
+			smp := &scenario{name: tag + "/strategic", kind: k, obj: sn}
+			if registered(k) {
+				smp.steps = []step{
+					{verb: "create", manager: "kubectl-client-side-apply", body: obj, lastApplied: obj},
+					{verb: "csaApply", manager: "kubectl-client-side-apply", body: changed},
+					{verb: "csaApply", manager: "kubectl-client-side-apply", body: obj},
+				}
+			} else {
+				smp.steps = []step{{verb: "apply", manager: "kubectl", body: obj}}
+			}
+			smp.steps = append(smp.steps,
+				step{verb: "strategicPatch", manager: "smp-patcher", body: copyValue(ch).(map[string]interface{})},
+				step{verb: "strategicPatch", manager: "smp-patcher", body: map[string]interface{}{
+					"metadata": map[string]interface{}{
+						"labels":     map[string]interface{}{"smdx.dev/smp": "1"},
+						"finalizers": []interface{}{"smdx.dev/smp"}}}},
+				step{verb: "strategicPatch", manager: "smp-remover", body: map[string]interface{}{
+					"metadata": map[string]interface{}{
+						"labels":                              map[string]interface{}{"smdx.dev/smp": nil},
+						"$deleteFromPrimitiveList/finalizers": []interface{}{"smdx.dev/smp"}}}})
+			if k.has("scale") {
+				smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "scale-smp", subresource: "scale",
+					body: map[string]interface{}{"spec": map[string]interface{}{"replicas": json.Number("3")}}})
+			}
+			if k.has("status") && k.Status != nil {
+				smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "status-smp", subresource: "status",
+					body: map[string]interface{}{"status": k.Status}})
+			}
+			out = append(out, smp)
 			if !k.Settle && i == 0 {
 				// With a manager of its own, kubectl keeps no annotation.
 				gn := k.objectName(name + "-g")
@@ -675,14 +714,25 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		}
 		r, err := c.do("PATCH", path, "application/apply-patch+yaml", q, body)
 		return r, body, err
-	case "mergePatch", "jsonPatch":
+	case "mergePatch", "jsonPatch", "strategicPatch", "csaApply":
 		path += "/" + s.obj
 		if st.subresource != "" {
 			path += "/" + st.subresource
 		}
-		if st.verb == "jsonPatch" {
+		switch st.verb {
+		case "jsonPatch":
 			r, err := c.do("PATCH", path, jsonPatch, q, st.ops)
 			return r, nil, err
+		case "strategicPatch":
+			r, err := c.do("PATCH", path, strategicPatch, q, st.body)
+			return r, st.body, err
+		case "csaApply":
+			patch, err := clientSideApplyPatch(k, live, st.body)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := c.do("PATCH", path, strategicPatch, q, patch)
+			return r, patch, err
 		}
 		r, err := c.do("PATCH", path, "application/merge-patch+json", q, st.body)
 		return r, st.body, err

@@ -78,7 +78,7 @@ class FieldManager:
         patch: Union[Dict[str, Any], List[Any], str, bytes, Object],
         manager: str,
         *,
-        type: Literal["merge", "json"],
+        type: Literal["strategic", "merge", "json"],
         output: Optional[Output] = None,
     ) -> Any: ...
     @property

@@ -1092,4 +1092,28 @@ def test_patch_merge_and_json():
     with pytest.raises(smdx.BadRequestError, match="does not match the name"):
         fm.patch(live, {"metadata": {"name": "other"}}, "ctl", type="merge")
     with pytest.raises(ValueError, match="strategic"):
-        fm.patch(live, {}, "ctl", type="strategic")
+        fm.patch(live, {}, "ctl", type="smp")
+
+
+def test_patch_strategic():
+    fm = smdx.FieldManager("apps/v1", "Deployment", now="2026-12-07T10:00:00Z")
+    live = fm.apply(None, {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "ns", "finalizers": ["a"]},
+        "spec": {"selector": {"matchLabels": {"app": "web"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [
+                                  {"name": "app", "image": "nginx:1"},
+                                  {"name": "side", "image": "busybox"}]}}}},
+        "kubectl")
+    patched = fm.patch(live, {
+        "metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]},
+        "spec": {"template": {"spec": {"containers": [
+            {"name": "side", "$patch": "delete"},
+            {"name": "app", "image": "nginx:2"}]}}}}, "ctl", type="strategic")
+    assert "finalizers" not in patched["metadata"]
+    assert [(c["name"], c["image"]) for c in
+            patched["spec"]["template"]["spec"]["containers"]] == [("app", "nginx:2")]
+    with pytest.raises(smdx.Error, match="declared merge key"):
+        fm.patch(live, {"spec": {"template": {"spec": {"containers": [{"image": "x"}]}}}},
+                 "ctl", type="strategic")

@@ -153,14 +153,22 @@ absl::StatusOr<smdx::Type> TypeFor(const smdx_schema* s, const char* type_name,
 }
 
 // The request Operate makes.
-enum class Op { kApply, kKubectlApply, kUpdate, kMergePatch, kJsonPatch };
+enum class Op {
+  kApply,
+  kKubectlApply,
+  kUpdate,
+  kStrategicPatch,
+  kMergePatch,
+  kJsonPatch
+};
 
 smdx_code Operate(const smdx_field_manager* fm, const char* live,
                   size_t live_len, const char* body, size_t body_len,
                   const char* manager, Op op, bool force, smdx_format format,
                   smdx_result** out) {
   const bool apply = op == Op::kApply || op == Op::kKubectlApply;
-  const bool patch = op == Op::kMergePatch || op == Op::kJsonPatch;
+  const bool patch = op == Op::kStrategicPatch || op == Op::kMergePatch ||
+                     op == Op::kJsonPatch;
   if (fm == nullptr || !fm->fm.has_value()) {
     return Fail(SMDX_INVALID_ARGUMENT, "the field manager is NULL", out);
   }
@@ -200,12 +208,14 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
     case Op::kUpdate:
       res = fm->fm->Update(*l, *b, name);
       break;
+    case Op::kStrategicPatch:
+      res = smdx::Patch(*fm->fm, *l, *b, smdx::PatchType::kStrategic, name);
+      break;
     case Op::kMergePatch:
+      res = smdx::Patch(*fm->fm, *l, *b, smdx::PatchType::kMerge, name);
+      break;
     case Op::kJsonPatch:
-      res = smdx::Patch(*fm->fm, *l, *b,
-                        op == Op::kMergePatch ? smdx::PatchType::kMerge
-                                              : smdx::PatchType::kJson,
-                        name);
+      res = smdx::Patch(*fm->fm, *l, *b, smdx::PatchType::kJson, name);
       break;
   }
   auto r = std::make_unique<smdx_result>();
@@ -508,11 +518,21 @@ smdx_code smdx_patch(const smdx_field_manager* fm, const char* live,
                      smdx_patch_type type, const char* manager,
                      smdx_format format, smdx_result** result) {
   return Guard(result, [&] {
-    if (type != SMDX_PATCH_MERGE && type != SMDX_PATCH_JSON) {
-      return Fail(SMDX_INVALID_ARGUMENT, "unknown patch type", result);
+    Op op;
+    switch (type) {
+      case SMDX_PATCH_STRATEGIC:
+        op = Op::kStrategicPatch;
+        break;
+      case SMDX_PATCH_MERGE:
+        op = Op::kMergePatch;
+        break;
+      case SMDX_PATCH_JSON:
+        op = Op::kJsonPatch;
+        break;
+      default:
+        return Fail(SMDX_INVALID_ARGUMENT, "unknown patch type", result);
     }
-    return Operate(fm, live, live_len, patch, patch_len, manager,
-                   type == SMDX_PATCH_MERGE ? Op::kMergePatch : Op::kJsonPatch,
+    return Operate(fm, live, live_len, patch, patch_len, manager, op,
                    /*force=*/false, format, result);
   });
 }

@@ -525,6 +525,8 @@ static void test_patch(void) {
       "[{\"op\": \"add\", \"path\": \"/data/c\", \"value\": \"3\"}]";
   static const char kMissing[] = "[{\"op\": \"remove\", \"path\": \"/data/z\"}]";
   static const char kRename[] = "{\"metadata\": {\"name\": \"d\"}}";
+  static const char kStrategic[] = "{\"data\": {\"b\": null, \"c\": \"3\"}}";
+  static const char kBadDirective[] = "{\"data\": {\"$patch\": \"nonsense\"}}";
   smdx_field_manager* fm = configmap_manager();
   smdx_result* r = NULL;
   CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMerge, strlen(kMerge),
@@ -547,6 +549,21 @@ static void test_patch(void) {
   CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kRename, strlen(kRename),
                         SMDX_PATCH_MERGE, "ctl", SMDX_FORMAT_JSON, &r),
              SMDX_BAD_REQUEST);
+  smdx_result_free(r);
+  /* A strategic merge patch: the Go type's map merges as a merge patch
+   * would; an unknown $patch is the apiserver's 500. */
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kStrategic,
+                        strlen(kStrategic), SMDX_PATCH_STRATEGIC, "ctl",
+                        SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(contains(smdx_result_data(r, NULL), "\"c\":\"3\""));
+  CHECK(!contains(smdx_result_data(r, NULL), "\"b\":"));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kBadDirective,
+                        strlen(kBadDirective), SMDX_PATCH_STRATEGIC, "ctl",
+                        SMDX_FORMAT_JSON, &r),
+             SMDX_INTERNAL);
+  CHECK(contains(smdx_result_message(r), "unknown patch type: nonsense"));
   smdx_result_free(r);
   CHECK_CODE(smdx_patch(fm, kLive, strlen(kLive), kMerge, strlen(kMerge),
                         (smdx_patch_type)7, "ctl", SMDX_FORMAT_JSON, &r),

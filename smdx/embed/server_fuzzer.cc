@@ -5,9 +5,10 @@
 // and its v1 /status, and a custom resource's main resource, /status and
 // /scale. The input is a YAML stream of up to
 // three documents (live object, applied configuration, written object), as
-// for smdx/fieldmanager/field_manager_fuzzer.cc. Whatever they hold, every
-// apply and update returns a result or an error and never crashes, and a
-// successful result's managedFields decode.
+// for smdx/fieldmanager/field_manager_fuzzer.cc; the configuration is also
+// a strategic merge patch of the live object (and of the apply's result).
+// Whatever they hold, every apply, update and patch returns a result or an
+// error and never crashes, and a successful result's managedFields decode.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +18,7 @@
 
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/value/emit.h"
 #include "testing/fuzz_documents.h"
 
@@ -118,6 +120,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckResult(a);
     CheckResult(fm.Update(docs.live, docs.written, "writer"));
     if (a.ok()) CheckResult(fm.Update(a.object, docs.written, "writer"));
+    CheckResult(smdx::Patch(fm, docs.live, docs.config,
+                            smdx::PatchType::kStrategic, "patcher"));
+    if (a.ok()) {
+      CheckResult(smdx::Patch(fm, a.object, docs.config,
+                              smdx::PatchType::kStrategic, "patcher"));
+    }
   }
   return 0;
 }

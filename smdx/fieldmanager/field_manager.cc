@@ -734,6 +734,19 @@ absl::StatusOr<Value> FieldManager::ReadLive(const Value& live) const {
   return *std::move(read);
 }
 
+absl::StatusOr<Value> FieldManager::ReadStored(const Value& live) const {
+  absl::StatusOr<Value> read = ReadLive(live);
+  if (!read.ok() || builtin_ == nullptr || read->IsNull() ||
+      !builtin_->ReadHidesStoredFields(*read)) {
+    return read;
+  }
+  absl::StatusOr<ManagedState> owners =
+      DecodeManagedFields(*read, opts_.limits, &type_);
+  // (Entries that do not decode are the update's to refuse.)
+  if (!owners.ok()) return read;
+  return builtin_->AsStored(*std::move(read), owners->fields);
+}
+
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {

@@ -280,6 +280,11 @@ class FieldManager {
   // they are); any other value as it is. Apply and Update read it so
   // themselves; for showing the live object beside their results.
   absl::StatusOr<Value> ReadLive(const Value& live) const;
+  // `live` as the apiserver's handlers hold it (a patch applies to it):
+  // ReadLive's, with what every read hides but storage holds put back
+  // (BuiltinKind::AsStored: an ExternalName Service's internalTrafficPolicy
+  // that a manager owns).
+  absl::StatusOr<Value> ReadStored(const Value& live) const;
 
   const Type& type() const { return type_; }
   const FieldManagerOptions& options() const { return opts_; }

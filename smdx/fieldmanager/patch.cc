@@ -6,7 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/kubetypes/strategic_patch_schema.h"
 #include "smdx/value/patch.h"
+#include "smdx/value/strategic_patch.h"
 
 namespace smdx {
 
@@ -20,9 +22,25 @@ FieldManagerResult Refused(ErrorKind kind, absl::Status status) {
 }
 
 ErrorKind KindOf(const absl::Status& st) {
-  return st.code() == absl::StatusCode::kFailedPrecondition
-             ? ErrorKind::kInvalid
-             : ErrorKind::kBadRequest;
+  switch (st.code()) {
+    case absl::StatusCode::kFailedPrecondition:
+      return ErrorKind::kInvalid;
+    case absl::StatusCode::kInternal:
+      return ErrorKind::kInternal;
+    default:
+      return ErrorKind::kBadRequest;
+  }
+}
+
+// The Go type a strategic merge patch of `fm`'s objects reads (the Scale's
+// on the scale subresource), or nullptr: none in the built-in API.
+const StrategicPatchSchema* StrategicSchemaOf(const FieldManager& fm) {
+  const FieldManagerOptions& o = fm.options();
+  if (o.custom_resource) return nullptr;
+  if (o.subresource == "scale" && !o.scale_replicas_paths.empty()) {
+    return BuiltinStrategicPatchSchema("io.k8s.api.autoscaling.v1.Scale");
+  }
+  return BuiltinStrategicPatchSchema(fm.type().name());
 }
 
 std::string MetadataString(const Value& object, absl::string_view key) {
@@ -58,22 +76,38 @@ absl::StatusOr<Value> PatchTarget(const FieldManager& fm, const Value& live) {
 }  // namespace
 
 absl::StatusOr<PatchType> ParsePatchType(absl::string_view name) {
+  if (name == "strategic") return PatchType::kStrategic;
   if (name == "merge") return PatchType::kMerge;
   if (name == "json") return PatchType::kJson;
   return absl::InvalidArgumentError(absl::StrCat(
-      "a patch's type is \"merge\" or \"json\", not \"", name, "\"",
-      name == "strategic" ? " (strategic merge patches are not run)" : ""));
+      "a patch's type is \"strategic\", \"merge\" or \"json\", not \"",
+      name, "\""));
 }
 
 FieldManagerResult Patch(const FieldManager& fm, const Value& live,
                          const Value& patch, PatchType type,
                          absl::string_view manager) {
+  const StrategicPatchSchema* strategic = nullptr;
+  if (type == PatchType::kStrategic) {
+    strategic = StrategicSchemaOf(fm);
+    if (strategic == nullptr) {
+      return Refused(
+          ErrorKind::kBadRequest,
+          absl::InvalidArgumentError(absl::StrCat(
+              "strategic merge patches need a built-in kind's Go type; ",
+              fm.options().kind, " (", fm.type().name(),
+              ") has none (the apiserver answers 415: the body of the request "
+              "was in an unknown format - accepted media types include: "
+              "application/json-patch+json, application/merge-patch+json, "
+              "application/apply-patch+yaml)")));
+    }
+  }
   if (live.IsNull()) {
     return Refused(ErrorKind::kBadRequest,
                    absl::NotFoundError("a patch needs the object it patches "
                                        "(the apiserver answers 404)"));
   }
-  absl::StatusOr<Value> read = fm.ReadLive(live);
+  absl::StatusOr<Value> read = fm.ReadStored(live);
   if (!read.ok()) return Refused(ErrorKind::kInternal, read.status());
   absl::StatusOr<Value> current = PatchTarget(fm, *read);
   if (!current.ok()) {
@@ -83,8 +117,10 @@ FieldManagerResult Patch(const FieldManager& fm, const Value& live,
                    current.status());
   }
   absl::StatusOr<Value> patched =
-      type == PatchType::kMerge ? ApplyMergePatch(*current, patch)
-                                : ApplyJsonPatch(*current, patch);
+      type == PatchType::kStrategic
+          ? ApplyStrategicMergePatch(*current, patch, *strategic)
+      : type == PatchType::kMerge ? ApplyMergePatch(*current, patch)
+                                  : ApplyJsonPatch(*current, patch);
   if (!patched.ok()) return Refused(KindOf(patched.status()), patched.status());
   if (!patched->IsMap()) {
     return Refused(ErrorKind::kInvalid,

@@ -1,9 +1,18 @@
-// Non-apply patches (kubectl patch --type merge|json, a controller's
-// Patch with MergePatchType or JSONPatchType) as the apiserver's patch
-// handler runs them: the patch applied to the stored object as the
-// request's version encodes it (value/patch.h, json-patch.v4's reading),
-// the result checked as the handler checks it, then written as an update
-// by the manager (FieldManager::Update: decoding, defaults, ownership).
+// Non-apply patches (kubectl patch --type strategic|merge|json, a
+// controller's Patch with StrategicMergePatchType, MergePatchType or
+// JSONPatchType) as the apiserver's patch handler runs them: the patch
+// applied to the stored object as the request's version encodes it
+// (value/patch.h, json-patch.v4's reading; value/strategic_patch.h with
+// the Go types' tags, kubetypes/strategic_patch_schema.h), the result
+// checked as the handler checks it, then written as an update by the
+// manager (FieldManager::Update: decoding, defaults, ownership).
+//
+// A strategic merge patch needs the kind's Go type: a custom resource
+// (options().custom_resource) or a type the built-in API lacks is refused
+// (kBadRequest; the apiserver's 415 names the patch types it takes) before
+// anything else. Its errors are the handler's: kBadRequest for a malformed
+// directive, kInvalid for a list of lists, kInternal for what it answers
+// 500 (a field the Go type lacks, a merge key missing, ...).
 //
 // The handler's checks: the result is an object (else kInvalid, the
 // apiserver's 422), named as the object patched (kBadRequest: "the name of
@@ -19,8 +28,8 @@
 // Scale (kInternal, the apiserver's 500).
 //
 // Not modelled: the preconditions a patch may carry (a resourceVersion or
-// uid other than the stored one is the apiserver's 409), strategic merge
-// patches, and field validation other than the default (Warn).
+// uid other than the stored one is the apiserver's 409), and field
+// validation other than the default (Warn).
 //
 // Example:
 //   FieldManagerResult r = Patch(*fm, live, *ParseJson(R"([
@@ -37,12 +46,13 @@
 namespace smdx {
 
 enum class PatchType {
-  kMerge,  // application/merge-patch+json (RFC 7386)
-  kJson,   // application/json-patch+json (RFC 6902)
+  kStrategic,  // application/strategic-merge-patch+json
+  kMerge,      // application/merge-patch+json (RFC 7386)
+  kJson,       // application/json-patch+json (RFC 6902)
 };
 
-// "merge" or "json" (kubectl patch's --type names); InvalidArgument else
-// (naming "strategic", which is not run).
+// "strategic", "merge" or "json" (kubectl patch's --type names);
+// InvalidArgument else.
 absl::StatusOr<PatchType> ParsePatchType(absl::string_view name);
 
 // The patch of `live` (the stored object; null: none) by `manager`.

@@ -96,8 +96,9 @@ TEST_F(PatchRequestTest, ChecksAsTheHandler) {
   r = Patch(fm, live, Yaml("[{op: replace, path: '', value: [1]}]"),
             PatchType::kJson, "ctl");
   EXPECT_EQ(r.kind, ErrorKind::kInvalid);
-  EXPECT_FALSE(ParsePatchType("strategic").ok());
+  EXPECT_EQ(*ParsePatchType("strategic"), PatchType::kStrategic);
   EXPECT_EQ(*ParsePatchType("json"), PatchType::kJson);
+  EXPECT_FALSE(ParsePatchType("smp").ok());
 }
 
 // Built-in kinds: the patched object is decoded and defaulted as any
@@ -147,6 +148,94 @@ TEST_F(PatchRequestTest, ScalePatchesApplyToTheScale) {
     }
   }
   EXPECT_TRUE(owned) << ToYaml(r.object);
+}
+
+// Strategic merge patches read the kind's Go type (the Scale's on the
+// scale subresource); their errors carry the handler's codes, and a custom
+// resource has no Go type to read (the apiserver's 415).
+TEST_F(PatchRequestTest, StrategicPatchesReadTheGoType) {
+  FieldManager deployments = Make("apps/v1", "Deployment");
+  const Value live = deployments
+                         .Apply(Value(), Yaml(R"({apiVersion: apps/v1,
+    kind: Deployment, metadata: {name: web, namespace: default},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}},
+      template: {metadata: {labels: {app: web}},
+        spec: {containers: [{name: web, image: nginx}]}}}})"),
+                                "kubectl", false)
+                         .object;
+  FieldManagerResult r = Patch(deployments, live, Yaml(R"({spec: {template:
+      {spec: {containers: [{name: sidecar, image: busybox}]}}}})"),
+                               PatchType::kStrategic, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  const Value* containers = Find(
+      *Find(*Find(*Find(r.object, "spec"), "template"), "spec"), "containers");
+  ASSERT_EQ(containers->list().size(), 2u) << ToYaml(r.object);
+  EXPECT_EQ(StringAt(containers->list()[0], "name"), "sidecar");
+  EXPECT_EQ(StringAt(containers->list()[1], "name"), "web");
+
+  r = Patch(deployments, live, Yaml("{spec: {template: {spec: {containers: "
+                                    "[{$patch: merge}]}}}}"),
+            PatchType::kStrategic, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kInternal);
+  r = Patch(deployments, live, Yaml("{metadata: {$retainKeys: 1}}"),
+            PatchType::kStrategic, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  // (Items of two types: Go's 500.)
+  r = Patch(deployments, live,
+            Yaml("{spec: {template: {spec: {containers: [[1]]}}}}"),
+            PatchType::kStrategic, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kInternal);
+
+  r = Patch(Make("apps/v1", "Deployment", "scale"), live,
+            Yaml("{spec: {replicas: 7}}"), PatchType::kStrategic, "hpa");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Find(*Find(r.object, "spec"), "replicas")->AsInt(), 7);
+
+  FieldManagerOptions o;
+  o.api_version = "realapi.smdx.dev/v1";
+  o.kind = "Widget";
+  o.custom_resource = true;
+  o.clock = &clock_;
+  FieldManager widgets = *FieldManager::Create(Type::Deduced(), o);
+  r = Patch(widgets, Yaml("{apiVersion: realapi.smdx.dev/v1, kind: Widget, "
+                          "metadata: {name: w}}"),
+            Yaml("{spec: {a: 1}}"), PatchType::kStrategic, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  EXPECT_NE(r.status.message().find("415"), absl::string_view::npos)
+      << r.status;
+}
+
+// A patch applies to the object storage holds: an ExternalName Service's
+// internalTrafficPolicy, which reads leave out, stays with its owner.
+TEST_F(PatchRequestTest, PatchesApplyToTheStoredObject) {
+  FieldManager services = Make("v1", "Service");
+  Value live = services
+                   .Update(Value(), Yaml(R"({apiVersion: v1, kind: Service,
+    metadata: {name: s, namespace: default},
+    spec: {type: ClusterIP, ports: [{port: 80}], selector: {app: web}}})"),
+                           "creator")
+                   .object;
+  ASSERT_NE(live.IsNull(), true);
+  // A patch of the type keeps the field in storage.
+  live = Patch(services, live,
+               Yaml("{spec: {type: ExternalName, externalName: example.com}}"),
+               PatchType::kMerge, "creator")
+             .object;
+  ASSERT_NE(ToJson(live).find("internalTrafficPolicy"), std::string::npos);
+  // The read, as a GET gives it.
+  live.map().Find("spec")->map().Erase("internalTrafficPolicy");
+  FieldManagerResult r = Patch(services, live, Yaml("{metadata: {labels: "
+                                                    "{a: b}}}"),
+                               PatchType::kStrategic, "labeler");
+  ASSERT_TRUE(r.ok()) << r.status;
+  bool kept = false;
+  for (const Value& e : FindManagedFields(r.object)->list()) {
+    if (StringAt(e, "manager") == "creator") {
+      kept = ToJson(*Find(e, "fieldsV1")).find("f:internalTrafficPolicy") !=
+             std::string::npos;
+    }
+  }
+  EXPECT_TRUE(kept) << ToYaml(r.object);
 }
 
 }  // namespace

@@ -6,5 +6,7 @@ namespace smdx::internal {
 
 const EmbeddedGoType kEmbeddedGoTypes[] = {{"", ""}};
 const size_t kEmbeddedGoTypeCount = 0;
+const EmbeddedGoType kEmbeddedPatchTypes[] = {{"", ""}};
+const size_t kEmbeddedPatchTypeCount = 0;
 
 }  // namespace smdx::internal

@@ -19,6 +19,12 @@ struct EmbeddedGoType {
 extern const EmbeddedGoType kEmbeddedGoTypes[];
 extern const size_t kEmbeddedGoTypeCount;
 
+// What strategic merge patches read of each struct type (the data file's
+// "patch" section, {"field": "target|strategy|key", ...}; see
+// kubetypes/patch_meta.h), sorted by name.
+extern const EmbeddedGoType kEmbeddedPatchTypes[];
+extern const size_t kEmbeddedPatchTypeCount;
+
 }  // namespace smdx::internal
 
 #endif  // SMDX_KUBETYPES_INTERNAL_GO_TYPES_DATA_H_

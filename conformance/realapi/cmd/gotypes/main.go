@@ -6,10 +6,20 @@
 // runtime.DefaultUnstructuredConverter gives it when the Go value is zero.
 //
 //	go run ./cmd/gotypes > ../../smdx/schema/data/kubernetes-v1.37-go-types.json
+//	go run ./cmd/gotypes -strategic-cases > ../../testdata/strategicpatch/cases.json
+//
+// (The second: strategicpatch's own test cases and the answers it gives
+// them, see strategic_cases.go.)
 //
 // The facts come from reflection over the types the client-go scheme and
 // the apiextensions and aggregator schemes register, at the versions
 // go.mod pins.
+//
+// Beside "types", "patch" holds what a strategic merge patch reads of the
+// same types (strategicpatch.PatchMetaFromStruct, the apiserver's schema
+// for one): for every struct type reachable from a kind, those with their
+// own JSON encoding included, each JSON field as
+// one string (see patchField).
 package main
 
 import (
@@ -44,6 +54,10 @@ type field []interface{}
 var marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "-strategic-cases" {
+		strategicCases()
+		return
+	}
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{
 		scheme.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
@@ -81,9 +95,17 @@ func main() {
 		}
 		visit(t)
 	}
+	patch := map[string]map[string]string{}
+	for gvk, t := range kinds {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		collectPatch(t, patch)
+	}
 	out, err := json.MarshalIndent(map[string]interface{}{
 		"source": "k8s.io/api, k8s.io/apimachinery, k8s.io/apiextensions-apiserver, k8s.io/kube-aggregator v0.37.2 (Kubernetes v1.37.2)",
 		"types":  types,
+		"patch":  patch,
 	}, "", " ")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -225,6 +247,15 @@ func zeroOf(t reflect.Type) interface{} {
 	return u["v"]
 }
 
+// patchTypeName names a struct type in the "patch" data: its OpenAPI name,
+// or Go's text for an unnamed one.
+func patchTypeName(t reflect.Type) string {
+	if name := openAPIName(t); name != "" {
+		return name
+	}
+	return t.String()
+}
+
 // openAPIName names a type as the OpenAPI definitions do: its package path
 // with the domain reversed (k8s.io/api/apps/v1 -> io.k8s.api.apps.v1),
 // then the type name.
@@ -243,4 +274,96 @@ func openAPIName(t reflect.Type) string {
 		name += "." + strings.ReplaceAll(parts[1], "/", ".")
 	}
 	return name + "." + t.Name()
+}
+
+// collectPatch adds the patch facts of t (after a pointer) and of every
+// struct its fields lead to.
+func collectPatch(t reflect.Type, patch map[string]map[string]string) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	name := patchTypeName(t)
+	if _, seen := patch[name]; seen {
+		return
+	}
+	fields := map[string]string{}
+	patch[name] = fields
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			tag := strings.Split(sf.Tag.Get("json"), ",")
+			if tag[0] == "-" {
+				continue
+			}
+			inline := false
+			for _, opt := range tag[1:] {
+				inline = inline || opt == "inline"
+			}
+			if inline || (sf.Anonymous && tag[0] == "") {
+				ft := sf.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft)
+					continue
+				}
+			}
+			jsonName := tag[0]
+			if jsonName == "" {
+				jsonName = sf.Name
+			}
+			fields[jsonName] = patchField(sf)
+			collectPatch(sf.Type, patch)
+		}
+	}
+	walk(t)
+}
+
+// patchField is a field as strategicpatch looks it up, in one string:
+// where a patch map at the field leads (its type, through one pointer: "@"
+// and a struct's OpenAPI name, or the Go kind the lookups in it refuse),
+// or for a slice (or a pointer to one) "[" and where its items lead ("[!"
+// for a slice of slices), "*" before it for any other pointer (a slice's
+// lookup takes what it points to as the items); then "|" and its patchStrategy tag and "|" and
+// its patchMergeKey tag when it has either.
+func patchField(sf reflect.StructField) string {
+	target := func(t reflect.Type) string {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() == reflect.Struct {
+			return "@" + patchTypeName(t)
+		}
+		return t.Kind().String()
+	}
+	t := sf.Type
+	if t.Kind() == reflect.Pointer && (t.Elem().Kind() == reflect.Array || t.Elem().Kind() == reflect.Slice) {
+		t = t.Elem()
+	}
+	out := target(sf.Type)
+	if sf.Type.Kind() == reflect.Pointer && t == sf.Type {
+		// (strategicpatch takes what a pointer points to as a slice's
+		// items too.)
+		out = "*" + out
+	}
+	if t.Kind() == reflect.Array || t.Kind() == reflect.Slice {
+		if e := t.Elem(); sf.Type.Kind() != reflect.Pointer && (e.Kind() == reflect.Array || e.Kind() == reflect.Slice) {
+			out = "[!"
+		} else {
+			out = "[" + target(e)
+		}
+	}
+	strategy, key := sf.Tag.Get("patchStrategy"), sf.Tag.Get("patchMergeKey")
+	if strategy != "" || key != "" {
+		out += "|" + strategy + "|" + key
+	}
+	return out
 }

@@ -1,0 +1,76 @@
+// Strategic merge patches (application/strategic-merge-patch+json, kubectl
+// patch's default type) as the Kubernetes apiserver applies them to a
+// built-in object: k8s.io/apimachinery's strategicpatch (v0.37.2),
+// StrategicMergeMapPatch, with its readings kept.
+//
+// A patch object merges into the object key by key, as a merge patch
+// does (null deletes), except where the Go type's tags say otherwise:
+//  - a list whose field has patchStrategy "merge" merges: items that are
+//    objects by their patchMergeKey (a patch item updates the item with the
+//    same key, or is appended), scalars as a set; other lists and fields
+//    with patchStrategy "replace" are replaced;
+//  - directives: `$patch: replace` (an object replaced whole, or in a list
+//    the list), `$patch: delete` (an object emptied, a list item removed by
+//    its key), `$retainKeys: [...]` (keys not listed are cleared),
+//    `$deleteFromPrimitiveList/<field>: [...]` (scalars removed from a
+//    list), `$setElementOrder/<field>: [...]` (the merged list's order);
+//  - a merged list keeps the patch's order for the patch's items and the
+//    object's for the others, interleaved as strategicpatch does.
+// A value that meets a value of another JSON type (an integer and a float
+// are two) replaces it, its nulls dropped; values that land where nothing
+// was have their `$patch` objects dropped too.
+//
+// strategicpatch walks Go maps, whose order is random; where the order of
+// a patch's keys matters (a field and its `$deleteFromPrimitiveList` in
+// one patch, which error comes first) they are taken in the patch's order.
+//
+// Errors, with the apiserver's codes: InvalidArgument for a malformed
+// directive (its 400: bad $retainKeys, $setElementOrder or
+// $deleteFromPrimitiveList), FailedPrecondition for a list of lists (its
+// 422), Internal for what the apiserver answers 500 (an unknown field met
+// by an object, a merge key missing, an unknown `$patch`, and the patches
+// on which strategicpatch's Go code panics).
+//
+// Example:
+//   absl::StatusOr<Value> v = ApplyStrategicMergePatch(live, patch, *schema);
+#ifndef SMDX_VALUE_STRATEGIC_PATCH_H_
+#define SMDX_VALUE_STRATEGIC_PATCH_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "smdx/value/value.h"
+
+namespace smdx {
+
+// What strategicpatch reads of a Go type (its LookupPatchMeta): a node per
+// type, reached field by field. Nodes outlive the patches that use them.
+class StrategicPatchSchema {
+ public:
+  struct Field {
+    // Where the field leads: its type for ForMap, its items' for ForList.
+    const StrategicPatchSchema* schema = nullptr;
+    // The patchStrategy tag split at ',' (an empty tag is {""}).
+    std::vector<std::string> strategies;
+    std::string merge_key;  // the patchMergeKey tag
+  };
+
+  virtual ~StrategicPatchSchema() = default;
+  // The field `key` of this type, for a patch object that meets an object
+  // there (LookupPatchMetadataForStruct). Errors: Internal.
+  virtual absl::StatusOr<Field> ForMap(absl::string_view key) const = 0;
+  // The same for a list that meets a list (LookupPatchMetadataForSlice).
+  virtual absl::StatusOr<Field> ForList(absl::string_view key) const = 0;
+  // The Go type's name, for errors ("" for unnamed types).
+  virtual std::string Name() const = 0;
+};
+
+// `doc` (an object) patched by `patch` (an object; null patches nothing).
+absl::StatusOr<Value> ApplyStrategicMergePatch(
+    const Value& doc, const Value& patch, const StrategicPatchSchema& schema);
+
+}  // namespace smdx
+
+#endif  // SMDX_VALUE_STRATEGIC_PATCH_H_
