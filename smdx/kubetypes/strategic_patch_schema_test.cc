@@ -130,6 +130,11 @@ TEST(StrategicPatchTest, MergesAPodsContainersByName) {
   EXPECT_EQ(ApplyStrategicMergePatch(live, Json("[1]"), *pod).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(Identical(*ApplyStrategicMergePatch(live, Value(), *pod), live));
+  // A document that is no object (the apiserver's never is).
+  EXPECT_EQ(ApplyStrategicMergePatch(Value("."), Json("{}"), *pod)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -735,6 +735,11 @@ absl::StatusOr<Value> ApplyStrategicMergePatch(
                                    GoTypeName(&patch),
                                    " into Go value of type ", kGoMap));
   }
+  if (!doc.IsMap() && !doc.IsNull()) {
+    // (The apiserver's objects are; what smdx is given may not be.)
+    return BadRequest(absl::StrCat("the document patched is a ",
+                                   GoTypeName(&doc), ", not an object"));
+  }
   return MergeMap(doc, patch, schema);
 }
 

@@ -16,9 +16,9 @@
 //    list), `$setElementOrder/<field>: [...]` (the merged list's order);
 //  - a merged list keeps the patch's order for the patch's items and the
 //    object's for the others, interleaved as strategicpatch does.
-// A value that meets a value of another JSON type (an integer and a float
-// are two) replaces it, its nulls dropped; values that land where nothing
-// was have their `$patch` objects dropped too.
+// A value that lands where nothing was, or on a value of another JSON type
+// (an integer and a float are two), is set with its nulls and its `$patch`
+// objects dropped; a new item of a merged list is appended as it is.
 //
 // strategicpatch walks Go maps, whose order is random; where the order of
 // a patch's keys matters (a field and its `$deleteFromPrimitiveList` in
@@ -67,7 +67,8 @@ class StrategicPatchSchema {
   virtual std::string Name() const = 0;
 };
 
-// `doc` (an object) patched by `patch` (an object; null patches nothing).
+// `doc` (an object; else InvalidArgument) patched by `patch` (an object;
+// null patches nothing).
 absl::StatusOr<Value> ApplyStrategicMergePatch(
     const Value& doc, const Value& patch, const StrategicPatchSchema& schema);
 
