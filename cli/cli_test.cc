@@ -303,13 +303,16 @@ TEST(CliTest, PatchRunsStrategicMergePatches) {
        R"({"spec": {"template": {"spec": {"containers": [{"image": "x"}]}}}})",
        live});
   EXPECT_EQ(keyless.code, 1);
-  EXPECT_NE(keyless.err.find("does not contain declared merge key: name"),
+  EXPECT_NE(keyless.err.find(".spec.template.spec.containers: map: "
+                             "{\"image\":\"x\"} does not contain declared "
+                             "merge key: name"),
             std::string::npos)
       << keyless.err;
 
-  Result cr = Smdx({"patch", "-p", "{spec: {replicas: 3}}", "--schema",
-                    smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml"),
-                    WriteLiveScaler(dir)});
+  Result cr = Smdx(
+      {"patch", "-p", "{spec: {replicas: 3}}", "--schema",
+       smdx::testing::SourcePath("testdata/realapi/crds/scalers.yaml"),
+       WriteLiveScaler(dir)});
   EXPECT_EQ(cr.code, 1);
   EXPECT_NE(cr.err.find("415"), std::string::npos) << cr.err;
 }

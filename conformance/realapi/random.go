@@ -369,6 +369,12 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			// the annotation records.
 			cfg := g.someChanges(k, obj, false)
 			st = step{verb: "update", manager: "kubectl-client-side-apply", body: cfg, lastApplied: cfg}
+			if registered(k) && g.rng.Intn(2) == 0 {
+				// As kubectl sends it: its three-way strategic merge
+				// patch (strategic.go), of a manifest that may leave
+				// fields out.
+				st = step{verb: "csaApply", manager: "kubectl-client-side-apply", body: g.kubectlConfig(k, obj)}
+			}
 		case r < 89 && k.has("status") && k.Status != nil:
 			status := map[string]interface{}{"status": k.Status}
 			if g.rng.Intn(3) == 0 {
@@ -411,7 +417,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 		}
 		// (Patches go to the kind file's version: smdx patches the live
 		// object at the version it is given.)
-		if st.subresource != "scale" && st.lastApplied == nil && st.verb != "mergePatch" && st.verb != "jsonPatch" && st.verb != "strategicPatch" {
+		if st.subresource != "scale" && st.lastApplied == nil && st.verb != "mergePatch" && st.verb != "jsonPatch" && st.verb != "strategicPatch" && st.verb != "csaApply" {
 			st = g.at(k, st)
 		}
 		s.steps = append(s.steps, st)

@@ -58,6 +58,9 @@ func clientSideApplyPatch(k *kindFile, live, manifest map[string]interface{}) (m
 			}
 		}
 	}
+	if live == nil {
+		live = map[string]interface{}{} // (the server answers 404)
+	}
 	current, err := json.Marshal(live)
 	if err != nil {
 		return nil, err

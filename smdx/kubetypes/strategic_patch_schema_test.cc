@@ -126,6 +126,14 @@ TEST(StrategicPatchTest, MergesAPodsContainersByName) {
       {"name": "side", "image": "busybox"}],
       "tolerations": [{"key": "t", "operator": "Exists"}]}})")))
       << ToJson(*out);
+  // An error names where it is.
+  absl::StatusOr<Value> keyless = ApplyStrategicMergePatch(live, Json(R"({
+    "spec": {"containers": [{"name": "app", "env": [{"value": "x"}]}]}})"),
+                                                         *pod);
+  EXPECT_EQ(keyless.status().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(keyless.status().message(),
+            R"(.spec.containers[name="app"].env: map: {"value":"x"} does not )"
+            "contain declared merge key: name");
   // A patch that is no object is the apiserver's 400.
   EXPECT_EQ(ApplyStrategicMergePatch(live, Json("[1]"), *pod).status().code(),
             absl::StatusCode::kInvalidArgument);

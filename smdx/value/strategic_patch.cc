@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -24,7 +25,7 @@ constexpr absl::string_view kRetainKeys = "$retainKeys";
 constexpr absl::string_view kDeleteFromList = "$deleteFromPrimitiveList";
 constexpr absl::string_view kSetOrder = "$setElementOrder";
 
-// ---- Errors, in mergepatch's words where it has them -------------------------
+// ---- Errors, in mergepatch's words where it has them ---------------------
 
 absl::Status BadRequest(absl::string_view what) {
   return absl::InvalidArgumentError(what);
@@ -83,7 +84,28 @@ absl::Status UnknownDirective(const Value& directive, const Value& in) {
       " in map: ", ToJson(in)));
 }
 
-// ---- Go's comparisons of interface values -------------------------------------
+// Where an error is: the path from the document's root, built as the error
+// travels up (a payload), then put before its message
+// (`.spec.containers[name="web"]: ...`).
+constexpr absl::string_view kPathPayload = "smdx.dev/strategic-patch-path";
+
+absl::Status Located(absl::Status st, absl::string_view segment) {
+  std::string path(segment);
+  if (auto below = st.GetPayload(kPathPayload)) {
+    absl::StrAppend(&path, std::string(*below));
+  }
+  st.SetPayload(kPathPayload, absl::Cord(path));
+  return st;
+}
+
+absl::Status WithPath(absl::Status st) {
+  auto path = st.GetPayload(kPathPayload);
+  if (!path) return st;
+  return absl::Status(st.code(),
+                      absl::StrCat(std::string(*path), ": ", st.message()));
+}
+
+// ---- Go's comparisons of interface values -----------------------------------
 
 // a == b for two Go interface values (nullptr: a missing map entry, nil):
 // equal types and values; two maps or two slices panic.
@@ -163,7 +185,7 @@ absl::StatusOr<int64_t> FindByKey(const List& l, absl::string_view key,
   return -1;
 }
 
-// ---- Directive bookkeeping ------------------------------------------------------
+// ---- Directive bookkeeping --------------------------------------------------
 
 // `v` without its objects that carry `$patch` (nullopt: `v` is one).
 std::optional<Value> RemoveDirectives(Value v) {
@@ -236,7 +258,8 @@ absl::StatusOr<std::string> MergeStrategy(
 }
 
 // The one type of the items of `lists` (no list of lists, no null).
-absl::StatusOr<Value::Kind> ElementKind(std::initializer_list<const List*> lists) {
+absl::StatusOr<Value::Kind> ElementKind(
+    std::initializer_list<const List*> lists) {
   std::optional<Value::Kind> kind;
   for (const List* l : lists) {
     for (const Value& v : *l) {
@@ -323,7 +346,8 @@ absl::StatusOr<List> Interleaved(List patch_items, List server_only,
       if (!ri.ok()) return ri.status();
       take_left = *li >= 0 && *ri >= 0 && *li < *ri;
     }
-    out.push_back(take_left ? std::move((*left)[i++]) : std::move((*right)[j++]));
+    out.push_back(take_left ? std::move((*left)[i++])
+                            : std::move((*right)[j++]));
   }
   return out;
 }
@@ -455,7 +479,8 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
       } else if (IsDirective(d, "replace")) {
         replace = true;
       } else if (IsDirective(d, "merge")) {
-        return ServerError("merging lists cannot yet be specified in the patch");
+        return ServerError(
+            "merging lists cannot yet be specified in the patch");
       } else {
         return UnknownDirective(*d, v);
       }
@@ -480,7 +505,10 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
         continue;
       }
       absl::StatusOr<Value> item = MergeMap(merged[*at], v, schema);
-      if (!item.ok()) return item.status();
+      if (!item.ok()) {
+        return Located(item.status(),
+                       absl::StrCat("[", key, "=", ToJson(*mv), "]"));
+      }
       merged[*at] = std::move(*item);
       shared.Set(*at, merged[*at]);
       own.Set(*at, merged[*at]);
@@ -531,9 +559,10 @@ absl::Status RetainKeys(Map& original, Map& patch) {
     if (!listed(e.key)) return BadRequest("invalid patch format of retainKeys");
   }
   Map::Entries& entries = original.entries();
-  entries.erase(std::remove_if(entries.begin(), entries.end(),
-                               [&](const MapEntry& e) { return !listed(e.key); }),
-                entries.end());
+  entries.erase(
+      std::remove_if(entries.begin(), entries.end(),
+                     [&](const MapEntry& e) { return !listed(e.key); }),
+      entries.end());
   return absl::OkStatus();
 }
 
@@ -575,76 +604,126 @@ absl::Status CheckOrder(const List& patch, const List& order,
     ++o;
   }
   if (p < items.size() && o >= order.size()) {
-    return ServerError(absl::StrCat("The order in patch list: ", ToJson(Value(patch)),
-                                    " doesn't match ", kSetOrder,
-                                    " list: ", ToJson(Value(order))));
+    return ServerError(absl::StrCat(
+        "The order in patch list: ", ToJson(Value(patch)), " doesn't match ",
+        kSetOrder, " list: ", ToJson(Value(order))));
   }
   return absl::OkStatus();
 }
 
-// Merges the lists a `$setElementOrder/<field>` names, in its order
-// (mergePatchIntoOriginal); their keys leave the patch.
-absl::Status MergeOrderedLists(Map& original, Map& patch, const Schema& schema) {
-  std::vector<std::string> directives;
-  for (const MapEntry& e : patch) {
-    if (absl::StartsWith(e.key, kSetOrder)) directives.push_back(e.key);
+// Merges the list `$setElementOrder/<field>` (the patch's key
+// `directive`) names, in its order (mergePatchIntoOriginal); the two keys
+// leave the patch.
+absl::Status MergeOrderedList(Map& original, Map& patch, const Schema& schema,
+                              const std::string& directive) {
+  Value order = *patch.Find(directive);
+  patch.Erase(directive);
+  if (!order.IsList()) return BadArgType(kGoSlice, &order);
+  absl::StatusOr<std::string> name = FieldOfDirective(directive, kSetOrder);
+  if (!name.ok()) return name.status();
+  const Value* in_original = original.Find(*name);
+  const Value* in_patch = patch.Find(*name);
+  if (in_original != nullptr && !in_original->IsList()) {
+    return BadArgType(kGoSlice, in_original);
   }
-  for (const std::string& directive : directives) {
-    Value order = *patch.Find(directive);
-    patch.Erase(directive);
-    if (!order.IsList()) return BadArgType(kGoSlice, &order);
-    absl::StatusOr<std::string> name = FieldOfDirective(directive, kSetOrder);
-    if (!name.ok()) return name.status();
-    const Value* in_original = original.Find(*name);
-    const Value* in_patch = patch.Find(*name);
-    if (in_original != nullptr && !in_original->IsList()) {
-      return BadArgType(kGoSlice, in_original);
+  if (in_patch != nullptr && !in_patch->IsList()) {
+    return BadArgType(kGoSlice, in_patch);
+  }
+  const List original_items =
+      in_original != nullptr ? in_original->list() : List{};
+  // The original's items as this slice sees them after the merge.
+  List seen = original_items;
+  const List patch_items = in_patch != nullptr ? in_patch->list() : List{};
+  absl::StatusOr<Schema::Field> field = schema.ForList(*name);
+  if (!field.ok()) return field.status();
+  absl::StatusOr<std::string> strategy = MergeStrategy(field->strategies);
+  if (!strategy.ok()) return strategy.status();
+  const std::string& key = field->merge_key;
+  if (absl::Status st = CheckOrder(patch_items, order.list(), key); !st.ok()) {
+    return st;
+  }
+  List merged;
+  if (in_original != nullptr && in_patch == nullptr) {
+    merged = original_items;
+  } else if (in_original == nullptr && in_patch != nullptr) {
+    merged = RemoveDirectives(*in_patch)->list();
+  } else if (in_original != nullptr) {
+    absl::StatusOr<List> m = MergeListField(original_items, patch_items,
+                                            *field->schema, *strategy, key,
+                                            false, &seen);
+    if (!m.ok()) return m.status();
+    merged = std::move(*m);
+  } else {
+    return absl::OkStatus();
+  }
+  List in, out;
+  if (absl::Status st = Partition(merged, order.list(), key, &in, &out);
+      !st.ok()) {
+    return st;
+  }
+  absl::StatusOr<Value::Kind> kind = ElementKind({&seen, &patch_items});
+  if (!kind.ok()) return kind.status();
+  absl::StatusOr<List> both = Interleaved(std::move(in), std::move(out),
+                                          order.list(), seen, key, *kind);
+  if (!both.ok()) return both.status();
+  Value list = Value::MakeList();
+  list.list() = std::move(*both);
+  original.Set(*name, std::move(list));
+  patch.Erase(*name);
+  return absl::OkStatus();
+}
+
+// The patch's value `value` of field `key` (a `$deleteFromPrimitiveList/`
+// one when `delete_list`) merged into `into`.
+absl::Status MergeField(Map& into, const std::string& key, const Value& value,
+                        bool delete_list, const Schema& schema) {
+  if (value.IsNull()) {
+    into.Erase(key);
+    return absl::OkStatus();
+  }
+  const Value* had = into.Find(key);
+  if (had == nullptr || had->kind() != value.kind()) {
+    // The patch's value lands as it is (its nulls and `$patch` objects
+    // dropped); a deletion list has nothing to delete from.
+    if (delete_list) return absl::OkStatus();
+    Value v = value;
+    DiscardNulls(&v);
+    std::optional<Value> kept = RemoveDirectives(std::move(v));
+    if (kept) {
+      into.Set(key, std::move(*kept));
+    } else {
+      into.Erase(key);
     }
-    if (in_patch != nullptr && !in_patch->IsList()) {
-      return BadArgType(kGoSlice, in_patch);
-    }
-    const List original_items =
-        in_original != nullptr ? in_original->list() : List{};
-    // The original's items as this slice sees them after the merge.
-    List seen = original_items;
-    const List patch_items = in_patch != nullptr ? in_patch->list() : List{};
-    absl::StatusOr<Schema::Field> field = schema.ForList(*name);
+    return absl::OkStatus();
+  }
+  Value merged;
+  if (had->IsMap()) {
+    absl::StatusOr<Schema::Field> field = schema.ForMap(key);
     if (!field.ok()) return field.status();
     absl::StatusOr<std::string> strategy = MergeStrategy(field->strategies);
     if (!strategy.ok()) return strategy.status();
-    const std::string& key = field->merge_key;
-    if (absl::Status st = CheckOrder(patch_items, order.list(), key); !st.ok()) {
-      return st;
-    }
-    List merged;
-    if (in_original != nullptr && in_patch == nullptr) {
-      merged = original_items;
-    } else if (in_original == nullptr && in_patch != nullptr) {
-      merged = RemoveDirectives(*in_patch)->list();
-    } else if (in_original != nullptr) {
-      absl::StatusOr<List> m =
-          MergeListField(original_items, patch_items, *field->schema,
-                         *strategy, key, false, &seen);
+    if (*strategy == "replace") {
+      merged = value;
+    } else {
+      absl::StatusOr<Value> m = MergeMap(*had, value, *field->schema);
       if (!m.ok()) return m.status();
       merged = std::move(*m);
-    } else {
-      continue;
     }
-    List in, out;
-    if (absl::Status st = Partition(merged, order.list(), key, &in, &out);
-        !st.ok()) {
-      return st;
-    }
-    absl::StatusOr<Value::Kind> kind = ElementKind({&seen, &patch_items});
-    if (!kind.ok()) return kind.status();
-    absl::StatusOr<List> both = Interleaved(std::move(in), std::move(out),
-                                            order.list(), seen, key, *kind);
-    if (!both.ok()) return both.status();
-    Value list = Value::MakeList();
-    list.list() = std::move(*both);
-    original.Set(*name, std::move(list));
-    patch.Erase(*name);
+  } else if (had->IsList()) {
+    absl::StatusOr<Schema::Field> field = schema.ForList(key);
+    if (!field.ok()) return field.status();
+    absl::StatusOr<std::string> strategy = MergeStrategy(field->strategies);
+    if (!strategy.ok()) return strategy.status();
+    absl::StatusOr<List> m =
+        MergeListField(had->list(), value.list(), *field->schema, *strategy,
+                       field->merge_key, delete_list);
+    if (!m.ok()) return m.status();
+    merged = Value::MakeList();
+    merged.list() = std::move(*m);
+  } else {
+    merged = value;
   }
+  into.Set(key, std::move(merged));
   return absl::OkStatus();
 }
 
@@ -662,65 +741,28 @@ absl::StatusOr<Value> MergeMap(Value original, Value patch,
   Map& into = original.map();
   Map& from = patch.map();
   if (absl::Status st = RetainKeys(into, from); !st.ok()) return st;
-  if (absl::Status st = MergeOrderedLists(into, from, schema); !st.ok()) {
-    return st;
+  std::vector<std::string> directives;
+  for (const MapEntry& e : from) {
+    if (absl::StartsWith(e.key, kSetOrder)) directives.push_back(e.key);
+  }
+  for (const std::string& directive : directives) {
+    if (absl::Status st = MergeOrderedList(into, from, schema, directive);
+        !st.ok()) {
+      return Located(std::move(st), absl::StrCat(".", directive));
+    }
   }
   for (const MapEntry& e : from) {
     std::string key = e.key;
-    bool delete_list = false;
-    if (absl::StartsWith(key, kDeleteFromList)) {
+    const bool delete_list = absl::StartsWith(key, kDeleteFromList);
+    if (delete_list) {
       absl::StatusOr<std::string> name = FieldOfDirective(key, kDeleteFromList);
-      if (!name.ok()) return name.status();
-      key = std::move(*name);
-      delete_list = true;
+      if (!name.ok()) return Located(name.status(), absl::StrCat(".", key));
+      key = *std::move(name);
     }
-    if (e.value.IsNull()) {
-      into.Erase(key);
-      continue;
+    if (absl::Status st = MergeField(into, key, e.value, delete_list, schema);
+        !st.ok()) {
+      return Located(std::move(st), absl::StrCat(".", key));
     }
-    const Value* had = into.Find(key);
-    if (had == nullptr || had->kind() != e.value.kind()) {
-      // The patch's value lands as it is (its nulls and `$patch` objects
-      // dropped); a deletion list has nothing to delete from.
-      if (delete_list) continue;
-      Value v = e.value;
-      DiscardNulls(&v);
-      std::optional<Value> kept = RemoveDirectives(std::move(v));
-      if (kept) {
-        into.Set(key, std::move(*kept));
-      } else {
-        into.Erase(key);
-      }
-      continue;
-    }
-    Value merged;
-    if (had->IsMap()) {
-      absl::StatusOr<Schema::Field> field = schema.ForMap(key);
-      if (!field.ok()) return field.status();
-      absl::StatusOr<std::string> strategy = MergeStrategy(field->strategies);
-      if (!strategy.ok()) return strategy.status();
-      if (*strategy == "replace") {
-        merged = e.value;
-      } else {
-        absl::StatusOr<Value> m = MergeMap(*had, e.value, *field->schema);
-        if (!m.ok()) return m.status();
-        merged = std::move(*m);
-      }
-    } else if (had->IsList()) {
-      absl::StatusOr<Schema::Field> field = schema.ForList(key);
-      if (!field.ok()) return field.status();
-      absl::StatusOr<std::string> strategy = MergeStrategy(field->strategies);
-      if (!strategy.ok()) return strategy.status();
-      absl::StatusOr<List> m =
-          MergeListField(had->list(), e.value.list(), *field->schema,
-                         *strategy, field->merge_key, delete_list);
-      if (!m.ok()) return m.status();
-      merged = Value::MakeList();
-      merged.list() = std::move(*m);
-    } else {
-      merged = e.value;
-    }
-    into.Set(key, std::move(merged));
   }
   return original;
 }
@@ -740,7 +782,9 @@ absl::StatusOr<Value> ApplyStrategicMergePatch(
     return BadRequest(absl::StrCat("the document patched is a ",
                                    GoTypeName(&doc), ", not an object"));
   }
-  return MergeMap(doc, patch, schema);
+  absl::StatusOr<Value> out = MergeMap(doc, patch, schema);
+  if (!out.ok()) return WithPath(out.status());
+  return out;
 }
 
 }  // namespace smdx

@@ -24,7 +24,8 @@
 // a patch's keys matters (a field and its `$deleteFromPrimitiveList` in
 // one patch, which error comes first) they are taken in the patch's order.
 //
-// Errors, with the apiserver's codes: InvalidArgument for a malformed
+// Errors name where they are (`.spec.containers[name="web"].env: ...`),
+// with the apiserver's codes: InvalidArgument for a malformed
 // directive (its 400: bad $retainKeys, $setElementOrder or
 // $deleteFromPrimitiveList), FailedPrecondition for a list of lists (its
 // 422), Internal for what the apiserver answers 500 (an unknown field met
