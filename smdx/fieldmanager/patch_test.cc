@@ -34,6 +34,18 @@ class PatchRequestTest : public ::testing::Test {
     return *FieldManager::Create(*Type::Named(*schema, *name), o);
   }
 
+  // A Deployment of two replicas, as kubectl's apply creates it.
+  Value LiveDeployment() {
+    return Make("apps/v1", "Deployment")
+        .Apply(Value(), Yaml(R"({apiVersion: apps/v1,
+    kind: Deployment, metadata: {name: web, namespace: default},
+    spec: {replicas: 2, selector: {matchLabels: {app: web}},
+      template: {metadata: {labels: {app: web}},
+        spec: {containers: [{name: web, image: nginx}]}}}})"),
+               "kubectl", false)
+        .object;
+  }
+
   ManualClock clock_;
 };
 
@@ -124,14 +136,7 @@ TEST_F(PatchRequestTest, BuiltInKindsAreDecodedAsUpdates) {
 // On the scale subresource a patch applies to the Scale: the replicas it
 // writes go back into the object, owned by the patcher's scale entry.
 TEST_F(PatchRequestTest, ScalePatchesApplyToTheScale) {
-  const Value live = Make("apps/v1", "Deployment")
-                         .Apply(Value(), Yaml(R"({apiVersion: apps/v1,
-    kind: Deployment, metadata: {name: web, namespace: default},
-    spec: {replicas: 2, selector: {matchLabels: {app: web}},
-      template: {metadata: {labels: {app: web}},
-        spec: {containers: [{name: web, image: nginx}]}}}})"),
-                                "kubectl", false)
-                         .object;
+  const Value live = LiveDeployment();
   FieldManager scale = Make("apps/v1", "Deployment", "scale");
   FieldManagerResult r =
       Patch(scale, live,
@@ -155,14 +160,7 @@ TEST_F(PatchRequestTest, ScalePatchesApplyToTheScale) {
 // resource has no Go type to read (the apiserver's 415).
 TEST_F(PatchRequestTest, StrategicPatchesReadTheGoType) {
   FieldManager deployments = Make("apps/v1", "Deployment");
-  const Value live = deployments
-                         .Apply(Value(), Yaml(R"({apiVersion: apps/v1,
-    kind: Deployment, metadata: {name: web, namespace: default},
-    spec: {replicas: 2, selector: {matchLabels: {app: web}},
-      template: {metadata: {labels: {app: web}},
-        spec: {containers: [{name: web, image: nginx}]}}}})"),
-                                "kubectl", false)
-                         .object;
+  const Value live = LiveDeployment();
   FieldManagerResult r = Patch(deployments, live, Yaml(R"({spec: {template:
       {spec: {containers: [{name: sidecar, image: busybox}]}}}})"),
                                PatchType::kStrategic, "ctl");

@@ -12,32 +12,28 @@
 
 namespace smdx {
 
-namespace {
-
-// ---- Merge patch ------------------------------------------------------------
-
-// Drops the nulls of `v`'s objects, at every level (a list's null items
-// stay, their objects are pruned).
-void PruneNulls(Value* v) {
+void internal::DropNullEntries(Value* v) {
   if (v->IsMap()) {
     Map::Entries& entries = v->map().entries();
     size_t kept = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
       if (entries[i].value.IsNull()) continue;
-      PruneNulls(&entries[i].value);
+      DropNullEntries(&entries[i].value);
       if (kept != i) entries[kept] = std::move(entries[i]);
       ++kept;
     }
     entries.resize(kept);
   } else if (v->IsList()) {
-    for (Value& item : v->list()) {
-      if (!item.IsNull()) PruneNulls(&item);
-    }
+    for (Value& item : v->list()) DropNullEntries(&item);
   }
 }
 
+namespace {
+
+// ---- Merge patch ------------------------------------------------------------
+
 Value Pruned(Value v) {
-  PruneNulls(&v);
+  internal::DropNullEntries(&v);
   return v;
 }
 

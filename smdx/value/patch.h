@@ -59,6 +59,15 @@ absl::StatusOr<Value> ApplyJsonPatch(
     const Value& doc, const Value& patch,
     int64_t max_copy_bytes = kDefaultJsonPatchMaxCopyBytes);
 
+namespace internal {
+
+// Drops the null entries of `v`'s objects at every level (a list's items
+// stay, their objects pruned): what a merge patch and a strategic merge
+// patch do to a value that lands where nothing was.
+void DropNullEntries(Value* v);
+
+}  // namespace internal
+
 }  // namespace smdx
 
 #endif  // SMDX_VALUE_PATCH_H_

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/patch.h"
 
 namespace smdx {
 
@@ -210,23 +211,6 @@ std::optional<Value> RemoveDirectives(Value v) {
     v.list() = std::move(kept);
   }
   return v;
-}
-
-// Drops the null entries of `v`'s objects at every level.
-void DiscardNulls(Value* v) {
-  if (v->IsMap()) {
-    Map::Entries& entries = v->map().entries();
-    size_t kept = 0;
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (entries[i].value.IsNull()) continue;
-      DiscardNulls(&entries[i].value);
-      if (kept != i) entries[kept] = std::move(entries[i]);
-      ++kept;
-    }
-    entries.resize(kept);
-  } else if (v->IsList()) {
-    for (Value& item : v->list()) DiscardNulls(&item);
-  }
 }
 
 // The field a `$deleteFromPrimitiveList/` or `$setElementOrder/` key names.
@@ -687,7 +671,7 @@ absl::Status MergeField(Map& into, const std::string& key, const Value& value,
     // dropped); a deletion list has nothing to delete from.
     if (delete_list) return absl::OkStatus();
     Value v = value;
-    DiscardNulls(&v);
+    internal::DropNullEntries(&v);
     std::optional<Value> kept = RemoveDirectives(std::move(v));
     if (kept) {
       into.Set(key, std::move(*kept));

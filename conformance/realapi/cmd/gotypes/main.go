@@ -114,8 +114,10 @@ func main() {
 	os.Stdout.Write(append(out, '\n'))
 }
 
-// collect adds t's JSON fields (inlined structs flattened) to fields.
-func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) {
+// eachJSONField calls f with each JSON field of struct t as encoding/json
+// sees it (exported, not "-", inlined and embedded structs flattened): its
+// name, its tag's options and the field.
+func eachJSONField(t reflect.Type, f func(name string, opts []string, sf reflect.StructField)) {
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if !sf.IsExported() {
@@ -126,28 +128,38 @@ func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) 
 			continue
 		}
 		inline := false
-		flags := ""
 		for _, opt := range tag[1:] {
-			switch opt {
-			case "inline":
-				inline = true
-			case "omitempty":
-				flags += "e"
-			case "omitzero":
-				flags += "z"
-			}
+			inline = inline || opt == "inline"
 		}
 		if inline || (sf.Anonymous && tag[0] == "") {
 			ft := sf.Type
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			collect(ft, fields, visit)
-			continue
+			if ft.Kind() == reflect.Struct {
+				eachJSONField(ft, f)
+				continue
+			}
 		}
 		name := tag[0]
 		if name == "" {
 			name = sf.Name
+		}
+		f(name, tag[1:], sf)
+	}
+}
+
+// collect adds t's JSON fields (inlined structs flattened) to fields.
+func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) {
+	eachJSONField(t, func(name string, opts []string, sf reflect.StructField) {
+		flags := ""
+		for _, opt := range opts {
+			switch opt {
+			case "omitempty":
+				flags += "e"
+			case "omitzero":
+				flags += "z"
+			}
 		}
 		f := field{kindOf(sf.Type), flags, zeroOf(sf.Type)}
 		f[1] = flags + intFlag(sf.Type)
@@ -161,7 +173,7 @@ func collect(t reflect.Type, fields map[string]field, visit func(reflect.Type)) 
 		}
 		fields[name] = f
 		visit(sf.Type)
-	}
+	})
 }
 
 // elemOf is the element type of a map or slice field (nil for any other,
@@ -291,40 +303,10 @@ func collectPatch(t reflect.Type, patch map[string]map[string]string) {
 	}
 	fields := map[string]string{}
 	patch[name] = fields
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
-			}
-			tag := strings.Split(sf.Tag.Get("json"), ",")
-			if tag[0] == "-" {
-				continue
-			}
-			inline := false
-			for _, opt := range tag[1:] {
-				inline = inline || opt == "inline"
-			}
-			if inline || (sf.Anonymous && tag[0] == "") {
-				ft := sf.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft)
-					continue
-				}
-			}
-			jsonName := tag[0]
-			if jsonName == "" {
-				jsonName = sf.Name
-			}
-			fields[jsonName] = patchField(sf)
-			collectPatch(sf.Type, patch)
-		}
-	}
-	walk(t)
+	eachJSONField(t, func(jsonName string, _ []string, sf reflect.StructField) {
+		fields[jsonName] = patchField(sf)
+		collectPatch(sf.Type, patch)
+	})
 }
 
 // patchField is a field as strategicpatch looks it up, in one string:
