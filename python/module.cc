@@ -1023,7 +1023,8 @@ constexpr char kPatchDoc[] = R"(A non-apply patch of live (the stored object) by
 JSON patches are read as the apiserver's json-patch library reads them
 (negative indexes count from the end, a replace of a missing key adds it,
 ...). Returns the object the server would store, in live's form (output
-chooses). Raises InvalidError when an operation does not apply (naming it),
+chooses). Raises InvalidError when an operation does not apply (naming it) or the
+object the patch makes does not decode (the apiserver's 422),
 BadRequestError for a malformed patch, a renamed object, no live object or
 a strategic merge patch of a custom resource, InternalError where the
 apiserver answers 500 (a strategic merge patch setting a field the Go type

@@ -241,7 +241,7 @@ typedef enum smdx_patch_type {
  * it: the patch (JSON or YAML) applied as its json-patch or strategicpatch
  * library reads it, the result checked (its name kept, its namespace kept
  * or put back), then written as smdx_update writes it. SMDX_INVALID when an
- * operation does not apply, SMDX_BAD_REQUEST for a malformed patch, a
+ * operation does not apply or the object it makes does not decode, SMDX_BAD_REQUEST for a malformed patch, a
  * renamed object or a strategic merge patch of a custom resource,
  * SMDX_INTERNAL where the apiserver answers 500.
  * See smdx/fieldmanager/patch.h. */

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/fieldmanager/managed_fields.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/kubetypes/builtin_kind.h"
 #include "smdx/kubetypes/strategic_patch_schema.h"
 #include "smdx/value/patch.h"
 #include "smdx/value/strategic_patch.h"
@@ -160,7 +161,14 @@ FieldManagerResult Patch(const FieldManager& fm, const Value& live,
       }
     }
   }
-  return fm.Update(live, *patched, manager);
+  FieldManagerResult r = fm.Update(live, *patched, manager);
+  // An object the patch made that does not decode is the handler's 422
+  // (a PUT's body that does not is a 400).
+  if (r.kind == ErrorKind::kBadRequest &&
+      BuiltinKind::IsBodyRefused(r.status)) {
+    r.kind = ErrorKind::kInvalid;
+  }
+  return r;
 }
 
 }  // namespace smdx

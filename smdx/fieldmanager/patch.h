@@ -14,8 +14,8 @@
 // directive, kInvalid for a list of lists, kInternal for what it answers
 // 500 (a field the Go type lacks, a merge key missing, ...).
 //
-// The handler's checks: the result is an object (else kInvalid, the
-// apiserver's 422), named as the object patched (kBadRequest: "the name of
+// The handler's checks: the result is an object that decodes (else
+// kInvalid, the apiserver's 422), named as the object patched (kBadRequest: "the name of
 // the object (x) does not match the name on the URL (y)"), in its
 // namespace (a result without one is put back in it; another is
 // kBadRequest). A patch needs a live object (the apiserver's 404, here

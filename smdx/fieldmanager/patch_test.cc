@@ -184,6 +184,14 @@ TEST_F(PatchRequestTest, StrategicPatchesReadTheGoType) {
             PatchType::kStrategic, "ctl");
   EXPECT_EQ(r.kind, ErrorKind::kInternal);
 
+  // An object that does not decode: a 422 from the patch handler.
+  r = Patch(deployments, live, Yaml("{spec: {replicas: '3'}}"),
+            PatchType::kStrategic, "ctl");
+  EXPECT_EQ(r.kind, ErrorKind::kInvalid) << r.status;
+  EXPECT_EQ(Patch(deployments, live, Yaml("{spec: {replicas: 3.5}}"),
+                  PatchType::kMerge, "ctl")
+                .kind,
+            ErrorKind::kInvalid);
   r = Patch(Make("apps/v1", "Deployment", "scale"), live,
             Yaml("{spec: {replicas: 7}}"), PatchType::kStrategic, "hpa");
   ASSERT_TRUE(r.ok()) << r.status;

@@ -6,9 +6,9 @@
 #include <mutex>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
 #include "smdx/kubetypes/internal/crd.h"
 #include "smdx/kubetypes/internal/defaulters.h"
 #include "smdx/kubetypes/internal/go_types.h"
@@ -21,6 +21,13 @@
 #include "smdx/value/parse.h"
 
 namespace smdx {
+
+namespace {
+
+// Marks the status of a body Decode refused (BodyRefusedError).
+constexpr absl::string_view kBodyRefusedPayload = "smdx.dev/body-refused";
+
+}  // namespace
 
 namespace internal {
 
@@ -1013,11 +1020,17 @@ absl::Status BuiltinKind::BodyRefusedError(absl::string_view api_version,
                                            absl::string_view kind,
                                            const absl::Status& error) {
   const size_t slash = api_version.find('/');
-  return absl::InvalidArgumentError(absl::StrCat(
+  absl::Status st = absl::InvalidArgumentError(absl::StrCat(
       kind, " in version \"",
       slash == absl::string_view::npos ? api_version
                                        : api_version.substr(slash + 1),
       "\" cannot be handled as a ", kind, ": ", error.message()));
+  st.SetPayload(kBodyRefusedPayload, absl::Cord("1"));
+  return st;
+}
+
+bool BuiltinKind::IsBodyRefused(const absl::Status& st) {
+  return st.GetPayload(kBodyRefusedPayload).has_value();
 }
 
 Value BuiltinKind::ReadBack(Value object, const Value* previous,

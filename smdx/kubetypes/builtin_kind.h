@@ -102,6 +102,9 @@ class BuiltinKind {
   static absl::Status BodyRefusedError(absl::string_view api_version,
                                        absl::string_view kind,
                                        const absl::Status& error);
+  // Whether `st` is such a refusal (a patch handler answers 422 for the
+  // object a patch made, where a PUT's body is a 400).
+  static bool IsBodyRefused(const absl::Status& st);
 
   // `object` as the apiserver stores it and reads it back: the apiserver
   // stores built-in kinds as protobuf, which keeps no empty slice or map,
