@@ -379,6 +379,14 @@ func stepLabel(st step) string {
 	return l
 }
 
+// The non-apply patches, which smdx answers with `smdx patch`.
+var isPatchVerb = map[string]bool{"mergePatch": true, "jsonPatch": true, "strategicPatch": true, "csaApply": true}
+
+// The kind of error smdx names for a patch the server refused with a code
+// (400 malformed, 415 a custom resource's strategic patch, 422 not
+// applicable or not decodable, 500 strategicpatch's failures).
+var patchRefusals = map[int]string{400: "badRequest", 415: "badRequest", 422: "invalid", 500: "internal"}
+
 // smdxResult is what smdx said about one request.
 type smdxResult struct {
 	code   int // 0 stored, 2 conflict, 1 other error
@@ -468,6 +476,11 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		if got.code == 2 {
 			r.keep(s, st, liveJSON, body, resp.obj)
 			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx reported a conflict: %s", resp.code, reason, msg, strings.TrimSpace(got.stderr))}
+		}
+		if want, ok := patchRefusals[resp.code]; ok && isPatchVerb[st.verb] && live != nil && !strings.Contains(got.stderr, "error ("+want+")") {
+			// A patch's refusal has the handler's code (smdx names it
+			// as its error's kind; with no object smdx is given none).
+			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx refused otherwise: %s", resp.code, reason, msg, strings.TrimSpace(got.stderr))}
 		}
 		return stepResult{outcome: passed}
 	}
@@ -571,7 +584,7 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		}
 	}
 	bp := filepath.Join(r.work, "body.json")
-	if isPatch := map[string]bool{"mergePatch": true, "jsonPatch": true, "strategicPatch": true, "csaApply": true}; isPatch[st.verb] {
+	if isPatchVerb[st.verb] {
 		// The patch, and the objects patched (none: nothing to patch).
 		var patch interface{} = body
 		if st.verb == "jsonPatch" {
