@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -146,6 +147,7 @@ const (
 	explained         // a known difference (known.yaml)
 	invalid           // random scenarios: refused by the server's validation (random.go)
 	absent            // random scenarios: a PUT to an object the server does not hold
+	unsent            // random scenarios: a client-side apply kubectl makes no patch for
 	failed
 )
 
@@ -274,7 +276,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 	// Random scenarios: the requests refused as invalid, by the server's
 	// message.
 	invalids := map[string]int{}
-	absents := 0
+	absents, unsents := 0, 0
 	kindsSeen := map[string]bool{}
 	for _, s := range scenarios {
 		if only != "" && !strings.Contains(s.name, only) {
@@ -297,6 +299,10 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 			}
 			if res.outcome == absent {
 				absents++
+				continue
+			}
+			if res.outcome == unsent {
+				unsents++
 				continue
 			}
 			if key := fmt.Sprintf("%s#%d", s.name, i); res.outcome == failed && knownDiffs[key].Why != "" {
@@ -351,6 +357,7 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 		sort.Strings(msgs)
 		fmt.Printf("realapi: %d requests refused by the server as invalid (or forbidden by an admission plugin's policy) and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
 		fmt.Printf("realapi: %d PUTs to an object the server does not hold (its create was refused), which the server answers 404, not compared (smdx's update of no live object is a create)\n", absents)
+		fmt.Printf("realapi: %d client-side applies kubectl makes no patch for (the manifest left a list item's merge key out), not sent\n", unsents)
 		if verbose {
 			fmt.Println(strings.Join(msgs, "\n"))
 		}
@@ -415,6 +422,9 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	}
 	before := time.Now().UTC().Truncate(time.Second)
 	resp, body, err := r.c.send(s, st, live)
+	if r.random && errors.Is(err, errNoPatch) {
+		return stepResult{outcome: unsent, detail: err.Error()}
+	}
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}

@@ -355,7 +355,8 @@ func expand(kinds []*kindFile) []*scenario {
 			// Strategic merge patches: client-side kubectl apply of the
 			// changed object and back (three-way patches: deletions,
 			// $setElementOrder, $retainKeys), the change as a controller's
-			// patch, a label and a finalizer added and taken away again
+			// patch, and for each kind's first change a label and a
+			// finalizer added and taken away again
 			// ($deleteFromPrimitiveList), the Scale and the status. A
 			// custom resource takes none (the server's 415).
 			sn := k.objectName(name + "-s")
@@ -372,22 +373,25 @@ func expand(kinds []*kindFile) []*scenario {
 				smp.steps = []step{{verb: "apply", manager: "kubectl", body: obj}}
 			}
 			smp.steps = append(smp.steps,
-				step{verb: "strategicPatch", manager: "smp-patcher", body: copyValue(ch).(map[string]interface{})},
-				step{verb: "strategicPatch", manager: "smp-patcher", body: map[string]interface{}{
-					"metadata": map[string]interface{}{
-						"labels":     map[string]interface{}{"smdx.dev/smp": "1"},
-						"finalizers": []interface{}{"smdx.dev/smp"}}}},
-				step{verb: "strategicPatch", manager: "smp-remover", body: map[string]interface{}{
-					"metadata": map[string]interface{}{
-						"labels":                              map[string]interface{}{"smdx.dev/smp": nil},
-						"$deleteFromPrimitiveList/finalizers": []interface{}{"smdx.dev/smp"}}}})
-			if k.has("scale") {
-				smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "scale-smp", subresource: "scale",
-					body: map[string]interface{}{"spec": map[string]interface{}{"replicas": json.Number("3")}}})
-			}
-			if k.has("status") && k.Status != nil {
-				smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "status-smp", subresource: "status",
-					body: map[string]interface{}{"status": k.Status}})
+				step{verb: "strategicPatch", manager: "smp-patcher", body: copyValue(ch).(map[string]interface{})})
+			if i == 0 {
+				smp.steps = append(smp.steps,
+					step{verb: "strategicPatch", manager: "smp-patcher", body: map[string]interface{}{
+						"metadata": map[string]interface{}{
+							"labels":     map[string]interface{}{"smdx.dev/smp": "1"},
+							"finalizers": []interface{}{"smdx.dev/smp"}}}},
+					step{verb: "strategicPatch", manager: "smp-remover", body: map[string]interface{}{
+						"metadata": map[string]interface{}{
+							"labels":                              map[string]interface{}{"smdx.dev/smp": nil},
+							"$deleteFromPrimitiveList/finalizers": []interface{}{"smdx.dev/smp"}}}})
+				if k.has("scale") {
+					smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "scale-smp", subresource: "scale",
+						body: map[string]interface{}{"spec": map[string]interface{}{"replicas": json.Number("3")}}})
+				}
+				if k.has("status") && k.Status != nil {
+					smp.steps = append(smp.steps, step{verb: "strategicPatch", manager: "status-smp", subresource: "status",
+						body: map[string]interface{}{"status": k.Status}})
+				}
 			}
 			out = append(out, smp)
 			if !k.Settle && i == 0 {

@@ -10,6 +10,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -18,6 +19,10 @@ import (
 )
 
 const strategicPatch = "application/strategic-merge-patch+json"
+
+// errNoPatch: kubectl cannot make the three-way patch (a list item without
+// its merge key), so it sends nothing.
+var errNoPatch = errors.New("client-side kubectl apply makes no patch")
 
 // registered reports whether kubectl's scheme knows the kind (else
 // client-side apply sends a JSON merge patch, which is not made here).
@@ -67,7 +72,7 @@ func clientSideApplyPatch(k *kindFile, live, manifest map[string]interface{}) (m
 	}
 	patch, err := strategicpatch.CreateThreeWayMergePatch(original, modified, current, meta, true)
 	if err != nil {
-		return nil, fmt.Errorf("client-side apply's patch: %v", err)
+		return nil, fmt.Errorf("%w: %v", errNoPatch, err)
 	}
 	var out map[string]interface{}
 	if err := decodeJSON(patch, &out); err != nil {
