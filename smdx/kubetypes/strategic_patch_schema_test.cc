@@ -62,6 +62,47 @@ TEST(StrategicPatchTest, GoCases) {
   EXPECT_EQ(run, 285);
 }
 
+// The patches a client makes of those cases' documents (and of more of
+// ours): each is one of the answers Go gave, the patch to the letter (its
+// keys in any order, its lists in Go's), or an error where Go failed.
+TEST(StrategicPatchTest, GoMadePatches) {
+  const Value file = Json(testing::ReadTestFile(
+      testing::SourcePath("testdata/strategicpatch/cases.json")));
+  StrategicPatchTypes types(*Find(file, "types"));
+  const StrategicPatchSchema* root = types.Find(StringAt(file, "root"));
+  ASSERT_NE(root, nullptr);
+  int run = 0, failed = 0;
+  auto check = [&](const absl::StatusOr<Value>& out, const Value& answers) {
+    ++run;
+    bool matched = false;
+    for (const Value& answer : answers.list()) {
+      matched = matched || (out.ok() ? ToJsonSorted(*out) == ToJsonSorted(answer)
+                                     : Find(answer, "error") != nullptr);
+    }
+    failed += matched ? 0 : 1;
+    EXPECT_TRUE(matched) << "smdx: "
+                         << (out.ok() ? ToJsonSorted(*out)
+                                      : out.status().ToString())
+                         << "\nGo: " << ToJsonSorted(answers);
+  };
+  for (const Value& c : Find(file, "diffs")->list()) {
+    SCOPED_TRACE(StringAt(c, "name"));
+    const Value& original = *Find(c, "original");
+    const Value& modified = *Find(c, "modified");
+    {
+      SCOPED_TRACE("two-way");
+      check(CreateTwoWayStrategicPatch(original, modified, *root),
+            *Find(c, "two_way"));
+    }
+    SCOPED_TRACE("three-way");
+    check(CreateThreeWayStrategicPatch(original, modified, *Find(c, "current"),
+                                       *root),
+          *Find(c, "three_way"));
+  }
+  EXPECT_EQ(run, 288);
+  EXPECT_EQ(failed, 0);
+}
+
 TEST(StrategicPatchTest, BuiltinTypesCarryTheirTags) {
   const StrategicPatchSchema* pod =
       BuiltinStrategicPatchSchema("io.k8s.api.core.v1.Pod");

@@ -13,18 +13,17 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/internal/strategic.h"
 #include "smdx/value/patch.h"
 
 namespace smdx {
 
+namespace internal {
+
 namespace {
 
 using Schema = StrategicPatchSchema;
-
-constexpr absl::string_view kDirective = "$patch";
-constexpr absl::string_view kRetainKeys = "$retainKeys";
-constexpr absl::string_view kDeleteFromList = "$deleteFromPrimitiveList";
-constexpr absl::string_view kSetOrder = "$setElementOrder";
+using Options = StrategicMergeOptions;
 
 // ---- Errors, in mergepatch's words where it has them ---------------------
 
@@ -64,19 +63,24 @@ absl::string_view GoTypeName(const Value* v) {
   return "<nil>";
 }
 
-constexpr absl::string_view kGoMap = "map[string]interface {}";
 constexpr absl::string_view kGoSlice = "[]interface {}";
 
-absl::Status BadArgType(absl::string_view expected, const Value* got) {
+}  // namespace
+
+absl::Status StrategicBadArgType(absl::string_view expected,
+                                 const Value* got) {
   return ServerError(absl::StrCat("expected a ", expected, ", but received a ",
                                   GoTypeName(got)));
 }
 
-absl::Status NoMergeKey(const Value& item, absl::string_view key) {
+
+absl::Status StrategicNoMergeKey(const Value& item, absl::string_view key) {
   return ServerError(absl::StrCat("map: ", ToJson(item),
                                   " does not contain declared merge key: ",
                                   key));
 }
+
+namespace {
 
 absl::Status UnknownDirective(const Value& directive, const Value& in) {
   return ServerError(absl::StrCat(
@@ -90,6 +94,8 @@ absl::Status UnknownDirective(const Value& directive, const Value& in) {
 // (`.spec.containers[name="web"]: ...`).
 constexpr absl::string_view kPathPayload = "smdx.dev/strategic-patch-path";
 
+}  // namespace
+
 absl::Status Located(absl::Status st, absl::string_view segment) {
   std::string path(segment);
   if (auto below = st.GetPayload(kPathPayload)) {
@@ -99,6 +105,7 @@ absl::Status Located(absl::Status st, absl::string_view segment) {
   return st;
 }
 
+
 absl::Status WithPath(absl::Status st) {
   auto path = st.GetPayload(kPathPayload);
   if (!path) return st;
@@ -106,10 +113,14 @@ absl::Status WithPath(absl::Status st) {
                       absl::StrCat(std::string(*path), ": ", st.message()));
 }
 
+namespace {
+
 // ---- Go's comparisons of interface values -----------------------------------
 
 // a == b for two Go interface values (nullptr: a missing map entry, nil):
 // equal types and values; two maps or two slices panic.
+}  // namespace
+
 absl::StatusOr<bool> GoEqual(const Value* a, const Value* b) {
   const bool a_nil = a == nullptr || a->IsNull();
   const bool b_nil = b == nullptr || b->IsNull();
@@ -129,6 +140,8 @@ absl::StatusOr<bool> GoEqual(const Value* a, const Value* b) {
                                 GoTypeName(a)));
   }
 }
+
+namespace {
 
 // A Go map keyed by interface values panics on a map or slice key.
 absl::Status Hashable(const Value& v) {
@@ -226,6 +239,8 @@ absl::StatusOr<std::string> FieldOfDirective(absl::string_view key,
 }
 
 // The strategy other than retainKeys (extractRetainKeysPatchStrategy).
+}  // namespace
+
 absl::StatusOr<std::string> MergeStrategy(
     const std::vector<std::string>& strategies) {
   constexpr absl::string_view kRetain = "retainKeys";
@@ -241,7 +256,11 @@ absl::StatusOr<std::string> MergeStrategy(
                                   absl::StrJoin(strategies, " "), "]"));
 }
 
+namespace {
+
 // The one type of the items of `lists` (no list of lists, no null).
+}  // namespace
+
 absl::StatusOr<Value::Kind> ElementKind(
     std::initializer_list<const List*> lists) {
   std::optional<Value::Kind> kind;
@@ -263,10 +282,12 @@ absl::StatusOr<Value::Kind> ElementKind(
   return *kind;
 }
 
+namespace {
+
 absl::Status CheckMergeKeys(const List& l, absl::string_view key) {
   for (const Value& item : l) {
-    if (!item.IsMap()) return BadArgType(kGoMap, &item);
-    if (item.map().Find(key) == nullptr) return NoMergeKey(item, key);
+    if (!item.IsMap()) return StrategicBadArgType(kGoMap, &item);
+    if (item.map().Find(key) == nullptr) return StrategicNoMergeKey(item, key);
   }
   return absl::OkStatus();
 }
@@ -275,6 +296,8 @@ absl::Status CheckMergeKeys(const List& l, absl::string_view key) {
 
 // `items` in the order of `order` (normalizeSliceOrder); objects marked
 // `$patch: delete` go last.
+}  // namespace
+
 absl::StatusOr<List> SortedBy(List items, const List& order,
                               absl::string_view key, Value::Kind kind) {
   List deleted;
@@ -303,6 +326,8 @@ absl::StatusOr<List> SortedBy(List items, const List& order,
   for (Value& v : deleted) out.push_back(std::move(v));
   return out;
 }
+
+namespace {
 
 // The patch's items and the object's others, each sorted, interleaved
 // (normalizeElementOrder and mergeSortedSlice): an object's item goes
@@ -357,9 +382,9 @@ absl::Status Partition(const List& merged, const List& by,
     return absl::OkStatus();
   }
   for (const Value& v : merged) {
-    if (!v.IsMap()) return BadArgType(kGoMap, &v);
+    if (!v.IsMap()) return StrategicBadArgType(kGoMap, &v);
     const Value* mv = v.map().Find(key);
-    if (mv == nullptr) return NoMergeKey(v, key);
+    if (mv == nullptr) return StrategicNoMergeKey(v, key);
     absl::StatusOr<int64_t> at = FindByKey(by, key, *mv);
     if (!at.ok()) return at.status();
     (*at >= 0 ? in : out)->push_back(v);
@@ -370,9 +395,11 @@ absl::Status Partition(const List& merged, const List& by,
 // ---- Merging ----------------------------------------------------------------
 
 absl::StatusOr<Value> MergeMap(Value original, Value patch,
-                               const Schema& schema);
+                               const Schema& schema, const Options& options);
 
 // Go's deduplicateScalars, whose moves decide the order before sorting.
+}  // namespace
+
 List Deduplicated(List s) {
   int64_t last = static_cast<int64_t>(s.size()) - 1;
   for (int64_t i = 0; i < last; ++i) {
@@ -387,6 +414,8 @@ List Deduplicated(List s) {
   }
   return s;
 }
+
+namespace {
 
 // Go's slices share their arrays: the list a caller holds (`seen`, the
 // original's items as the caller's slice header sees them) changes as
@@ -416,6 +445,7 @@ struct SharedArray {
 // caller's view of `original`'s array.
 absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
                                absl::string_view key, bool delete_list,
+                               const Options& options,
                                List* caller = nullptr) {
   if (original.empty() && patch.empty()) return original;
   absl::StatusOr<Value::Kind> kind = ElementKind({&original, &patch});
@@ -424,7 +454,7 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
   // The original's items as mergeSlice's own slice sees them at the end.
   List server_order;
   if (*kind != Value::Kind::kMap) {
-    if (delete_list) {
+    if (delete_list && options.parallel_lists) {
       List kept;
       for (const Value& v : original) {
         bool gone = false;
@@ -452,7 +482,7 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
         plain.push_back(v);
       } else if (IsDirective(d, "delete")) {
         const Value* mv = v.map().Find(key);
-        if (mv == nullptr) return NoMergeKey(v, key);
+        if (mv == nullptr) return StrategicNoMergeKey(v, key);
         for (;;) {
           absl::StatusOr<int64_t> at = FindByKey(original, key, *mv);
           if (!at.ok()) return at.status();
@@ -480,7 +510,7 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
     SharedArray own{&server_order, original.size()};
     for (const Value& v : patch) {
       const Value* mv = v.map().Find(key);
-      if (mv == nullptr) return NoMergeKey(v, key);
+      if (mv == nullptr) return StrategicNoMergeKey(v, key);
       absl::StatusOr<int64_t> at = FindByKey(merged, key, *mv);
       if (!at.ok()) return at.status();
       if (*at < 0) {
@@ -488,7 +518,7 @@ absl::StatusOr<List> MergeList(List original, List patch, const Schema& schema,
         shared.Append(v);
         continue;
       }
-      absl::StatusOr<Value> item = MergeMap(merged[*at], v, schema);
+      absl::StatusOr<Value> item = MergeMap(merged[*at], v, schema, options);
       if (!item.ok()) {
         return Located(item.status(),
                        absl::StrCat("[", key, "=", ToJson(*mv), "]"));
@@ -510,21 +540,36 @@ absl::StatusOr<List> MergeListField(List original, List patch,
                                     const Schema& schema,
                                     absl::string_view strategy,
                                     absl::string_view key, bool delete_list,
+                                    const Options& options,
                                     List* caller = nullptr) {
   if (strategy == "merge" || delete_list) {
     return MergeList(std::move(original), std::move(patch), schema, key,
-                     delete_list, caller);
+                     delete_list, options, caller);
   }
   return patch;
 }
 
 // `$retainKeys`: the object keeps only the keys listed, and the patch may
 // set no other.
-absl::Status RetainKeys(Map& original, Map& patch) {
+absl::Status RetainKeys(Map& original, Map& patch, const Options& options) {
   const Value* found = patch.Find(kRetainKeys);
   if (found == nullptr) return absl::OkStatus();
   Value keys = *found;
   patch.Erase(kRetainKeys);
+  if (!options.parallel_lists) {
+    // Two halves of one patch: their directives must agree.
+    if (const Value* had = original.Find(kRetainKeys)) {
+      if (*had != keys) {
+        return ServerError(absl::StrCat(ToJson(*had), " and ", ToJson(keys),
+                                        " are not deep equal: this may "
+                                        "happen when calculating the 3-way "
+                                        "diff patch"));
+      }
+    } else {
+      original.Set(kRetainKeys, std::move(keys));
+    }
+    return absl::OkStatus();
+  }
   if (!keys.IsList()) return BadRequest("invalid patch format of retainKeys");
   for (const Value& k : keys.list()) {
     if (absl::Status st = Hashable(k); !st.ok()) return st;
@@ -561,7 +606,7 @@ absl::Status CheckOrder(const List& patch, const List& order,
       items.push_back(v);
       continue;
     }
-    if (!v.IsMap()) return BadArgType(kGoMap, &v);
+    if (!v.IsMap()) return StrategicBadArgType(kGoMap, &v);
     if (!IsDeleteItem(v)) items.push_back(v);
   }
   size_t p = 0, o = 0;
@@ -573,12 +618,12 @@ absl::Status CheckOrder(const List& patch, const List& order,
     const Value* a = &items[p];
     const Value* b = &order[o];
     if (!key.empty()) {
-      if (!a->IsMap()) return BadArgType(kGoMap, a);
-      if (!b->IsMap()) return BadArgType(kGoMap, b);
+      if (!a->IsMap()) return StrategicBadArgType(kGoMap, a);
+      if (!b->IsMap()) return StrategicBadArgType(kGoMap, b);
       const Value* ka = a->map().Find(key);
-      if (ka == nullptr) return NoMergeKey(*a, key);
+      if (ka == nullptr) return StrategicNoMergeKey(*a, key);
       const Value* kb = b->map().Find(key);
-      if (kb == nullptr) return NoMergeKey(*b, key);
+      if (kb == nullptr) return StrategicNoMergeKey(*b, key);
       a = ka;
       b = kb;
     }
@@ -599,19 +644,30 @@ absl::Status CheckOrder(const List& patch, const List& order,
 // `directive`) names, in its order (mergePatchIntoOriginal); the two keys
 // leave the patch.
 absl::Status MergeOrderedList(Map& original, Map& patch, const Schema& schema,
-                              const std::string& directive) {
+                              const std::string& directive,
+                              const Options& options) {
   Value order = *patch.Find(directive);
   patch.Erase(directive);
-  if (!order.IsList()) return BadArgType(kGoSlice, &order);
+  if (!options.parallel_lists) {
+    // The directive stays in the merged patch; two halves must agree.
+    if (const Value* had = original.Find(directive)) {
+      if (*had != order) {
+        return BadRequest("invalid patch format of setElementOrder list");
+      }
+    } else {
+      original.Set(directive, order);
+    }
+  }
+  if (!order.IsList()) return StrategicBadArgType(kGoSlice, &order);
   absl::StatusOr<std::string> name = FieldOfDirective(directive, kSetOrder);
   if (!name.ok()) return name.status();
   const Value* in_original = original.Find(*name);
   const Value* in_patch = patch.Find(*name);
   if (in_original != nullptr && !in_original->IsList()) {
-    return BadArgType(kGoSlice, in_original);
+    return StrategicBadArgType(kGoSlice, in_original);
   }
   if (in_patch != nullptr && !in_patch->IsList()) {
-    return BadArgType(kGoSlice, in_patch);
+    return StrategicBadArgType(kGoSlice, in_patch);
   }
   const List original_items =
       in_original != nullptr ? in_original->list() : List{};
@@ -634,7 +690,7 @@ absl::Status MergeOrderedList(Map& original, Map& patch, const Schema& schema,
   } else if (in_original != nullptr) {
     absl::StatusOr<List> m = MergeListField(original_items, patch_items,
                                             *field->schema, *strategy, key,
-                                            false, &seen);
+                                            false, options, &seen);
     if (!m.ok()) return m.status();
     merged = std::move(*m);
   } else {
@@ -660,9 +716,14 @@ absl::Status MergeOrderedList(Map& original, Map& patch, const Schema& schema,
 // The patch's value `value` of field `key` (a `$deleteFromPrimitiveList/`
 // one when `delete_list`) merged into `into`.
 absl::Status MergeField(Map& into, const std::string& key, const Value& value,
-                        bool delete_list, const Schema& schema) {
+                        bool delete_list, const Schema& schema,
+                        const Options& options) {
   if (value.IsNull()) {
-    into.Erase(key);
+    if (options.ignore_unmatched_nulls) {
+      into.Erase(key);
+    } else {
+      into.Set(key, Value());
+    }
     return absl::OkStatus();
   }
   const Value* had = into.Find(key);
@@ -671,7 +732,7 @@ absl::Status MergeField(Map& into, const std::string& key, const Value& value,
     // dropped); a deletion list has nothing to delete from.
     if (delete_list) return absl::OkStatus();
     Value v = value;
-    internal::DropNullEntries(&v);
+    if (options.ignore_unmatched_nulls) DropNullEntries(&v);
     std::optional<Value> kept = RemoveDirectives(std::move(v));
     if (kept) {
       into.Set(key, std::move(*kept));
@@ -689,7 +750,7 @@ absl::Status MergeField(Map& into, const std::string& key, const Value& value,
     if (*strategy == "replace") {
       merged = value;
     } else {
-      absl::StatusOr<Value> m = MergeMap(*had, value, *field->schema);
+      absl::StatusOr<Value> m = MergeMap(*had, value, *field->schema, options);
       if (!m.ok()) return m.status();
       merged = std::move(*m);
     }
@@ -700,7 +761,7 @@ absl::Status MergeField(Map& into, const std::string& key, const Value& value,
     if (!strategy.ok()) return strategy.status();
     absl::StatusOr<List> m =
         MergeListField(had->list(), value.list(), *field->schema, *strategy,
-                       field->merge_key, delete_list);
+                       field->merge_key, delete_list, options);
     if (!m.ok()) return m.status();
     merged = Value::MakeList();
     merged.list() = std::move(*m);
@@ -712,7 +773,7 @@ absl::Status MergeField(Map& into, const std::string& key, const Value& value,
 }
 
 absl::StatusOr<Value> MergeMap(Value original, Value patch,
-                               const Schema& schema) {
+                               const Schema& schema, const Options& options) {
   if (const Value* d = patch.map().Find(kDirective)) {
     if (IsDirective(d, "replace")) {
       patch.map().Erase(kDirective);
@@ -724,13 +785,14 @@ absl::StatusOr<Value> MergeMap(Value original, Value patch,
   if (original.IsNull()) original = Value::MakeMap();
   Map& into = original.map();
   Map& from = patch.map();
-  if (absl::Status st = RetainKeys(into, from); !st.ok()) return st;
+  if (absl::Status st = RetainKeys(into, from, options); !st.ok()) return st;
   std::vector<std::string> directives;
   for (const MapEntry& e : from) {
     if (absl::StartsWith(e.key, kSetOrder)) directives.push_back(e.key);
   }
   for (const std::string& directive : directives) {
-    if (absl::Status st = MergeOrderedList(into, from, schema, directive);
+    if (absl::Status st =
+            MergeOrderedList(into, from, schema, directive, options);
         !st.ok()) {
       return Located(std::move(st), absl::StrCat(".", directive));
     }
@@ -738,12 +800,18 @@ absl::StatusOr<Value> MergeMap(Value original, Value patch,
   for (const MapEntry& e : from) {
     std::string key = e.key;
     const bool delete_list = absl::StartsWith(key, kDeleteFromList);
+    if (delete_list && !options.parallel_lists) {
+      // Kept as it is, for the apiserver.
+      into.Set(key, e.value);
+      continue;
+    }
     if (delete_list) {
       absl::StatusOr<std::string> name = FieldOfDirective(key, kDeleteFromList);
       if (!name.ok()) return Located(name.status(), absl::StrCat(".", key));
       key = *std::move(name);
     }
-    if (absl::Status st = MergeField(into, key, e.value, delete_list, schema);
+    if (absl::Status st =
+            MergeField(into, key, e.value, delete_list, schema, options);
         !st.ok()) {
       return Located(std::move(st), absl::StrCat(".", key));
     }
@@ -753,21 +821,30 @@ absl::StatusOr<Value> MergeMap(Value original, Value patch,
 
 }  // namespace
 
+absl::StatusOr<Value> StrategicMergeMaps(Value original, Value patch,
+                                         const StrategicPatchSchema& schema,
+                                         const StrategicMergeOptions& options) {
+  return MergeMap(std::move(original), std::move(patch), schema, options);
+}
+
+}  // namespace internal
+
 absl::StatusOr<Value> ApplyStrategicMergePatch(
     const Value& doc, const Value& patch, const StrategicPatchSchema& schema) {
   if (patch.IsNull()) return doc;
   if (!patch.IsMap()) {
-    return BadRequest(absl::StrCat("json: cannot unmarshal ",
-                                   GoTypeName(&patch),
-                                   " into Go value of type ", kGoMap));
+    return internal::BadRequest(absl::StrCat("json: cannot unmarshal ",
+                                   internal::GoTypeName(&patch),
+                                   " into Go value of type ", internal::kGoMap));
   }
   if (!doc.IsMap() && !doc.IsNull()) {
     // (The apiserver's objects are; what smdx is given may not be.)
-    return BadRequest(absl::StrCat("the document patched is a ",
-                                   GoTypeName(&doc), ", not an object"));
+    return internal::BadRequest(absl::StrCat("the document patched is a ",
+                                   internal::GoTypeName(&doc), ", not an object"));
   }
-  absl::StatusOr<Value> out = MergeMap(doc, patch, schema);
-  if (!out.ok()) return WithPath(out.status());
+  absl::StatusOr<Value> out =
+      internal::StrategicMergeMaps(doc, patch, schema, {});
+  if (!out.ok()) return internal::WithPath(out.status());
   return out;
 }
 

@@ -73,6 +73,40 @@ class StrategicPatchSchema {
 absl::StatusOr<Value> ApplyStrategicMergePatch(
     const Value& doc, const Value& patch, const StrategicPatchSchema& schema);
 
+// Making a patch, as a client does (strategic_diff.cc): the documents are
+// objects (null: none, `{}`), read as Go's encoding/json reads them (every
+// number a float64: 1 and 1.0 are equal, lists of scalars sort by their
+// `%v` text), and the patch's numbers are whole where they are
+// (json.Marshal writes 2.0 as 2).
+//
+// The patch that makes `original` into `modified`
+// (strategicpatch.CreateTwoWayMergePatch): changed and added fields, nulls
+// for dropped ones, `$patch: delete` items and `$deleteFromPrimitiveList`
+// for items dropped from merged lists, `$setElementOrder` for merged lists
+// that changed, `$retainKeys` where the tags ask for it.
+absl::StatusOr<Value> CreateTwoWayStrategicPatch(
+    const Value& original, const Value& modified,
+    const StrategicPatchSchema& schema);
+
+// The patch client-side `kubectl apply` sends
+// (strategicpatch.CreateThreeWayMergePatch, overwriting): what `modified`
+// (the new configuration) changes or adds against `current` (the live
+// object), and what it drops from `original` (the configuration applied
+// before), merged into one. Fields the live object has and neither
+// configuration mentions are left alone.
+//
+// Errors are the client's: a list item without its merge key
+// (`.spec.containers: map: {...} does not contain declared merge key:
+// name`), items of two types in one list, a field the Go type lacks whose
+// values differ.
+//
+// Example:
+//   absl::StatusOr<Value> patch = CreateThreeWayStrategicPatch(
+//       last_applied, manifest, live, *schema);
+absl::StatusOr<Value> CreateThreeWayStrategicPatch(
+    const Value& original, const Value& modified, const Value& current,
+    const StrategicPatchSchema& schema);
+
 }  // namespace smdx
 
 #endif  // SMDX_VALUE_STRATEGIC_PATCH_H_

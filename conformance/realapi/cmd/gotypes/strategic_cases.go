@@ -6,7 +6,11 @@ package main
 // raw cases of strategicMergePatchRawTestCases), each patch (the two-way
 // one on the original, the three-way one on the current object) applied
 // as the apiserver applies one (StrategicMergeMapPatch, the documents
-// decoded keeping integers), with the test's Go type MergeItem. Written
+// decoded keeping integers), with the test's Go type MergeItem; and for
+// each case, the patches a client makes of its documents
+// (CreateTwoWayMergePatch of original and modified,
+// CreateThreeWayMergePatch of original, modified and current,
+// overwriting, as client-side kubectl apply makes it). Written
 // with the types' patch data (as the "patch" section of the go-types
 // file) and, for each case, every answer Go gave over 20 runs (its maps'
 // order is random), for smdx/value/strategic_patch_test.cc.
@@ -60,6 +64,18 @@ type RetainKeysMergeItem struct {
 	NonMergingList []MergeItem       `json:"nonMergingList,omitempty"`
 }
 
+// diffCase: a case's documents and the patches Go made of them, every
+// answer over 20 runs (a patch as the apiserver reads it, or {"error":
+// message}).
+type diffCase struct {
+	Name     string        `json:"name"`
+	Original interface{}   `json:"original"`
+	Modified interface{}   `json:"modified"`
+	Current  interface{}   `json:"current"`
+	TwoWay   []interface{} `json:"two_way"`
+	ThreeWay []interface{} `json:"three_way"`
+}
+
 type smpCase struct {
 	Name  string      `json:"name"`
 	Doc   interface{} `json:"doc"`
@@ -89,6 +105,13 @@ func strategicCases() {
 		}
 	}
 	var cases []smpCase
+	var diffs []diffCase
+	addDiff := func(name string, original, modified, current []byte) {
+		if len(strings.TrimSpace(string(modified))) == 0 {
+			return
+		}
+		diffs = append(diffs, makeDiffs(name, original, modified, current))
+	}
 	add := func(name string, doc, patch []byte) {
 		if len(strings.TrimSpace(string(patch))) == 0 {
 			return
@@ -101,14 +124,15 @@ func strategicCases() {
 	// The YAML cases.
 	var tc struct {
 		TestCases []struct {
-			Description                         string
-			Original, TwoWay, Current, ThreeWay map[string]interface{}
+			Description                                   string
+			Original, Modified, TwoWay, Current, ThreeWay map[string]interface{}
 		}
 	}
 	check(yaml.Unmarshal([]byte(rawBytes(vars["createStrategicMergePatchTestCaseData"])), &tc))
 	for _, c := range tc.TestCases {
 		add(c.Description+" (two-way)", jsonOf(c.Original), jsonOf(c.TwoWay))
 		add(c.Description+" (three-way)", jsonOf(c.Current), jsonOf(c.ThreeWay))
+		addDiff(c.Description, jsonOf(c.Original), jsonOf(c.Modified), jsonOf(c.Current))
 	}
 	// The raw cases: a composite literal of StrategicMergePatchRawTestCase.
 	for _, e := range vars["strategicMergePatchRawTestCases"].(*ast.CompositeLit).Elts {
@@ -133,11 +157,15 @@ func strategicCases() {
 		walk(e.(*ast.CompositeLit))
 		add(fields["Description"]+" (two-way)", yamlJSON(fields["Original"]), yamlJSON(fields["TwoWay"]))
 		add(fields["Description"]+" (three-way)", yamlJSON(fields["Current"]), yamlJSON(fields["ThreeWay"]))
+		addDiff(fields["Description"], yamlJSON(fields["Original"]), yamlJSON(fields["Modified"]), yamlJSON(fields["Current"]))
 	}
 	// Patches of our own, for the paths the tests above leave out (errors
 	// above all); Go's answers decide.
 	for _, c := range extraCases {
 		add(c[0], yamlJSON(c[1]), yamlJSON(c[2]))
+	}
+	for _, c := range extraDiffCases {
+		addDiff(c[0], yamlJSON(c[1]), yamlJSON(c[2]), yamlJSON(c[3]))
 	}
 	types := map[string]map[string]string{}
 	collectPatch(reflect.TypeOf(MergeItem{}), types)
@@ -146,6 +174,7 @@ func strategicCases() {
 		"root":   patchTypeName(reflect.TypeOf(MergeItem{})),
 		"types":  types,
 		"cases":  cases,
+		"diffs":  diffs,
 	}, "", " ")
 	check(err)
 	os.Stdout.Write(append(out, '\n'))
@@ -173,6 +202,53 @@ func run(name string, doc, patch []byte) smpCase {
 		a, _ := json.Marshal(c.Answers[i])
 		b, _ := json.Marshal(c.Answers[j])
 		return string(a) < string(b)
+	})
+	return c
+}
+
+// makeDiffs runs the two patch makers on a case's documents, 20 times.
+func makeDiffs(name string, original, modified, current []byte) diffCase {
+	c := diffCase{Name: name}
+	for _, d := range []struct {
+		text []byte
+		to   *interface{}
+	}{{original, &c.Original}, {modified, &c.Modified}, {current, &c.Current}} {
+		if len(strings.TrimSpace(string(d.text))) > 0 {
+			check(kjson.UnmarshalCaseSensitivePreserveInts(d.text, d.to))
+		}
+	}
+	meta, err := strategicpatch.NewPatchMetaFromStruct(&MergeItem{})
+	check(err)
+	answers := func(make func() ([]byte, error)) []interface{} {
+		seen := map[string]bool{}
+		var out []interface{}
+		for i := 0; i < 20; i++ {
+			var answer interface{}
+			patch, err := make()
+			if err != nil {
+				answer = map[string]interface{}{"error": err.Error()}
+			} else {
+				check(kjson.UnmarshalCaseSensitivePreserveInts(patch, &answer))
+			}
+			text, err := json.Marshal(answer)
+			check(err)
+			if !seen[string(text)] {
+				seen[string(text)] = true
+				out = append(out, answer)
+			}
+		}
+		return out
+	}
+	c.TwoWay = answers(func() ([]byte, error) {
+		return strategicpatch.CreateTwoWayMergePatch(original, modified, &MergeItem{})
+	})
+	c.ThreeWay = answers(func() (patch []byte, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return strategicpatch.CreateThreeWayMergePatch(original, modified, current, meta, true)
 	})
 	return c
 }
@@ -292,4 +368,38 @@ var extraCases = [][3]string{
 	{"null patch value deletes", "name: a\nvalue: b", "value: null\nother: null"},
 	{"a pointer's list", "mergeItemPtr: {name: a, mergingList: [{name: x}]}", "mergeItemPtr: {mergingList: [{name: y}]}"},
 	{"non-merging int list replaced", "nonMergingIntList: [1, 2]", "nonMergingIntList: [3]"},
+}
+
+// extraDiffCases are [name, original, modified, current] in YAML: what a
+// client meets that the tests above leave out (numbers as floats, their
+// text order, duplicate keys, the kinds of errors).
+var extraDiffCases = [][4]string{
+	{"numbers equal as floats", "name: a\nmergingIntList: [1, 2]", "name: a\nmergingIntList: [1.0, 2]\nvalue: x", "name: a\nmergingIntList: [1, 2]"},
+	{"a whole float is written whole", "name: a", "name: a\nreplacingItem: {n: 2.0, m: 2.5, big: 12345678901234567890}", "name: a"},
+	{"scalars sorted by their text", "mergingIntList: [3, 20, 100]", "mergingIntList: [100, 3, 1000000]", "mergingIntList: [20, 3, 100, 7]"},
+	{"scalars in an unsorted order unchanged", "mergingIntList: [2, 1]", "mergingIntList: [2, 1]", "mergingIntList: [2, 1]"},
+	{"merge keys sorted by their text", "mergingList: [{name: b}, {name: a10}, {name: a9}]", "mergingList: [{name: a9, value: x}, {name: c}, {name: b}]", "mergingList: [{name: a10}, {name: b}, {name: a9}, {name: z}]"},
+	{"duplicate merge keys", "mergingList: [{name: a, value: 1}, {name: a, value: 2}]", "mergingList: [{name: a, value: 3}, {name: a, value: 2}, {name: b}]", "mergingList: [{name: a, value: 1}, {name: a, value: 2}]"},
+	{"a merge key added twice", "mergingList: [{name: a, value: 1}]", "mergingList: [{name: a, value: 2}, {name: a, value: 3}]", "mergingList: [{name: a, value: 1}]"},
+	{"numeric merge keys", "mergingList: [{name: 10}, {name: 9}]", "mergingList: [{name: 9}, {name: 1000000}]", "mergingList: [{name: 10}, {name: 9}, {name: 8}]"},
+	{"a modified item without its merge key", "mergingList: [{name: a}]", "mergingList: [{value: x}]", "mergingList: [{name: a}]"},
+	{"a current item without its merge key", "mergingList: [{name: a}]", "mergingList: [{name: a, value: x}]", "mergingList: [{value: y}]"},
+	{"items of two types", "mergingIntList: [1]", "mergingIntList: [1, x]", "mergingIntList: [1]"},
+	{"a list of lists", "mergingIntList: [1]", "mergingIntList: [[1]]", "mergingIntList: [[2]]"},
+	{"a null first in a list", "mergingIntList: [1]", "mergingIntList: [null, 1]", "mergingIntList: [2]"},
+	{"a field the type lacks, changed", "unknown: {a: 1}", "unknown: {a: 2}", "unknown: {a: 1}"},
+	{"a field the type lacks, unchanged", "unknown: {a: 1}", "unknown: {a: 1}", "unknown: {a: 1}"},
+	{"explicit null in modified", "name: a\nvalue: b", "name: a\nvalue: null\nother: null", "name: a\nvalue: b\nother: c"},
+	{"retainKeys with a dropped field", "retainKeysMap: {name: a, value: b}", "retainKeysMap: {name: a}", "retainKeysMap: {name: a, value: b, other: c}"},
+	{"retainKeys unchanged but current has more", "retainKeysMap: {name: a}", "retainKeysMap: {name: a}", "retainKeysMap: {name: a, other: c}"},
+	{"retainKeys merging list", "retainKeysMergingList: [{name: a, value: b}]", "retainKeysMergingList: [{name: a, other: c}]", "retainKeysMergingList: [{name: a, value: b, other: d}]"},
+	{"replace strategy object", "replacingItem: {a: 1}", "replacingItem: {a: 1}", "replacingItem: {a: 1, b: 2}"},
+	{"patch directive in modified", "mergeItemPtr: {name: a, $patch: replace}", "mergeItemPtr: {name: b, $patch: delete}", "mergeItemPtr: {name: a}"},
+	{"a scalar list emptied", "mergingIntList: [1, 2]", "mergingIntList: []", "mergingIntList: [1, 2, 3]"},
+	{"an object list emptied", "mergingList: [{name: a}, {name: b}]", "mergingList: []", "mergingList: [{name: a}, {name: b}, {name: c}]"},
+	{"nothing applied before", "", "name: a\nmergingList: [{name: x, value: 1}]", "name: a\nmergingList: [{name: y}]"},
+	{"no live object", "", "name: a\nmergingIntList: [2, 1]", ""},
+	{"deletions and order together", "mergingList: [{name: a}, {name: b}, {name: c}]", "mergingList: [{name: c}, {name: a}]", "mergingList: [{name: a}, {name: b}, {name: c}, {name: d}]"},
+	{"scalar deletions repeated", "mergingIntList: [1, 2, 2, 3]", "mergingIntList: [3]", "mergingIntList: [3, 2, 1, 2]"},
+	{"nested merging lists", "mergingList: [{name: a, mergingList: [{name: x}, {name: y}]}]", "mergingList: [{name: a, mergingList: [{name: y, value: 1}]}]", "mergingList: [{name: a, mergingList: [{name: x}, {name: y}, {name: z}]}]"},
 }
