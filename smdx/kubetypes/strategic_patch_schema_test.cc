@@ -76,8 +76,9 @@ TEST(StrategicPatchTest, GoMadePatches) {
     ++run;
     bool matched = false;
     for (const Value& answer : answers.list()) {
-      matched = matched || (out.ok() ? ToJsonSorted(*out) == ToJsonSorted(answer)
-                                     : Find(answer, "error") != nullptr);
+      matched = matched ||
+                (out.ok() ? ToJsonSorted(*out) == ToJsonSorted(answer)
+                          : Find(answer, "error") != nullptr);
     }
     failed += matched ? 0 : 1;
     EXPECT_TRUE(matched) << "smdx: "

@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "smdx/value/emit.h"
+#include "smdx/value/internal/go_numbers.h"
 
 namespace smdx {
 
@@ -60,6 +61,69 @@ void MergeInto(Map* doc, const Map& patch) {
       *cur = Merged(std::move(*cur), e.value);
     }
   }
+}
+
+// ---- Making a merge patch ------------------------------------------------
+
+// json-patch's getDiff: what makes `a` into `b` (numbers compared as
+// floats).
+Map DiffObjects(const Map& a, const Map& b) {
+  Map into;
+  for (const MapEntry& e : b) {
+    const Value* had = a.Find(e.key);
+    if (had == nullptr) {
+      into.Set(e.key, e.value);
+    } else if (had->IsMap() && e.value.IsMap()) {
+      Map sub = DiffObjects(had->map(), e.value.map());
+      if (!sub.empty()) into.Set(e.key, Value(std::move(sub)));
+    } else if (*had != e.value) {
+      into.Set(e.key, e.value);
+    }
+  }
+  for (const MapEntry& e : a) {
+    if (b.Find(e.key) == nullptr) into.Set(e.key, Value());
+  }
+  return into;
+}
+
+// keepOrDeleteNullInObj: only the nulls of `m` (`nulls`), or all but them;
+// an object left empty goes, an empty object kept as a value stays.
+Map KeptNulls(const Map& m, bool nulls) {
+  Map out;
+  for (const MapEntry& e : m) {
+    if (e.value.IsNull()) {
+      if (nulls) out.Set(e.key, Value());
+    } else if (e.value.IsMap() && !e.value.map().empty()) {
+      Map sub = KeptNulls(e.value.map(), nulls);
+      if (!sub.empty()) out.Set(e.key, Value(std::move(sub)));
+    } else if (!nulls) {
+      out.Set(e.key, e.value);
+    }
+  }
+  return out;
+}
+
+// mergepatch.HasConflicts: a key both patches hold with values that differ
+// (objects key by key, lists item by item).
+bool Conflicts(const Value& left, const Value& right) {
+  if (left.IsMap()) {
+    if (!right.IsMap()) return true;
+    for (const MapEntry& e : left.map()) {
+      const Value* other = right.map().Find(e.key);
+      if (other != nullptr && Conflicts(e.value, *other)) return true;
+    }
+    return false;
+  }
+  if (left.IsList()) {
+    if (!right.IsList() || left.list().size() != right.list().size()) {
+      return true;
+    }
+    for (size_t i = 0; i < left.list().size(); ++i) {
+      if (Conflicts(left.list()[i], right.list()[i])) return true;
+    }
+    return false;
+  }
+  return left != right;
 }
 
 // ---- JSON patch -------------------------------------------------------------
@@ -341,6 +405,32 @@ absl::StatusOr<Value> ApplyMergePatch(const Value& doc, const Value& patch) {
   Value out = doc;
   MergeInto(&out.map(), patch.map());
   return out;
+}
+
+absl::StatusOr<Value> CreateThreeWayMergePatch(const Value& original,
+                                               const Value& modified,
+                                               const Value& current) {
+  Value docs[3] = {original, modified, current};
+  for (Value& d : docs) {
+    if (d.IsNull()) d = Value::MakeMap();
+    if (!d.IsMap()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a document to make a merge patch of is a ", KindName(d.kind()),
+          ", not an object"));
+    }
+    internal::ToGoFloats(&d);
+  }
+  const Value changes(
+      KeptNulls(DiffObjects(docs[2].map(), docs[1].map()), false));
+  Value deletions(KeptNulls(DiffObjects(docs[0].map(), docs[1].map()), true));
+  if (Conflicts(changes, deletions)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the changes ", ToJsonSorted(changes),
+        " conflict with the deletions ", ToJsonSorted(deletions)));
+  }
+  MergeInto(&deletions.map(), changes.map());
+  internal::FromGoFloats(&deletions);
+  return deletions;
 }
 
 absl::StatusOr<Value> ApplyJsonPatch(const Value& doc, const Value& patch,

@@ -55,6 +55,21 @@ inline constexpr int64_t kDefaultJsonPatchMaxCopyBytes = int64_t{3} << 20;
 
 absl::StatusOr<Value> ApplyMergePatch(const Value& doc, const Value& patch);
 
+// The merge patch client-side `kubectl apply` sends for a kind it has no
+// Go type of (a custom resource): k8s.io/apimachinery's
+// jsonmergepatch.CreateThreeWayJSONMergePatch (v0.37.2). What `modified`
+// (the new configuration) changes or adds against `current` (the live
+// object), nulls dropped, merged with the nulls of what it drops from
+// `original` (the configuration applied before). Lists are values: one
+// that differs is sent whole. The documents are objects (null: none) read
+// as encoding/json reads them, every number a float64 (1 equals 1.0); a
+// whole number in the patch is an integer. InvalidArgument: a document
+// that is no object; FailedPrecondition: a change and a deletion that
+// conflict (json-patch's HasConflicts).
+absl::StatusOr<Value> CreateThreeWayMergePatch(const Value& original,
+                                               const Value& modified,
+                                               const Value& current);
+
 absl::StatusOr<Value> ApplyJsonPatch(
     const Value& doc, const Value& patch,
     int64_t max_copy_bytes = kDefaultJsonPatchMaxCopyBytes);

@@ -67,6 +67,31 @@ TEST(PatchTest, JsonPatchV4Cases) {
   EXPECT_EQ(run, 70);
 }
 
+// The three-way merge patches Go made (jsonmergepatch's cases and ours,
+// testdata/strategicpatch/cases.json's merge_diffs): each to the letter,
+// integers apart from floats, or an error where Go failed.
+TEST(PatchTest, ThreeWayMergePatchesAsGoMakesThem) {
+  const Value file = Json(testing::ReadTestFile(
+      testing::SourcePath("testdata/strategicpatch/cases.json")));
+  int run = 0;
+  for (const Value& c : Find(file, "merge_diffs")->list()) {
+    SCOPED_TRACE(StringAt(c, "name"));
+    ++run;
+    absl::StatusOr<Value> out = CreateThreeWayMergePatch(
+        *Find(c, "original"), *Find(c, "modified"), *Find(c, "current"));
+    const Value& answers = *Find(c, "three_way");
+    ASSERT_EQ(answers.list().size(), 1u);
+    const Value& go = answers.list()[0];
+    if (Find(go, "error") != nullptr) {
+      EXPECT_FALSE(out.ok()) << ToJson(*out);
+      continue;
+    }
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(ToJsonSorted(*out), ToJsonSorted(go));
+  }
+  EXPECT_EQ(run, 32);
+}
+
 // json-patch.v4's readings beyond the RFC, as the apiserver applies them.
 TEST(PatchTest, JsonPatchV4Readings) {
   const Value doc = Json(R"({"a": {"b": 1}, "l": [1, 2, 3]})");

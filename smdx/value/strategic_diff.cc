@@ -6,11 +6,10 @@
 // values, where every number is a float64: two numbers compare as floats,
 // order and match by their `%v` text, and the patch's numbers are written
 // as floats (what an apiserver then reads back as integers where they are
-// whole). The documents are turned so first (ToGoNumbers) and the patch
-// back after (FromGoNumbers).
+// whole): the documents are turned so first and the patch back after
+// (internal/go_numbers.h).
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -20,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/go_format.h"
+#include "smdx/value/internal/go_numbers.h"
 #include "smdx/value/internal/strategic.h"
 #include "smdx/value/strategic_patch.h"
 
@@ -43,35 +43,6 @@ struct DiffOptions {
   bool ignore_deletions = false;
   bool build_retain_keys = false;
 };
-
-// ---- Go's view of the documents ------------------------------------------
-
-void ToGoNumbers(Value* v) {
-  if (v->IsInt()) {
-    *v = Value(static_cast<double>(v->AsInt()));
-  } else if (v->IsMap()) {
-    for (MapEntry& e : v->map().entries()) ToGoNumbers(&e.value);
-  } else if (v->IsList()) {
-    for (Value& item : v->list()) ToGoNumbers(&item);
-  }
-}
-
-// A float64 as encoding/json writes it and a decoder that keeps integers
-// reads it back: whole numbers below 1e21 (written without an exponent)
-// that fit an int64 are integers.
-void FromGoNumbers(Value* v) {
-  if (v->IsFloat()) {
-    const double f = v->AsFloat();
-    if (std::isfinite(f) && f == std::trunc(f) && std::fabs(f) < 1e21 &&
-        f >= -9223372036854775808.0 && f < 9223372036854775808.0) {
-      *v = Value(static_cast<int64_t>(f));
-    }
-  } else if (v->IsMap()) {
-    for (MapEntry& e : v->map().entries()) FromGoNumbers(&e.value);
-  } else if (v->IsList()) {
-    for (Value& item : v->list()) FromGoNumbers(&item);
-  }
-}
 
 // The value's Go type, as reflect.TypeOf tells them apart (every number a
 // float64, nil its own).
@@ -489,7 +460,7 @@ absl::StatusOr<Value> GoDocument(const Value& v, absl::string_view what) {
         ", not an object"));
   }
   Value out = v;
-  ToGoNumbers(&out);
+  internal::ToGoFloats(&out);
   return out;
 }
 
@@ -507,7 +478,7 @@ absl::StatusOr<Value> CreateTwoWayStrategicPatch(
   absl::StatusOr<Map> patch = DiffMaps(from->map(), to->map(), schema, options);
   if (!patch.ok()) return internal::WithPath(patch.status());
   Value out(*std::move(patch));
-  FromGoNumbers(&out);
+  internal::FromGoFloats(&out);
   return out;
 }
 
@@ -540,7 +511,7 @@ absl::StatusOr<Value> CreateThreeWayStrategicPatch(
   absl::StatusOr<Value> patch = internal::StrategicMergeMaps(
       Value(*std::move(deletions)), Value(*std::move(delta)), schema, keep);
   if (!patch.ok()) return internal::WithPath(patch.status());
-  FromGoNumbers(&*patch);
+  internal::FromGoFloats(&*patch);
   return patch;
 }
 

@@ -833,14 +833,15 @@ absl::StatusOr<Value> ApplyStrategicMergePatch(
     const Value& doc, const Value& patch, const StrategicPatchSchema& schema) {
   if (patch.IsNull()) return doc;
   if (!patch.IsMap()) {
-    return internal::BadRequest(absl::StrCat("json: cannot unmarshal ",
-                                   internal::GoTypeName(&patch),
-                                   " into Go value of type ", internal::kGoMap));
+    return internal::BadRequest(
+        absl::StrCat("json: cannot unmarshal ", internal::GoTypeName(&patch),
+                     " into Go value of type ", internal::kGoMap));
   }
   if (!doc.IsMap() && !doc.IsNull()) {
     // (The apiserver's objects are; what smdx is given may not be.)
     return internal::BadRequest(absl::StrCat("the document patched is a ",
-                                   internal::GoTypeName(&doc), ", not an object"));
+                                             internal::GoTypeName(&doc),
+                                             ", not an object"));
   }
   absl::StatusOr<Value> out =
       internal::StrategicMergeMaps(doc, patch, schema, {});

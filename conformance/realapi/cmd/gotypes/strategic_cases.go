@@ -10,7 +10,10 @@ package main
 // each case, the patches a client makes of its documents
 // (CreateTwoWayMergePatch of original and modified,
 // CreateThreeWayMergePatch of original, modified and current,
-// overwriting, as client-side kubectl apply makes it). Written
+// overwriting, as client-side kubectl apply makes it); and the three-way
+// merge patches of k8s.io/apimachinery's jsonmergepatch tests (its
+// patch_test.go) and ours, made by CreateThreeWayJSONMergePatch (what
+// client-side kubectl apply sends for a custom resource). Written
 // with the types' patch data (as the "patch" section of the go-types
 // file) and, for each case, every answer Go gave over 20 runs (its maps'
 // order is random), for smdx/value/strategic_patch_test.cc.
@@ -30,6 +33,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	kjson "sigs.k8s.io/json"
@@ -129,6 +133,7 @@ func strategicCases() {
 		}
 	}
 	check(yaml.Unmarshal([]byte(rawBytes(vars["createStrategicMergePatchTestCaseData"])), &tc))
+	mergeDiffs := jsonMergeDiffs(dir)
 	for _, c := range tc.TestCases {
 		add(c.Description+" (two-way)", jsonOf(c.Original), jsonOf(c.TwoWay))
 		add(c.Description+" (three-way)", jsonOf(c.Current), jsonOf(c.ThreeWay))
@@ -175,6 +180,8 @@ func strategicCases() {
 		"types":  types,
 		"cases":  cases,
 		"diffs":  diffs,
+		// (three_way answers only; two_way is not made)
+		"merge_diffs": mergeDiffs,
 	}, "", " ")
 	check(err)
 	os.Stdout.Write(append(out, '\n'))
@@ -251,6 +258,68 @@ func makeDiffs(name string, original, modified, current []byte) diffCase {
 		return strategicpatch.CreateThreeWayMergePatch(original, modified, current, meta, true)
 	})
 	return c
+}
+
+// jsonMergeDiffs: jsonmergepatch's YAML cases and extraMergeDiffCases,
+// each made by CreateThreeWayJSONMergePatch 20 times.
+func jsonMergeDiffs(moduleDir []byte) []diffCase {
+	file := filepath.Join(strings.TrimSpace(string(moduleDir)), "pkg", "util", "jsonmergepatch", "patch_test.go")
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	check(err)
+	var data string
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				if vs.Names[0].Name == "createJSONMergePatchTestCaseData" {
+					data = rawBytes(vs.Values[0])
+				}
+			}
+		}
+	}
+	var tc struct {
+		TestCases []struct {
+			Description                 string
+			Original, Modified, Current map[string]interface{}
+		}
+	}
+	check(yaml.Unmarshal([]byte(data), &tc))
+	var out []diffCase
+	add := func(name string, original, modified, current []byte) {
+		c := diffCase{Name: name}
+		for _, d := range []struct {
+			text []byte
+			to   *interface{}
+		}{{original, &c.Original}, {modified, &c.Modified}, {current, &c.Current}} {
+			if len(d.text) > 0 {
+				check(kjson.UnmarshalCaseSensitivePreserveInts(d.text, d.to))
+			}
+		}
+		seen := map[string]bool{}
+		for i := 0; i < 20; i++ {
+			var answer interface{}
+			patch, err := jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, current)
+			if err != nil {
+				answer = map[string]interface{}{"error": err.Error()}
+			} else {
+				check(kjson.UnmarshalCaseSensitivePreserveInts(patch, &answer))
+			}
+			text, err := json.Marshal(answer)
+			check(err)
+			if !seen[string(text)] {
+				seen[string(text)] = true
+				c.ThreeWay = append(c.ThreeWay, answer)
+			}
+		}
+		out = append(out, c)
+	}
+	for _, c := range tc.TestCases {
+		add(c.Description, jsonOf(c.Original), jsonOf(c.Modified), jsonOf(c.Current))
+	}
+	for _, c := range extraMergeDiffCases {
+		add(c[0], yamlJSON(c[1]), yamlJSON(c[2]), yamlJSON(c[3]))
+	}
+	return out
 }
 
 // apply is StrategicMergeMapPatch with the handler's codes for its errors
@@ -402,4 +471,17 @@ var extraDiffCases = [][4]string{
 	{"deletions and order together", "mergingList: [{name: a}, {name: b}, {name: c}]", "mergingList: [{name: c}, {name: a}]", "mergingList: [{name: a}, {name: b}, {name: c}, {name: d}]"},
 	{"scalar deletions repeated", "mergingIntList: [1, 2, 2, 3]", "mergingIntList: [3]", "mergingIntList: [3, 2, 1, 2]"},
 	{"nested merging lists", "mergingList: [{name: a, mergingList: [{name: x}, {name: y}]}]", "mergingList: [{name: a, mergingList: [{name: y, value: 1}]}]", "mergingList: [{name: a, mergingList: [{name: x}, {name: y}, {name: z}]}]"},
+}
+
+// extraMergeDiffCases are [name, original, modified, current] in YAML.
+var extraMergeDiffCases = [][4]string{
+	{"numbers equal as floats", "spec: {a: 1}", "spec: {a: 1.0, b: 2.0}", "spec: {a: 1}"},
+	{"a list changed is sent whole", "spec: {l: [1, 2]}", "spec: {l: [1, 3]}", "spec: {l: [1, 2, 4]}"},
+	{"an empty object is a value", "spec: {a: {b: 1}}", "spec: {a: {}}", "spec: {a: {b: 1, c: 2}}"},
+	{"an explicit null", "spec: {a: 1}", "spec: {a: null, b: null}", "spec: {a: 1, b: 2}"},
+	{"an object replaced by a scalar", "spec: {a: {b: 1}}", "spec: {a: 5}", "spec: {a: {b: 1, c: 2}}"},
+	{"a scalar replaced by an object", "spec: {a: 5}", "spec: {a: {b: null, c: 1}}", "spec: {a: 5}"},
+	{"nested deletions and changes", "spec: {a: {b: 1, c: 2}, d: 3}", "spec: {a: {b: 2}}", "spec: {a: {b: 1, c: 2, e: 4}, d: 3, f: 5}"},
+	{"no live object", "", "spec: {a: 1}", ""},
+	{"nothing applied before", "", "spec: {a: 1}", "spec: {a: 2, b: 3}"},
 }
