@@ -89,7 +89,7 @@ TEST(PatchTest, ThreeWayMergePatchesAsGoMakesThem) {
     ASSERT_TRUE(out.ok()) << out.status();
     EXPECT_EQ(ToJsonSorted(*out), ToJsonSorted(go));
   }
-  EXPECT_EQ(run, 32);
+  EXPECT_EQ(run, 33);
 }
 
 // json-patch.v4's readings beyond the RFC, as the apiserver applies them.
