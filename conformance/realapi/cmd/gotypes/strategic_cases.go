@@ -482,7 +482,7 @@ var extraMergeDiffCases = [][4]string{
 	{"an object replaced by a scalar", "spec: {a: {b: 1}}", "spec: {a: 5}", "spec: {a: {b: 1, c: 2}}"},
 	{"a scalar replaced by an object", "spec: {a: 5}", "spec: {a: {b: null, c: 1}}", "spec: {a: 5}"},
 	{"nested deletions and changes", "spec: {a: {b: 1, c: 2}, d: 3}", "spec: {a: {b: 2}}", "spec: {a: {b: 1, c: 2, e: 4}, d: 3, f: 5}"},
-	{"an unchanged object is left out", "spec: {a: {b: 1}, c: 1}", "spec: {a: {b: 1}, c: 2}", "spec: {a: {b: 1, d: 3}, c: 1}"},
+	{"an unchanged object is left out", "spec: {a: {b: 1}, c: 1}", "spec: {a: {b: 1}, c: 2}", "spec: {a: {b: 1}, c: 1, d: 3}"},
 	{"no live object", "", "spec: {a: 1}", ""},
 	{"nothing applied before", "", "spec: {a: 1}", "spec: {a: 2, b: 3}"},
 }
