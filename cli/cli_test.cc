@@ -217,6 +217,58 @@ TEST(CliTest, AsKubectlMovesClientSideApplyFields) {
       << update.err;
 }
 
+// --client-side: kubectl's create with its annotation, then its patch,
+// which drops what the configuration dropped; the same configuration again
+// changes nothing; diff shows the change; server-side flags are refused.
+TEST(CliTest, ClientSideApplyMakesKubectlsRequests) {
+  const std::string dir = ::testing::TempDir();
+  const std::string ab = dir + "/csa2-ab.yaml";
+  WriteFile(ab,
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: c, namespace: ns}\ndata: {a: '1', b: '2'}\n");
+  const std::string a = dir + "/csa2-a.yaml";
+  WriteFile(a,
+            "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: c, namespace: ns}\ndata: {a: '1'}\n");
+  Result created = Smdx({"apply", "--client-side", "--now",
+                         "2026-12-07T10:00:00Z", ab});
+  ASSERT_EQ(created.code, 0) << created.err;
+  EXPECT_NE(created.out.find("{\"apiVersion\":\"v1\",\"data\":{\"a\":\"1\","
+                             "\"b\":\"2\"},\"kind\":\"ConfigMap\",\"metadata\":"
+                             "{\"annotations\":{},\"name\":\"c\","
+                             "\"namespace\":\"ns\"}}"),
+            std::string::npos)
+      << created.out;
+  EXPECT_NE(created.out.find("manager: kubectl-client-side-apply"),
+            std::string::npos);
+  const std::string live = dir + "/csa2-live.yaml";
+  WriteFile(live, created.out);
+
+  Result diff = Smdx({"diff", "--client-side", "--color", "never", "--live",
+                      live, a});
+  EXPECT_EQ(diff.code, 1) << diff.err;
+  EXPECT_NE(diff.out.find("-  b: \"2\""), std::string::npos) << diff.out;
+  Result patched = Smdx({"apply", "--client-side", "--now",
+                         "2026-12-07T10:01:00Z", "--live", live, a});
+  ASSERT_EQ(patched.code, 0) << patched.err;
+  EXPECT_EQ(patched.out.find("b: \"2\""), std::string::npos) << patched.out;
+  WriteFile(live, patched.out);
+  Result again = Smdx({"apply", "--client-side", "--now",
+                       "2026-12-07T10:02:00Z", "--live", live, a});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.out, patched.out);
+  EXPECT_NE(again.err.find("kubectl sends no request"), std::string::npos)
+      << again.err;
+
+  for (const char* flag : {"--server-side", "--as-kubectl",
+                           "--force-conflicts"}) {
+    Result r = Smdx({"apply", "--client-side", flag, a});
+    EXPECT_EQ(r.code, 1) << flag;
+    EXPECT_NE(r.err.find("--client-side does not go with"), std::string::npos)
+        << r.err;
+  }
+}
+
 // smdx patch: merge and JSON patches of live objects, kubectl patch's
 // manager by default, and its errors.
 TEST(CliTest, PatchRunsMergeAndJsonPatches) {

@@ -83,7 +83,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"apply",
-     R"(usage: smdx apply [--field-manager NAME] [--force-conflicts] [--live LIVE] CONFIG...
+     R"(usage: smdx apply [--field-manager NAME] [--force-conflicts | --client-side]
+                  [--live LIVE] CONFIG...
 
 Server-side apply of each configuration onto its live object in LIVE (or
 onto nothing: a create), as the apiserver does it. Prints the objects the
@@ -112,6 +113,14 @@ server would store, with their metadata.managedFields.
                         last-applied annotation, owned by
                         "kubectl-last-applied"). Later steps that fail are
                         warnings, as kubectl prints them
+  --client-side         what `kubectl apply` without --server-side sends:
+                        the configuration with its last-applied annotation,
+                        created, or patched as kubectl makes the patch
+                        (three-way, from the annotation, the configuration
+                        and the live object: a strategic merge patch by the
+                        Go type's tags, a merge patch for a custom
+                        resource; none when nothing changed), as the
+                        manager "kubectl-client-side-apply" by default
 
 Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
 other error (the other objects' results still print).
@@ -171,6 +180,8 @@ conflicts.
   --field-manager NAME  the manager (default "kubectl")
   --force-conflicts     as for apply
   --as-kubectl          as for apply: what kubectl's steps would change
+  --client-side         as for apply: what client-side `kubectl apply`
+                        would change
   --color auto|always|never
   --html                instead, one self-contained HTML page (on standard
                         output): the object as the apply would store it,

@@ -163,11 +163,14 @@ int ReportFailure(const FieldManagerResult& r, const std::string& what,
 }
 
 // The apply of request `q` by `manager`: the apiserver's (one request), or
-// with --as-kubectl all that `kubectl apply --server-side` sends
+// with --as-kubectl all that `kubectl apply --server-side` sends, or with
+// --client-side what client-side `kubectl apply` sends
 // (fieldmanager/kubectl_apply.h). `force` overrides --force-conflicts.
 FieldManagerResult ApplyRequest(const Flags& f, const Request& q,
                                 const std::string& manager,
                                 std::optional<bool> force = std::nullopt) {
+  if (f.Bool("client-side"))
+    return KubectlClientSideApply(*q.fm, q.live, q.config, manager);
   const bool forced = force.value_or(f.Bool("force"));
   if (f.Bool("as-kubectl"))
     return KubectlServerSideApply(*q.fm, q.live, q.config, manager, forced);
@@ -191,8 +194,29 @@ int PrintResult(const FieldManagerResult& r, const std::string& what,
 }
 
 std::string ManagerFlag(const Flags& f, bool apply) {
-  // kubectl's default field manager for server-side apply.
-  return f.Get("manager", apply ? "kubectl" : "");
+  // kubectl's default field managers.
+  if (!apply) return f.Get("manager", "");
+  return f.Get("manager", f.Bool("client-side")
+                              ? std::string(kKubectlClientSideManager)
+                              : std::string(kKubectlManager));
+}
+
+// --client-side's refusals: the flags of server-side apply.
+absl::Status CheckClientSide(const Flags& f, bool apply) {
+  if (!f.Bool("client-side")) return absl::OkStatus();
+  if (!apply) {
+    return absl::InvalidArgumentError(
+        "--client-side is for apply and diff: an update is one request");
+  }
+  for (const char* flag : {"server-side", "as-kubectl", "force"}) {
+    if (f.Bool(flag)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--client-side does not go with --",
+          std::string(flag) == "force" ? "force-conflicts" : flag,
+          " (kubectl's client-side apply overwrites what it changes)"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -206,6 +230,9 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
                                  "-)"));
   }
   std::string manager = ManagerFlag(f, apply);
+  if (absl::Status st = CheckClientSide(f, apply); !st.ok()) {
+    return Fail(err, st);
+  }
   if (!apply && f.Bool("as-kubectl")) {
     return Fail(err, absl::InvalidArgumentError(
                          "--as-kubectl is for apply and diff: kubectl's "
@@ -388,7 +415,8 @@ std::vector<OwnershipChange> OwnershipChanges(
 
 std::string ApplierKey(const Flags& f, const std::string& manager) {
   return EncodeManagerIdentity(
-      ManagerIdentity{manager.empty() ? "unknown" : manager, "Apply", "",
+      ManagerIdentity{manager.empty() ? "unknown" : manager,
+                      f.Bool("client-side") ? "Update" : "Apply", "",
                       f.Get("subresource")});
 }
 
@@ -665,6 +693,10 @@ int CmdDiff(const Flags& f, std::istream& in, std::ostream& out,
     return 2;
   }
   std::string manager = ManagerFlag(f, /*apply=*/true);
+  if (absl::Status st = CheckClientSide(f, /*apply=*/true); !st.ok()) {
+    Fail(err, st);
+    return 2;
+  }
   int status = 0;
   Batch b = ReadBatch(f, configs, live_arg, in, err, &status, 2);
   LiveObjects live(b.live.objects);

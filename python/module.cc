@@ -573,10 +573,17 @@ class PyFieldManager {
 
   py::object Apply(const py::object& live, const py::object& config,
                    const std::string& manager, bool force,
-                   const std::optional<std::string>& output,
-                   bool as_kubectl) const {
+                   const std::optional<std::string>& output, bool as_kubectl,
+                   bool client_side) const {
+    if (client_side && (as_kubectl || force)) {
+      throw py::value_error(
+          "client_side does not go with as_kubectl or force (kubectl's "
+          "client-side apply overwrites what it changes)");
+    }
     return Run(live, config, manager, force, output,
-               as_kubectl ? Op::kKubectlApply : Op::kApply);
+               client_side  ? Op::kClientSideApply
+               : as_kubectl ? Op::kKubectlApply
+                            : Op::kApply);
   }
 
   py::object Update(const py::object& live, const py::object& object,
@@ -611,7 +618,7 @@ class PyFieldManager {
  private:
   // A request: the apiserver's apply, kubectl's server-side apply
   // (fieldmanager/kubectl_apply.h), or an update.
-  enum class Op { kApply, kKubectlApply, kUpdate };
+  enum class Op { kApply, kKubectlApply, kClientSideApply, kUpdate };
 
   // One apply or update of a call: read with the GIL (Read), worked without
   // it (Work), and made the caller's with it again (Finish).
@@ -679,6 +686,10 @@ class PyFieldManager {
         case Op::kKubectlApply:
           q->r = KubectlServerSideApply(*fm_, q->live.value, q->body.value,
                                         manager, force);
+          break;
+        case Op::kClientSideApply:
+          q->r = KubectlClientSideApply(*fm_, q->live.value, q->body.value,
+                                        manager);
           break;
         case Op::kUpdate:
           q->r = fm_->Update(q->live.value, q->body.value, manager);
@@ -1016,7 +1027,16 @@ applier's fields then move to manager and the configuration is applied again,
 which removes the fields it dropped (for the manager "kubectl" the
 last-applied annotation is kept, owned by "kubectl-last-applied"). A later
 step that fails is a ManagedFieldsWarning, and the object is what the steps
-before it stored.)";
+before it stored.
+
+client_side=True runs what `kubectl apply` without --server-side sends (pass
+manager="kubectl-client-side-apply", kubectl's): the configuration created
+with its last-applied-configuration annotation, or the patch kubectl makes of
+the annotation, the configuration and the live object (a strategic merge
+patch by the Go types' tags, a merge patch for a custom resource); when it is
+empty nothing is sent and the live object comes back (with a
+ManagedFieldsWarning saying so). BadRequestError when kubectl cannot make its
+patch (a list item without its merge key). Not with force or as_kubectl.)";
 
 constexpr char kPatchDoc[] = R"(A non-apply patch of live (the stored object) by manager, as `kubectl patch --type strategic|merge|json` sends it and the apiserver runs it: a strategic merge patch (type="strategic", a dict: lists merge by the Go types' patchMergeKey, with $patch, $retainKeys, $setElementOrder and $deleteFromPrimitiveList directives; built-in kinds only), a JSON merge patch (type="merge", a dict) or a JSON patch (type="json", a list of operations; also as JSON/YAML text) applied to live, the result checked as the apiserver checks it (its name kept, its namespace kept or put back), then written as update writes it.
 
@@ -1147,7 +1167,7 @@ PYBIND11_MODULE(_smdx, m) {
       .def("apply", &PyFieldManager::Apply, py::arg("live"), py::arg("config"),
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
            py::arg("output") = py::none(), py::arg("as_kubectl") = false,
-           kApplyDoc)
+           py::arg("client_side") = false, kApplyDoc)
       .def("apply_many", &PyFieldManager::ApplyMany, py::arg("pairs"),
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
            py::arg("output") = py::none(),

@@ -220,6 +220,25 @@ smdx_code smdx_kubectl_apply(const smdx_field_manager* fm, const char* live,
                              size_t config_len, const char* manager, int force,
                              smdx_format format, smdx_result** result);
 
+/* Client-side `kubectl apply` (without --server-side) of `config` onto
+ * `live` (NULL or live_len 0: a create) by `manager` (NULL or "":
+ * "kubectl-client-side-apply"): the request kubectl makes, run as the
+ * apiserver runs it. A create of the configuration with its
+ * last-applied-configuration annotation; else a patch kubectl makes of
+ * the annotation, the configuration and the live object (a strategic
+ * merge patch by the Go types' tags; a merge patch for a custom
+ * resource), none when nothing changed (the data is then the live object,
+ * and a warning says so). SMDX_BAD_REQUEST when kubectl cannot make its
+ * patch (a list item without its merge key, say); else fails as
+ * smdx_patch does. See smdx/fieldmanager/kubectl_apply.h. */
+smdx_code smdx_kubectl_client_side_apply(const smdx_field_manager* fm,
+                                         const char* live, size_t live_len,
+                                         const char* config,
+                                         size_t config_len,
+                                         const char* manager,
+                                         smdx_format format,
+                                         smdx_result** result);
+
 /* A write (create, update, a non-apply patch's result) of `object` by
  * `manager` over `live` (NULL: a create). */
 smdx_code smdx_update(const smdx_field_manager* fm, const char* live,

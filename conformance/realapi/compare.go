@@ -147,7 +147,7 @@ const (
 	explained         // a known difference (known.yaml)
 	invalid           // random scenarios: refused by the server's validation (random.go)
 	absent            // random scenarios: a PUT to an object the server does not hold
-	unsent            // random scenarios: a client-side apply kubectl makes no patch for
+	unsent            // a client-side apply kubectl makes no patch for (smdx refusing it too)
 	failed
 )
 
@@ -344,6 +344,9 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 	}
 	total := counts[passed] + counts[explained] + counts[failed]
 	fmt.Printf("\nrealapi: %d scenarios (%d requests) over %d kinds\n", total, steps, len(kindsSeen))
+	if unsents > 0 {
+		fmt.Printf("realapi: %d client-side applies kubectl makes no patch for (the manifest left a list item's merge key out, say), which smdx refuses alike, not sent\n", unsents)
+	}
 	if crOpenAPI {
 		fmt.Printf("realapi: custom resources typed with the cluster's /openapi/v3 documents, not their CRDs; %d requests to their scale subresource, which smdx refuses so (the OpenAPI does not say where the replicas are)\n", r.scaleUnknown)
 	}
@@ -357,7 +360,6 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 		sort.Strings(msgs)
 		fmt.Printf("realapi: %d requests refused by the server as invalid (or forbidden by an admission plugin's policy) and stored by smdx, not compared (smdx runs no Kubernetes validation, and drops a custom resource's non-nullable nulls as KEP-1929 proposes)\n", n)
 		fmt.Printf("realapi: %d PUTs to an object the server does not hold (its create was refused), which the server answers 404, not compared (smdx's update of no live object is a create)\n", absents)
-		fmt.Printf("realapi: %d client-side applies kubectl makes no patch for (the manifest left a list item's merge key out), not sent\n", unsents)
 		if verbose {
 			fmt.Println(strings.Join(msgs, "\n"))
 		}
@@ -422,7 +424,15 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	}
 	before := time.Now().UTC().Truncate(time.Second)
 	resp, body, err := r.c.send(s, st, live)
-	if r.random && errors.Is(err, errNoPatch) {
+	if errors.Is(err, errNoPatch) {
+		// kubectl fails to make its patch; smdx must fail alike.
+		got, serr := r.runSmdx(s, st, smdxLive, nil, before)
+		if serr != nil {
+			return stepResult{outcome: failed, detail: serr.Error()}
+		}
+		if got.code != 1 || !strings.Contains(got.stderr, "kubectl cannot make its patch") {
+			return stepResult{outcome: failed, detail: fmt.Sprintf("%v; smdx: exit %d %s", err, got.code, strings.TrimSpace(got.stderr))}
+		}
 		return stepResult{outcome: unsent, detail: err.Error()}
 	}
 	if err != nil {
@@ -565,8 +575,10 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		}
 	case "mergePatch", "jsonPatch":
 		args = append(args, "patch", "--type", strings.TrimSuffix(st.verb, "Patch"))
-	case "strategicPatch", "csaApply":
+	case "strategicPatch":
 		args = append(args, "patch", "--type", "strategic")
+	case "csaApply":
+		args = append(args, "apply", "--client-side")
 	default:
 		args = append(args, "update")
 	}
@@ -594,7 +606,7 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 		}
 	}
 	bp := filepath.Join(r.work, "body.json")
-	if isPatchVerb[st.verb] {
+	if isPatchVerb[st.verb] && st.verb != "csaApply" {
 		// The patch, and the objects patched (none: nothing to patch).
 		var patch interface{} = body
 		if st.verb == "jsonPatch" {
@@ -610,6 +622,9 @@ func (r *runner) runSmdx(s *scenario, st step, liveJSON []byte, body map[string]
 	} else {
 		if liveJSON != nil {
 			args = append(args, "--live", lp)
+		}
+		if st.verb == "csaApply" {
+			body = st.body // (smdx makes kubectl's request itself)
 		}
 		if err := writeJSON(bp, body); err != nil {
 			return nil, err

@@ -369,10 +369,11 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 			// the annotation records.
 			cfg := g.someChanges(k, obj, false)
 			st = step{verb: "update", manager: "kubectl-client-side-apply", body: cfg, lastApplied: cfg}
-			if registered(k) && g.rng.Intn(2) == 0 {
+			if g.rng.Intn(2) == 0 {
 				// As kubectl sends it: its three-way strategic merge
-				// patch (strategic.go), of a manifest that may leave
-				// fields out.
+				// patch, or merge patch for a custom resource
+				// (strategic.go), of a manifest that may leave fields
+				// out.
 				st = step{verb: "csaApply", manager: "kubectl-client-side-apply", body: g.kubectlConfig(k, obj)}
 			}
 		case r < 89 && k.has("status") && k.Status != nil:

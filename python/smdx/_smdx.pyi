@@ -53,6 +53,7 @@ class FieldManager:
         *,
         output: Optional[Output] = None,
         as_kubectl: bool = False,
+        client_side: bool = False,
     ) -> Any: ...
     def apply_many(
         self,

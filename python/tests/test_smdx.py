@@ -1051,6 +1051,29 @@ def test_apply_as_kubectl_moves_client_side_fields():
     assert many == out
 
 
+def test_apply_client_side_as_kubectl_sends_it():
+    fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
+    both = {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "ns"},
+            "data": {"a": "1", "b": "2"}}
+    only_a = copy.deepcopy(both)
+    del only_a["data"]["b"]
+    csa = "kubectl-client-side-apply"
+    live = fm.apply(None, both, csa, client_side=True)
+    annotation = live["metadata"]["annotations"][
+        "kubectl.kubernetes.io/last-applied-configuration"]
+    assert annotation.endswith("}\n")
+    assert json.loads(annotation)["metadata"]["annotations"] == {}
+    out = fm.apply(live, only_a, csa, client_side=True)
+    assert out["data"] == {"a": "1"}
+    assert [(e["manager"], e["operation"]) for e in out["metadata"]["managedFields"]] == [
+        (csa, "Update")]
+    with pytest.warns(smdx.ManagedFieldsWarning, match="no request"):
+        assert fm.apply(out, only_a, csa, client_side=True) == out
+    with pytest.raises(ValueError):
+        fm.apply(out, only_a, csa, force=True, client_side=True)
+
+
 def test_upgrade_managed_fields_as_client_go():
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
         "name": "c",

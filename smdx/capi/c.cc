@@ -156,6 +156,7 @@ absl::StatusOr<smdx::Type> TypeFor(const smdx_schema* s, const char* type_name,
 enum class Op {
   kApply,
   kKubectlApply,
+  kClientSideApply,
   kUpdate,
   kStrategicPatch,
   kMergePatch,
@@ -166,7 +167,8 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
                   size_t live_len, const char* body, size_t body_len,
                   const char* manager, Op op, bool force, smdx_format format,
                   smdx_result** out) {
-  const bool apply = op == Op::kApply || op == Op::kKubectlApply;
+  const bool apply = op == Op::kApply || op == Op::kKubectlApply ||
+                     op == Op::kClientSideApply;
   const bool patch = op == Op::kStrategicPatch || op == Op::kMergePatch ||
                      op == Op::kJsonPatch;
   if (fm == nullptr || !fm->fm.has_value()) {
@@ -204,6 +206,11 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
       break;
     case Op::kKubectlApply:
       res = smdx::KubectlServerSideApply(*fm->fm, *l, *b, name, force);
+      break;
+    case Op::kClientSideApply:
+      res = smdx::KubectlClientSideApply(
+          *fm->fm, *l, *b,
+          name.empty() ? smdx::kKubectlClientSideManager : name);
       break;
     case Op::kUpdate:
       res = fm->fm->Update(*l, *b, name);
@@ -500,6 +507,19 @@ smdx_code smdx_kubectl_apply(const smdx_field_manager* fm, const char* live,
   return Guard(result, [&] {
     return Operate(fm, live, live_len, config, config_len, manager,
                    Op::kKubectlApply, force != 0, format, result);
+  });
+}
+
+smdx_code smdx_kubectl_client_side_apply(const smdx_field_manager* fm,
+                                         const char* live, size_t live_len,
+                                         const char* config,
+                                         size_t config_len,
+                                         const char* manager,
+                                         smdx_format format,
+                                         smdx_result** result) {
+  return Guard(result, [&] {
+    return Operate(fm, live, live_len, config, config_len, manager,
+                   Op::kClientSideApply, /*force=*/false, format, result);
   });
 }
 

@@ -513,6 +513,54 @@ static void test_kubectl_apply(void) {
   smdx_field_manager_free(fm);
 }
 
+static char* copy_text(const char* s) {
+  char* out = malloc(strlen(s) + 1);
+  CHECK(out != NULL);
+  strcpy(out, s);
+  return out;
+}
+
+/* Client-side kubectl apply: a create with kubectl's annotation, a patch
+ * that drops what the configuration dropped, then nothing sent. */
+static void test_kubectl_client_side_apply(void) {
+  static const char kAB[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+      " \"data\": {\"a\": \"1\", \"b\": \"2\"}}";
+  static const char kA[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+      " \"data\": {\"a\": \"1\"}}";
+  smdx_field_manager* fm = configmap_manager();
+  smdx_result* r = NULL;
+  CHECK_CODE(smdx_kubectl_client_side_apply(fm, NULL, 0, kAB, strlen(kAB),
+                                            NULL, SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  char* live = copy_text(smdx_result_data(r, NULL));
+  CHECK(contains(live, "kubectl-client-side-apply"));
+  CHECK(contains(live, "\\\"annotations\\\":{}"));
+  smdx_result_free(r);
+  CHECK_CODE(smdx_kubectl_client_side_apply(fm, live, strlen(live), kA,
+                                            strlen(kA), NULL,
+                                            SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  char* patched = copy_text(smdx_result_data(r, NULL));
+  CHECK(!contains(patched, "\"b\":\"2\""));
+  CHECK(smdx_result_changed(r) == 1);
+  smdx_result_free(r);
+  CHECK_CODE(smdx_kubectl_client_side_apply(fm, patched, strlen(patched), kA,
+                                            strlen(kA), NULL,
+                                            SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(smdx_result_changed(r) == 0);
+  CHECK(smdx_result_warning_count(r) == 1);
+  CHECK(contains(smdx_result_warning(r, 0), "no request"));
+  smdx_result_free(r);
+  free(live);
+  free(patched);
+  smdx_field_manager_free(fm);
+}
+
 /* Merge and JSON patches of a ConfigMap; a patch that does not apply, a
  * renamed object, an unknown type. */
 static void test_patch(void) {
@@ -578,6 +626,7 @@ int main(void) {
   test_apply_conflict_force_update();
   test_builtin_defaults_switch();
   test_kubectl_apply();
+  test_kubectl_client_side_apply();
   test_patch();
   test_crd_defaults_and_immutable();
   test_typed();

@@ -6,7 +6,9 @@
 // /scale. The input is a YAML stream of up to
 // three documents (live object, applied configuration, written object), as
 // for smdx/fieldmanager/field_manager_fuzzer.cc; the configuration is also
-// a strategic merge patch of the live object (and of the apply's result).
+// a strategic merge patch of the live object (and of the apply's result),
+// and the configuration of a client-side kubectl apply of it (then the
+// written object's of the result).
 // Whatever they hold, every apply, update and patch returns a result or an
 // error and never crashes, and a successful result's managedFields decode.
 #include <cstddef>
@@ -18,6 +20,7 @@
 
 #include "smdx/embed/catalog.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/kubectl_apply.h"
 #include "smdx/fieldmanager/patch.h"
 #include "smdx/value/emit.h"
 #include "testing/fuzz_documents.h"
@@ -125,6 +128,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (a.ok()) {
       CheckResult(smdx::Patch(fm, a.object, docs.config,
                               smdx::PatchType::kStrategic, "patcher"));
+    }
+    // Client-side kubectl apply: the patch it makes of the live object's
+    // annotation, the configuration and the live object.
+    smdx::FieldManagerResult csa =
+        smdx::KubectlClientSideApply(fm, docs.live, docs.config);
+    CheckResult(csa);
+    if (csa.ok()) {
+      CheckResult(smdx::KubectlClientSideApply(fm, csa.object, docs.written));
     }
   }
   return 0;

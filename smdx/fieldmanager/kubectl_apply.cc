@@ -10,6 +10,10 @@
 #include "smdx/fieldpath/fields_v1.h"
 #include "smdx/fieldpath/path.h"
 #include "smdx/fieldpath/set.h"
+#include "smdx/value/emit.h"
+#include "smdx/value/parse.h"
+#include "smdx/value/patch.h"
+#include "smdx/value/strategic_patch.h"
 
 namespace smdx {
 
@@ -228,6 +232,154 @@ FieldManagerResult KubectlServerSideApply(const FieldManager& fm,
   }
   take(std::move(again));
   return result;
+}
+
+namespace {
+
+// `config` with its annotations as kubectl's accessor reads and writes
+// them (NestedNullCoercingStringMap: a null is "", another value that is
+// no string makes none; none is written as an empty map), without the
+// last-applied annotation; then with `annotation` as that one, unless
+// null.
+Value WithKubectlAnnotation(const Value& config, const Value& annotation) {
+  Value out = config;
+  if (!out.IsMap()) return out;
+  Value* meta = out.map().Find("metadata");
+  if (meta == nullptr || meta->IsNull()) {
+    out.map().Set("metadata", Value::MakeMap());
+    meta = out.map().Find("metadata");
+  }
+  if (!meta->IsMap()) return out;  // (the server refuses it)
+  Value* ann = meta->map().Find("annotations");
+  bool strings = ann != nullptr && ann->IsMap();
+  if (strings) {
+    for (MapEntry& e : ann->map().entries()) {
+      if (e.value.IsNull()) e.value = Value(std::string());
+      strings = strings && e.value.IsString();
+    }
+  }
+  if (!strings) {
+    meta->map().Set("annotations", Value::MakeMap());
+    ann = meta->map().Find("annotations");
+  }
+  ann->map().Erase(kLastAppliedAnnotation);
+  if (!annotation.IsNull()) ann->map().Set(kLastAppliedAnnotation, annotation);
+  return out;
+}
+
+// The configuration kubectl applies: with its annotation, the
+// configuration without it as its encoder writes it.
+Value KubectlModified(const Value& config) {
+  return WithKubectlAnnotation(
+      config, Value(ToJsonSorted(WithKubectlAnnotation(config, Value())) +
+                    "\n"));
+}
+
+// A merge patch kubectl refuses to send (its preconditions).
+bool ChangesIdentity(const Value& patch) {
+  if (Find(patch, "apiVersion") != nullptr || Find(patch, "kind") != nullptr) {
+    return true;
+  }
+  const Value* meta = Find(patch, "metadata");
+  return meta != nullptr && Find(*meta, "name") != nullptr;
+}
+
+}  // namespace
+
+absl::StatusOr<ClientSideApplyRequest> KubectlClientSideRequest(
+    const FieldManager& fm, const Value& live, const Value& config) {
+  ClientSideApplyRequest req;
+  req.body = KubectlModified(config);
+  if (live.IsNull()) {
+    req.create = true;
+    return req;
+  }
+  absl::StatusOr<Value> current = fm.ReadLive(live);
+  if (!current.ok()) return current.status();
+  Value original;
+  if (const std::string* text = KubectlLastApplied(*current);
+      text != nullptr && !text->empty()) {
+    absl::StatusOr<Value> read = ParseJson(*text);
+    if (!read.ok() || !(read->IsMap() || read->IsNull())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the live object's ", kLastAppliedAnnotation,
+          " annotation is not a JSON object",
+          read.ok() ? "" : absl::StrCat(": ", read.status().message())));
+    }
+    original = *std::move(read);
+  }
+  if (const StrategicPatchSchema* schema = StrategicPatchSchemaOf(fm)) {
+    absl::StatusOr<Value> patch =
+        CreateThreeWayStrategicPatch(original, req.body, *current, *schema);
+    if (!patch.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kubectl cannot make its patch: ", patch.status().message()));
+    }
+    req.body = *std::move(patch);
+    return req;
+  }
+  absl::StatusOr<Value> patch =
+      CreateThreeWayMergePatch(original, req.body, *current);
+  if (!patch.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "kubectl cannot make its patch: ", patch.status().message()));
+  }
+  if (ChangesIdentity(*patch)) {
+    return absl::InvalidArgumentError(
+        "kubectl cannot make its patch: At least one of apiVersion, kind and "
+        "name was changed");
+  }
+  req.type = PatchType::kMerge;
+  req.body = *std::move(patch);
+  return req;
+}
+
+FieldManagerResult KubectlClientSideApply(const FieldManager& fm,
+                                          const Value& live,
+                                          const Value& config,
+                                          absl::string_view manager) {
+  absl::StatusOr<ClientSideApplyRequest> req =
+      KubectlClientSideRequest(fm, live, config);
+  if (!req.ok()) {
+    FieldManagerResult r;
+    r.kind = req.status().code() == absl::StatusCode::kInvalidArgument
+                 ? ErrorKind::kBadRequest
+                 : ErrorKind::kInternal;
+    r.status = req.status();
+    return r;
+  }
+  if (req->create) return fm.Update(Value(), req->body, manager);
+  std::vector<std::string> warnings;
+  if (KubectlLastApplied(live) == nullptr) {
+    warnings.push_back(absl::StrCat(
+        "kubectl would warn: the object is missing the ",
+        kLastAppliedAnnotation,
+        " annotation, which client-side apply needs; the patch adds it"));
+  }
+  FieldManagerResult r;
+  if (req->body.IsMap() && req->body.map().empty()) {
+    warnings.push_back(
+        "kubectl sends no request: its patch is empty (it reports the "
+        "object unchanged)");
+    r.object = live;
+    absl::StatusOr<ManagedState> managed =
+        DecodeManagedFields(live, fm.options().limits);
+    if (managed.ok()) {
+      r.managed = *std::move(managed);
+    } else {
+      warnings.push_back(absl::StrCat("the live object's managedFields: ",
+                                      managed.status().message()));
+    }
+  } else {
+    r = Patch(fm, live, req->body, req->type, manager);
+  }
+  if (r.ok()) {
+    warnings.insert(warnings.begin(),
+                    std::make_move_iterator(r.warnings.begin()),
+                    std::make_move_iterator(r.warnings.end()));
+    r.warnings = std::move(warnings);
+  }
+  return r;
 }
 
 }  // namespace smdx

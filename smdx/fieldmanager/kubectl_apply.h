@@ -40,6 +40,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/value/limits.h"
 #include "smdx/value/value.h"
 
@@ -95,6 +96,50 @@ FieldManagerResult KubectlServerSideApply(const FieldManager& fm,
                                           const Value& config,
                                           absl::string_view manager,
                                           bool force);
+
+// ---- Client-side apply ------------------------------------------------------
+//
+// `kubectl apply` without --server-side (k8s.io/kubectl v0.37.2's apply.go
+// and patcher.go) keeps the configuration it applied in the object's
+// last-applied-configuration annotation, and makes the request itself:
+//  - no live object: a create of the configuration with the annotation;
+//  - else a patch, by its manager ("kubectl-client-side-apply"), made of
+//    three documents: the annotation (the configuration applied before),
+//    the configuration with its new annotation, and the live object as a
+//    GET returns it. A built-in kind gets a strategic merge patch
+//    (CreateThreeWayStrategicPatch with the Go type's tags), a custom
+//    resource a merge patch (CreateThreeWayMergePatch); an empty patch is
+//    not sent.
+// kubectl's annotation is the configuration without it, as its JSON
+// encoder writes it (sorted keys, HTML-escaped, a newline after), with
+// `"annotations":{}` when it had none.
+//
+// Not modelled: kubectl reads the tags from the server's OpenAPI where it
+// can; here they are the Go types' (the same for the built-in kinds).
+
+// What client-side `kubectl apply` sends for `config` onto `live`.
+struct ClientSideApplyRequest {
+  // A create (of `body`), or a patch of `type` (`body`, {} when kubectl
+  // sends nothing).
+  bool create = false;
+  PatchType type = PatchType::kStrategic;
+  Value body;
+};
+
+// The request, or kubectl's failure to make one: a list item without its
+// merge key, a last-applied annotation that is no JSON object, a merge
+// patch that would change apiVersion, kind or name (InvalidArgument).
+absl::StatusOr<ClientSideApplyRequest> KubectlClientSideRequest(
+    const FieldManager& fm, const Value& live, const Value& config);
+
+// `kubectl apply [--field-manager=manager]` of `config` onto `live` (null:
+// none): the request above, run through `fm`. Nothing sent: the live
+// object, unchanged, with a warning that kubectl reports it unchanged.
+// kubectl's failure to make the request is kBadRequest. A live object
+// without the annotation gets kubectl's warning that it is missing.
+FieldManagerResult KubectlClientSideApply(
+    const FieldManager& fm, const Value& live, const Value& config,
+    absl::string_view manager = kKubectlClientSideManager);
 
 }  // namespace smdx
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "smdx/fieldmanager/patch.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
 #include "testing/test_util.h"
@@ -209,6 +210,188 @@ TEST_F(KubectlServerSideApplyTest, WithoutHistoryIsTheApply) {
   FieldManagerResult plain = fm.Apply(Value(), Yaml(kAB), "kubectl", false);
   ASSERT_TRUE(r.ok() && plain.ok());
   EXPECT_EQ(r.object, plain.object);
+}
+
+// ---- Client-side apply ------------------------------------------------------
+
+class KubectlClientSideApplyTest : public ::testing::Test {
+ protected:
+  KubectlClientSideApplyTest()
+      : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
+
+  FieldManager Deployments() {
+    FieldManagerOptions o;
+    o.api_version = "apps/v1";
+    o.kind = "Deployment";
+    o.clock = &clock_;
+    o.builtin_defaults = true;
+    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+    absl::StatusOr<std::string> name =
+        KubernetesTypeName(**schema, "apps/v1", "Deployment");
+    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+  }
+
+  FieldManager Widgets() {
+    FieldManagerOptions o;
+    o.api_version = "example.com/v1";
+    o.kind = "Widget";
+    o.custom_resource = true;
+    o.clock = &clock_;
+    return *FieldManager::Create(Type::Deduced(), o);
+  }
+
+  static std::string Annotation(const Value& object) {
+    return StringAt(*Find(*Find(object, "metadata"), "annotations"),
+                    std::string(kLastAppliedAnnotation));
+  }
+
+  ManualClock clock_;
+};
+
+constexpr char kWeb[] = R"({apiVersion: apps/v1, kind: Deployment,
+  metadata: {name: web, namespace: default, labels: {app: web}},
+  spec: {replicas: 2, selector: {matchLabels: {app: web}},
+    template: {metadata: {labels: {app: web}},
+      spec: {containers: [
+        {name: web, image: nginx,
+         env: [{name: A, value: '1'}, {name: B, value: '2'}]},
+        {name: side, image: busybox}]}}}})";
+constexpr char kWebChanged[] = R"({apiVersion: apps/v1, kind: Deployment,
+  metadata: {name: web, namespace: default},
+  spec: {replicas: 3, selector: {matchLabels: {app: web}},
+    template: {metadata: {labels: {app: web}},
+      spec: {containers: [
+        {name: web, image: nginx, env: [{name: B, value: '2'}]}]}}}})";
+
+// No live object: kubectl creates the configuration with its annotation,
+// which holds the configuration as kubectl's encoder writes it (sorted,
+// with the annotations it had, {} for none, and a newline).
+TEST_F(KubectlClientSideApplyTest, CreatesWithKubectlsAnnotation) {
+  FieldManager fm = Deployments();
+  FieldManagerResult r = KubectlClientSideApply(
+      fm, Value(),
+      Yaml("{apiVersion: v1, kind: Deployment, metadata: {name: w}, "
+           "spec: {replicas: 1, selector: {matchLabels: {a: <b>}}, template: "
+           "{metadata: {labels: {a: <b>}}, spec: {containers: [{name: c, "
+           "image: i}]}}}}"));
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(Annotation(r.object),
+            "{\"apiVersion\":\"v1\",\"kind\":\"Deployment\",\"metadata\":{"
+            "\"annotations\":{},\"name\":\"w\"},\"spec\":{\"replicas\":1,"
+            "\"selector\":{\"matchLabels\":{\"a\":\"\\u003cb\\u003e\"}},"
+            "\"template\":{\"metadata\":{\"labels\":{\"a\":\"\\u003cb\\u003e\""
+            "}},\"spec\":{\"containers\":[{\"image\":\"i\",\"name\":\"c\"}]}}}}"
+            "\n");
+  ASSERT_EQ(FindManagedFields(r.object)->list().size(), 1u);
+  const Value& entry = FindManagedFields(r.object)->list()[0];
+  EXPECT_EQ(StringAt(entry, "manager"), "kubectl-client-side-apply");
+  EXPECT_EQ(StringAt(entry, "operation"), "Update");
+}
+
+// The next apply patches what the configuration changed and drops what it
+// no longer holds (by the annotation: the labels go whole); what another
+// manager added where the configuration still has fields stays. The same
+// configuration again sends nothing.
+TEST_F(KubectlClientSideApplyTest, PatchesWhatTheConfigurationChanged) {
+  FieldManager fm = Deployments();
+  FieldManagerResult created = KubectlClientSideApply(fm, Value(), Yaml(kWeb));
+  ASSERT_TRUE(created.ok()) << created.status;
+  clock_.Advance(absl::Seconds(1));
+  FieldManagerResult labelled =
+      Patch(fm, created.object, Yaml("{metadata: {annotations: {team: a}}}"),
+            PatchType::kStrategic, "labeler");
+  ASSERT_TRUE(labelled.ok()) << labelled.status;
+
+  absl::StatusOr<ClientSideApplyRequest> req =
+      KubectlClientSideRequest(fm, labelled.object, Yaml(kWebChanged));
+  ASSERT_TRUE(req.ok()) << req.status();
+  EXPECT_FALSE(req->create);
+  EXPECT_EQ(req->type, PatchType::kStrategic);
+  const Value* spec = Find(*Find(*Find(req->body, "spec"), "template"), "spec");
+  ASSERT_NE(spec, nullptr) << ToJson(req->body);
+  EXPECT_EQ(*Find(*spec, "$setElementOrder/containers"),
+            Yaml("[{name: web}]"));
+  EXPECT_TRUE(Find(*Find(req->body, "metadata"), "labels")->IsNull());
+
+  clock_.Advance(absl::Seconds(1));
+  FieldManagerResult r =
+      KubectlClientSideApply(fm, labelled.object, Yaml(kWebChanged));
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.changed);
+  EXPECT_EQ(Find(*Find(r.object, "metadata"), "labels"), nullptr);
+  EXPECT_EQ(
+      StringAt(*Find(*Find(r.object, "metadata"), "annotations"), "team"), "a");
+  const Value& containers =
+      *Find(*Find(*Find(*Find(r.object, "spec"), "template"), "spec"),
+            "containers");
+  ASSERT_EQ(containers.list().size(), 1u);
+  EXPECT_EQ(*Find(containers.list()[0], "env"),
+            Yaml("[{name: B, value: '2'}]"));
+  EXPECT_EQ(Find(*Find(r.object, "spec"), "replicas")->AsInt(), 3);
+
+  FieldManagerResult again =
+      KubectlClientSideApply(fm, r.object, Yaml(kWebChanged));
+  ASSERT_TRUE(again.ok()) << again.status;
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(again.object, r.object);
+}
+
+// kubectl fails to make its patch of a list item without its merge key;
+// an object without the annotation gets kubectl's warning.
+TEST_F(KubectlClientSideApplyTest, RefusesWhatKubectlCannotPatch) {
+  FieldManager fm = Deployments();
+  const Value live = fm.Apply(Value(), Yaml(kWeb), "other", false).object;
+  Value config = Yaml(kWebChanged);
+  FieldManagerResult warned = KubectlClientSideApply(fm, live, config);
+  ASSERT_TRUE(warned.ok()) << warned.status;
+  ASSERT_FALSE(warned.warnings.empty());
+  EXPECT_NE(warned.warnings[0].find("missing"), std::string::npos);
+
+  Value nameless = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
+    metadata: {name: web, namespace: default},
+    spec: {template: {spec: {containers: [{image: nginx}]}}}})");
+  FieldManagerResult r = KubectlClientSideApply(fm, live, nameless);
+  EXPECT_EQ(r.kind, ErrorKind::kBadRequest);
+  EXPECT_NE(r.status.message().find("kubectl cannot make its patch"),
+            absl::string_view::npos)
+      << r.status;
+  EXPECT_NE(r.status.message().find("does not contain declared merge key"),
+            absl::string_view::npos)
+      << r.status;
+}
+
+// A custom resource gets a merge patch: lists sent whole, dropped fields
+// null; a change of kind is kubectl's refusal. Annotations' nulls read as
+// empty strings, as kubectl's accessor reads them.
+TEST_F(KubectlClientSideApplyTest, CustomResourcesGetMergePatches) {
+  FieldManager fm = Widgets();
+  FieldManagerResult created = KubectlClientSideApply(
+      fm, Value(),
+      Yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, "
+           "annotations: {note: null}}, spec: {a: 1, l: [1, 2], m: {x: 1}}}"));
+  ASSERT_TRUE(created.ok()) << created.status;
+  EXPECT_EQ(StringAt(*Find(*Find(created.object, "metadata"), "annotations"),
+                     "note"),
+            "");
+  const Value config = Yaml(
+      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, "
+      "spec: {l: [1, 3], m: {x: 1.0}}}");
+  absl::StatusOr<ClientSideApplyRequest> req =
+      KubectlClientSideRequest(fm, created.object, config);
+  ASSERT_TRUE(req.ok()) << req.status();
+  EXPECT_EQ(req->type, PatchType::kMerge);
+  EXPECT_EQ(*Find(req->body, "spec"), Yaml("{a: null, l: [1, 3]}"));
+  FieldManagerResult r = KubectlClientSideApply(fm, created.object, config);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_EQ(*Find(r.object, "spec"), Yaml("{l: [1, 3], m: {x: 1}}"));
+
+  FieldManagerResult renamed = KubectlClientSideApply(
+      fm, r.object,
+      Yaml("{apiVersion: example.com/v1, kind: Gadget, metadata: {name: w}}"));
+  EXPECT_EQ(renamed.kind, ErrorKind::kBadRequest);
+  EXPECT_NE(renamed.status.message().find("apiVersion, kind and name"),
+            absl::string_view::npos)
+      << renamed.status;
 }
 
 }  // namespace

@@ -33,17 +33,6 @@ ErrorKind KindOf(const absl::Status& st) {
   }
 }
 
-// The Go type a strategic merge patch of `fm`'s objects reads (the Scale's
-// on the scale subresource), or nullptr: none in the built-in API.
-const StrategicPatchSchema* StrategicSchemaOf(const FieldManager& fm) {
-  const FieldManagerOptions& o = fm.options();
-  if (o.custom_resource) return nullptr;
-  if (o.subresource == "scale" && !o.scale_replicas_paths.empty()) {
-    return BuiltinStrategicPatchSchema("io.k8s.api.autoscaling.v1.Scale");
-  }
-  return BuiltinStrategicPatchSchema(fm.type().name());
-}
-
 std::string MetadataString(const Value& object, absl::string_view key) {
   const Value* meta = Find(object, "metadata");
   return meta != nullptr ? StringAt(*meta, key) : std::string();
@@ -76,6 +65,15 @@ absl::StatusOr<Value> PatchTarget(const FieldManager& fm, const Value& live) {
 
 }  // namespace
 
+const StrategicPatchSchema* StrategicPatchSchemaOf(const FieldManager& fm) {
+  const FieldManagerOptions& o = fm.options();
+  if (o.custom_resource) return nullptr;
+  if (o.subresource == "scale" && !o.scale_replicas_paths.empty()) {
+    return BuiltinStrategicPatchSchema("io.k8s.api.autoscaling.v1.Scale");
+  }
+  return BuiltinStrategicPatchSchema(fm.type().name());
+}
+
 absl::StatusOr<PatchType> ParsePatchType(absl::string_view name) {
   if (name == "strategic") return PatchType::kStrategic;
   if (name == "merge") return PatchType::kMerge;
@@ -90,7 +88,7 @@ FieldManagerResult Patch(const FieldManager& fm, const Value& live,
                          absl::string_view manager) {
   const StrategicPatchSchema* strategic = nullptr;
   if (type == PatchType::kStrategic) {
-    strategic = StrategicSchemaOf(fm);
+    strategic = StrategicPatchSchemaOf(fm);
     if (strategic == nullptr) {
       return Refused(
           ErrorKind::kBadRequest,

@@ -41,6 +41,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "smdx/fieldmanager/field_manager.h"
+#include "smdx/value/strategic_patch.h"
 #include "smdx/value/value.h"
 
 namespace smdx {
@@ -54,6 +55,11 @@ enum class PatchType {
 // "strategic", "merge" or "json" (kubectl patch's --type names);
 // InvalidArgument else.
 absl::StatusOr<PatchType> ParsePatchType(absl::string_view name);
+
+// The Go type's tags a strategic merge patch to `fm`'s resource reads
+// (the Scale's on the scale subresource); nullptr for a custom resource or
+// a type the built-in API lacks.
+const StrategicPatchSchema* StrategicPatchSchemaOf(const FieldManager& fm);
 
 // The patch of `live` (the stored object; null: none) by `manager`.
 FieldManagerResult Patch(const FieldManager& fm, const Value& live,

@@ -237,7 +237,8 @@ absl::Status DiffObjectLists(const List& original, const List& modified,
       absl::StatusOr<Map> item =
           DiffMaps((*a)[i].map(), (*b)[j].map(), schema, options);
       if (!item.ok()) {
-        return Located(item.status(), absl::StrCat("[", key, "=", tb, "]"));
+        return Located(item.status(),
+                       absl::StrCat("[", key, "=", ToJson(*kb), "]"));
       }
       if (!item->empty()) {
         item->Set(key, *kb);
