@@ -288,6 +288,11 @@ bool ChangesIdentity(const Value& patch) {
 
 absl::StatusOr<ClientSideApplyRequest> KubectlClientSideRequest(
     const FieldManager& fm, const Value& live, const Value& config) {
+  if (!config.IsMap()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the configuration is a ", KindName(config.kind()),
+        ", not an object"));
+  }
   ClientSideApplyRequest req;
   req.body = KubectlModified(config);
   if (live.IsNull()) {

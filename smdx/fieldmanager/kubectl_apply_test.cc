@@ -347,6 +347,8 @@ TEST_F(KubectlClientSideApplyTest, RefusesWhatKubectlCannotPatch) {
   ASSERT_FALSE(warned.warnings.empty());
   EXPECT_NE(warned.warnings[0].find("missing"), std::string::npos);
 
+  EXPECT_EQ(KubectlClientSideApply(fm, live, Yaml("[1]")).kind,
+            ErrorKind::kBadRequest);
   Value nameless = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
     metadata: {name: web, namespace: default},
     spec: {template: {spec: {containers: [{image: nginx}]}}}})");
