@@ -248,6 +248,14 @@ TEST(CliTest, ClientSideApplyMakesKubectlsRequests) {
                       live, a});
   EXPECT_EQ(diff.code, 1) << diff.err;
   EXPECT_NE(diff.out.find("-  b: \"2\""), std::string::npos) << diff.out;
+  Result request = Smdx({"apply", "--client-side", "--print-request",
+                         "--live", live, a});
+  ASSERT_EQ(request.code, 0) << request.err;
+  EXPECT_EQ(request.out.rfind(
+                "# PATCH, application/strategic-merge-patch+json\n", 0),
+            0u)
+      << request.out;
+  EXPECT_NE(request.out.find("b: null"), std::string::npos) << request.out;
   Result patched = Smdx({"apply", "--client-side", "--now",
                          "2026-12-07T10:01:00Z", "--live", live, a});
   ASSERT_EQ(patched.code, 0) << patched.err;
@@ -260,6 +268,7 @@ TEST(CliTest, ClientSideApplyMakesKubectlsRequests) {
   EXPECT_NE(again.err.find("kubectl sends no request"), std::string::npos)
       << again.err;
 
+  EXPECT_EQ(Smdx({"apply", "--print-request", a}).code, 1);
   for (const char* flag : {"--server-side", "--as-kubectl",
                            "--force-conflicts"}) {
     Result r = Smdx({"apply", "--client-side", flag, a});

@@ -121,6 +121,10 @@ server would store, with their metadata.managedFields.
                         Go type's tags, a merge patch for a custom
                         resource; none when nothing changed), as the
                         manager "kubectl-client-side-apply" by default
+  --print-request       with --client-side: print the request kubectl would
+                        send instead (a comment naming it, then its body:
+                        the object created, or the patch; for debugging
+                        what client-side apply does)
 
 Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
 other error (the other objects' results still print).

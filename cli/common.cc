@@ -44,7 +44,7 @@ absl::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args,
   static const char* const kBoolFlags[] = {
       "force",       "force-conflicts", "json", "server-side",         "apply",
       "no-defaults", "recursive",       "help", "no-builtin-defaults", "html",
-      "as-kubectl",  "client-side"};
+      "as-kubectl",  "client-side",     "print-request"};
   Flags f;
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -201,8 +201,41 @@ std::string ManagerFlag(const Flags& f, bool apply) {
                               : std::string(kKubectlManager));
 }
 
-// --client-side's refusals: the flags of server-side apply.
+// The request client-side kubectl apply makes of `q`, on `out` (after a
+// `---` unless `*first`): a comment naming it, then its body.
+int PrintClientSideRequest(const Request& q, const std::string& what,
+                           bool* first, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<ClientSideApplyRequest> r =
+      KubectlClientSideRequest(*q.fm, q.live, q.config);
+  if (!r.ok()) {
+    err << "error: " << what << ": " << r.status().message() << "\n";
+    return 1;
+  }
+  if (!*first) out << "---\n";
+  *first = false;
+  if (r->create) {
+    out << "# POST (a create), application/json\n";
+  } else if (r->body.IsMap() && r->body.map().empty()) {
+    out << "# no request: the patch is empty (kubectl reports the object "
+           "unchanged)\n";
+  } else {
+    out << "# PATCH, "
+        << (r->type == PatchType::kStrategic
+                ? "application/strategic-merge-patch+json"
+                : "application/merge-patch+json")
+        << "\n";
+  }
+  out << ToYaml(r->body);
+  return 0;
+}
+
+// --client-side's refusals: the flags of server-side apply, and
+// --print-request without it.
 absl::Status CheckClientSide(const Flags& f, bool apply) {
+  if (f.Bool("print-request") && !(apply && f.Bool("client-side"))) {
+    return absl::InvalidArgumentError(
+        "--print-request is for apply --client-side");
+  }
   if (!f.Bool("client-side")) return absl::OkStatus();
   if (!apply) {
     return absl::InvalidArgumentError(
@@ -263,6 +296,12 @@ int CmdApply(const Flags& f, bool apply, std::istream& in, std::ostream& out,
       continue;
     }
     const Request& q = *req;
+    if (f.Bool("print-request")) {
+      progress.Clear();
+      status = std::max(status, PrintClientSideRequest(q, what, &first, out,
+                                                       err));
+      continue;
+    }
     FieldManagerResult r =
         apply ? ApplyRequest(f, q, manager)
               : q.fm->Update(q.live, q.config, manager);

@@ -575,15 +575,8 @@ class PyFieldManager {
                    const std::string& manager, bool force,
                    const std::optional<std::string>& output, bool as_kubectl,
                    bool client_side) const {
-    if (client_side && (as_kubectl || force)) {
-      throw py::value_error(
-          "client_side does not go with as_kubectl or force (kubectl's "
-          "client-side apply overwrites what it changes)");
-    }
     return Run(live, config, manager, force, output,
-               client_side  ? Op::kClientSideApply
-               : as_kubectl ? Op::kKubectlApply
-                            : Op::kApply);
+               ApplyOp(force, as_kubectl, client_side));
   }
 
   py::object Update(const py::object& live, const py::object& object,
@@ -619,6 +612,18 @@ class PyFieldManager {
   // A request: the apiserver's apply, kubectl's server-side apply
   // (fieldmanager/kubectl_apply.h), or an update.
   enum class Op { kApply, kKubectlApply, kClientSideApply, kUpdate };
+
+  // The request apply's flags ask for.
+  static Op ApplyOp(bool force, bool as_kubectl, bool client_side) {
+    if (client_side && (as_kubectl || force)) {
+      throw py::value_error(
+          "client_side does not go with as_kubectl or force (kubectl's "
+          "client-side apply overwrites what it changes)");
+    }
+    return client_side  ? Op::kClientSideApply
+           : as_kubectl ? Op::kKubectlApply
+                        : Op::kApply;
+  }
 
   // One apply or update of a call: read with the GIL (Read), worked without
   // it (Work), and made the caller's with it again (Finish).
@@ -776,8 +781,9 @@ class PyFieldManager {
  public:
   py::list ApplyMany(const py::iterable& pairs, const std::string& manager,
                      bool force, const std::optional<std::string>& output,
-                     bool return_exceptions, bool as_kubectl) const {
-    const Op op = as_kubectl ? Op::kKubectlApply : Op::kApply;
+                     bool return_exceptions, bool as_kubectl,
+                     bool client_side) const {
+    const Op op = ApplyOp(force, as_kubectl, client_side);
     // Every pair is read first, then all are applied in one release of the
     // GIL, then their results are made.
     std::vector<Request> qs;
@@ -1172,7 +1178,8 @@ PYBIND11_MODULE(_smdx, m) {
            py::arg("manager"), py::arg("force") = false, py::kw_only(),
            py::arg("output") = py::none(),
            py::arg("return_exceptions") = false,
-           py::arg("as_kubectl") = false, kApplyManyDoc)
+           py::arg("as_kubectl") = false, py::arg("client_side") = false,
+           kApplyManyDoc)
       .def("update", &PyFieldManager::Update, py::arg("live"),
            py::arg("object"), py::arg("manager"), py::kw_only(),
            py::arg("output") = py::none(), kUpdateDoc)

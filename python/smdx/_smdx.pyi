@@ -64,6 +64,7 @@ class FieldManager:
         output: Optional[Output] = None,
         return_exceptions: bool = False,
         as_kubectl: bool = False,
+        client_side: bool = False,
     ) -> List[Any]: ...
     def update(
         self,

@@ -1072,6 +1072,7 @@ def test_apply_client_side_as_kubectl_sends_it():
         assert fm.apply(out, only_a, csa, client_side=True) == out
     with pytest.raises(ValueError):
         fm.apply(out, only_a, csa, force=True, client_side=True)
+    assert fm.apply_many([(live, only_a)], csa, client_side=True) == [out]
 
 
 def test_upgrade_managed_fields_as_client_go():

@@ -288,6 +288,11 @@ bool ChangesIdentity(const Value& patch) {
 
 absl::StatusOr<ClientSideApplyRequest> KubectlClientSideRequest(
     const FieldManager& fm, const Value& live, const Value& config) {
+  if (!fm.options().subresource.empty()) {
+    return absl::InvalidArgumentError(
+        "kubectl applies to a subresource only server-side (--subresource "
+        "can only be specified for --server-side)");
+  }
   if (!config.IsMap()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the configuration is a ", KindName(config.kind()),

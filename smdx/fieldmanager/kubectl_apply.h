@@ -126,8 +126,8 @@ struct ClientSideApplyRequest {
   Value body;
 };
 
-// The request, or kubectl's failure to make one: a configuration that is
-// no object, a list item without its merge key, a last-applied annotation
+// The request, or kubectl's failure to make one: a subresource (kubectl
+// applies to one only server-side), a configuration that is no object, a list item without its merge key, a last-applied annotation
 // that is no JSON object, a merge patch that would change apiVersion, kind
 // or name (InvalidArgument); a live object that does not read at the
 // request's version (its error).

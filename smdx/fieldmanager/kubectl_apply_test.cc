@@ -349,6 +349,11 @@ TEST_F(KubectlClientSideApplyTest, RefusesWhatKubectlCannotPatch) {
 
   EXPECT_EQ(KubectlClientSideApply(fm, live, Yaml("[1]")).kind,
             ErrorKind::kBadRequest);
+  FieldManagerOptions o = fm.options();
+  o.subresource = "status";
+  FieldManager status = *FieldManager::Create(fm.type(), o);
+  EXPECT_EQ(KubectlClientSideApply(status, live, config).kind,
+            ErrorKind::kBadRequest);
   Value nameless = Yaml(R"({apiVersion: apps/v1, kind: Deployment,
     metadata: {name: web, namespace: default},
     spec: {template: {spec: {containers: [{image: nginx}]}}}})");
