@@ -1033,13 +1033,19 @@ def _client_side_applied(fm, config):
     return fm.update(None, body, "kubectl-client-side-apply")
 
 
-def test_apply_as_kubectl_moves_client_side_fields():
-    fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
+def _configmaps_ab_and_a():
+    """A ConfigMap's configuration with data a and b, and with a alone."""
     both = {"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "c", "namespace": "ns"},
             "data": {"a": "1", "b": "2"}}
     only_a = copy.deepcopy(both)
     del only_a["data"]["b"]
+    return both, only_a
+
+
+def test_apply_as_kubectl_moves_client_side_fields():
+    fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
+    both, only_a = _configmaps_ab_and_a()
     live = _client_side_applied(fm, both)
     # The apply alone leaves b to the client-side applier.
     assert fm.apply(live, only_a, "kubectl")["data"] == {"a": "1", "b": "2"}
@@ -1053,11 +1059,7 @@ def test_apply_as_kubectl_moves_client_side_fields():
 
 def test_apply_client_side_as_kubectl_sends_it():
     fm = smdx.FieldManager("v1", "ConfigMap", now="2026-12-07T10:00:00Z")
-    both = {"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "c", "namespace": "ns"},
-            "data": {"a": "1", "b": "2"}}
-    only_a = copy.deepcopy(both)
-    del only_a["data"]["b"]
+    both, only_a = _configmaps_ab_and_a()
     csa = "kubectl-client-side-apply"
     live = fm.apply(None, both, csa, client_side=True)
     annotation = live["metadata"]["annotations"][

@@ -469,6 +469,12 @@ static smdx_field_manager* configmap_manager(void) {
   return fm;
 }
 
+/* A ConfigMap's configuration with data a alone. */
+static const char kA[] =
+    "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+    " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+    " \"data\": {\"a\": \"1\"}}";
+
 /* A ConfigMap kubectl applied client-side with data a and b; kubectl's
  * server-side apply of a alone removes b (smdx_apply alone keeps it, owned
  * by the client-side applier). */
@@ -485,10 +491,6 @@ static void test_kubectl_apply(void) {
       "    \"f:metadata\": {\"f:annotations\": {\".\": {},"
       "     \"f:kubectl.kubernetes.io/last-applied-configuration\": {}}}}}]},"
       " \"data\": {\"a\": \"1\", \"b\": \"2\"}}";
-  static const char kA[] =
-      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
-      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
-      " \"data\": {\"a\": \"1\"}}";
   smdx_field_manager* fm = configmap_manager();
   smdx_result* r = NULL;
   CHECK_CODE(smdx_apply(fm, kCsaLive, strlen(kCsaLive), kA, strlen(kA),
@@ -527,10 +529,6 @@ static void test_kubectl_client_side_apply(void) {
       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
       " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
       " \"data\": {\"a\": \"1\", \"b\": \"2\"}}";
-  static const char kA[] =
-      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
-      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
-      " \"data\": {\"a\": \"1\"}}";
   smdx_field_manager* fm = configmap_manager();
   smdx_result* r = NULL;
   CHECK_CODE(smdx_kubectl_client_side_apply(fm, NULL, 0, kAB, strlen(kAB),

@@ -91,22 +91,27 @@ TEST(UpgradeManagedFieldsTest, InvalidEntriesFailNamingThem) {
       << up.status();
 }
 
+// A field manager of the built-in `kind` at `api_version`, as the
+// apiserver runs it, stamping `clock`'s time.
+FieldManager BuiltinManager(ManualClock* clock, const std::string& api_version,
+                            const std::string& kind) {
+  FieldManagerOptions o;
+  o.api_version = api_version;
+  o.kind = kind;
+  o.clock = clock;
+  o.builtin_defaults = true;
+  absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
+  absl::StatusOr<std::string> name =
+      KubernetesTypeName(**schema, api_version, kind);
+  return *FieldManager::Create(*Type::Named(*schema, *name), o);
+}
+
 class KubectlServerSideApplyTest : public ::testing::Test {
  protected:
   KubectlServerSideApplyTest()
       : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
 
-  FieldManager Make() {
-    FieldManagerOptions o;
-    o.api_version = "v1";
-    o.kind = "ConfigMap";
-    o.clock = &clock_;
-    o.builtin_defaults = true;
-    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-    absl::StatusOr<std::string> name =
-        KubernetesTypeName(**schema, "v1", "ConfigMap");
-    return *FieldManager::Create(*Type::Named(*schema, *name), o);
-  }
+  FieldManager Make() { return BuiltinManager(&clock_, "v1", "ConfigMap"); }
 
   // What client-side `kubectl apply` of `config` stores over `live`: the
   // configuration with its annotation, written by its manager.
@@ -220,15 +225,7 @@ class KubectlClientSideApplyTest : public ::testing::Test {
       : clock_(*ParseManagedTime("2026-01-01T00:00:00Z")) {}
 
   FieldManager Deployments() {
-    FieldManagerOptions o;
-    o.api_version = "apps/v1";
-    o.kind = "Deployment";
-    o.clock = &clock_;
-    o.builtin_defaults = true;
-    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-    absl::StatusOr<std::string> name =
-        KubernetesTypeName(**schema, "apps/v1", "Deployment");
-    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+    return BuiltinManager(&clock_, "apps/v1", "Deployment");
   }
 
   FieldManager Widgets() {

@@ -31,13 +31,17 @@ int HttpCode(const absl::Status& st) {
   }
 }
 
+Value Cases() {
+  return Json(testing::ReadTestFile(
+      testing::SourcePath("testdata/strategicpatch/cases.json")));
+}
+
 // strategicpatch's own cases and ours (testdata/strategicpatch, made by
 // conformance/realapi/cmd/gotypes -strategic-cases): each patch gives one
 // of the answers Go gave, the document to the letter (list order, integers
 // apart from floats) or the error's code.
 TEST(StrategicPatchTest, GoCases) {
-  const Value file = Json(testing::ReadTestFile(
-      testing::SourcePath("testdata/strategicpatch/cases.json")));
+  const Value file = Cases();
   StrategicPatchTypes types(*Find(file, "types"));
   const StrategicPatchSchema* root = types.Find(StringAt(file, "root"));
   ASSERT_NE(root, nullptr);
@@ -66,8 +70,7 @@ TEST(StrategicPatchTest, GoCases) {
 // ours): each is one of the answers Go gave, the patch to the letter (its
 // keys in any order, its lists in Go's), or an error where Go failed.
 TEST(StrategicPatchTest, GoMadePatches) {
-  const Value file = Json(testing::ReadTestFile(
-      testing::SourcePath("testdata/strategicpatch/cases.json")));
+  const Value file = Cases();
   StrategicPatchTypes types(*Find(file, "types"));
   const StrategicPatchSchema* root = types.Find(StringAt(file, "root"));
   ASSERT_NE(root, nullptr);

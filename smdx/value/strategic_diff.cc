@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -341,24 +342,39 @@ bool RetainsKeys(const std::vector<std::string>& strategies) {
          strategies.end();
 }
 
-// handleMapDiff: two objects under `key`.
-absl::Status DiffMapField(const std::string& key, const Value& original,
-                          const Value& modified, Map* patch,
-                          const Schema& schema, DiffOptions options) {
-  absl::StatusOr<Schema::Field> field = schema.ForMap(key);
+// A field's tags as a diff reads them: none (nullopt) where the Go type
+// lacks the field but the two values are equal, so that no patch needs it.
+struct Tags {
+  Schema::Field field;
+  std::string strategy;  // other than retainKeys
+};
+absl::StatusOr<std::optional<Tags>> TagsOf(
+    absl::StatusOr<Schema::Field> field, const Value& original,
+    const Value& modified) {
   if (!field.ok()) {
-    return original == modified ? absl::OkStatus() : field.status();
+    if (original == modified) return std::optional<Tags>();
+    return field.status();
   }
   absl::StatusOr<std::string> strategy =
       internal::MergeStrategy(field->strategies);
   if (!strategy.ok()) return strategy.status();
-  options.build_retain_keys = RetainsKeys(field->strategies);
-  if (*strategy == "replace") {
+  return std::optional<Tags>(Tags{*std::move(field), *std::move(strategy)});
+}
+
+// handleMapDiff: two objects under `key`.
+absl::Status DiffMapField(const std::string& key, const Value& original,
+                          const Value& modified, Map* patch,
+                          const Schema& schema, DiffOptions options) {
+  absl::StatusOr<std::optional<Tags>> tags =
+      TagsOf(schema.ForMap(key), original, modified);
+  if (!tags.ok() || !*tags) return tags.status();
+  options.build_retain_keys = RetainsKeys((*tags)->field.strategies);
+  if ((*tags)->strategy == "replace") {
     if (!options.ignore_changes_and_additions) patch->Set(key, modified);
     return absl::OkStatus();
   }
-  absl::StatusOr<Map> sub =
-      DiffMaps(original.map(), modified.map(), *field->schema, options);
+  absl::StatusOr<Map> sub = DiffMaps(original.map(), modified.map(),
+                                     *(*tags)->field.schema, options);
   if (!sub.ok()) return sub.status();
   if (!sub->empty()) patch->Set(key, Value(*std::move(sub)));
   return absl::OkStatus();
@@ -376,21 +392,18 @@ void ReplaceIfChanged(const std::string& key, const Value& original,
 absl::Status DiffListField(const std::string& key, const Value& original,
                            const Value& modified, Map* patch,
                            const Schema& schema, DiffOptions options) {
-  absl::StatusOr<Schema::Field> field = schema.ForList(key);
-  if (!field.ok()) {
-    return original == modified ? absl::OkStatus() : field.status();
-  }
-  absl::StatusOr<std::string> strategy =
-      internal::MergeStrategy(field->strategies);
-  if (!strategy.ok()) return strategy.status();
-  if (*strategy != "merge") {
+  absl::StatusOr<std::optional<Tags>> tags =
+      TagsOf(schema.ForList(key), original, modified);
+  if (!tags.ok() || !*tags) return tags.status();
+  const Schema::Field& field = (*tags)->field;
+  if ((*tags)->strategy != "merge") {
     ReplaceIfChanged(key, original, modified, patch, options);
     return absl::OkStatus();
   }
-  options.build_retain_keys = RetainsKeys(field->strategies);
+  options.build_retain_keys = RetainsKeys(field.strategies);
   absl::StatusOr<ListDiff> diff =
-      DiffLists(original.list(), modified.list(), *field->schema,
-                field->merge_key, options);
+      DiffLists(original.list(), modified.list(), *field.schema,
+                field.merge_key, options);
   if (!diff.ok()) return diff.status();
   if (!diff->patch.empty()) patch->Set(key, Value(std::move(diff->patch)));
   if (!diff->deletions.empty()) {

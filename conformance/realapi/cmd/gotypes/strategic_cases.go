@@ -215,6 +215,25 @@ func run(name string, doc, patch []byte) smpCase {
 
 // makeDiffs runs the two patch makers on a case's documents, 20 times.
 func makeDiffs(name string, original, modified, current []byte) diffCase {
+	meta, err := strategicpatch.NewPatchMetaFromStruct(&MergeItem{})
+	check(err)
+	c := newDiffCase(name, original, modified, current)
+	c.TwoWay = answers20(func() ([]byte, error) {
+		return strategicpatch.CreateTwoWayMergePatch(original, modified, &MergeItem{})
+	})
+	c.ThreeWay = answers20(func() (patch []byte, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return strategicpatch.CreateThreeWayMergePatch(original, modified, current, meta, true)
+	})
+	return c
+}
+
+// newDiffCase holds a case's documents, decoded as the apiserver decodes.
+func newDiffCase(name string, original, modified, current []byte) diffCase {
 	c := diffCase{Name: name}
 	for _, d := range []struct {
 		text []byte
@@ -224,40 +243,30 @@ func makeDiffs(name string, original, modified, current []byte) diffCase {
 			check(kjson.UnmarshalCaseSensitivePreserveInts(d.text, d.to))
 		}
 	}
-	meta, err := strategicpatch.NewPatchMetaFromStruct(&MergeItem{})
-	check(err)
-	answers := func(make func() ([]byte, error)) []interface{} {
-		seen := map[string]bool{}
-		var out []interface{}
-		for i := 0; i < 20; i++ {
-			var answer interface{}
-			patch, err := make()
-			if err != nil {
-				answer = map[string]interface{}{"error": err.Error()}
-			} else {
-				check(kjson.UnmarshalCaseSensitivePreserveInts(patch, &answer))
-			}
-			text, err := json.Marshal(answer)
-			check(err)
-			if !seen[string(text)] {
-				seen[string(text)] = true
-				out = append(out, answer)
-			}
-		}
-		return out
-	}
-	c.TwoWay = answers(func() ([]byte, error) {
-		return strategicpatch.CreateTwoWayMergePatch(original, modified, &MergeItem{})
-	})
-	c.ThreeWay = answers(func() (patch []byte, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		return strategicpatch.CreateThreeWayMergePatch(original, modified, current, meta, true)
-	})
 	return c
+}
+
+// answers20 is every answer `make` gives over 20 runs: a patch as the
+// apiserver reads it, or {"error": message}.
+func answers20(make func() ([]byte, error)) []interface{} {
+	seen := map[string]bool{}
+	var out []interface{}
+	for i := 0; i < 20; i++ {
+		var answer interface{}
+		patch, err := make()
+		if err != nil {
+			answer = map[string]interface{}{"error": err.Error()}
+		} else {
+			check(kjson.UnmarshalCaseSensitivePreserveInts(patch, &answer))
+		}
+		text, err := json.Marshal(answer)
+		check(err)
+		if !seen[string(text)] {
+			seen[string(text)] = true
+			out = append(out, answer)
+		}
+	}
+	return out
 }
 
 // jsonMergeDiffs: jsonmergepatch's YAML cases and extraMergeDiffCases,
@@ -286,31 +295,10 @@ func jsonMergeDiffs(moduleDir []byte) []diffCase {
 	check(yaml.Unmarshal([]byte(data), &tc))
 	var out []diffCase
 	add := func(name string, original, modified, current []byte) {
-		c := diffCase{Name: name}
-		for _, d := range []struct {
-			text []byte
-			to   *interface{}
-		}{{original, &c.Original}, {modified, &c.Modified}, {current, &c.Current}} {
-			if len(d.text) > 0 {
-				check(kjson.UnmarshalCaseSensitivePreserveInts(d.text, d.to))
-			}
-		}
-		seen := map[string]bool{}
-		for i := 0; i < 20; i++ {
-			var answer interface{}
-			patch, err := jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, current)
-			if err != nil {
-				answer = map[string]interface{}{"error": err.Error()}
-			} else {
-				check(kjson.UnmarshalCaseSensitivePreserveInts(patch, &answer))
-			}
-			text, err := json.Marshal(answer)
-			check(err)
-			if !seen[string(text)] {
-				seen[string(text)] = true
-				c.ThreeWay = append(c.ThreeWay, answer)
-			}
-		}
+		c := newDiffCase(name, original, modified, current)
+		c.ThreeWay = answers20(func() ([]byte, error) {
+			return jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, current)
+		})
 		out = append(out, c)
 	}
 	for _, c := range tc.TestCases {
