@@ -18,6 +18,8 @@
 
 namespace smdx {
 
+// The merge and the readings strategic_diff.cc shares with it
+// (internal/strategic.h) are smdx::internal's; the rest is this file's.
 namespace internal {
 
 namespace {
@@ -73,7 +75,6 @@ absl::Status StrategicBadArgType(absl::string_view expected,
                                   GoTypeName(got)));
 }
 
-
 absl::Status StrategicNoMergeKey(const Value& item, absl::string_view key) {
   return ServerError(absl::StrCat("map: ", ToJson(item),
                                   " does not contain declared merge key: ",
@@ -105,7 +106,6 @@ absl::Status Located(absl::Status st, absl::string_view segment) {
   return st;
 }
 
-
 absl::Status WithPath(absl::Status st) {
   auto path = st.GetPayload(kPathPayload);
   if (!path) return st;
@@ -113,14 +113,10 @@ absl::Status WithPath(absl::Status st) {
                       absl::StrCat(std::string(*path), ": ", st.message()));
 }
 
-namespace {
-
 // ---- Go's comparisons of interface values -----------------------------------
 
 // a == b for two Go interface values (nullptr: a missing map entry, nil):
 // equal types and values; two maps or two slices panic.
-}  // namespace
-
 absl::StatusOr<bool> GoEqual(const Value* a, const Value* b) {
   const bool a_nil = a == nullptr || a->IsNull();
   const bool b_nil = b == nullptr || b->IsNull();
@@ -238,9 +234,9 @@ absl::StatusOr<std::string> FieldOfDirective(absl::string_view key,
   return std::string(key.substr(slash + 1));
 }
 
-// The strategy other than retainKeys (extractRetainKeysPatchStrategy).
 }  // namespace
 
+// The strategy other than retainKeys (extractRetainKeysPatchStrategy).
 absl::StatusOr<std::string> MergeStrategy(
     const std::vector<std::string>& strategies) {
   constexpr absl::string_view kRetain = "retainKeys";
@@ -256,11 +252,7 @@ absl::StatusOr<std::string> MergeStrategy(
                                   absl::StrJoin(strategies, " "), "]"));
 }
 
-namespace {
-
 // The one type of the items of `lists` (no list of lists, no null).
-}  // namespace
-
 absl::StatusOr<Value::Kind> ElementKind(
     std::initializer_list<const List*> lists) {
   std::optional<Value::Kind> kind;
@@ -292,12 +284,12 @@ absl::Status CheckMergeKeys(const List& l, absl::string_view key) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // ---- Ordering ---------------------------------------------------------------
 
 // `items` in the order of `order` (normalizeSliceOrder); objects marked
 // `$patch: delete` go last.
-}  // namespace
-
 absl::StatusOr<List> SortedBy(List items, const List& order,
                               absl::string_view key, Value::Kind kind) {
   List deleted;
@@ -397,9 +389,9 @@ absl::Status Partition(const List& merged, const List& by,
 absl::StatusOr<Value> MergeMap(Value original, Value patch,
                                const Schema& schema, const Options& options);
 
-// Go's deduplicateScalars, whose moves decide the order before sorting.
 }  // namespace
 
+// Go's deduplicateScalars, whose moves decide the order before sorting.
 List Deduplicated(List s) {
   int64_t last = static_cast<int64_t>(s.size()) - 1;
   for (int64_t i = 0; i < last; ++i) {
