@@ -269,6 +269,12 @@ TEST(CliTest, ClientSideApplyMakesKubectlsRequests) {
       << again.err;
 
   EXPECT_EQ(Smdx({"apply", "--print-request", a}).code, 1);
+  Result update =
+      Smdx({"update", "--client-side", "--field-manager", "x", a});
+  EXPECT_EQ(update.code, 1);
+  EXPECT_NE(update.err.find("--client-side is for apply and diff"),
+            std::string::npos)
+      << update.err;
   for (const char* flag : {"--server-side", "--as-kubectl",
                            "--force-conflicts"}) {
     Result r = Smdx({"apply", "--client-side", flag, a});

@@ -377,6 +377,17 @@ TEST_F(KubectlClientSideApplyTest, CustomResourcesGetMergePatches) {
   EXPECT_EQ(StringAt(*Find(*Find(created.object, "metadata"), "annotations"),
                      "note"),
             "");
+  // An annotation that is no string: kubectl's accessor reads none, and
+  // writes them back empty.
+  absl::StatusOr<ClientSideApplyRequest> numbered = KubectlClientSideRequest(
+      fm, Value(),
+      Yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, "
+           "annotations: {n: 1, s: x}}}"));
+  ASSERT_TRUE(numbered.ok()) << numbered.status();
+  const Value& annotations =
+      *Find(*Find(numbered->body, "metadata"), "annotations");
+  EXPECT_EQ(annotations.map().size(), 1u);
+  EXPECT_EQ(Find(annotations, "s"), nullptr);
   const Value config = Yaml(
       "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, "
       "spec: {l: [1, 3], m: {x: 1.0}}}");

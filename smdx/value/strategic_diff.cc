@@ -117,11 +117,12 @@ std::string GoV(const Value* v) {
   return out;
 }
 
-// sort.Sort of `items` by the texts `text` gives them, with strategicpatch's
+// sort.Sort of `items` by their `texts` (moved along with them), with strategicpatch's
 // comparator (a <= b, so that equal items swap). Go sorts up to 12 items
 // by insertion, whose moves are followed here; longer lists are sorted
 // stably, which is Go's order when no two texts are equal.
-void SortLikeGo(List* items, const std::vector<std::string>& texts) {
+void SortLikeGo(List* items, std::vector<std::string>* texts_in) {
+  const std::vector<std::string>& texts = *texts_in;
   std::vector<size_t> at(items->size());
   for (size_t i = 0; i < at.size(); ++i) at[i] = i;
   if (at.size() <= 12) {
@@ -136,18 +137,29 @@ void SortLikeGo(List* items, const std::vector<std::string>& texts) {
     });
   }
   List out;
+  std::vector<std::string> out_texts;
   out.reserve(items->size());
-  for (size_t i : at) out.push_back(std::move((*items)[i]));
+  out_texts.reserve(items->size());
+  for (size_t i : at) {
+    out.push_back(std::move((*items)[i]));
+    out_texts.push_back(std::move((*texts_in)[i]));
+  }
   *items = std::move(out);
+  *texts_in = std::move(out_texts);
 }
 
-// sortScalars.
-List SortedScalars(List items) {
+// A list sorted as sortScalars sorts it, with its items' texts.
+struct SortedList {
+  List items;
   std::vector<std::string> texts;
-  texts.reserve(items.size());
-  for (const Value& v : items) texts.push_back(GoV(&v));
-  SortLikeGo(&items, texts);
-  return items;
+};
+
+SortedList SortedScalars(List items) {
+  SortedList out{std::move(items), {}};
+  out.texts.reserve(out.items.size());
+  for (const Value& v : out.items) out.texts.push_back(GoV(&v));
+  SortLikeGo(&out.items, &out.texts);
+  return out;
 }
 
 // ---- Diffing ---------------------------------------------------------------
@@ -159,25 +171,23 @@ struct ListDiff {
   List patch, deletions, order;
 };
 
-// diffListsOfScalars: what `modified` adds to `original` and what it
-// drops, by their sorted texts.
-void DiffScalars(const List& original, const List& modified,
+// diffListsOfScalars: what `b` (modified, sorted) adds to `a` (original,
+// sorted) and what it drops, by their texts.
+void DiffScalars(const SortedList& a, const SortedList& b,
                  const DiffOptions& options, ListDiff* out) {
-  const List a = SortedScalars(original);
-  const List b = SortedScalars(modified);
   size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    const bool in_a = i < a.size(), in_b = j < b.size();
-    const std::string ta = in_a ? GoV(&a[i]) : std::string();
-    const std::string tb = in_b ? GoV(&b[j]) : std::string();
-    if (in_a && in_b && ta == tb) {
+  while (i < a.items.size() || j < b.items.size()) {
+    const bool in_a = i < a.items.size(), in_b = j < b.items.size();
+    if (in_a && in_b && a.texts[i] == b.texts[j]) {
       ++i;
       ++j;
-    } else if (!in_a || (in_b && ta > tb)) {
-      if (!options.ignore_changes_and_additions) out->patch.push_back(b[j]);
+    } else if (!in_a || (in_b && a.texts[i] > b.texts[j])) {
+      if (!options.ignore_changes_and_additions) {
+        out->patch.push_back(b.items[j]);
+      }
       ++j;
     } else {
-      if (!options.ignore_deletions) out->deletions.push_back(a[i]);
+      if (!options.ignore_deletions) out->deletions.push_back(a.items[i]);
       ++i;
     }
   }
@@ -208,7 +218,7 @@ absl::StatusOr<List> SortedByKey(List items, absl::string_view key) {
     }
     texts.push_back(GoV(v.map().Find(key)));
   }
-  SortLikeGo(&items, texts);
+  SortLikeGo(&items, &texts);
   return items;
 }
 
@@ -321,16 +331,17 @@ absl::StatusOr<ListDiff> DiffLists(const List& original, const List& modified,
     }
     return out;
   }
-  DiffScalars(original, modified, options, &out);
+  // (Go sorts `original` in place, and compares it so below.)
+  const SortedList sorted_original = SortedScalars(original);
+  DiffScalars(sorted_original, SortedScalars(modified), options, &out);
   absl::StatusOr<List> sorted =
       internal::SortedBy(std::move(out.patch), modified, key, *kind);
   if (!sorted.ok()) return sorted.status();
   out.patch = *std::move(sorted);
-  // (Go sorted `original` in place before comparing it.)
   if (options.set_element_order &&
       ((!options.ignore_deletions && !out.deletions.empty()) ||
        (!options.ignore_changes_and_additions &&
-        Value(SortedScalars(original)) != Value(modified)))) {
+        Value(sorted_original.items) != Value(modified)))) {
     out.order = modified;
   }
   return out;
@@ -460,7 +471,7 @@ absl::StatusOr<Map> DiffMaps(const Map& original, const Map& modified,
     dropped = dropped || !e.value.IsNull();
   }
   if (!retained.empty() && (!patch.empty() || dropped)) {
-    patch.Set(kRetainKeys, Value(SortedScalars(std::move(retained))));
+    patch.Set(kRetainKeys, Value(SortedScalars(std::move(retained)).items));
   }
   return patch;
 }
