@@ -167,6 +167,32 @@ void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// A request over a live object that changed since it was read is the
+// apiserver's other 409: exit 2 with its message, and no hint to force.
+TEST(CliTest, AStaleResourceVersionIsTheServersConflict) {
+  const std::string live = ::testing::TempDir() + "/stale-live.yaml";
+  WriteFile(live,
+            "{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: "
+            "default, uid: u, resourceVersion: '215'}, data: {x: '1'}}");
+  const std::string body =
+      "{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: "
+      "default, resourceVersion: '214'}, data: {x: '2'}}";
+  for (const char* cmd : {"update", "apply", "diff"}) {
+    // (Forcing does not help.)
+    std::vector<std::string> args = {cmd, "--manager", "m", "--live", live};
+    if (std::string(cmd) != "update") args.push_back("--force-conflicts");
+    args.push_back("-");
+    Result r = Smdx(args, body);
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.err;
+    EXPECT_THAT(r.err,
+                HasSubstr("Operation cannot be fulfilled on configmaps \"a\": "
+                          "the object has been modified"))
+        << cmd;
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("--force-conflicts")))
+        << cmd;
+  }
+}
+
 // --as-kubectl: after a client-side apply of data a and b, kubectl's
 // server-side apply of a alone removes b (the apply alone keeps it), and
 // diff shows that; update refuses the flag.

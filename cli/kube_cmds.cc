@@ -146,6 +146,13 @@ Batch ReadBatch(const Flags& f, const std::vector<std::string>& config_args,
 // conflicts).
 int ReportFailure(const FieldManagerResult& r, const std::string& what,
                   std::ostream& err) {
+  if (r.kind == ErrorKind::kConflict && r.conflicts.empty()) {
+    // Storage's 409: the object changed since the request's was read.
+    err << "error: " << what << ": " << r.status.message() << "\n"
+        << "The request names a resourceVersion or uid the live object does "
+           "not have: read the object again and make the request from it.\n";
+    return 2;
+  }
   if (r.kind == ErrorKind::kConflict) {
     err << "error: " << what << ": " << KubernetesConflictMessage(r.conflicts)
         << "\n"
@@ -465,7 +472,7 @@ int DiffOne(const Flags& f, const std::string& manager, const Request& q,
             const std::string& what, bool color, std::ostream& out,
             std::ostream& err) {
   FieldManagerResult r = ApplyRequest(f, q, manager);
-  if (r.kind == ErrorKind::kConflict) {
+  if (r.kind == ErrorKind::kConflict && !r.conflicts.empty()) {
     out << (color ? "\033[1;31m" : "") << "conflicts"
         << (color ? "\033[0m" : "")
         << (what.empty() ? "" : absl::StrCat(" in ", what))
@@ -638,7 +645,8 @@ std::vector<HtmlLine> MarkedLines(const std::vector<BlameLine>& was,
 int DiffSection(const Flags& f, const std::string& manager, const Request& q,
                 const std::string& what, HtmlSection* s, std::ostream& err) {
   FieldManagerResult r = ApplyRequest(f, q, manager);
-  const bool conflicts = r.kind == ErrorKind::kConflict;
+  const bool conflicts =
+      r.kind == ErrorKind::kConflict && !r.conflicts.empty();
   FieldManagerResult forced;
   if (conflicts) forced = ApplyRequest(f, q, manager, /*force=*/true);
   const FieldManagerResult& applied = conflicts ? forced : r;

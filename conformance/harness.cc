@@ -521,7 +521,7 @@ class CaseRunner {
     if (r.kind == ErrorKind::kConflict) {
       Outcome out = Outcome::Error(
           "conflict",
-          absl::AbortedError(KubernetesConflictMessage(r.conflicts)));
+          absl::AbortedError(FailureMessage(r)));
       // Conflicts name the manager by name in these cases.
       for (const Conflict& c : r.conflicts.list()) {
         absl::StatusOr<ManagerIdentity> id = DecodeManagerIdentity(c.manager);

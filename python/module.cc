@@ -75,7 +75,7 @@ py::object ErrorClass(const char* name) {
                                   id.ok() ? id->manager : c.manager,
                                   PathString(c.path)));
       }
-      Raise(ErrorClass("ConflictError")(KubernetesConflictMessage(r.conflicts),
+      Raise(ErrorClass("ConflictError")(FailureMessage(r),
                                         conflicts));
     }
     case ErrorKind::kImmutable: {

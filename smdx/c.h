@@ -55,7 +55,9 @@ extern "C" {
 typedef enum smdx_code {
   SMDX_OK = 0,
   /* The apply would take fields other managers own with other values
-   * (the apiserver's 409). The result lists them. */
+   * (the apiserver's 409). The result lists them. With none listed, the
+   * apiserver's other 409: the request's resourceVersion or uid is not the
+   * live object's (it changed since it was read). */
   SMDX_CONFLICT = 1,
   /* The change touches an immutable field; the result lists the paths. */
   SMDX_IMMUTABLE = 2,

@@ -479,6 +479,10 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 			}
 			return stepResult{outcome: passed}
 		}
+		if s.sameErrors && got.code != 0 && !strings.Contains(got.stderr, msg) {
+			r.keep(s, st, liveJSON, body, resp.obj)
+			return stepResult{outcome: failed, detail: fmt.Sprintf("the server refused (%d %s: %s); smdx refused otherwise: %s", resp.code, reason, msg, strings.TrimSpace(got.stderr))}
+		}
 		if got.code == 0 && r.random && resp.code == 422 && reason == "Invalid" {
 			r.keep(s, st, liveJSON, body, resp.obj)
 			return stepResult{outcome: invalid, detail: invalidCause(resp.obj)}

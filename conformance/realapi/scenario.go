@@ -216,6 +216,9 @@ type scenario struct {
 	kind  *kindFile
 	obj   string // the object's name
 	steps []step
+	// Where the server refuses a request, smdx must refuse it with the
+	// server's message (elsewhere, refusing is enough but for conflicts).
+	sameErrors bool
 }
 
 const lastAppliedKey = "kubectl.kubernetes.io/last-applied-configuration"
@@ -422,8 +425,42 @@ func expand(kinds []*kindFile) []*scenario {
 				{verb: "update", manager: "status-ctrl", subresource: "status", body: st},
 			}})
 		}
+		out = append(out, preconditions(k, base))
 	}
 	return out
+}
+
+// preconditions is a scenario of the writes storage refuses, with the
+// server's messages: an apply that creates naming a uid, a create naming a
+// resourceVersion, and over the object then applied, PUTs with a stale
+// resourceVersion, with another uid and without a resourceVersion (an
+// unconditional update, which a custom resource's strategy refuses), an
+// apply with a stale resourceVersion, patches changing the uid and setting
+// a resourceVersion that is no number, and a Scale with a stale one.
+func preconditions(k *kindFile, base string) *scenario {
+	const otherUID = "00000000-0000-4000-8000-000000000000"
+	name := k.objectName(strings.ReplaceAll(base, ".", "-") + "-pre")
+	meta := func(field string, value interface{}) map[string]interface{} {
+		return map[string]interface{}{"metadata": map[string]interface{}{field: value}}
+	}
+	s := &scenario{name: base + "/preconditions", kind: k, obj: name, sameErrors: true, steps: []step{
+		{verb: "apply", manager: "kubectl", body: merged(k.named(name), meta("uid", otherUID))},
+		{verb: "create", manager: "kubectl-create", body: merged(k.named(name), meta("resourceVersion", "5"))},
+		{verb: "apply", manager: "kubectl", body: k.named(name)},
+		{verb: "update", manager: "ctrl", body: meta("resourceVersion", "1")},
+		{verb: "update", manager: "ctrl", body: meta("uid", otherUID)},
+		{verb: "update", manager: "ctrl", body: merged(meta("resourceVersion", nil),
+			meta("annotations", map[string]interface{}{"smdx.dev/unconditional": "1"}))},
+		{verb: "apply", manager: "kubectl", body: merged(k.named(name), meta("resourceVersion", "1"))},
+		{verb: "mergePatch", manager: "patcher", body: meta("uid", otherUID)},
+		{verb: "mergePatch", manager: "patcher", body: meta("resourceVersion", "abc")},
+	}}
+	if k.has("scale") {
+		s.steps = append(s.steps, step{verb: "update", manager: "hpa", subresource: "scale",
+			body: merged(meta("resourceVersion", "1"), map[string]interface{}{
+				"spec": map[string]interface{}{"replicas": json.Number("3")}})})
+	}
+	return s
 }
 
 // pointerTo is JSON pointer `at` and one key more ('~' and '/' escaped).

@@ -23,7 +23,10 @@ class ConflictError(Error):
     """An apply would take fields that other managers own with other values
     (the apiserver's 409 Conflict). ``str()`` is the apiserver's message,
     which kubectl prints; ``conflicts`` lists every field and its owner.
-    Apply with force=True to take them over."""
+    Apply with force=True to take them over. With ``conflicts`` empty, the
+    apiserver's other 409: the request's resourceVersion or uid is not the
+    live object's (it changed since the request's was read); force does not
+    help, reading the object again does."""
 
     def __init__(self, message: str, conflicts: List[Conflict]):
         super().__init__(message)

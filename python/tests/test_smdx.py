@@ -1077,6 +1077,25 @@ def test_apply_client_side_as_kubectl_sends_it():
     assert fm.apply_many([(live, only_a)], csa, client_side=True) == [out]
 
 
+def test_a_stale_resource_version_is_a_conflict_without_conflicts():
+    fm = smdx.FieldManager("v1", "ConfigMap")
+    live = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "a", "namespace": "default", "uid": "u",
+        "resourceVersion": "215"}, "data": {"x": "1"}}
+    stale = copy.deepcopy(live)
+    stale["metadata"]["resourceVersion"] = "214"
+    stale["data"] = {"x": "2"}
+    with pytest.raises(smdx.ConflictError) as e:
+        fm.update(live, stale, "ctrl")
+    assert e.value.conflicts == []
+    assert str(e.value) == (
+        'Operation cannot be fulfilled on configmaps "a": the object has been '
+        "modified; please apply your changes to the latest version and try "
+        "again")
+    stale["metadata"]["resourceVersion"] = "215"
+    assert fm.update(live, stale, "ctrl")["data"] == {"x": "2"}
+
+
 def test_upgrade_managed_fields_as_client_go():
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
         "name": "c",

@@ -232,7 +232,7 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
   r->warnings.insert(r->warnings.end(), res.warnings.begin(),
                      res.warnings.end());
   if (res.kind == ErrorKind::kConflict) {
-    r->message = smdx::KubernetesConflictMessage(res.conflicts);
+    r->message = smdx::FailureMessage(res);
     for (const smdx::Conflict& c : res.conflicts.list()) {
       smdx_result::ConflictEntry e;
       e.manager = smdx::DisplayManager(c.manager);

@@ -524,6 +524,31 @@ static char* copy_text(const char* s) {
 
 /* Client-side kubectl apply: a create with kubectl's annotation, a patch
  * that drops what the configuration dropped, then nothing sent. */
+/* A write over a live object that changed since it was read: the
+ * apiserver's other 409, with its message and no conflicts listed. */
+static void test_stale_resource_version(void) {
+  static const char kLive[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\","
+      " \"uid\": \"u\", \"resourceVersion\": \"215\"}}";
+  static const char kStale[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\","
+      " \"resourceVersion\": \"214\"}, \"data\": {\"a\": \"1\"}}";
+  smdx_field_manager* fm = configmap_manager();
+  smdx_result* r = NULL;
+  CHECK_CODE(smdx_update(fm, kLive, strlen(kLive), kStale, strlen(kStale),
+                         "ctrl", SMDX_FORMAT_JSON, &r),
+             SMDX_CONFLICT);
+  CHECK(smdx_result_conflict_count(r) == 0);
+  CHECK(strcmp(smdx_result_message(r),
+               "Operation cannot be fulfilled on configmaps \"c\": the "
+               "object has been modified; please apply your changes to the "
+               "latest version and try again") == 0);
+  smdx_result_free(r);
+  smdx_field_manager_free(fm);
+}
+
 static void test_kubectl_client_side_apply(void) {
   static const char kAB[] =
       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
@@ -625,6 +650,7 @@ int main(void) {
   test_builtin_defaults_switch();
   test_kubectl_apply();
   test_kubectl_client_side_apply();
+  test_stale_resource_version();
   test_patch();
   test_crd_defaults_and_immutable();
   test_typed();

@@ -257,6 +257,7 @@ absl::StatusOr<FieldManager> Catalog::NewFieldManager(
   const SchemaKind* k = FindKind(r.api_version, r.kind);
   if (absl::Status s = CheckSubresource(r, k); !s.ok()) return s;
   opts.custom_resource = k != nullptr && k->custom_resource;
+  if (opts.custom_resource) opts.resource = k->resource;
   if (k == nullptr || !k->custom_resource) {
     opts.scale_replicas_paths = BuiltinReplicasPaths(r.api_version, r.kind);
   } else if (!k->scale_replicas_path.empty()) {

@@ -747,12 +747,56 @@ absl::StatusOr<Value> FieldManager::ReadStored(const Value& live) const {
   return builtin_->AsStored(*std::move(read), owners->fields);
 }
 
+std::string FailureMessage(const OpOutcome& r) {
+  if (r.kind == ErrorKind::kConflict && !r.conflicts.empty())
+    return KubernetesConflictMessage(r.conflicts);
+  return std::string(r.status.message());
+}
+
 FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
                                        absl::string_view manager,
                                        bool force) const {
+  return CheckedByStore(ApplyWrite(live, config, manager, force), live,
+                        config, internal::StoreWriteVerb::kApply);
+}
+
+FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
+                                        absl::string_view manager) const {
+  return CheckedByStore(UpdateWrite(live, object, manager), live, object,
+                        internal::StoreWriteVerb::kUpdate);
+}
+
+FieldManagerResult FieldManager::UpdatePatched(const Value& live,
+                                               const Value& patched,
+                                               absl::string_view manager)
+    const {
+  return CheckedByStore(UpdateWrite(live, patched, manager), live, patched,
+                        internal::StoreWriteVerb::kPatch);
+}
+
+FieldManagerResult FieldManager::CheckedByStore(
+    FieldManagerResult r, const Value& live, const Value& request,
+    internal::StoreWriteVerb verb) const {
+  if (!r.ok() || !opts_.builtin_defaults) return r;
+  internal::StoreResource resource{opts_.api_version, opts_.kind,
+                                   opts_.resource, opts_.custom_resource};
+  internal::StoreWrite write;
+  write.verb = verb;
+  write.scale = scale_ != nullptr;
+  write.main_resource = opts_.subresource.empty();
+  std::optional<internal::StoreRefusal> refused =
+      internal::RefuseStoreWrite(resource, write, live, request);
+  if (!refused.has_value()) return r;
+  return Failed(refused->kind, std::move(refused->status));
+}
+
+FieldManagerResult FieldManager::ApplyWrite(const Value& live,
+                                            const Value& config,
+                                            absl::string_view manager,
+                                            bool force) const {
   if (std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live)) {
     if (!read->ok()) return Failed(ErrorKind::kInternal, read->status());
-    return Apply(**read, config, manager, force);
+    return ApplyWrite(**read, config, manager, force);
   }
   if (scale_ != nullptr) {
     return ScaleRequest(live, config, manager, /*apply=*/true, force);
@@ -909,16 +953,17 @@ FieldManagerResult FieldManager::Apply(const Value& live, const Value& config,
   return r;
 }
 
-FieldManagerResult FieldManager::Update(const Value& live, const Value& object,
-                                        absl::string_view manager) const {
+FieldManagerResult FieldManager::UpdateWrite(const Value& live,
+                                             const Value& object,
+                                             absl::string_view manager) const {
   if (std::optional<absl::StatusOr<Value>> read = LiveAtRequestVersion(live)) {
     if (!read->ok()) return Failed(ErrorKind::kInternal, read->status());
-    return Update(**read, object, manager);
+    return UpdateWrite(**read, object, manager);
   }
   std::string dedup_warning;
   if (std::optional<Value> deduped =
           DedupOwnerReferences(object, &dedup_warning)) {
-    FieldManagerResult r = Update(live, *deduped, manager);
+    FieldManagerResult r = UpdateWrite(live, *deduped, manager);
     if (r.ok()) r.server_warnings.insert(r.server_warnings.begin(), dedup_warning);
     return r;
   }

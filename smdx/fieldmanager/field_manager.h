@@ -101,6 +101,7 @@
 #include "smdx/fieldmanager/clock.h"
 #include "smdx/fieldmanager/kubectl.h"
 #include "smdx/fieldmanager/managed_fields.h"
+#include "smdx/fieldmanager/preconditions.h"
 #include "smdx/kubetypes/builtin_kind.h"
 #include "smdx/merge/conflict.h"
 #include "smdx/merge/updater.h"
@@ -148,7 +149,11 @@ struct FieldManagerOptions {
   // managedFields and a warning, as the apiserver's UpdateNoErrors stores
   // it (without, it fails kInvalid); and the registry store's rule holds
   // too: a write whose only change is to managedFields times keeps the live
-  // times (IgnoreManagedFieldsTimestampsTransformer). Off here, as
+  // times (IgnoreManagedFieldsTimestampsTransformer). Storage's checks of
+  // the write hold as well (fieldmanager/preconditions.h): a
+  // resourceVersion other than the live object's is kConflict (409, with no
+  // conflicts listed), a custom resource's write without one kInvalid, a
+  // PUT's other uid kConflict, an apply's or a patch's kInvalid. Off here, as
   // apimachinery's field manager alone; the embedding API
   // (embed/catalog.h) turns it on.
   bool builtin_defaults = false;
@@ -215,6 +220,11 @@ struct FieldManagerOptions {
   // does not declare, which its converter refuses with an error of its
   // own: an apply fails, an update takes nothing.
   bool custom_resource = false;
+  // The resource's plural ("deployments"), which some of the apiserver's
+  // messages name it by; when empty, Kubernetes' guess from the kind
+  // (right for every built-in kind). Catalog fills a custom resource's
+  // from its CRD.
+  std::string resource;
   // Check the live object against the schema (as the apiserver types it).
   // Callers whose live objects are known to be valid (they came from this
   // layer or from a server) may turn it off; an invalid live object then
@@ -246,6 +256,12 @@ struct FieldManagerResult : OpOutcome {
   std::vector<std::string> server_warnings;
 };
 
+// A failed outcome's message, as the apiserver words it: an apply's
+// conflicts (KubernetesConflictMessage); else, a kConflict without any
+// (storage's 409: see FieldManagerOptions::builtin_defaults) included, the
+// status's message.
+std::string FailureMessage(const OpOutcome& r);
+
 namespace internal {
 // The apiserver's conversions between a resource's versions
 // (field_manager.cc).
@@ -274,6 +290,12 @@ class FieldManager {
   FieldManagerResult Update(const Value& live, const Value& object,
                             absl::string_view manager) const;
 
+  // The write of `patched`, the object a patch made of `live`
+  // (fieldmanager/patch.h's Patch): Update, with the checks storage makes
+  // of a patch instead of a PUT's (see builtin_defaults).
+  FieldManagerResult UpdatePatched(const Value& live, const Value& patched,
+                                   absl::string_view manager) const;
+
   // `live` as this resource's requests read it: a stored object of another
   // version of the same group and kind converted to options().api_version,
   // as the apiserver's storage converts it (untyped; its managedFields as
@@ -294,6 +316,15 @@ class FieldManager {
   FieldManager(Type type, FieldManagerOptions opts);
 
   absl::Time Now() const;
+  // Apply and Update before storage's checks (internal::RefuseStoreWrite).
+  FieldManagerResult ApplyWrite(const Value& live, const Value& config,
+                                absl::string_view manager, bool force) const;
+  FieldManagerResult UpdateWrite(const Value& live, const Value& object,
+                                 absl::string_view manager) const;
+  // `r`, or storage's refusal of the write it made (with builtin_defaults).
+  FieldManagerResult CheckedByStore(FieldManagerResult r, const Value& live,
+                                    const Value& request,
+                                    internal::StoreWriteVerb verb) const;
   // `live` as the request reads it, when it is stored at another version
   // of the same group and kind; else nullopt (taken as it is).
   std::optional<absl::StatusOr<Value>> LiveAtRequestVersion(

@@ -180,9 +180,7 @@ FieldManagerResult KubectlServerSideApply(const FieldManager& fm,
                           const FieldManagerResult& step) {
     result.warnings.push_back(absl::StrCat(
         "kubectl would warn: ", what, " failed (",
-        step.kind == ErrorKind::kConflict
-            ? KubernetesConflictMessage(step.conflicts)
-            : std::string(step.status.message()),
+        FailureMessage(step),
         "); the object stays as the steps before left it"));
   };
 

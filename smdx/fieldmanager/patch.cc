@@ -159,7 +159,7 @@ FieldManagerResult Patch(const FieldManager& fm, const Value& live,
       }
     }
   }
-  FieldManagerResult r = fm.Update(live, *patched, manager);
+  FieldManagerResult r = fm.UpdatePatched(live, *patched, manager);
   // An object the patch made that does not decode is the handler's 422
   // (a PUT's body that does not is a 400).
   if (r.kind == ErrorKind::kBadRequest &&

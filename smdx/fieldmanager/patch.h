@@ -27,9 +27,9 @@
 // of the Scale is; a custom resource without its replicas field has no
 // Scale (kInternal, the apiserver's 500).
 //
-// Not modelled: the preconditions a patch may carry (a resourceVersion or
-// uid other than the stored one is the apiserver's 409), and field
-// validation other than the default (Warn).
+// A patch that changes the resourceVersion or the uid is refused as
+// FieldManager::Update says (FieldManagerOptions::builtin_defaults).
+// Not modelled: field validation other than the default (Warn).
 //
 // Example:
 //   FieldManagerResult r = Patch(*fm, live, *ParseJson(R"([

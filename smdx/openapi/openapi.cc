@@ -1100,6 +1100,7 @@ struct CrdHeader {
   std::string group;
   std::string kind;
   std::string list_kind;
+  std::string plural;  // spec.names.plural
   // spec.preserveUnknownFields, which v1beta1 defaults to true.
   bool preserve_unknown_fields = false;
 };
@@ -1129,6 +1130,8 @@ absl::StatusOr<CrdHeader> ReadCrdHeader(const Value& crd) {
   if (res_kind == nullptr || res_kind->empty())
     return absl::InvalidArgumentError("spec.names.kind: missing");
   h.kind = *res_kind;
+  if (const std::string* plural = FindString(*names, "plural"))
+    h.plural = *plural;
   const std::string* list_kind = FindString(*names, "listKind");
   h.list_kind = list_kind != nullptr && !list_kind->empty()
                     ? *list_kind
@@ -1249,6 +1252,7 @@ absl::StatusOr<CrdVersionSchema> ConvertCrdVersion(
   r.list_type_name = CrdTypeName(h.group, v.name, h.list_kind);
   r.status_subresource = v.status_subresource;
   r.scale_replicas_path = v.scale_replicas_path;
+  r.resource = h.plural;
   OpenApiConverterOptions opts;
   opts.crd = true;
   opts.preserve_unknown_fields = h.preserve_unknown_fields;
@@ -1537,6 +1541,7 @@ void MarkCustomResources(const Value& doc, std::vector<SchemaKind>* kinds) {
     std::string kind;
     bool status = false;
     bool scale = false;
+    std::string plural;  // the path's last name before /{name}
   };
   std::map<std::string, Resource> resources;  // by the path before /{name}
   constexpr absl::string_view kName = "/{name}";
@@ -1545,6 +1550,8 @@ void MarkCustomResources(const Value& doc, std::vector<SchemaKind>* kinds) {
     const size_t at = path.rfind(kName);
     if (at == absl::string_view::npos) continue;
     Resource& r = resources[std::string(path.substr(0, at))];
+    r.plural = std::string(path.substr(0, at).substr(
+        path.substr(0, at).rfind('/') + 1));
     const absl::string_view rest = path.substr(at + kName.size());
     if (rest == "/status") r.status = true;
     if (rest == "/scale") r.scale = true;
@@ -1562,6 +1569,7 @@ void MarkCustomResources(const Value& doc, std::vector<SchemaKind>* kinds) {
       if (k.kind == r.kind) {
         k.status_subresource = r.status;
         k.scale_replicas_unknown = r.scale;
+        k.resource = r.plural;
       }
     }
   }
@@ -1654,9 +1662,11 @@ absl::Status SchemaSetBuilder::Add(absl::string_view text) {
           if (absl::Status st = AddTypes(std::move(types)); !st.ok()) return st;
           kinds_.push_back(SchemaKind{v.api_version, v.kind, v.type_name, true,
                                       v.status_subresource,
-                                      v.scale_replicas_path});
+                                      v.scale_replicas_path, false,
+                                      v.resource});
           kinds_.push_back(SchemaKind{v.api_version, v.list_kind,
-                                      v.list_type_name, true, false, {}});
+                                      v.list_type_name, true, false, {},
+                                      false, ""});
         }
         openapi_meta_last_ = false;
         if (versions->size() == 1) {

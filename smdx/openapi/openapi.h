@@ -122,6 +122,8 @@ struct CrdVersionSchema {
   // The field names of specReplicasPath when the version declares the
   // scale subresource (`subresources.scale`), else empty.
   std::vector<std::string> scale_replicas_path;
+  // The resource's plural (spec.names.plural), empty when missing.
+  std::string resource;
   std::shared_ptr<const Schema> schema;
 };
 
@@ -184,6 +186,9 @@ struct SchemaKind {
   // scale subresource, and the document does not say where its replicas
   // are (scale_replicas_path is empty).
   bool scale_replicas_unknown = false;
+  // Custom resources: the resource's plural (the CRD's spec.names.plural,
+  // or the name in a cluster's OpenAPI paths); empty when not known.
+  std::string resource;
 };
 
 // The kinds an OpenAPI v2 or v3 document declares: every
