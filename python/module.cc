@@ -1022,7 +1022,9 @@ Returns the object the server would store, with its managedFields, in the
 form the configuration came in: a dict, text or an smdx.Object
 (output="dict", "json", "yaml" or "object" chooses).
 Nothing changes when it fails. Raises ConflictError when it would take fields
-another manager owns with another value (unless force), ImmutableError,
+another manager owns with another value (unless force), or, with no
+conflicts listed, when the configuration's resourceVersion is not live's
+(storage's 409, which force does not lift), ImmutableError,
 InvalidError (the object does not fit the schema, invalid managedFields, an
 empty manager name), BadRequestError (another apiVersion or kind than the
 resource's, managedFields in the configuration), LimitError.
@@ -1052,11 +1054,12 @@ JSON patches are read as the apiserver's json-patch library reads them
 chooses). Raises InvalidError when an operation does not apply (naming it) or the
 object the patch makes does not decode (the apiserver's 422),
 BadRequestError for a malformed patch, a renamed object, no live object or
-a strategic merge patch of a custom resource, InternalError where the
-apiserver answers 500 (a strategic merge patch setting a field the Go type
+a strategic merge patch of a custom resource, Error (the base class) where
+the apiserver answers 500 (a strategic merge patch setting a field the Go type
 lacks inside an object, or a list item without its merge key).
 On the scale subresource the patch applies to the Scale (autoscaling/v1).
-A patch's preconditions (resourceVersion, uid) are not checked.)";
+Storage's checks follow, as for update: ConflictError (with no conflicts)
+for a resourceVersion other than live's, InvalidError for another uid.)";
 
 constexpr char kUpgradeDoc[] = R"(client-go's csaupgrade.UpgradeManagedFields: object with the fields of each of csa_managers' Update entries (of subresource, "" for the main resource) moved to ssa_manager's Apply entry, as kubectl moves a client-side applier's fields before its server-side apply (FieldManager.apply(..., as_kubectl=True) runs the whole).
 
@@ -1084,7 +1087,12 @@ Returns what the server would store, as apply does. Invalid managedFields in
 live are passed over with a ManagedFieldsWarning, and owner references the
 body repeats are dropped with the apiserver's own warning (a ServerWarning),
 as the apiserver does.
-Raises ImmutableError, InvalidError, BadRequestError, LimitError.)";
+Raises ImmutableError, InvalidError, BadRequestError, LimitError; then what
+the apiserver's storage refuses, with its message: ConflictError with no
+conflicts when object's resourceVersion (or uid) is not live's (read live
+again), InvalidError for a write without one to a kind whose strategy
+requires it (custom resources, a Lease, ...), Error (the base class: the
+apiserver's 500) for a create that carries one.)";
 
 constexpr char kValidateDoc[] = R"(Checks object against its type: type_name, or its apiVersion and kind in schema (None: built-in).
 

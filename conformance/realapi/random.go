@@ -425,6 +425,7 @@ func (g *randomGen) scenario(kinds []*kindFile, i int) *scenario {
 	}
 	for n := range s.steps {
 		withReplace(i, n, k, obj, &s.steps[n])
+		withVersion(i, n, &s.steps[n])
 	}
 	for n, st := range s.steps {
 		if kubectlWrites[st.manager] {
@@ -461,6 +462,35 @@ func withReplace(i, n int, k *kindFile, obj map[string]interface{}, st *step) {
 	st.replace = true
 	st.body = d.someChanges(k, obj, false)
 	st.dropSeed = 0
+}
+
+// withVersion gives the body of a PUT, an apply or a merge patch, at one
+// step in twenty, a resourceVersion of its own: a stale one ("1", which
+// storage refuses with a 409), or for a PUT none (an unconditional update,
+// which some kinds' strategies refuse). Drawn from a source of step `n` of
+// scenario `i` alone (as withDups').
+func withVersion(i, n int, st *step) {
+	if st.body == nil || (st.verb != "update" && st.verb != "apply" &&
+		st.verb != "forceApply" && st.verb != "mergePatch") {
+		return
+	}
+	d := rand.New(rand.NewSource(int64(i)<<8 | int64(n) | 1<<59))
+	if d.Intn(20) != 0 {
+		return
+	}
+	var version interface{} = "1"
+	if st.verb == "update" && d.Intn(2) == 0 {
+		version = nil
+	}
+	// (Set, not merged: a merge would drop the nil, which the PUT's own
+	// merge over the object read needs.)
+	st.body = copyValue(st.body).(map[string]interface{})
+	md, _ := st.body["metadata"].(map[string]interface{})
+	if md == nil {
+		md = map[string]interface{}{}
+		st.body["metadata"] = md
+	}
+	md["resourceVersion"] = version
 }
 
 // withDups repeats some of `body`'s list items (dupSome) at one step in
