@@ -668,7 +668,9 @@ type knownRandom struct {
 	// Or: the server gave the writer's Update entry the fields at
 	// WriterAlsoTakes and its other entries kept them (shared): the step
 	// is explained when the server's entries are smdx's with those fields
-	// added to the writer's Update entry (made as for WriterTakes).
+	// added to the writer's Update entry (made as for WriterTakes). Or
+	// kept by the writer's Apply entry alone (the Update took them from
+	// the others, and the writer's apply after it took them back).
 	WriterAlsoTakes []string `json:"writerAlsoTakes"`
 	// Or: any write at this apiVersion (a step's own, else the kind
 	// file's) after which the server's object has a generation one more
@@ -722,9 +724,15 @@ func explainRandom(knowns []known, s *scenario, st step, res stepResult) *known 
 		var moved []map[string]interface{}
 		switch {
 		case len(k.WriterTakes) > 0:
-			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes, false)
+			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterTakes, keepNone)
 		case len(k.WriterAlsoTakes) > 0:
-			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterAlsoTakes, true)
+			moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterAlsoTakes, keepAll)
+			if moved == nil || !sameJSON(sortedEntries(moved), sortedEntries(res.serverEntries)) {
+				applied := func(e map[string]interface{}) bool {
+					return e["manager"] == st.manager && e["operation"] == "Apply"
+				}
+				moved = handToWriter(res.smdxEntries, res.serverEntries, st, k.WriterAlsoTakes, applied)
+			}
 		case len(k.WriterNotTakes) > 0:
 			moved = takeFromWriter(res.smdxEntries, st, k.WriterNotTakes)
 		}
@@ -743,10 +751,13 @@ func isWriterEntry(e map[string]interface{}, st step) bool {
 		e["apiVersion"] == st.apiVersion
 }
 
+func keepNone(map[string]interface{}) bool { return false }
+func keepAll(map[string]interface{}) bool  { return true }
+
 // handToWriter is `smdx` with the fields at `path` moved to the writer's
 // entry (see knownRandom), or nil when the server has no entry for the
-// writer; `shared`: copied there, the other entries keeping them.
-func handToWriter(smdx, server []map[string]interface{}, st step, path []string, shared bool) []map[string]interface{} {
+// writer; the entries `keeps` says keep them (copied to the writer's).
+func handToWriter(smdx, server []map[string]interface{}, st step, path []string, keeps func(map[string]interface{}) bool) []map[string]interface{} {
 	var theirs map[string]interface{}
 	for _, e := range server {
 		if isWriterEntry(e, st) {
@@ -764,7 +775,7 @@ func handToWriter(smdx, server []map[string]interface{}, st step, path []string,
 		if fields == nil {
 			return nil
 		}
-		if !shared {
+		if !keeps(e) {
 			maskPath(fields, path) // (a fieldsV1 map: the same removal)
 		}
 		if isWriterEntry(e, st) {

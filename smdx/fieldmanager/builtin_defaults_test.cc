@@ -7,6 +7,7 @@
 
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/reset_fields.h"
+#include "smdx/fieldmanager/test_manager.h"
 #include "smdx/fieldpath/fields_v1.h"
 #include "gtest/gtest.h"
 #include "smdx/schema/builtin.h"
@@ -38,16 +39,8 @@ class BuiltinDefaultsTest : public ::testing::Test {
 
   FieldManager Make(const std::string& api_version, const std::string& kind,
                     bool builtin = true, const std::string& subresource = "") {
-    FieldManagerOptions o;
-    o.api_version = api_version;
-    o.kind = kind;
-    o.subresource = subresource;
-    o.clock = &clock_;
-    o.builtin_defaults = builtin;
-    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-    absl::StatusOr<std::string> name =
-        KubernetesTypeName(**schema, api_version, kind);
-    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+    return smdx::testing::BuiltinTestManager(api_version, kind, &clock_,
+                                             builtin, subresource);
   }
 
   // The fieldsV1 of `manager`'s entry, as JSON ("" when it has none).

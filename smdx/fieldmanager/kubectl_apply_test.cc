@@ -5,6 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "smdx/fieldmanager/patch.h"
+#include "smdx/fieldmanager/test_manager.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
 #include "testing/test_util.h"
@@ -95,15 +96,7 @@ TEST(UpgradeManagedFieldsTest, InvalidEntriesFailNamingThem) {
 // apiserver runs it, stamping `clock`'s time.
 FieldManager BuiltinManager(ManualClock* clock, const std::string& api_version,
                             const std::string& kind) {
-  FieldManagerOptions o;
-  o.api_version = api_version;
-  o.kind = kind;
-  o.clock = clock;
-  o.builtin_defaults = true;
-  absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-  absl::StatusOr<std::string> name =
-      KubernetesTypeName(**schema, api_version, kind);
-  return *FieldManager::Create(*Type::Named(*schema, *name), o);
+  return smdx::testing::BuiltinTestManager(api_version, kind, clock);
 }
 
 class KubectlServerSideApplyTest : public ::testing::Test {

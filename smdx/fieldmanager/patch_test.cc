@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "smdx/fieldmanager/scale.h"
+#include "smdx/fieldmanager/test_manager.h"
 #include "smdx/schema/builtin.h"
 #include "smdx/value/emit.h"
 #include "smdx/value/parse.h"
@@ -20,18 +21,9 @@ class PatchRequestTest : public ::testing::Test {
 
   FieldManager Make(const std::string& api_version, const std::string& kind,
                     const std::string& subresource = "") {
-    FieldManagerOptions o;
-    o.api_version = api_version;
-    o.kind = kind;
-    o.subresource = subresource;
-    if (subresource == "scale")
-      o.scale_replicas_paths = BuiltinReplicasPaths(api_version, kind);
-    o.clock = &clock_;
-    o.builtin_defaults = true;
-    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-    absl::StatusOr<std::string> name =
-        KubernetesTypeName(**schema, api_version, kind);
-    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+    return smdx::testing::BuiltinTestManager(api_version, kind, &clock_,
+                                             /*builtin_defaults=*/true,
+                                             subresource);
   }
 
   // A Deployment of two replicas, as kubectl's apply creates it.

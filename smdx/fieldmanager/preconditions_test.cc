@@ -5,8 +5,7 @@
 #include "gtest/gtest.h"
 #include "smdx/fieldmanager/field_manager.h"
 #include "smdx/fieldmanager/patch.h"
-#include "smdx/fieldmanager/scale.h"
-#include "smdx/schema/builtin.h"
+#include "smdx/fieldmanager/test_manager.h"
 #include "testing/test_util.h"
 
 namespace smdx {
@@ -25,18 +24,8 @@ class PreconditionsTest : public ::testing::Test {
   FieldManager Make(const std::string& api_version, const std::string& kind,
                     const std::string& subresource = "",
                     bool builtin_defaults = true) {
-    FieldManagerOptions o;
-    o.api_version = api_version;
-    o.kind = kind;
-    o.subresource = subresource;
-    if (subresource == "scale")
-      o.scale_replicas_paths = BuiltinReplicasPaths(api_version, kind);
-    o.clock = &clock_;
-    o.builtin_defaults = builtin_defaults;
-    absl::StatusOr<std::shared_ptr<const Schema>> schema = KubernetesSchema();
-    absl::StatusOr<std::string> name =
-        KubernetesTypeName(**schema, api_version, kind);
-    return *FieldManager::Create(*Type::Named(*schema, *name), o);
+    return smdx::testing::BuiltinTestManager(api_version, kind, &clock_,
+                                             builtin_defaults, subresource);
   }
 
   // `object` as a server holds it: created, with a uid and version 215.
