@@ -193,6 +193,35 @@ TEST(CliTest, AStaleResourceVersionIsTheServersConflict) {
   }
 }
 
+// A write that leaves an object being deleted without finalizers deletes
+// it: apply says so beside the apiserver's answer, diff shows it gone.
+TEST(CliTest, AWriteLeavingNoFinalizersDeletesTheObject) {
+  const std::string live = ::testing::TempDir() + "/terminating-live.yaml";
+  WriteFile(live,
+            "{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: "
+            "default, uid: u, resourceVersion: '215', deletionTimestamp: "
+            "'2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 0, "
+            "finalizers: [a.io/x], managedFields: [{manager: m, operation: "
+            "Apply, apiVersion: v1, time: '2026-01-01T00:00:00Z', "
+            "fieldsType: FieldsV1, fieldsV1: {'f:data': {'f:x': {}}, "
+            "'f:metadata': {'f:finalizers': {'v:\"a.io/x\"': {}}}}}]}, "
+            "data: {x: '1'}}");
+  const std::string config =
+      "{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: "
+      "default}, data: {x: '1'}}";
+  Result applied = Smdx({"apply", "--manager", "m", "--live", live, "-"},
+                        config);
+  ASSERT_EQ(applied.code, 0) << applied.err;
+  EXPECT_THAT(applied.err, HasSubstr("the apiserver deletes the object"));
+  EXPECT_THAT(applied.out, HasSubstr("deletionTimestamp"));
+  Result diff = Smdx({"diff", "--color", "never", "--manager", "m", "--live",
+                      live, "-"},
+                     config);
+  EXPECT_EQ(diff.code, 1) << diff.err;
+  EXPECT_THAT(diff.out, HasSubstr("the apiserver deletes the object"));
+  EXPECT_THAT(diff.out, HasSubstr("-  x: \"1\""));
+}
+
 // --as-kubectl: after a client-side apply of data a and b, kubectl's
 // server-side apply of a alone removes b (the apply alone keeps it), and
 // diff shows that; update refuses the flag.

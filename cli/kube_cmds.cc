@@ -184,6 +184,11 @@ FieldManagerResult ApplyRequest(const Flags& f, const Request& q,
   return q.fm->Apply(q.live, q.config, manager, forced);
 }
 
+// What a write that deletes the object (FieldManagerResult::deleted) is.
+constexpr absl::string_view kDeletedNote =
+    "the apiserver deletes the object: the write leaves it, being deleted, "
+    "without finalizers";
+
 // Prints the result of a request on `what`: its failure and warnings on
 // `err`, the object stored on `out` (after a `---` unless `*first`).
 // Returns the exit status (ReportFailure's on a failure).
@@ -194,6 +199,10 @@ int PrintResult(const FieldManagerResult& r, const std::string& what,
     err << "warning: " << what << ": " << w << "\n";
   for (const std::string& w : r.warnings)
     err << "warning: " << what << ": " << w << "\n";
+  if (r.deleted) {
+    err << "warning: " << what << ": " << kDeletedNote
+        << " (the object below is its answer, which it no longer holds)\n";
+  }
   if (!*first) out << "---\n";
   *first = false;
   out << ToYaml(r.object);
@@ -501,6 +510,12 @@ int DiffOne(const Flags& f, const std::string& manager, const Request& q,
   dopts.color = color;
   std::string old_text =
       q.live.IsNull() ? "" : ToYaml(StripManagedFields(q.live));
+  if (r.deleted) {
+    // Nothing stays to own anything.
+    out << kDeletedNote << "\n"
+        << UnifiedDiff(old_text, "", dopts);
+    return 1;
+  }
   std::string text =
       UnifiedDiff(old_text, ToYaml(StripManagedFields(r.object)), dopts);
   out << text;

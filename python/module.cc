@@ -744,8 +744,15 @@ class PyFieldManager {
   py::object Finish(Request* q) const {
     if (!q->bad.ok()) RaiseStatus(q->bad, "InvalidError");
     if (!q->r.ok()) RaiseOutcome(q->r);
-    if (!q->r.warnings.empty() || !q->r.server_warnings.empty()) {
+    if (!q->r.warnings.empty() || !q->r.server_warnings.empty() ||
+        q->r.deleted) {
       py::object warn = py::module_::import("warnings").attr("warn");
+      if (q->r.deleted) {
+        warn("the apiserver deletes the object: the write leaves it, being "
+             "deleted, without finalizers (the object returned is its "
+             "answer, which it no longer holds)",
+             ErrorClass("DeletedWarning"), 3);
+      }
       for (const std::string& w : q->r.server_warnings) {
         warn(w, ErrorClass("ServerWarning"), 3);
       }
@@ -1092,7 +1099,9 @@ the apiserver's storage refuses, with its message: ConflictError with no
 conflicts when object's resourceVersion (or uid) is not live's (read live
 again), InvalidError for a write without one to a kind whose strategy
 requires it (custom resources, a Lease, ...), Error (the base class: the
-apiserver's 500) for a create that carries one.)";
+apiserver's 500) for a create that carries one. A write that leaves an
+object being deleted without finalizers deletes it: a DeletedWarning says so,
+and the object returned is the apiserver's answer.)";
 
 constexpr char kValidateDoc[] = R"(Checks object against its type: type_name, or its apiVersion and kind in schema (None: built-in).
 

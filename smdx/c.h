@@ -114,6 +114,11 @@ const char* smdx_result_message(const smdx_result* r);
 const char* smdx_result_data(const smdx_result* r, size_t* len);
 /* Whether an apply or update changed the object (managedFields included). */
 int smdx_result_changed(const smdx_result* r);
+/* Whether the apiserver deletes the object instead of storing it: the
+ * write left an object being deleted (a deletionTimestamp, no grace period
+ * left) without finalizers. The output is then the apiserver's answer,
+ * which it no longer holds. */
+int smdx_result_deleted(const smdx_result* r);
 
 /* The conflicts of SMDX_CONFLICT: each a manager, as the apiserver names
  * it (`"kubectl"`, `"kubelet" with subresource "status" using v1`), its

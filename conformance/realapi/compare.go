@@ -224,6 +224,9 @@ type runner struct {
 	// Requests to the scale subresource of a custom resource typed so: the
 	// OpenAPI does not say which field its replicas are.
 	scaleUnknown int
+	// Writes that deleted the object they left without finalizers (smdx
+	// saying so too).
+	deletions int
 }
 
 func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAPI, verbose bool) int {
@@ -347,6 +350,9 @@ func runAll(c *cluster, smdxBin, kindsDir, schema, only, random string, crOpenAP
 	if unsents > 0 {
 		fmt.Printf("realapi: %d client-side applies kubectl makes no patch for (the manifest left a list item's merge key out, say), which smdx refuses alike, not sent\n", unsents)
 	}
+	if r.deletions > 0 {
+		fmt.Printf("realapi: %d writes deleted the object they left without finalizers, as smdx said\n", r.deletions)
+	}
 	if crOpenAPI {
 		fmt.Printf("realapi: custom resources typed with the cluster's /openapi/v3 documents, not their CRDs; %d requests to their scale subresource, which smdx refuses so (the OpenAPI does not say where the replicas are)\n", r.scaleUnknown)
 	}
@@ -397,6 +403,10 @@ var isPatchVerb = map[string]bool{"mergePatch": true, "jsonPatch": true, "strate
 var patchRefusals = map[int]string{400: "badRequest", 415: "badRequest", 422: "invalid", 500: "internal"}
 
 // smdxResult is what smdx said about one request.
+// What smdx prints when the apiserver deletes the object a write leaves
+// without finalizers.
+const deletedNote = "the apiserver deletes the object"
+
 type smdxResult struct {
 	code   int // 0 stored, 2 conflict, 1 other error
 	obj    map[string]interface{}
@@ -438,6 +448,15 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	if err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
 	}
+	if st.verb == "delete" {
+		// The scenario's premise: the object stays, being deleted.
+		obj, err := r.c.get(path)
+		md, _ := obj["metadata"].(map[string]interface{})
+		if err != nil || resp.code >= 300 || md["deletionTimestamp"] == nil {
+			return stepResult{outcome: failed, detail: fmt.Sprintf("DELETE: %d %v; the object after it: %v (%v)", resp.code, resp.obj["message"], md, err)}
+		}
+		return stepResult{outcome: passed}
+	}
 	if r.random && live == nil && st.verb == "update" && resp.code == 404 {
 		// A PUT creates none of these kinds; smdx's update of no live
 		// object is a create, which is not the question here.
@@ -448,6 +467,12 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 		after = resp.obj // (a GET may see the controllers' writes)
 	} else if after, err = r.c.get(path); err != nil {
 		return stepResult{outcome: failed, detail: err.Error()}
+	}
+	// A write that leaves an object being deleted without finalizers
+	// deletes it; the server answers with the object it no longer holds.
+	deleted := after == nil && live != nil && resp.code < 300
+	if deleted {
+		after = resp.obj
 	}
 	now := latestTime(after, before)
 	got, err := r.runSmdx(s, st, smdxLive, body, now)
@@ -510,6 +535,12 @@ func (r *runner) runStep(s *scenario, st step) stepResult {
 	}
 	if got.code != 0 {
 		return stepResult{outcome: failed, detail: fmt.Sprintf("the server stored it; smdx: exit %d %s", got.code, strings.TrimSpace(got.stderr))}
+	}
+	if smdxDeleted := strings.Contains(got.stderr, deletedNote); smdxDeleted != deleted {
+		return stepResult{outcome: failed, detail: fmt.Sprintf("the server deleted the object: %v; smdx says so: %v", deleted, smdxDeleted)}
+	}
+	if deleted {
+		r.deletions++
 	}
 	res := r.compare(s.kind, live, after, got.obj)
 	if res.outcome == failed {

@@ -184,7 +184,7 @@ func decodeJSON(b []byte, out interface{}) error {
 // step is one request.
 type step struct {
 	index       int    // (its place in the scenario, set as it runs)
-	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go), mergePatch, jsonPatch, strategicPatch, csaApply (strategic.go)
+	verb        string // apply, forceApply, create, update, kubectlApply (kubectl.go), mergePatch, jsonPatch, strategicPatch, csaApply (strategic.go), delete (the driver's own: smdx models no DELETE)
 	manager     string
 	subresource string
 	// The request's apiVersion when not the kind file's (random scenarios
@@ -426,8 +426,33 @@ func expand(kinds []*kindFile) []*scenario {
 			}})
 		}
 		out = append(out, preconditions(k, base))
+		if !k.Settle {
+			out = append(out, finalizers(k, base))
+		}
 	}
 	return out
+}
+
+// finalizers is a scenario of writes to an object being deleted: applied
+// with a finalizer of kubectl's and deleted (its finalizer keeps it), a
+// merge patch adding a finalizer (which ObjectMeta's validation refuses),
+// a controller's PUT, then kubectl's apply without its finalizer, which
+// leaves none and so deletes the object (the server answers with the
+// object it no longer holds). (Not for kinds that settle: their
+// controllers write finalizers of their own.)
+func finalizers(k *kindFile, base string) *scenario {
+	name := k.objectName(strings.ReplaceAll(base, ".", "-") + "-fin")
+	held := k.named(name)
+	held["metadata"].(map[string]interface{})["finalizers"] = []interface{}{"smdx.dev/hold"}
+	return &scenario{name: base + "/finalizers", kind: k, obj: name, sameErrors: true, steps: []step{
+		{verb: "apply", manager: "kubectl", body: held},
+		{verb: "delete", manager: "kubectl"},
+		{verb: "mergePatch", manager: "patcher", body: map[string]interface{}{"metadata": map[string]interface{}{
+			"finalizers": []interface{}{"smdx.dev/hold", "smdx.dev/late"}}}},
+		{verb: "update", manager: "ctrl", body: map[string]interface{}{"metadata": map[string]interface{}{
+			"annotations": map[string]interface{}{"smdx.dev/terminating": "1"}}}},
+		{verb: "apply", manager: "kubectl", body: k.named(name)},
+	}}
 }
 
 // preconditions is a scenario of the writes storage refuses, with the
@@ -784,6 +809,10 @@ func (c *cluster) send(s *scenario, st step, live map[string]interface{}) (*resp
 		}
 		r, err := c.do("PATCH", path, "application/merge-patch+json", q, st.body)
 		return r, st.body, err
+	case "delete":
+		// (The object's finalizers keep it, being deleted.)
+		r, err := c.do("DELETE", path+"/"+s.obj, "", nil, nil)
+		return r, nil, err
 	case "kubectlApply", "forceKubectlApply":
 		path += "/" + s.obj
 		if st.subresource != "" {

@@ -71,5 +71,12 @@ class ServerWarning(UserWarning):
     update whose owner references repeat one, which it drops)."""
 
 
+class DeletedWarning(UserWarning):
+    """The apiserver deletes the object instead of storing it: the write
+    left an object being deleted (a deletionTimestamp, no grace period
+    left) without finalizers. The object returned is the apiserver's
+    answer, which it no longer holds."""
+
+
 class ManagedFieldsWarning(UserWarning):
     """An update passed over invalid managedFields, as the apiserver does."""

@@ -1096,6 +1096,21 @@ def test_a_stale_resource_version_is_a_conflict_without_conflicts():
     assert fm.update(live, stale, "ctrl")["data"] == {"x": "2"}
 
 
+def test_a_write_leaving_no_finalizers_deletes_an_object_being_deleted():
+    fm = smdx.FieldManager("v1", "ConfigMap")
+    live = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "a", "namespace": "default", "uid": "u",
+        "resourceVersion": "215", "deletionTimestamp": "2026-01-01T00:00:00Z",
+        "deletionGracePeriodSeconds": 0, "finalizers": ["a.io/x"]}}
+    with pytest.warns(smdx.DeletedWarning, match="deletes the object"):
+        answer = fm.patch(live, {"metadata": {"finalizers": None}}, "ctrl",
+                          type="merge")
+    assert "finalizers" not in answer["metadata"]
+    with pytest.raises(smdx.InvalidError, match="no new finalizers"):
+        fm.patch(live, {"metadata": {"finalizers": ["a.io/x", "b.io/y"]}},
+                 "ctrl", type="merge")
+
+
 def test_upgrade_managed_fields_as_client_go():
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
         "name": "c",

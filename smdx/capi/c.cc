@@ -27,6 +27,7 @@ struct smdx_result {
   std::string message;
   std::string data;
   bool changed = false;
+  bool deleted = false;
   struct ConflictEntry {
     std::string manager;  // as the apiserver prints it
     std::string name;     // the bare manager name
@@ -250,6 +251,7 @@ smdx_code Operate(const smdx_field_manager* fm, const char* live,
   } else {
     r->data = Write(res.object, format);
     r->changed = res.changed;
+    r->deleted = res.deleted;
   }
   return Finish(std::move(r), out);
 }
@@ -355,6 +357,10 @@ const char* smdx_result_data(const smdx_result* r, size_t* len) {
 
 int smdx_result_changed(const smdx_result* r) {
   return r != nullptr && r->changed ? 1 : 0;
+}
+
+int smdx_result_deleted(const smdx_result* r) {
+  return r != nullptr && r->deleted ? 1 : 0;
 }
 
 size_t smdx_result_conflict_count(const smdx_result* r) {

@@ -546,6 +546,26 @@ static void test_stale_resource_version(void) {
                "object has been modified; please apply your changes to the "
                "latest version and try again") == 0);
   smdx_result_free(r);
+
+  /* A write leaving an object being deleted without finalizers deletes
+   * it. */
+  static const char kTerminating[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\","
+      " \"uid\": \"u\", \"resourceVersion\": \"215\","
+      " \"deletionTimestamp\": \"2026-01-01T00:00:00Z\","
+      " \"deletionGracePeriodSeconds\": 0, \"finalizers\": [\"a.io/x\"]}}";
+  static const char kReleased[] =
+      "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\","
+      " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\","
+      " \"deletionTimestamp\": \"2026-01-01T00:00:00Z\","
+      " \"deletionGracePeriodSeconds\": 0, \"finalizers\": []}}";
+  CHECK_CODE(smdx_update(fm, kTerminating, strlen(kTerminating), kReleased,
+                         strlen(kReleased), "ctrl", SMDX_FORMAT_JSON, &r),
+             SMDX_OK);
+  CHECK(smdx_result_deleted(r) == 1);
+  smdx_result_free(r);
+  CHECK(smdx_result_deleted(NULL) == 0);
   smdx_field_manager_free(fm);
 }
 

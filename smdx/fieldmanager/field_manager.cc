@@ -785,9 +785,11 @@ FieldManagerResult FieldManager::CheckedByStore(
   write.scale = scale_ != nullptr;
   write.main_resource = opts_.subresource.empty();
   std::optional<internal::StoreRefusal> refused =
-      internal::RefuseStoreWrite(resource, write, live, request);
-  if (!refused.has_value()) return r;
-  return Failed(refused->kind, std::move(refused->status));
+      internal::RefuseStoreWrite(resource, write, live, request, r.object);
+  if (refused.has_value())
+    return Failed(refused->kind, std::move(refused->status));
+  r.deleted = internal::DeletedByWrite(resource, live, r.object);
+  return r;
 }
 
 FieldManagerResult FieldManager::ApplyWrite(const Value& live,

@@ -247,6 +247,12 @@ struct FieldManagerResult : OpOutcome {
   ManagedState managed;
   // Whether `object` differs from the live object (managedFields included).
   bool changed = false;
+  // Whether the apiserver deletes the object instead of storing it: the
+  // write left an object being deleted (with a deletionTimestamp and no
+  // grace period left) without finalizers (a Namespace: nor
+  // spec.finalizers). The apiserver then answers with `object`, which it
+  // no longer holds. Only with FieldManagerOptions::builtin_defaults.
+  bool deleted = false;
   // What a successful operation ignored (invalid managedFields an update
   // passed over), for people.
   std::vector<std::string> warnings;

@@ -1,11 +1,14 @@
 #include "smdx/fieldmanager/preconditions.h"
 
 #include <cstdint>
+#include <set>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "smdx/schema/builtin.h"
 
 namespace smdx {
@@ -102,6 +105,22 @@ MetaField MetadataField(const Value& object, absl::string_view name) {
 
 std::string MetadataText(const Value& object, absl::string_view name) {
   return MetadataField(object, name).text;
+}
+
+const Value* MetadataValue(const Value& object, absl::string_view name) {
+  const Value* meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
+  return meta != nullptr && meta->IsMap() ? meta->map().Find(name) : nullptr;
+}
+
+// The object's finalizers (its metadata's, strings).
+std::set<std::string> Finalizers(const Value& object) {
+  std::set<std::string> out;
+  const Value* list = MetadataValue(object, "finalizers");
+  if (list == nullptr || !list->IsList()) return out;
+  for (const Value& f : list->list()) {
+    if (f.IsString()) out.insert(f.AsString());
+  }
+  return out;
 }
 
 std::string PluralOf(const StoreResource& r) {
@@ -243,7 +262,8 @@ std::string GuessResource(absl::string_view kind) {
 std::optional<StoreRefusal> RefuseStoreWrite(const StoreResource& r,
                                              const StoreWrite& w,
                                              const Value& live,
-                                             const Value& request) {
+                                             const Value& request,
+                                             const Value& result) {
   if (live.IsNull()) {
     // etcd3's Create refuses a version (a parsed, nonzero one); a PUT's or
     // an apply's create wipes it.
@@ -311,22 +331,70 @@ std::optional<StoreRefusal> RefuseStoreWrite(const StoreResource& r,
                       "changes to the latest version and try again");
     }
   }
-  // ObjectMeta's validation of an update: the uid stays (an empty one is
-  // the stored one). A Scale's uid does not reach the object.
+  // ObjectMeta's validation of an update, in its order: no finalizer
+  // joins an object being deleted; the uid stays (an empty one is the
+  // stored one; a Scale's does not reach the object).
+  std::vector<std::string> errors;
+  if (const Value* deleting = MetadataValue(live, "deletionTimestamp");
+      deleting != nullptr && !deleting->IsNull()) {
+    const std::set<std::string> before = Finalizers(live);
+    std::set<std::string> added;
+    for (const std::string& f : Finalizers(result)) {
+      if (before.count(f) == 0) added.insert(f);
+    }
+    if (!added.empty()) {
+      std::vector<std::string> quoted;
+      for (const std::string& f : added) quoted.push_back(GoQuoted(f));
+      errors.push_back(absl::StrCat(
+          "metadata.finalizers: Forbidden: no new finalizers can be added if "
+          "the object is being deleted, found new finalizers []string{",
+          absl::StrJoin(quoted, ", "), "}"));
+    }
+  }
   if (w.verb != StoreWriteVerb::kUpdate && !w.scale) {
     const MetaField f = MetadataField(request, "uid");
     const std::string uid =
         w.verb == StoreWriteVerb::kApply && !f.present ? live_uid : f.text;
     if (!uid.empty() && !live_uid.empty() && uid != live_uid) {
-      return StoreRefusal{
-          ErrorKind::kInvalid,
-          absl::InvalidArgumentError(absl::StrCat(
-              QualifiedKind(r), " ", GoQuoted(name),
-              " is invalid: metadata.uid: Invalid value: ", GoQuoted(uid),
-              ": field is immutable"))};
+      errors.push_back(absl::StrCat("metadata.uid: Invalid value: ",
+                                    GoQuoted(uid), ": field is immutable"));
     }
   }
+  if (!errors.empty()) {
+    // (apierrors.NewInvalid: several causes go in brackets.)
+    const std::string causes =
+        errors.size() == 1
+            ? errors[0]
+            : absl::StrCat("[", absl::StrJoin(errors, ", "), "]");
+    return StoreRefusal{
+        ErrorKind::kInvalid,
+        absl::InvalidArgumentError(absl::StrCat(
+            QualifiedKind(r), " ", GoQuoted(name), " is invalid: ", causes))};
+  }
   return std::nullopt;
+}
+
+bool DeletedByWrite(const StoreResource& r, const Value& live,
+                    const Value& result) {
+  const Value* deleting = MetadataValue(live, "deletionTimestamp");
+  if (deleting == nullptr || deleting->IsNull()) return false;
+  const Value* grace = MetadataValue(live, "deletionGracePeriodSeconds");
+  if (grace != nullptr && !grace->IsNull() &&
+      !(grace->IsInt() && grace->AsInt() == 0)) {
+    return false;
+  }
+  if (!Finalizers(result).empty()) return false;
+  // A Namespace waits for its spec.finalizers too (its store's
+  // ShouldDeleteNamespaceDuringUpdate).
+  if (!r.custom_resource && r.api_version == "v1" && r.kind == "Namespace") {
+    const Value* spec =
+        result.IsMap() ? result.map().Find("spec") : nullptr;
+    const Value* f = spec != nullptr && spec->IsMap()
+                         ? spec->map().Find("finalizers")
+                         : nullptr;
+    if (f != nullptr && f->IsList() && !f->list().empty()) return false;
+  }
+  return true;
 }
 
 }  // namespace internal

@@ -16,7 +16,10 @@
 //   - an apply or a patch cannot change the uid (422, ObjectMeta's
 //     validation), and an apply that creates cannot name one (409, "uid
 //     mismatch");
-//   - a create (POST) cannot carry a resourceVersion (500).
+//   - a create (POST) cannot carry a resourceVersion (500);
+//   - no finalizer can join an object being deleted (422, ObjectMeta's
+//     validation), and a write that leaves such an object (with no grace
+//     period left) without finalizers deletes it.
 //
 // The messages are the apiserver's, word for word. They name the resource
 // by its plural (a built-in kind's: Kubernetes' guess from the kind, which
@@ -77,11 +80,19 @@ std::string GuessResource(absl::string_view kind);
 
 // Why the store refuses the successful write of `request` (the PUT's body,
 // the patched object, the applied configuration, or the Scale) over
-// `live` (null: a create), or nullopt.
+// `live` (null: a create), which made `result`, or nullopt.
 std::optional<StoreRefusal> RefuseStoreWrite(const StoreResource& r,
                                              const StoreWrite& w,
                                              const Value& live,
-                                             const Value& request);
+                                             const Value& request,
+                                             const Value& result);
+
+// Whether storage deletes the object the write of `result` over `live`
+// stores (its ShouldDeleteDuringUpdate): `live` is being deleted (a
+// deletionTimestamp) with no grace period left, and `result` has no
+// finalizers (a Namespace: nor spec.finalizers).
+bool DeletedByWrite(const StoreResource& r, const Value& live,
+                    const Value& result);
 
 }  // namespace internal
 }  // namespace smdx

@@ -32,6 +32,7 @@ class PreconditionsTest : public ::testing::Test {
   Value Stored(const FieldManager& fm, const std::string& object) {
     FieldManagerResult r = fm.Apply(Value(), Yaml(object), "kubectl", false);
     EXPECT_TRUE(r.ok()) << r.status;
+    if (!r.ok()) return Yaml("{metadata: {}}");
     Value meta = *r.object.map().Find("metadata");
     meta.map().Set("uid", Value(std::string(kUid)));
     meta.map().Set("resourceVersion", Value("215"));
@@ -294,6 +295,81 @@ TEST_F(PreconditionsTest, TheFieldManagerAloneChecksNothing) {
   Value body = live;
   body.map().Find("metadata")->map().Set("resourceVersion", Value("1"));
   EXPECT_TRUE(fm.Update(live, body, "ctrl").ok());
+}
+
+// `live` being deleted, as a DELETE leaves an object with finalizers.
+Value Terminating(Value live, int64_t grace = 0) {
+  Value* meta = live.map().Find("metadata");
+  meta->map().Set("deletionTimestamp", Value("2026-01-01T00:00:05Z"));
+  meta->map().Set("deletionGracePeriodSeconds", Value(grace));
+  return live;
+}
+
+TEST_F(PreconditionsTest, AWriteLeavingNoFinalizersDeletesTheObject) {
+  FieldManager fm = Make("v1", "ConfigMap");
+  const Value live = Terminating(Stored(
+      fm,
+      "{apiVersion: v1, kind: ConfigMap, metadata: {name: g, namespace: "
+      "default, finalizers: [a.io/x, b.io/y]}, data: {x: '1'}}"));
+  // One finalizer left: stored.
+  FieldManagerResult r = Patch(fm, live, Yaml("{metadata: {finalizers: "
+                                              "[b.io/y]}}"),
+                               PatchType::kMerge, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_FALSE(r.deleted);
+  // None left: deleted, the object being the apiserver's answer.
+  r = Patch(fm, r.object, Yaml("{metadata: {finalizers: []}}"),
+            PatchType::kMerge, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.deleted);
+  EXPECT_EQ(Find(*Find(r.object, "metadata"), "finalizers"), nullptr);
+  // kubectl's apply without the finalizers it applied does the same.
+  r = fm.Apply(live,
+               Yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: g, "
+                    "namespace: default}, data: {x: '1'}}"),
+               "kubectl", false);
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_TRUE(r.deleted);
+  // With a grace period left, storage waits for it.
+  r = Patch(fm, Terminating(live, 30), Yaml("{metadata: {finalizers: null}}"),
+            PatchType::kMerge, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_FALSE(r.deleted);
+  // An object not being deleted is only stored without them.
+  r = Patch(fm, Stored(fm, kConfigMap), Yaml("{metadata: {finalizers: []}}"),
+            PatchType::kMerge, "ctl");
+  EXPECT_FALSE(r.deleted);
+}
+
+TEST_F(PreconditionsTest, NoFinalizerJoinsAnObjectBeingDeleted) {
+  FieldManager fm = Make("v1", "ConfigMap");
+  const Value live = Terminating(Stored(
+      fm,
+      "{apiVersion: v1, kind: ConfigMap, metadata: {name: g, namespace: "
+      "default, finalizers: [a.io/x]}}"));
+  FieldManagerResult r =
+      Patch(fm, live,
+            Yaml("{metadata: {finalizers: [a.io/x, c.io/z, a.io/w], uid: "
+                 "u2}}"),
+            PatchType::kMerge, "ctl");
+  ASSERT_EQ(r.kind, ErrorKind::kInvalid);
+  EXPECT_EQ(r.status.message(),
+            "ConfigMap \"g\" is invalid: [metadata.finalizers: Forbidden: no "
+            "new finalizers can be added if the object is being deleted, "
+            "found new finalizers []string{\"a.io/w\", \"c.io/z\"}, "
+            "metadata.uid: Invalid value: \"u2\": field is immutable]");
+}
+
+TEST_F(PreconditionsTest, ANamespaceWaitsForItsSpecFinalizers) {
+  FieldManager fm = Make("v1", "Namespace");
+  const Value live = Terminating(Stored(
+      fm,
+      "{apiVersion: v1, kind: Namespace, metadata: {name: ns1, finalizers: "
+      "[a.io/x]}, spec: {finalizers: [kubernetes]}}"));
+  FieldManagerResult r = Patch(fm, live, Yaml("{metadata: {finalizers: []}}"),
+                               PatchType::kMerge, "ctl");
+  ASSERT_TRUE(r.ok()) << r.status;
+  EXPECT_FALSE(r.deleted);
 }
 
 }  // namespace
