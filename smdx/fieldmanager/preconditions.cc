@@ -82,34 +82,29 @@ ParsedVersion ParseUint(absl::string_view s) {
   return p;
 }
 
-// A field of the metadata of `object`: absent, null, or a string.
+// The field `name` of the metadata of `object`, or null.
+const Value* MetadataValue(const Value& object, absl::string_view name) {
+  const Value* meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
+  return meta != nullptr && meta->IsMap() ? meta->map().Find(name) : nullptr;
+}
+
+// A field of the metadata of `object`: whether it is there, and its text
+// when it is a string ("" when not).
 struct MetaField {
   bool present = false;
-  bool is_string = false;
   std::string text;
 };
 
 MetaField MetadataField(const Value& object, absl::string_view name) {
   MetaField f;
-  const Value* meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
-  const Value* v =
-      meta != nullptr && meta->IsMap() ? meta->map().Find(name) : nullptr;
-  if (v == nullptr) return f;
-  f.present = true;
-  if (v->IsString()) {
-    f.is_string = true;
-    f.text = v->AsString();
-  }
+  const Value* v = MetadataValue(object, name);
+  f.present = v != nullptr;
+  if (v != nullptr && v->IsString()) f.text = v->AsString();
   return f;
 }
 
 std::string MetadataText(const Value& object, absl::string_view name) {
   return MetadataField(object, name).text;
-}
-
-const Value* MetadataValue(const Value& object, absl::string_view name) {
-  const Value* meta = object.IsMap() ? object.map().Find("metadata") : nullptr;
-  return meta != nullptr && meta->IsMap() ? meta->map().Find(name) : nullptr;
 }
 
 // The object's finalizers (its metadata's, strings).
@@ -248,6 +243,133 @@ std::string WrittenVersion(const StoreWrite& w, const Value& request,
   return f.text;
 }
 
+// A create's refusals.
+std::optional<StoreRefusal> RefuseCreate(const StoreResource& r,
+                                         const StoreWrite& w,
+                                         const Value& request) {
+  // etcd3's Create refuses a version (a parsed, nonzero one); a PUT's or
+  // an apply's create wipes it.
+  if (w.verb == StoreWriteVerb::kUpdate && w.main_resource && !w.scale) {
+    const ParsedVersion v = ParseUint(MetadataText(request, "resourceVersion"));
+    if (v.error.empty() && v.value != 0) {
+      return StoreRefusal{
+          ErrorKind::kInternal,
+          absl::InternalError(
+              "resourceVersion should not be set on objects to be created")};
+    }
+  }
+  // The patch handler's check of an object made from nothing.
+  if (w.verb == StoreWriteVerb::kApply) {
+    const std::string uid = MetadataText(request, "uid");
+    if (!uid.empty()) {
+      return Conflict(r, MetadataText(request, "name"),
+                      absl::StrCat("uid mismatch: the provided object "
+                                   "specified uid ",
+                                   uid,
+                                   ", and no existing object was found"));
+    }
+  }
+  return std::nullopt;
+}
+
+// A PUT's uid is a precondition of the write (the Scale's too), checked
+// before anything else.
+std::optional<StoreRefusal> RefuseUidPrecondition(const StoreResource& r,
+                                                  const StoreWrite& w,
+                                                  const Value& live,
+                                                  const Value& request) {
+  if (w.verb != StoreWriteVerb::kUpdate) return std::nullopt;
+  const std::string name = MetadataText(live, "name");
+  const std::string live_uid = MetadataText(live, "uid");
+  const std::string uid = MetadataText(request, "uid");
+  if (uid.empty() || live_uid.empty() || uid == live_uid) return std::nullopt;
+  return Conflict(
+      r, name,
+      absl::StrCat("StorageError: invalid object, Code: 4, Key: ",
+                   StorageKey(r, MetadataText(live, "namespace"), name),
+                   ", ResourceVersion: 0, AdditionalErrorMsg: "
+                   "Precondition failed: UID in precondition: ",
+                   uid, ", UID in object meta: ", live_uid));
+}
+
+// The store's check of the written version against the stored one.
+std::optional<StoreRefusal> RefuseVersion(const StoreResource& r,
+                                          const StoreWrite& w,
+                                          const Value& live,
+                                          const Value& request) {
+  const std::string stored = MetadataText(live, "resourceVersion");
+  const ParsedVersion existing = ParseUint(stored);
+  if (!existing.error.empty() || existing.value == 0) return std::nullopt;
+  const std::string text = WrittenVersion(w, request, stored);
+  const ParsedVersion written =
+      text.empty() ? ParsedVersion{} : ParseUint(text);
+  if (!written.error.empty()) {
+    return StoreRefusal{ErrorKind::kInternal,
+                        absl::InternalError(written.error)};
+  }
+  const std::string name = MetadataText(live, "name");
+  if (written.value == 0 && !AllowsUnconditionalUpdate(r)) {
+    return StoreRefusal{
+        ErrorKind::kInvalid,
+        absl::InvalidArgumentError(absl::StrCat(
+            QualifiedResource(r), " ", GoQuoted(name),
+            " is invalid: metadata.resourceVersion: Invalid value: 0: must "
+            "be specified for an update"))};
+  }
+  if (written.value != 0 && written.value != existing.value) {
+    return Conflict(r, name,
+                    "the object has been modified; please apply your changes "
+                    "to the latest version and try again");
+  }
+  return std::nullopt;
+}
+
+// ObjectMeta's validation of an update, in its order: no finalizer joins
+// an object being deleted; the uid stays (an empty one is the stored one;
+// a Scale's does not reach the object).
+std::optional<StoreRefusal> RefuseMetadataChange(const StoreResource& r,
+                                                 const StoreWrite& w,
+                                                 const Value& live,
+                                                 const Value& request,
+                                                 const Value& result) {
+  std::vector<std::string> errors;
+  if (const Value* deleting = MetadataValue(live, "deletionTimestamp");
+      deleting != nullptr && !deleting->IsNull()) {
+    const std::set<std::string> before = Finalizers(live);
+    std::vector<std::string> added;  // (sorted, as Go's sets.List)
+    for (const std::string& f : Finalizers(result)) {
+      if (before.count(f) == 0) added.push_back(GoQuoted(f));
+    }
+    if (!added.empty()) {
+      errors.push_back(absl::StrCat(
+          "metadata.finalizers: Forbidden: no new finalizers can be added if "
+          "the object is being deleted, found new finalizers []string{",
+          absl::StrJoin(added, ", "), "}"));
+    }
+  }
+  const std::string live_uid = MetadataText(live, "uid");
+  if (w.verb != StoreWriteVerb::kUpdate && !w.scale) {
+    const MetaField f = MetadataField(request, "uid");
+    const std::string uid =
+        w.verb == StoreWriteVerb::kApply && !f.present ? live_uid : f.text;
+    if (!uid.empty() && !live_uid.empty() && uid != live_uid) {
+      errors.push_back(absl::StrCat("metadata.uid: Invalid value: ",
+                                    GoQuoted(uid), ": field is immutable"));
+    }
+  }
+  if (errors.empty()) return std::nullopt;
+  // (apierrors.NewInvalid: several causes go in brackets.)
+  const std::string causes =
+      errors.size() == 1 ? errors[0]
+                         : absl::StrCat("[", absl::StrJoin(errors, ", "), "]");
+  return StoreRefusal{
+      ErrorKind::kInvalid,
+      absl::InvalidArgumentError(absl::StrCat(QualifiedKind(r), " ",
+                                              GoQuoted(MetadataText(live,
+                                                                    "name")),
+                                              " is invalid: ", causes))};
+}
+
 }  // namespace
 
 std::string GuessResource(absl::string_view kind) {
@@ -264,114 +386,15 @@ std::optional<StoreRefusal> RefuseStoreWrite(const StoreResource& r,
                                              const Value& live,
                                              const Value& request,
                                              const Value& result) {
-  if (live.IsNull()) {
-    // etcd3's Create refuses a version (a parsed, nonzero one); a PUT's or
-    // an apply's create wipes it.
-    if (w.verb == StoreWriteVerb::kUpdate && w.main_resource && !w.scale) {
-      const ParsedVersion v =
-          ParseUint(MetadataText(request, "resourceVersion"));
-      if (v.error.empty() && v.value != 0) {
-        return StoreRefusal{
-            ErrorKind::kInternal,
-            absl::InternalError(
-                "resourceVersion should not be set on objects to be "
-                "created")};
-      }
-    }
-    // The patch handler's check of an object made from nothing.
-    if (w.verb == StoreWriteVerb::kApply) {
-      const std::string uid = MetadataText(request, "uid");
-      if (!uid.empty()) {
-        return Conflict(r, MetadataText(request, "name"),
-                        absl::StrCat("uid mismatch: the provided object "
-                                     "specified uid ",
-                                     uid, ", and no existing object was "
-                                     "found"));
-      }
-    }
-    return std::nullopt;
-  }
-  const std::string name = MetadataText(live, "name");
-  const std::string live_uid = MetadataText(live, "uid");
-  // A PUT's uid is a precondition of the write (the Scale's too).
-  if (w.verb == StoreWriteVerb::kUpdate) {
-    const std::string uid = MetadataText(request, "uid");
-    if (!uid.empty() && !live_uid.empty() && uid != live_uid) {
-      return Conflict(
-          r, name,
-          absl::StrCat("StorageError: invalid object, Code: 4, Key: ",
-                       StorageKey(r, MetadataText(live, "namespace"), name),
-                       ", ResourceVersion: 0, AdditionalErrorMsg: "
-                       "Precondition failed: UID in precondition: ",
-                       uid, ", UID in object meta: ", live_uid));
-    }
-  }
-  const std::string stored = MetadataText(live, "resourceVersion");
-  const ParsedVersion existing = ParseUint(stored);
-  if (existing.error.empty() && existing.value != 0) {
-    const std::string text = WrittenVersion(w, request, stored);
-    const ParsedVersion written =
-        text.empty() ? ParsedVersion{} : ParseUint(text);
-    if (!written.error.empty()) {
-      return StoreRefusal{ErrorKind::kInternal,
-                          absl::InternalError(written.error)};
-    }
-    if (written.value == 0) {
-      if (!AllowsUnconditionalUpdate(r)) {
-        return StoreRefusal{
-            ErrorKind::kInvalid,
-            absl::InvalidArgumentError(absl::StrCat(
-                QualifiedResource(r), " ", GoQuoted(name),
-                " is invalid: metadata.resourceVersion: Invalid value: 0: "
-                "must be specified for an update"))};
-      }
-    } else if (written.value != existing.value) {
-      return Conflict(r, name,
-                      "the object has been modified; please apply your "
-                      "changes to the latest version and try again");
-    }
-  }
-  // ObjectMeta's validation of an update, in its order: no finalizer
-  // joins an object being deleted; the uid stays (an empty one is the
-  // stored one; a Scale's does not reach the object).
-  std::vector<std::string> errors;
-  if (const Value* deleting = MetadataValue(live, "deletionTimestamp");
-      deleting != nullptr && !deleting->IsNull()) {
-    const std::set<std::string> before = Finalizers(live);
-    std::set<std::string> added;
-    for (const std::string& f : Finalizers(result)) {
-      if (before.count(f) == 0) added.insert(f);
-    }
-    if (!added.empty()) {
-      std::vector<std::string> quoted;
-      for (const std::string& f : added) quoted.push_back(GoQuoted(f));
-      errors.push_back(absl::StrCat(
-          "metadata.finalizers: Forbidden: no new finalizers can be added if "
-          "the object is being deleted, found new finalizers []string{",
-          absl::StrJoin(quoted, ", "), "}"));
-    }
-  }
-  if (w.verb != StoreWriteVerb::kUpdate && !w.scale) {
-    const MetaField f = MetadataField(request, "uid");
-    const std::string uid =
-        w.verb == StoreWriteVerb::kApply && !f.present ? live_uid : f.text;
-    if (!uid.empty() && !live_uid.empty() && uid != live_uid) {
-      errors.push_back(absl::StrCat("metadata.uid: Invalid value: ",
-                                    GoQuoted(uid), ": field is immutable"));
-    }
-  }
-  if (!errors.empty()) {
-    // (apierrors.NewInvalid: several causes go in brackets.)
-    const std::string causes =
-        errors.size() == 1
-            ? errors[0]
-            : absl::StrCat("[", absl::StrJoin(errors, ", "), "]");
-    return StoreRefusal{
-        ErrorKind::kInvalid,
-        absl::InvalidArgumentError(absl::StrCat(
-            QualifiedKind(r), " ", GoQuoted(name), " is invalid: ", causes))};
-  }
-  return std::nullopt;
+  if (live.IsNull()) return RefuseCreate(r, w, request);
+  // In the apiserver's order: etcd's precondition, the store's version
+  // check, ObjectMeta's validation.
+  std::optional<StoreRefusal> refused = RefuseUidPrecondition(r, w, live,
+                                                              request);
+  if (!refused.has_value()) refused = RefuseVersion(r, w, live, request);
+  if (!refused.has_value())
+    refused = RefuseMetadataChange(r, w, live, request, result);
+  return refused;
 }
 
 bool DeletedByWrite(const StoreResource& r, const Value& live,
