@@ -10,7 +10,8 @@
 // and the configuration of a client-side kubectl apply of it (then the
 // written object's of the result).
 // Whatever they hold, every apply, update and patch returns a result or an
-// error and never crashes, and a successful result's managedFields decode.
+// error and never crashes, a successful result's managedFields decode, and
+// a result deletes the object only where the live one was being deleted.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -102,8 +103,17 @@ const std::vector<smdx::FieldManager>& Managers() {
 }
 
 // A finding prints what failed to decode, and the object.
-void CheckResult(const smdx::FieldManagerResult& r) {
+void CheckResult(const smdx::FieldManagerResult& r,
+                 const smdx::Value& live) {
   if (!r.ok()) return;
+  const smdx::Value* meta = smdx::Find(live, "metadata");
+  const smdx::Value* deleting =
+      meta != nullptr ? smdx::Find(*meta, "deletionTimestamp") : nullptr;
+  if (r.deleted && (deleting == nullptr || deleting->IsNull())) {
+    std::fprintf(stderr, "a write deletes an object not being deleted:\n%s\n",
+                 smdx::ToJson(live).c_str());
+    std::abort();
+  }
   absl::Status st = smdx::DecodeManagedFields(r.object).status();
   if (st.ok()) return;
   std::fprintf(stderr, "the result's managedFields do not decode: %s\n%s\n",
@@ -123,7 +133,7 @@ smdx::FieldManagerResult ClientSideApply(const smdx::FieldManager& fm,
   smdx::FieldManagerResult r = smdx::KubectlClientSideApply(fm, live, config);
   const bool sent = req.ok() && (req->create || !req->body.IsMap() ||
                                  !req->body.map().empty());
-  if (sent) CheckResult(r);
+  if (sent) CheckResult(r, live);
   return r;
 }
 
@@ -135,14 +145,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const smdx::FieldManager& fm : Managers()) {
     smdx::FieldManagerResult a =
         fm.Apply(docs.live, docs.config, "kubectl", false);
-    CheckResult(a);
-    CheckResult(fm.Update(docs.live, docs.written, "writer"));
-    if (a.ok()) CheckResult(fm.Update(a.object, docs.written, "writer"));
+    CheckResult(a, docs.live);
+    CheckResult(fm.Update(docs.live, docs.written, "writer"), docs.live);
+    if (a.ok())
+      CheckResult(fm.Update(a.object, docs.written, "writer"), a.object);
     CheckResult(smdx::Patch(fm, docs.live, docs.config,
-                            smdx::PatchType::kStrategic, "patcher"));
+                            smdx::PatchType::kStrategic, "patcher"),
+                docs.live);
     if (a.ok()) {
       CheckResult(smdx::Patch(fm, a.object, docs.config,
-                              smdx::PatchType::kStrategic, "patcher"));
+                              smdx::PatchType::kStrategic, "patcher"),
+                  a.object);
     }
     // Client-side kubectl apply: the patch it makes of the live object's
     // annotation, the configuration and the live object.
