@@ -402,11 +402,11 @@ var isPatchVerb = map[string]bool{"mergePatch": true, "jsonPatch": true, "strate
 // applicable or not decodable, 500 strategicpatch's failures).
 var patchRefusals = map[int]string{400: "badRequest", 415: "badRequest", 422: "invalid", 500: "internal"}
 
-// smdxResult is what smdx said about one request.
 // What smdx prints when the apiserver deletes the object a write leaves
 // without finalizers.
 const deletedNote = "the apiserver deletes the object"
 
+// smdxResult is what smdx said about one request.
 type smdxResult struct {
 	code   int // 0 stored, 2 conflict, 1 other error
 	obj    map[string]interface{}

@@ -152,8 +152,12 @@ struct FieldManagerOptions {
   // times (IgnoreManagedFieldsTimestampsTransformer). Storage's checks of
   // the write hold as well (fieldmanager/preconditions.h): a
   // resourceVersion other than the live object's is kConflict (409, with no
-  // conflicts listed), a custom resource's write without one kInvalid, a
-  // PUT's other uid kConflict, an apply's or a patch's kInvalid. Off here, as
+  // conflicts listed), a write without one kInvalid where the kind's
+  // strategy requires one (custom resources, a Lease, ...), a PUT's other
+  // uid kConflict, an apply's or a patch's kInvalid, a finalizer added to
+  // an object being deleted kInvalid; and a write that leaves such an
+  // object without finalizers deletes it (FieldManagerResult::deleted).
+  // Off here, as
   // apimachinery's field manager alone; the embedding API
   // (embed/catalog.h) turns it on.
   bool builtin_defaults = false;
