@@ -126,8 +126,11 @@ server would store, with their metadata.managedFields.
                         the object created, or the patch; for debugging
                         what client-side apply does)
 
-Exit status: 0 when every object applied, 2 when one conflicted, 1 on any
-other error (the other objects' results still print).
+Exit status: 0 when every object applied, 2 when one conflicted (or named
+a resourceVersion or uid the live object does not have: the apiserver's
+other 409), 1 on any other error (the other objects' results still print).
+A write that leaves an object being deleted without finalizers deletes it:
+a warning says so, beside the apiserver's answer.
 )"},
     {"update",
      R"(usage: smdx update --field-manager NAME [--live LIVE] OBJECT...
@@ -143,7 +146,9 @@ NAME. Prints the objects the server would store.
                         finalize; a CSR's approval)
   --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
-Exit status: 0 when every object was written, 1 on an error.
+Exit status: 0 when every object was written, 2 when one named a
+resourceVersion or uid the live object does not have (the apiserver's 409),
+1 on another error.
 )"},
     {"patch",
      R"(usage: smdx patch [--type strategic|merge|json] (-p PATCH | --patch-file FILE) LIVE...
@@ -168,8 +173,8 @@ the manager. Prints the objects the server would store.
                         where the patch applies to the Scale)
   --now TIME, --no-defaults, --no-builtin-defaults  as for apply
 
-Not modelled: a resourceVersion or uid the patch sets as a precondition.
-Exit status: 0 when every object was patched, 1 on an error (a patch that
+Exit status: 0 when every object was patched, 2 when a patch set another
+resourceVersion (the apiserver's 409), 1 on another error (a patch that
 does not apply names the operation).
 )"},
     {"diff",
