@@ -220,6 +220,11 @@ TEST(CliTest, AWriteLeavingNoFinalizersDeletesTheObject) {
   EXPECT_EQ(diff.code, 1) << diff.err;
   EXPECT_THAT(diff.out, HasSubstr("the apiserver deletes the object"));
   EXPECT_THAT(diff.out, HasSubstr("-  x: \"1\""));
+  Result html = Smdx({"diff", "--html", "--manager", "m", "--live", live,
+                      "-"},
+                     config);
+  EXPECT_EQ(html.code, 1) << html.err;
+  EXPECT_THAT(html.out, HasSubstr("the apiserver deletes the object"));
 }
 
 // --as-kubectl: after a client-side apply of data a and b, kubectl's

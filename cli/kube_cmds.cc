@@ -698,7 +698,9 @@ int DiffSection(const Flags& f, const std::string& manager, const Request& q,
       absl::StrCat(StringAt(q.live.IsMap() ? q.live : q.config, "apiVersion"),
                    " \xc2\xb7 ", q.live.IsMap() ? "applied" : "created", " by ",
                    manager.empty() ? "unknown" : manager,
-                   f.Bool("force") ? " with --force-conflicts" : "");
+                   f.Bool("force") ? " with --force-conflicts" : "",
+                   applied.deleted ? absl::StrCat(" \xc2\xb7 ", kDeletedNote)
+                                   : "");
   s->diff = true;
   std::vector<BlameLine> was;
   if (q.live.IsMap())
