@@ -92,7 +92,7 @@ const Value* MetadataValue(const Value& object, absl::string_view name) {
 // when it is a string ("" when not).
 struct MetaField {
   bool present = false;
-  std::string text;
+  absl::string_view text;  // (a view of the object's string)
 };
 
 MetaField MetadataField(const Value& object, absl::string_view name) {
@@ -103,7 +103,7 @@ MetaField MetadataField(const Value& object, absl::string_view name) {
   return f;
 }
 
-std::string MetadataText(const Value& object, absl::string_view name) {
+absl::string_view MetadataText(const Value& object, absl::string_view name) {
   return MetadataField(object, name).text;
 }
 
@@ -119,7 +119,7 @@ std::set<std::string> Finalizers(const Value& object) {
 }
 
 std::string PluralOf(const StoreResource& r) {
-  return r.resource.empty() ? GuessResource(r.kind) : r.resource;
+  return r.resource.empty() ? GuessResource(r.kind) : std::string(r.resource);
 }
 
 // The resource and its group, as errors name it ("deployments.apps").
@@ -136,7 +136,8 @@ std::string QualifiedKind(const StoreResource& r) {
   absl::string_view group = ApiGroupOf(r.api_version);
   if (!r.custom_resource && group == "events.k8s.io" && r.kind == "Event")
     group = "";
-  return group.empty() ? r.kind : absl::StrCat(r.kind, ".", group);
+  return group.empty() ? std::string(r.kind)
+                       : absl::StrCat(r.kind, ".", group);
 }
 
 // The object's key in etcd: kube-apiserver's prefix for the resource (its
@@ -231,8 +232,8 @@ StoreRefusal Conflict(const StoreResource& r, absl::string_view name,
 
 // The resourceVersion the written object has when the store compares it
 // with the stored one's `stored`.
-std::string WrittenVersion(const StoreWrite& w, const Value& request,
-                           const std::string& stored) {
+absl::string_view WrittenVersion(const StoreWrite& w, const Value& request,
+                                 absl::string_view stored) {
   const MetaField f = MetadataField(request, "resourceVersion");
   // A Scale's empty version keeps the object's (the registries' scale
   // updates set it only when the client sent one).
@@ -260,7 +261,7 @@ std::optional<StoreRefusal> RefuseCreate(const StoreResource& r,
   }
   // The patch handler's check of an object made from nothing.
   if (w.verb == StoreWriteVerb::kApply) {
-    const std::string uid = MetadataText(request, "uid");
+    const absl::string_view uid = MetadataText(request, "uid");
     if (!uid.empty()) {
       return Conflict(r, MetadataText(request, "name"),
                       absl::StrCat("uid mismatch: the provided object "
@@ -279,9 +280,9 @@ std::optional<StoreRefusal> RefuseUidPrecondition(const StoreResource& r,
                                                   const Value& live,
                                                   const Value& request) {
   if (w.verb != StoreWriteVerb::kUpdate) return std::nullopt;
-  const std::string name = MetadataText(live, "name");
-  const std::string live_uid = MetadataText(live, "uid");
-  const std::string uid = MetadataText(request, "uid");
+  const absl::string_view name = MetadataText(live, "name");
+  const absl::string_view live_uid = MetadataText(live, "uid");
+  const absl::string_view uid = MetadataText(request, "uid");
   if (uid.empty() || live_uid.empty() || uid == live_uid) return std::nullopt;
   return Conflict(
       r, name,
@@ -297,17 +298,17 @@ std::optional<StoreRefusal> RefuseVersion(const StoreResource& r,
                                           const StoreWrite& w,
                                           const Value& live,
                                           const Value& request) {
-  const std::string stored = MetadataText(live, "resourceVersion");
+  const absl::string_view stored = MetadataText(live, "resourceVersion");
   const ParsedVersion existing = ParseUint(stored);
   if (!existing.error.empty() || existing.value == 0) return std::nullopt;
-  const std::string text = WrittenVersion(w, request, stored);
+  const absl::string_view text = WrittenVersion(w, request, stored);
   const ParsedVersion written =
       text.empty() ? ParsedVersion{} : ParseUint(text);
   if (!written.error.empty()) {
     return StoreRefusal{ErrorKind::kInternal,
                         absl::InternalError(written.error)};
   }
-  const std::string name = MetadataText(live, "name");
+  const absl::string_view name = MetadataText(live, "name");
   if (written.value == 0 && !AllowsUnconditionalUpdate(r)) {
     return StoreRefusal{
         ErrorKind::kInvalid,
@@ -347,10 +348,10 @@ std::optional<StoreRefusal> RefuseMetadataChange(const StoreResource& r,
           absl::StrJoin(added, ", "), "}"));
     }
   }
-  const std::string live_uid = MetadataText(live, "uid");
+  const absl::string_view live_uid = MetadataText(live, "uid");
   if (w.verb != StoreWriteVerb::kUpdate && !w.scale) {
     const MetaField f = MetadataField(request, "uid");
-    const std::string uid =
+    const absl::string_view uid =
         w.verb == StoreWriteVerb::kApply && !f.present ? live_uid : f.text;
     if (!uid.empty() && !live_uid.empty() && uid != live_uid) {
       errors.push_back(absl::StrCat("metadata.uid: Invalid value: ",

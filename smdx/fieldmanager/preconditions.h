@@ -44,10 +44,11 @@ namespace internal {
 
 // The resource a write goes to, as the messages name it.
 struct StoreResource {
-  std::string api_version;
-  std::string kind;
+  // (Views of the caller's strings, which outlive the checks.)
+  absl::string_view api_version;
+  absl::string_view kind;
   // The plural; when empty, Kubernetes' guess from the kind (GuessResource).
-  std::string resource;
+  absl::string_view resource;
   bool custom_resource = false;
 };
 
